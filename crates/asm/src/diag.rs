@@ -1,0 +1,238 @@
+//! Diagnostics: what front ends and validators report, and how it is shown.
+//!
+//! Front ends raise small error values that hold spans and payloads; each converts to a
+//! [`Diagnostic`] in one place. A diagnostic carries everything a user interface needs — a
+//! code, a message, the primary span with a label, secondary spans, notes and an optional
+//! hint — and [`render`] prints it rustc-style with codespan-reporting. The playground
+//! uses [`LineIndex`] to place the same diagnostics inline.
+
+use crate::ir::Span;
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, LabelStyle};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, Config};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Severity {
+    Note,
+    Warning,
+    Error,
+}
+
+/// A message about a span of program text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Stable code, e.g. `E0102`.
+    pub code: String,
+    pub message: String,
+    pub span: Span,
+    /// Label under the primary span.
+    pub label: String,
+    /// Secondary spans with labels (e.g. "first declared here").
+    pub related: Vec<(Span, String)>,
+    pub notes: Vec<String>,
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code: code.into(),
+            message: message.into(),
+            span,
+            label: String::new(),
+            related: Vec::new(),
+            notes: Vec::new(),
+            hint: None,
+        }
+    }
+
+    pub fn warning(code: &str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message, span)
+        }
+    }
+
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+
+    pub fn with_related(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.related.push((span, label.into()));
+        self
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// 1-based line and column of the primary span's start.
+    pub fn position(&self, source: &str) -> LineCol {
+        LineIndex::new(source).line_col(self.span.start as usize)
+    }
+}
+
+/// True when any diagnostic is an error.
+pub fn has_errors(diags: &[Diagnostic]) -> bool {
+    diags.iter().any(Diagnostic::is_error)
+}
+
+/// 1-based line and column (column counted in characters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineCol {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// Byte offsets of line starts, for mapping spans to lines and columns.
+#[derive(Clone, Debug)]
+pub struct LineIndex<'a> {
+    source: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(source: &'a str) -> LineIndex<'a> {
+        let mut starts = vec![0];
+        starts.extend(
+            source
+                .bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { source, starts }
+    }
+
+    pub fn line_col(&self, offset: usize) -> LineCol {
+        let offset = offset.min(self.source.len());
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let mut end = offset;
+        while !self.source.is_char_boundary(end) {
+            end -= 1;
+        }
+        let col = self.source[start..end].chars().count();
+        LineCol {
+            line: line as u32 + 1,
+            col: col as u32 + 1,
+        }
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Byte range of 1-based line `line`, without its line break.
+    pub fn line_range(&self, line: usize) -> std::ops::Range<usize> {
+        let i = line.saturating_sub(1).min(self.starts.len() - 1);
+        let start = self.starts[i];
+        let mut end = self.starts.get(i + 1).copied().unwrap_or(self.source.len());
+        let bytes = self.source.as_bytes();
+        while end > start && matches!(bytes[end - 1], b'\n' | b'\r') {
+            end -= 1;
+        }
+        start..end
+    }
+}
+
+fn clamp_range(span: Span, len: usize) -> std::ops::Range<usize> {
+    if span.is_none() {
+        return len..len;
+    }
+    let s = (span.start as usize).min(len);
+    let e = (span.end as usize).clamp(s, len);
+    s..e
+}
+
+fn to_codespan(d: &Diagnostic, len: usize) -> CsDiagnostic<()> {
+    let cs = match d.severity {
+        Severity::Error => CsDiagnostic::error(),
+        Severity::Warning => CsDiagnostic::warning(),
+        Severity::Note => CsDiagnostic::note(),
+    };
+    let mut labels = vec![
+        Label::new(LabelStyle::Primary, (), clamp_range(d.span, len)).with_message(d.label.clone()),
+    ];
+    for (s, l) in &d.related {
+        labels.push(Label::new(LabelStyle::Secondary, (), clamp_range(*s, len)).with_message(l));
+    }
+    let mut notes = d.notes.clone();
+    if let Some(h) = &d.hint {
+        notes.push(format!("help: {h}"));
+    }
+    cs.with_code(d.code.clone())
+        .with_message(d.message.clone())
+        .with_labels(labels)
+        .with_notes(notes)
+}
+
+/// Renders diagnostics rustc-style. `color` adds ANSI colours.
+pub fn render(diags: &[Diagnostic], file_name: &str, source: &str, color: bool) -> String {
+    use codespan_reporting::term::termcolor::{Ansi, NoColor};
+    let file = SimpleFile::new(file_name, source);
+    let config = Config::default();
+    let mut out = Vec::new();
+    for d in diags {
+        let cs = to_codespan(d, source.len());
+        let res = if color {
+            term::emit(&mut Ansi::new(&mut out), &config, &file, &cs)
+        } else {
+            term::emit(&mut NoColor::new(&mut out), &config, &file, &cs)
+        };
+        if res.is_err() {
+            out.extend_from_slice(format!("error[{}]: {}\n", d.code, d.message).as_bytes());
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters_and_crlf() {
+        let src = "ab\r\ncé d\nx";
+        let idx = LineIndex::new(src);
+        assert_eq!(idx.line_col(0), LineCol { line: 1, col: 1 });
+        assert_eq!(idx.line_col(4), LineCol { line: 2, col: 1 });
+        let d = src.find('d').unwrap();
+        assert_eq!(idx.line_col(d), LineCol { line: 2, col: 4 });
+        assert_eq!(idx.line_range(1), 0..2);
+        assert_eq!(idx.line_col(src.len() + 10), LineCol { line: 3, col: 2 });
+    }
+
+    #[test]
+    fn render_shows_code_message_and_hint() {
+        let src = "MOV r0, foo;\n";
+        let d = Diagnostic::error("E0001", "unknown name `foo`", Span::new(8, 11))
+            .with_label("not declared")
+            .with_hint("declare it with TEMP foo;");
+        let out = render(&[d], "t.fp", src, false);
+        assert!(out.contains("error[E0001]: unknown name `foo`"), "{out}");
+        assert!(out.contains("t.fp:1:9"), "{out}");
+        assert!(out.contains("help: declare it with TEMP foo;"), "{out}");
+    }
+
+    #[test]
+    fn spans_past_the_end_do_not_panic() {
+        let d = Diagnostic::error("E0002", "x", Span::new(100, 200));
+        let out = render(&[d], "t", "abc", false);
+        assert!(out.contains("E0002"));
+    }
+}

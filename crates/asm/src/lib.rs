@@ -1,0 +1,196 @@
+//! # hoist-asm: GPU vertex/fragment assembly, one IR for two dialects
+//!
+//! This crate reads and writes the two assembly languages of programmable GPUs from the
+//! Direct3D 9 / OpenGL 2 era and lowers both onto one intermediate representation:
+//!
+//! - **ARB**: `!!ARBvp1.0` (ARB_vertex_program) and `!!ARBfp1.0` (ARB_fragment_program);
+//! - **Direct3D 9**: `vs_1_1`, `vs_2_0`, `vs_2_x`, `vs_3_0`, `ps_2_0`, `ps_2_x`, `ps_3_0`.
+//!
+//! ## The IR ([`ir`])
+//! A [`Program`] is one stage of one profile: declarations in side tables plus a flat list
+//! of [`Inst`]ructions (D3D9 flow control appears as `if`/`endif`/... instructions).
+//! Every operand names a register as a [`RegFile`] and an index, exactly as D3D9 does:
+//!
+//! | file | D3D9 | ARB |
+//! |---|---|---|
+//! | `Temp` | `r#` | `TEMP` names, in declaration order |
+//! | `Input` | vertex `v#`; pixel `v0`/`v1` colours | `vertex.*` (index = the attribute-aliasing slot: position 0, weight 1, normal 2, color 3, secondary color 4, fogcoord 5, texcoord[n] 8+n, attrib[n] n); `fragment.color.primary` 0, `.secondary` 1, `fragment.fogcoord` 2 |
+//! | `TexCoord` | pixel `t#` | `fragment.texcoord[n]` |
+//! | `Misc` | `vPos` 0, `vFace` 1 | `fragment.position` 0 |
+//! | `Const` | `c#` (slot = register number) | `PARAM` slots and inline literals, in order of appearance |
+//! | `Address` | `a0` | `ADDRESS` names |
+//! | `Sampler` | `s#` | `texture[n]` (carried in [`ir::TexRef`]) |
+//! | `RastOut` | `oPos` 0, `oFog` 1, `oPts` 2 | `result.position`, `result.fogcoord`, `result.pointsize` |
+//! | `AttrOut` | `oD0`, `oD1` | `result.color[.front][.primary|.secondary]` 0/1, `.back` 2/3 |
+//! | `TexCrdOut` | `oT#` | `result.texcoord[n]` |
+//! | `ColorOut` | `oC#` | `result.color` (`result.color[n]` with ARB_draw_buffers) |
+//! | `DepthOut` | `oDepth` | `result.depth` |
+//!
+//! Each input and output register also has an [`ir::IoDecl`] giving its [`ir::Semantic`];
+//! vertex outputs reach fragment inputs by semantic. Constant slots say where their value
+//! comes from ([`ir::ConstBinding`]): a literal, a host-set `env`/`local` parameter (a D3D9
+//! `c#` without `def` is `Env(#)`), or tracked GL state.
+//!
+//! Swizzles and write masks are per component ([`ir::Swizzle`], [`ir::WriteMask`]);
+//! [`Inst::src_reads`] says exactly which components of which source an instruction reads
+//! for a set of destination components, which is what per-component analyses walk.
+//!
+//! ## Front ends and printers
+//! [`parse`] detects the dialect from the header (or takes [`ParseOptions::profile`]),
+//! lexes, parses, resolves names and lowers to the IR, reporting every error it can find
+//! as a [`Diagnostic`] with a span, message and hint. [`print`] writes a program back in its
+//! own dialect; `parse(print(p))` equals `p` up to spans. Parsing is linear in the input.
+//!
+//! ## Profiles
+//! [`profile::Profile`] says which operations exist where, what they cost in instruction
+//! slots (Microsoft's tables for D3D9) and the default [`profile::Limits`].
+
+pub mod arb;
+pub mod d3d9;
+pub mod diag;
+pub mod ir;
+pub mod ops;
+pub mod profile;
+pub mod state;
+pub mod validate;
+
+pub use diag::{Diagnostic, Severity};
+pub use ir::{Dialect, Dst, Inst, Program, Reg, RegFile, Span, Src, Stage, Swizzle, WriteMask};
+pub use ops::Op;
+pub use profile::{Limits, Profile};
+
+/// Options for [`parse`].
+#[derive(Clone, Debug, Default)]
+pub struct ParseOptions {
+    /// Parse as this profile instead of detecting it from the header.
+    pub profile: Option<Profile>,
+    /// Limits to enforce instead of the profile's defaults.
+    pub limits: Option<Limits>,
+}
+
+/// The outcome of [`parse`]: a program when there were no errors, and all diagnostics
+/// (errors and warnings) in source order.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    pub program: Option<Program>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| d.is_error())
+    }
+
+    /// The program, or the diagnostics when parsing failed.
+    pub fn into_result(self) -> Result<Program, Vec<Diagnostic>> {
+        match self.program {
+            Some(p) if !diag::has_errors(&self.diagnostics) => Ok(p),
+            _ => Err(self.diagnostics),
+        }
+    }
+}
+
+/// Detects the profile from a program's header: the first token that is not a comment or
+/// blank (`!!ARBvp1.0`, `!!ARBfp1.0`, `vs_2_0`, `ps.2.0`, ...).
+pub fn detect_profile(source: &str) -> Option<Profile> {
+    let mut rest = source.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start();
+        if rest.starts_with(';') || rest.starts_with("//") || rest.starts_with('#') {
+            rest = rest.find('\n').map_or("", |i| &rest[i + 1..]);
+        } else if rest.starts_with("/*") {
+            rest = rest.find("*/").map_or("", |i| &rest[i + 2..]);
+        } else {
+            break;
+        }
+    }
+    if let Some(r) = rest.strip_prefix("!!") {
+        return if r.starts_with("ARBvp1.0") {
+            Some(Profile::ArbVp1)
+        } else if r.starts_with("ARBfp1.0") {
+            Some(Profile::ArbFp1)
+        } else {
+            None
+        };
+    }
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.')
+        .collect::<String>()
+        .to_ascii_lowercase()
+        .replace('.', "_");
+    Profile::ALL
+        .into_iter()
+        .find(|p| p.dialect() == Dialect::D3d9 && p.header() == word)
+}
+
+/// Parses a program of either dialect.
+pub fn parse(source: &str, opts: &ParseOptions) -> Parsed {
+    let profile = match opts.profile.or_else(|| detect_profile(source)) {
+        Some(p) => p,
+        None => {
+            let end = source.find('\n').unwrap_or(source.len()).min(64);
+            let mut end = end;
+            while !source.is_char_boundary(end) {
+                end -= 1;
+            }
+            return Parsed {
+                program: None,
+                diagnostics: vec![
+                    Diagnostic::error(
+                        "E0001",
+                        "cannot tell which assembly language this is",
+                        Span::new(0, end),
+                    )
+                    .with_label("expected a program header here")
+                    .with_hint(
+                        "start the program with `!!ARBvp1.0`, `!!ARBfp1.0`, `vs_1_1`, `vs_2_0`, \
+                         `ps_2_0` or another vs_*/ps_* version",
+                    ),
+                ],
+            };
+        }
+    };
+    let limits = opts.limits.clone().unwrap_or_else(|| profile.limits());
+    match profile.dialect() {
+        Dialect::Arb => arb::parse(source, profile, &limits),
+        Dialect::D3d9 => d3d9::parse(source, profile, &limits),
+    }
+}
+
+/// Prints a program in its own dialect.
+pub fn print(program: &Program) -> String {
+    match program.dialect() {
+        Dialect::Arb => arb::print(program),
+        Dialect::D3d9 => d3d9::print(program),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_headers_after_comments() {
+        assert_eq!(detect_profile("!!ARBvp1.0\nEND"), Some(Profile::ArbVp1));
+        assert_eq!(
+            detect_profile("\u{feff}  !!ARBfp1.0"),
+            Some(Profile::ArbFp1)
+        );
+        assert_eq!(
+            detect_profile("; hi\n// x\n/* y */ ps_2_0\n"),
+            Some(Profile::Ps2_0)
+        );
+        assert_eq!(detect_profile("VS.1.1\nmov oPos, v0"), Some(Profile::Vs1_1));
+        assert_eq!(detect_profile("ps_1_4"), None);
+        assert_eq!(detect_profile("!!ARBvp2.0"), None);
+        assert_eq!(detect_profile(""), None);
+    }
+
+    #[test]
+    fn unknown_header_is_a_diagnostic_not_a_panic() {
+        let p = parse("\u{0}\u{1}garbage é", &ParseOptions::default());
+        assert!(p.program.is_none());
+        assert_eq!(p.diagnostics[0].code, "E0001");
+    }
+}

@@ -1,0 +1,1 @@
+//! Executor (in progress).
