@@ -1,1 +1,48 @@
-fn main() {}
+//! `hoist`: check, run, render and optimize GPU vertex/fragment assembly programs.
+//!
+//! One subcommand per module, each with a clap `Args` struct and a `run` function that
+//! returns the process exit code. The libraries do the work; this crate only reads files,
+//! parses options and prints.
+
+mod check;
+mod opt;
+mod render;
+mod run;
+mod util;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "hoist",
+    version,
+    about = "See and prove GPU shader-pipeline optimizations"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse programs and report diagnostics
+    Check(check::Args),
+    /// Execute scene files (piglit shader_runner format) and check their probes
+    Run(run::Args),
+    /// Render a vertex/fragment program pair to an image (same options as arbref)
+    Render(render::Args),
+    /// Move fragment-program work to the vertex program
+    Opt(opt::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Check(a) => check::run(a),
+        Command::Run(a) => run::run(a),
+        Command::Render(a) => render::run(a),
+        Command::Opt(a) => opt::run(a),
+    };
+    ExitCode::from(code)
+}

@@ -1,0 +1,9 @@
+//! `hoist opt` (not written yet).
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> u8 {
+    crate::util::error("`hoist opt` is not implemented yet");
+    2
+}
