@@ -294,9 +294,9 @@ impl fmt::Debug for WriteMask {
 
 /// Relative addressing of a source (`c[a0.x + 5]`, ARB `arr[A0.x + 2]`).
 ///
-/// The effective index is `src.reg.index + addr`, where `addr` is the chosen component of
-/// the address register. Reads outside `lo..hi` are undefined in both specs; Hoist defines
-/// them to return (0, 0, 0, 0).
+/// The effective index is `src.reg.index + addr + offset`, where `addr` is the chosen
+/// component of the address register. Reads outside `lo..hi` are undefined in both specs;
+/// Hoist defines them to return (0, 0, 0, 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RelAddr {
     /// The address register (`Address` or `Loop`).
@@ -305,6 +305,11 @@ pub struct RelAddr {
     /// Valid range of effective indices (the ARB array, or the whole D3D9 constant file).
     pub lo: u16,
     pub hi: u16,
+    /// Constant added to the address. ARB keeps `src.reg.index` at the array's first slot
+    /// and the written offset (-64..=63) here, since `arr[A0.x - 2]` may point before
+    /// slot 0; D3D9 folds its constant into `src.reg.index` and leaves this 0.
+    #[serde(default)]
+    pub offset: i16,
 }
 
 /// Index of an ARB name in [`Program::symbols`].
