@@ -1,0 +1,198 @@
+//! Small, dialect-aware edits of a program's side tables: temporaries, constant slots and
+//! input/output declarations. Passes use these instead of touching the tables directly, so
+//! the result stays printable in its dialect (ARB temporaries need names; a D3D9 literal
+//! needs a free `c#` for its `def`).
+
+use hoist_asm::ir::{
+    ConstBinding, ConstSlot, Dialect, Interp, IoDecl, Literal, LiteralForm, Program, Reg, RegFile,
+    Semantic, Span, SymKind, Symbol, WriteMask,
+};
+
+/// Makes temporary `index` exist (ARB: declares fresh `TEMP` names up to it).
+pub fn ensure_temp(p: &mut Program, index: u16) {
+    while p.num_temps <= index {
+        let t = p.num_temps;
+        if p.dialect() == Dialect::Arb {
+            let name = fresh_name(p, "h");
+            p.symbols.push(Symbol {
+                name,
+                kind: SymKind::Temp(t),
+                span: Span::NONE,
+            });
+        }
+        p.num_temps += 1;
+    }
+}
+
+fn fresh_name(p: &Program, prefix: &str) -> String {
+    (0..)
+        .map(|i| format!("{prefix}{i}"))
+        .find(|n| !p.symbols.iter().any(|s| &s.name == n))
+        .expect("an unused name exists")
+}
+
+/// Constant registers a D3D9 program reads or defines.
+fn d3d_used_consts(p: &Program) -> Vec<bool> {
+    let mut used = vec![false; p.consts.len()];
+    for (i, c) in p.consts.iter().enumerate() {
+        if matches!(c.binding, ConstBinding::Literal(_)) {
+            used[i] = true;
+        }
+    }
+    for inst in &p.insts {
+        for (k, s) in inst.src.iter().enumerate() {
+            if s.reg.file != RegFile::Const {
+                continue;
+            }
+            if let Some(rel) = &s.rel {
+                for u in used.iter_mut().take(rel.hi as usize).skip(rel.lo as usize) {
+                    *u = true;
+                }
+                continue;
+            }
+            let rows = if k == 1 {
+                inst.op.matrix_rows().unwrap_or(1)
+            } else {
+                1
+            };
+            for r in 0..rows as usize {
+                if let Some(u) = used.get_mut(s.reg.index as usize + r) {
+                    *u = true;
+                }
+            }
+        }
+    }
+    used
+}
+
+/// A constant slot holding `value`, reusing an identical literal when there is one.
+/// D3D9: a `def` in a free register below `max`. Returns `None` when the file is full.
+pub fn literal_slot(p: &mut Program, value: [f32; 4], max: u16) -> Option<u16> {
+    let same = |c: &ConstSlot| match &c.binding {
+        ConstBinding::Literal(l) => {
+            l.value
+                .iter()
+                .zip(&value)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+                && (p.dialect() == Dialect::D3d9 || l.form == LiteralForm::Vector(4))
+        }
+        _ => false,
+    };
+    if let Some(i) = p.consts.iter().position(same) {
+        // ARB: only reuse anonymous slots, so a named PARAM keeps its meaning when printed.
+        if p.dialect() == Dialect::D3d9 || !slot_is_named(p, i as u16) {
+            return Some(i as u16);
+        }
+    }
+    let binding = ConstBinding::Literal(Literal::vec4(value));
+    match p.dialect() {
+        Dialect::Arb => {
+            if p.consts.len() >= max as usize {
+                return None;
+            }
+            p.consts.push(ConstSlot {
+                binding,
+                span: Span::NONE,
+            });
+            Some(p.consts.len() as u16 - 1)
+        }
+        Dialect::D3d9 => {
+            let slot = free_d3d_const(p, max, None)?;
+            p.consts[slot as usize].binding = binding;
+            Some(slot)
+        }
+    }
+}
+
+fn slot_is_named(p: &Program, slot: u16) -> bool {
+    p.symbols.iter().any(|s| match s.kind {
+        SymKind::Param { base, len, .. } => slot >= base && slot < base + len,
+        _ => false,
+    })
+}
+
+/// A free D3D9 constant register (neither read nor defined), preferring `prefer`. Grows the
+/// dense table with host-set (`Env`) fillers as needed.
+pub fn free_d3d_const(p: &mut Program, max: u16, prefer: Option<u16>) -> Option<u16> {
+    let used = d3d_used_consts(p);
+    let is_free = |i: u16| !used.get(i as usize).copied().unwrap_or(false);
+    let slot = match prefer {
+        Some(i) if i < max && is_free(i) => i,
+        _ => (0..max).find(|&i| is_free(i))?,
+    };
+    while p.consts.len() <= slot as usize {
+        let n = p.consts.len() as u16;
+        p.consts.push(ConstSlot {
+            binding: ConstBinding::Env(n),
+            span: Span::NONE,
+        });
+    }
+    Some(slot)
+}
+
+/// A constant slot bound to a host parameter or GL state. ARB: a new slot; D3D9: a free
+/// register (preferring `prefer`) left host-set.
+pub fn binding_slot(
+    p: &mut Program,
+    binding: ConstBinding,
+    max: u16,
+    prefer: Option<u16>,
+) -> Option<u16> {
+    match p.dialect() {
+        Dialect::Arb => {
+            if let Some(i) = p.consts.iter().position(|c| c.binding == binding) {
+                return Some(i as u16);
+            }
+            if p.consts.len() >= max as usize {
+                return None;
+            }
+            p.consts.push(ConstSlot {
+                binding,
+                span: Span::NONE,
+            });
+            Some(p.consts.len() as u16 - 1)
+        }
+        Dialect::D3d9 => {
+            let slot = free_d3d_const(p, max, prefer)?;
+            p.consts[slot as usize].binding = ConstBinding::Env(slot);
+            Some(slot)
+        }
+    }
+}
+
+/// Host parameter indices a program already uses (`Env` or `Local`).
+pub fn used_params(p: &Program, local: bool) -> Vec<u16> {
+    let mut v: Vec<u16> = p
+        .consts
+        .iter()
+        .filter_map(|c| match c.binding {
+            ConstBinding::Env(n) if !local => Some(n),
+            ConstBinding::Local(n) if local => Some(n),
+            _ => None,
+        })
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Declares (or widens) an input/output register.
+pub fn declare_io(p: &mut Program, reg: Reg, semantic: Semantic, mask: WriteMask) {
+    if let Some(d) = p.io.iter_mut().find(|d| d.reg == reg) {
+        d.mask = d.mask.union(mask);
+        return;
+    }
+    let explicit = match (p.dialect(), reg.file) {
+        (Dialect::D3d9, RegFile::TexCoord | RegFile::Input | RegFile::Output) => true,
+        _ => false,
+    };
+    p.io.push(IoDecl {
+        reg,
+        semantic,
+        mask,
+        interp: Interp::Perspective,
+        pp: false,
+        explicit,
+        span: Span::NONE,
+    });
+}

@@ -1,0 +1,63 @@
+//! Dead-code elimination, per component.
+//!
+//! Walks backwards keeping the set of live (register, component) pairs; an instruction
+//! whose written components are all dead and which has no side effect (kill) is removed,
+//! when `removable` allows it. Outputs are live when `live_out` says so: fragment colour and
+//! depth always; a vertex interpolant only when the fragment program still reads it. That is
+//! what removes interpolators that became unused after motion. Removing an instruction whose
+//! results nobody reads cannot change any output.
+
+use crate::analysis::defuse::{DefUse, defines_in_program};
+use crate::tracked::{Line, Tracked};
+use hoist_asm::ir::{Comp, Reg};
+use std::collections::HashSet;
+
+/// Returns whether anything was removed.
+pub fn run(
+    t: &mut Tracked,
+    live_out: &dyn Fn(Reg, Comp) -> bool,
+    removable: &dyn Fn(&Line) -> bool,
+) -> bool {
+    let Ok(du) = DefUse::compute(&t.program) else {
+        return false;
+    };
+    let mut live: HashSet<(Reg, Comp)> = HashSet::new();
+    let mut dead = vec![false; t.program.insts.len()];
+    for i in (0..t.program.insts.len()).rev() {
+        let inst = &t.program.insts[i];
+        let side_effect = inst.op.is_kill() || inst.op.is_flow();
+        let needed = match &inst.dst {
+            None => true,
+            Some(d) => {
+                side_effect
+                    || d.rel.is_some()
+                    || d.mask.iter().any(|c| {
+                        if d.reg.file.is_output() {
+                            live_out(d.reg, c) || live.contains(&(d.reg, c))
+                        } else {
+                            live.contains(&(d.reg, c)) || !defines_in_program(d.reg.file)
+                        }
+                    })
+            }
+        };
+        if !needed && removable(&t.lines[i]) {
+            dead[i] = true;
+            continue;
+        }
+        if let Some(d) = &inst.dst {
+            if d.rel.is_none() && !inst.op.is_flow() {
+                for c in d.mask.iter() {
+                    live.remove(&(d.reg, c));
+                }
+            }
+        }
+        for r in &du.reads[i] {
+            live.insert((r.reg, r.comp));
+        }
+    }
+    let any = dead.iter().any(|&d| d);
+    if any {
+        t.retain(|i| !dead[i]);
+    }
+    any
+}

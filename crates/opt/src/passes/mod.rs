@@ -1,0 +1,9 @@
+//! Transformations. One pass per file; each opens with what it does and why it is legal.
+
+pub mod commute;
+pub mod copy_prop;
+pub mod dce;
+pub mod fp_to_vp;
+pub mod legalize;
+pub mod lower;
+pub mod retarget;
