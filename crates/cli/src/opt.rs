@@ -1,9 +1,329 @@
-//! `hoist opt` (not written yet).
+//! `hoist opt`: move fragment work to the vertex program and report what happened.
+
+use crate::util;
+use hoist_asm::diag::LineIndex;
+use hoist_asm::{ParseOptions, Program};
+use hoist_opt::{CostModel, Fate, Options, Outcome, Prov, Selection};
+use serde::Serialize;
+use std::path::PathBuf;
 
 #[derive(clap::Args)]
-pub struct Args {}
-
-pub fn run(_args: Args) -> u8 {
-    crate::util::error("`hoist opt` is not implemented yet");
-    2
+#[command(after_help = "Examples:\n  hoist opt --vp conv.vsh --fp conv.psh\n  \
+hoist opt --vp gauss.vp --fp gauss.fp --mirror-params --json\n  \
+hoist opt --vp a.vsh --fp a.psh --steps 3 --out-vp a2.vsh --out-fp a2.psh\n\n\
+Annotations: `->` moved from the fragment program, `+` added, `*` an operand changed.\n\n\
+JSON (--json): one object with `vp`/`fp` (optimized text), `vp_lines`/`fp_lines` (per printed\n\
+instruction: `prov` = original/moved/added with the source instruction index, `changed` bit\n\
+0 = destination, bit k+1 = source k), `fates` (per original fragment instruction: `line`,\n\
+`text`, `fate` = moved/stays, `reason`, `condition`), `before`/`after` statistics (slots,\n\
+temporaries, interpolator components and registers), `rules` (greedy and optimal results),\n\
+`groups`, `mirrors` (vertex parameters the host must set), `transports` and `notes`.\n\n\
+Exit status: 0 on success, 1 when a program has errors, 2 on a usage error.")]
+pub struct Args {
+    /// Vertex program
+    #[arg(long)]
+    vp: PathBuf,
+    /// Fragment program
+    #[arg(long)]
+    fp: PathBuf,
+    /// Write the optimized vertex program here instead of printing it
+    #[arg(long)]
+    out_vp: Option<PathBuf>,
+    /// Write the optimized fragment program here instead of printing it
+    #[arg(long)]
+    out_fp: Option<PathBuf>,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    json: bool,
+    /// Cost model: paper (fragment slots) or modern (interpolation costs ALU too)
+    #[arg(long, default_value = "paper", value_parser = ["paper", "modern"])]
+    cost: String,
+    /// Modern model: fragment slots per interpolated component
+    #[arg(long, default_value_t = 0.5)]
+    interp_cost: f64,
+    /// Modern model: render size the per-vertex cost is amortised over
+    #[arg(long, default_value = "256x256")]
+    size: String,
+    /// Selection rule whose result is printed
+    #[arg(long, default_value = "optimal", value_parser = ["greedy", "optimal"])]
+    selection: String,
+    /// Move instructions that read host-set fragment parameters (the host must then set
+    /// the vertex copies listed in the report)
+    #[arg(long)]
+    mirror_params: bool,
+    /// Apply only the first K movable groups
+    #[arg(long)]
+    steps: Option<usize>,
+    /// Do not swap operands to unlock motion
+    #[arg(long)]
+    no_commute: bool,
+    /// Do not emulate fragment-only ops in the vertex program
+    #[arg(long)]
+    no_lower: bool,
+    /// Keep the moved vertex code as the paper writes it (explicit copies to outputs)
+    #[arg(long)]
+    no_vp_cleanup: bool,
+    /// Override the vertex instruction-slot limit
+    #[arg(long)]
+    vp_slots: Option<u32>,
+    /// Override the fragment instruction-slot limit
+    #[arg(long)]
+    fp_slots: Option<u32>,
+    /// Override the number of texture-coordinate interpolators
+    #[arg(long)]
+    texcoords: Option<u8>,
+    /// Override the number of vertex temporaries
+    #[arg(long)]
+    vp_temps: Option<u16>,
 }
+
+fn load(path: &PathBuf) -> Result<(String, Program), u8> {
+    let source = util::read_source(path).map_err(|e| {
+        util::error(e);
+        2
+    })?;
+    let parsed = hoist_asm::parse(&source, &ParseOptions::default());
+    let name = path.display().to_string();
+    if !parsed.diagnostics.is_empty() {
+        eprint!("{}", hoist_asm::diag::render(&parsed.diagnostics, &name, &source, util::stderr_color()));
+    }
+    match parsed.into_result() {
+        Ok(p) => Ok((source, p)),
+        Err(_) => Err(1),
+    }
+}
+
+fn parse_size(s: &str) -> Option<(f64, f64)> {
+    let (w, h) = s.split_once(['x', 'X'])?;
+    Some((w.trim().parse().ok()?, h.trim().parse().ok()?))
+}
+
+#[derive(Serialize)]
+struct FateJson {
+    index: usize,
+    line: u32,
+    text: String,
+    fate: &'static str,
+    condition: Option<&'static str>,
+    reason: Option<String>,
+    group: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct Json<'a> {
+    vp: String,
+    fp: String,
+    #[serde(flatten)]
+    outcome: &'a Outcome,
+    fates_explained: Vec<FateJson>,
+}
+
+/// 1-based source line of each instruction (instruction number when there is no span).
+fn line_of(p: &Program, source: &str) -> Vec<u32> {
+    let idx = LineIndex::new(source);
+    p.insts
+        .iter()
+        .enumerate()
+        .map(|(i, inst)| if inst.span.is_none() { i as u32 + 1 } else { idx.line_col(inst.span.start as usize).line })
+        .collect()
+}
+
+/// Printed program with the lines that hold instructions.
+pub fn printed_lines(p: &Program) -> (Vec<String>, Vec<usize>) {
+    let text = hoist_asm::print(p);
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let n = p.insts.len();
+    let mut end = lines.len();
+    while end > 0 && (lines[end - 1].trim().is_empty() || lines[end - 1].trim() == "END") {
+        end -= 1;
+    }
+    let start = end.saturating_sub(n);
+    (lines, (start..end).collect())
+}
+
+fn annotate(p: &Program, lines: &[hoist_opt::Line], fp_line: &dyn Fn(u32) -> u32) -> String {
+    let (text, inst_lines) = printed_lines(p);
+    let mut out = String::new();
+    for (row, l) in text.iter().enumerate() {
+        let (mark, note) = match inst_lines.iter().position(|&r| r == row).and_then(|i| lines.get(i)) {
+            Some(line) => {
+                let m = match line.prov {
+                    Prov::Original { .. } => "  ",
+                    Prov::Moved { .. } => "->",
+                    Prov::Added { .. } => "+ ",
+                };
+                let star = if line.changed != 0 { "*" } else { " " };
+                let note = match line.prov {
+                    Prov::Moved { index } => format!("  ; from fragment line {}", fp_line(index)),
+                    Prov::Added { why, index } => format!(
+                        "  ; {:?}{}",
+                        why,
+                        index.map_or(String::new(), |i| format!(" for fragment line {}", fp_line(i)))
+                    )
+                    .to_lowercase(),
+                    Prov::Original { .. } => String::new(),
+                };
+                (format!("{m}{star}"), note)
+            }
+            None => ("   ".into(), String::new()),
+        };
+        out.push_str(&format!("{mark} {l}{note}\n"));
+    }
+    out
+}
+
+pub fn run(args: Args) -> u8 {
+    let (vp_src, vp) = match load(&args.vp) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    let (fp_src, fp) = match load(&args.fp) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    let Some((w, h)) = parse_size(&args.size) else {
+        util::error(format!("bad --size `{}` (expected WxH)", args.size));
+        return 2;
+    };
+    let mut opts = Options {
+        cost: if args.cost == "modern" {
+            CostModel::Modern { interp_cost: args.interp_cost, vertices: 4.0, fragments: w * h }
+        } else {
+            CostModel::Paper
+        },
+        selection: if args.selection == "greedy" { Selection::Greedy } else { Selection::Optimal },
+        mirror_params: args.mirror_params,
+        steps: args.steps,
+        commute: !args.no_commute,
+        lower: !args.no_lower,
+        vp_cleanup: !args.no_vp_cleanup,
+        ..Options::default()
+    };
+    let mut vl = vp.profile.limits();
+    let mut fl = fp.profile.limits();
+    if let Some(n) = args.vp_slots {
+        vl.max_slots = n;
+    }
+    if let Some(n) = args.fp_slots {
+        fl.max_slots = n;
+    }
+    if let Some(n) = args.texcoords {
+        vl.texcoords = n;
+        fl.texcoords = n;
+    }
+    if let Some(n) = args.vp_temps {
+        vl.temps = n;
+    }
+    opts.vp_limits = Some(vl);
+    opts.fp_limits = Some(fl);
+    let out = match hoist_opt::optimize(&vp, &fp, &opts) {
+        Ok(o) => o,
+        Err(e) => {
+            util::error(e);
+            return 1;
+        }
+    };
+    let fp_lines = line_of(&fp, &fp_src);
+    let _ = vp_src;
+    let fp_line = |i: u32| fp_lines.get(i as usize).copied().unwrap_or(i + 1);
+    let (fp_printed, fp_rows) = printed_lines(&fp);
+    let fates: Vec<FateJson> = out
+        .fates
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let text = fp_rows.get(i).and_then(|&r| fp_printed.get(r)).map_or(String::new(), |s| s.trim().to_string());
+            match f {
+                Fate::Moved { group } => FateJson {
+                    index: i,
+                    line: fp_line(i as u32),
+                    text,
+                    fate: "moved",
+                    condition: None,
+                    reason: None,
+                    group: *group,
+                },
+                Fate::Stays { reason } => FateJson {
+                    index: i,
+                    line: fp_line(i as u32),
+                    text,
+                    fate: "stays",
+                    condition: Some(reason.condition()),
+                    reason: Some(reason.describe(&fp_line)),
+                    group: None,
+                },
+            }
+        })
+        .collect();
+    let vp_text = hoist_asm::print(&out.vp);
+    let fp_text = hoist_asm::print(&out.fp);
+    if args.json {
+        let j = Json { vp: vp_text.clone(), fp: fp_text.clone(), outcome: &out, fates_explained: fates };
+        match serde_json::to_string_pretty(&j) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                util::error(e);
+                return 1;
+            }
+        }
+    } else {
+        let b = &out.before;
+        let a = &out.after;
+        println!(
+            "fragment program: {} -> {} slots ({:.0}% fewer); vertex program: {} -> {} slots",
+            b.fp_slots.total(),
+            a.fp_slots.total(),
+            out.fp_reduction(),
+            b.vp_slots.total(),
+            a.vp_slots.total()
+        );
+        println!(
+            "interpolators: {} -> {} components in {} -> {} of {} registers",
+            b.interp_components, a.interp_components, b.interp_registers, a.interp_registers, a.interp_available
+        );
+        for r in &out.rules {
+            println!(
+                "  {}: F {} V {} interpolated components {}{} ({} evaluations)",
+                r.rule,
+                r.fp_slots,
+                r.vp_slots,
+                r.interp_components,
+                if r.proven_optimal { ", proven optimal" } else { "" },
+                r.evaluations
+            );
+        }
+        println!("\nfragment instructions:");
+        for f in &fates {
+            let what = match (&f.fate, &f.reason) {
+                (&"moved", _) => format!("moved{}", f.group.map_or(" (shared helper)".into(), |g| format!(" (group {})", g + 1))),
+                (_, Some(r)) => format!("stays: {r}"),
+                _ => "stays".into(),
+            };
+            println!("  {:>4}  {:<32} {what}", f.line, f.text);
+        }
+        for m in &out.mirrors {
+            println!("host: set vertex {:?} to the value of fragment {:?}", m.vertex, m.fragment);
+        }
+        for n in &out.notes {
+            println!("note: {n}");
+        }
+        if args.out_vp.is_none() {
+            println!("\noptimized vertex program ({}):", out.vp.profile);
+            print!("{}", annotate(&out.vp, &out.vp_lines, &fp_line));
+        }
+        if args.out_fp.is_none() {
+            println!("\noptimized fragment program ({}):", out.fp.profile);
+            print!("{}", annotate(&out.fp, &out.fp_lines, &fp_line));
+        }
+    }
+    for (path, text) in [(&args.out_vp, &vp_text), (&args.out_fp, &fp_text)] {
+        if let Some(p) = path {
+            if let Err(e) = std::fs::write(p, text) {
+                util::error(format!("cannot write {}: {e}", p.display()));
+                return 2;
+            }
+        }
+    }
+    0
+}
+

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Sets up what is missing, then runs every test: formatting, lints, native tests (with the
+# piglit/llvmpipe conformance tests when ../shared exists), wasm tests in Node and in
+# headless Chromium, the playground build, and the end-to-end browser test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+
+step() { printf '\n\033[1;32m== %s\033[0m\n' "$*"; }
+export PATH="$PWD/tests/e2e/node_modules/.bin:$PATH"
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+
+step "rustfmt"
+cargo fmt --all -- --check
+
+step "clippy"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "native tests"
+cargo test --workspace --all-targets -- --nocapture 2>&1 | tee target/native-tests.log | grep -E '^(test result|running|.*passed, .* failed|corpus|piglit|differential|SKIP)' || true
+grep -q 'test result: FAILED' target/native-tests.log && { echo "native tests failed"; exit 1; }
+grep -q 'error\[\|error: could not compile' target/native-tests.log && { echo "native build failed"; exit 1; }
+
+step "wasm tests (Node)"
+cargo test --target wasm32-unknown-unknown -p hoist-asm -p hoist-opt -p hoist-raster
+
+step "wasm tests (headless Chromium)"
+cargo test --target wasm32-unknown-unknown -p hoist-web
+
+step "playground build"
+trunk build --release
+
+step "end-to-end browser test"
+node tests/e2e/e2e.mjs
