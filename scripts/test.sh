@@ -17,9 +17,10 @@ step "clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 
 step "native tests"
-cargo test --workspace --all-targets -- --nocapture 2>&1 | tee target/native-tests.log | grep -E '^(test result|running|.*passed, .* failed|corpus|piglit|differential|SKIP)' || true
-grep -q 'test result: FAILED' target/native-tests.log && { echo "native tests failed"; exit 1; }
-grep -q 'error\[\|error: could not compile' target/native-tests.log && { echo "native build failed"; exit 1; }
+mkdir -p target
+cargo test --workspace --all-targets -- --nocapture 2>&1 | tee target/native-tests.log
+echo "--- summary (full log: target/native-tests.log)"
+grep -E '(corpus|piglit|differential|optimizer|passed, [0-9]+ failed|SKIP)' target/native-tests.log || true
 
 step "wasm tests (Node)"
 cargo test --target wasm32-unknown-unknown -p hoist-asm -p hoist-opt -p hoist-raster
