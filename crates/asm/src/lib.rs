@@ -166,6 +166,20 @@ pub fn print(program: &Program) -> String {
     }
 }
 
+/// Prints a program and returns, for each instruction, the 0-based line it is printed on.
+/// Both printers write declarations first, then one instruction per line (ARB closes with
+/// `END`), so the instructions are the last `insts.len()` non-blank lines before `END`.
+pub fn print_with_lines(program: &Program) -> (String, Vec<usize>) {
+    let text = print(program);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut end = lines.len();
+    while end > 0 && (lines[end - 1].trim().is_empty() || lines[end - 1].trim() == "END") {
+        end -= 1;
+    }
+    let start = end.saturating_sub(program.insts.len());
+    (text, (start..end).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

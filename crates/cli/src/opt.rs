@@ -128,17 +128,10 @@ fn line_of(p: &Program, source: &str) -> Vec<u32> {
         .collect()
 }
 
-/// Printed program with the lines that hold instructions.
+/// Printed program lines, and the lines that hold instructions.
 pub fn printed_lines(p: &Program) -> (Vec<String>, Vec<usize>) {
-    let text = hoist_asm::print(p);
-    let lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let n = p.insts.len();
-    let mut end = lines.len();
-    while end > 0 && (lines[end - 1].trim().is_empty() || lines[end - 1].trim() == "END") {
-        end -= 1;
-    }
-    let start = end.saturating_sub(n);
-    (lines, (start..end).collect())
+    let (text, rows) = hoist_asm::print_with_lines(p);
+    (text.lines().map(str::to_string).collect(), rows)
 }
 
 fn annotate(p: &Program, lines: &[hoist_opt::Line], fp_line: &dyn Fn(u32) -> u32) -> String {
