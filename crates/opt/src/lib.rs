@@ -135,6 +135,8 @@ pub struct Outcome {
     /// Vertex parameters the host must now set.
     pub mirrors: Vec<passes::fp_to_vp::Mirror>,
     pub transports: Vec<passes::fp_to_vp::Transport>,
+    /// Moved uniform helpers also kept in the fragment program (no interpolator was left).
+    pub duplicated: Vec<u32>,
     /// Fragment instructions whose operands were swapped to unlock motion.
     pub commuted: Vec<u32>,
     pub notes: Vec<String>,
@@ -364,6 +366,7 @@ pub fn optimize(vp: &Program, fp: &Program, opts: &Options) -> Result<Outcome, O
         rules,
         mirrors: r.mirrors,
         transports: r.transports,
+        duplicated: r.duplicated,
         commuted: commuted.iter().map(|&i| i as u32).collect(),
         notes,
     })

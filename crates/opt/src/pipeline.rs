@@ -115,6 +115,7 @@ pub struct Evaluated {
     pub fp: Tracked,
     pub mirrors: Vec<fp_to_vp::Mirror>,
     pub transports: Vec<fp_to_vp::Transport>,
+    pub duplicated: Vec<u32>,
     pub stats: Stats,
     pub cost: (f64, f64, f64),
 }
@@ -305,6 +306,7 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         fp: m.fp,
         mirrors: m.mirrors,
         transports: m.transports,
+        duplicated: m.duplicated,
         stats,
         cost,
     })

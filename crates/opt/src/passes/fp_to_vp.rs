@@ -43,8 +43,8 @@ use crate::analysis::movable::Movability;
 use crate::edit;
 use crate::tracked::{AddedFor, Line, Prov, Tracked};
 use hoist_asm::ir::{
-    Comp, ConstBinding, Dialect, Dst, Inst, Program, Reg, RegFile, Semantic, Span, Src, Stage,
-    Swizzle, WriteMask,
+    Comp, ConstBinding, Dialect, Dst, Inst, Program, Reg, RegFile, Semantic, Span, Src, Swizzle,
+    WriteMask,
 };
 use hoist_asm::ops::Op;
 use hoist_asm::profile::{Limits, Profile};
@@ -91,6 +91,9 @@ pub struct Motion {
     pub fp: Tracked,
     pub mirrors: Vec<Mirror>,
     pub transports: Vec<Transport>,
+    /// Moved instructions also kept in the fragment program (uniform helpers recomputed on
+    /// both sides because no interpolator was left to carry them).
+    pub duplicated: Vec<u32>,
 }
 
 /// Why a selection cannot be moved.
@@ -482,7 +485,46 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
         }
     }
     let mut chans = channels(x);
-    let place = pack(x, selected, &needed, &mut chans)?;
+    // When interpolators run out, uniform helpers are recomputed in both programs instead of
+    // transported (with their uniform ancestors), and packing is retried.
+    let mut dup = vec![false; selected.len()];
+    let mut trial = chans.clone();
+    let place = match pack(x, selected, &needed, &mut trial) {
+        Ok(p) => {
+            chans = trial;
+            p
+        }
+        Err(e) => {
+            let uniform = |i: usize| {
+                fp.insts[i].dst_lanes().iter().all(|c| {
+                    x.movability.kinds[i][c as usize] == crate::analysis::movable::Kind::Uniform
+                })
+            };
+            let mut stack: Vec<usize> = needed
+                .iter()
+                .map(|v| v.0 as usize)
+                .filter(|&i| uniform(i))
+                .collect();
+            if stack.is_empty() {
+                return Err(e);
+            }
+            while let Some(i) = stack.pop() {
+                if dup[i] {
+                    continue;
+                }
+                dup[i] = true;
+                for r in &x.fp_du.reads[i] {
+                    if let Some(d) = r.def {
+                        if selected[d as usize] && !dup[d as usize] {
+                            stack.push(d as usize);
+                        }
+                    }
+                }
+            }
+            needed.retain(|v| !dup[v.0 as usize]);
+            pack(x, selected, &needed, &mut chans)?
+        }
+    };
 
     // Vertex temporaries that must survive to the end: M3 temp origins and M2 saves.
     let mut temps = Temps {
@@ -738,7 +780,7 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
     fpt.program.insts.clear();
     fpt.lines.clear();
     for (i, inst) in fp.insts.iter().enumerate() {
-        if !selected[i] {
+        if !selected[i] || dup[i] {
             fpt.push(inst.clone(), Line::original(i));
             continue;
         }
@@ -776,12 +818,16 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
             edit::declare_io(&mut fpt.program, input, chans[ch].semantic, used);
         }
     }
-    let _ = Stage::Vertex;
+    let duplicated = (0..dup.len())
+        .filter(|&i| dup[i])
+        .map(|i| i as u32)
+        .collect();
     Ok(Motion {
         vp,
         fp: fpt,
         mirrors: consts.mirrors,
         transports,
+        duplicated,
     })
 }
 
