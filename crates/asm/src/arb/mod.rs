@@ -1,28 +1,64 @@
-//! Front end and printer (in progress).
+//! ARB_vertex_program / ARB_fragment_program 1.0: front end and printer.
+//!
+//! [`parse`] runs [`lexer`] → [`parser`] (syntax tree with spans, recovering at `;`) →
+//! [`resolve`] (names, bindings, declarations → IR) and then the full validator
+//! ([`crate::validate::check`], which calls [`check_rules`] and the limit checks).
+//! [`print`] writes canonical ARB that parses back to the same program.
+//!
+//! Names that begin with `$` are reserved for generated declarations: they resolve like
+//! any name but are not kept as symbols, so the printer can name registers a pass added.
+
+mod ast;
+mod bindings;
+mod error;
+mod lexer;
+mod parser;
+mod printer;
+mod resolve;
+mod rules;
+
+pub use error::ArbError;
+pub use printer::fmt_f32;
+pub use rules::tex_indirections;
 
 use crate::Parsed;
-use crate::diag::Diagnostic;
+use crate::diag::{self, Diagnostic};
 use crate::ir::Program;
 use crate::profile::{Limits, Profile};
 
 /// Parses a program of this dialect.
-pub fn parse(_source: &str, _profile: Profile, _limits: &Limits) -> Parsed {
+pub fn parse(source: &str, profile: Profile, limits: &Limits) -> Parsed {
+    let (ast, mut errors) = parser::parse(source, profile);
+    let mut program = None;
+    let stopped = errors
+        .iter()
+        .any(|e| matches!(e.error, ArbError::TooManyErrors { .. }));
+    if let (Some(ast), false) = (ast, stopped) {
+        let budget = parser::MAX_ERRORS.saturating_sub(errors.len());
+        let (p, more) = resolve::resolve(&ast, profile, limits, budget);
+        errors.extend(more);
+        program = Some(p);
+    }
+    errors.sort_by_key(|e| (e.span.start, matches!(e.error, ArbError::TooManyErrors { .. })));
+    let mut diagnostics: Vec<Diagnostic> = errors.iter().map(|e| e.to_diagnostic()).collect();
+    if !diag::has_errors(&diagnostics) {
+        if let Some(p) = &program {
+            diagnostics.extend(crate::validate::check(p, limits));
+        }
+    }
+    let ok = !diag::has_errors(&diagnostics);
     Parsed {
-        program: None,
-        diagnostics: vec![Diagnostic::error(
-            "E0000",
-            "front end not written yet",
-            crate::Span::new(0, 0),
-        )],
+        program: program.filter(|_| ok),
+        diagnostics,
     }
 }
 
 /// Prints a program in this dialect.
-pub fn print(_p: &Program) -> String {
-    String::new()
+pub fn print(p: &Program) -> String {
+    printer::print(p)
 }
 
 /// Dialect operand rules over the IR.
-pub fn check_rules(_p: &Program, _limits: &Limits) -> Vec<Diagnostic> {
-    Vec::new()
+pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
+    rules::check_rules(p, limits)
 }
