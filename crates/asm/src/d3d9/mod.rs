@@ -1,28 +1,97 @@
-//! Front end and printer (in progress).
+//! Direct3D 9 shader assembly (`vs_1_1` … `vs_3_0`, `ps_2_0` … `ps_3_0`): front end,
+//! printer and per-version operand rules.
+//!
+//! - [`lexer`]: lines of tokens, comments kept per line;
+//! - [`parser`]: one statement per line;
+//! - [`lower`]: statements to the IR, with names, declarations and constants resolved;
+//! - [`printer`]: canonical text, `parse(print(p)) == p` up to spans;
+//! - [`rules`]: the operand rules of each version, over the IR;
+//! - [`regs`]: register files, names and mnemonics shared by the above;
+//! - [`errors`]: the `E20xx`/`E21xx` codes.
+
+pub mod errors;
+pub mod lexer;
+pub mod lower;
+pub mod parser;
+pub mod printer;
+pub mod regs;
+pub mod rules;
 
 use crate::Parsed;
 use crate::diag::Diagnostic;
-use crate::ir::Program;
+use crate::ir::{Program, Span};
 use crate::profile::{Limits, Profile};
 
-/// Parses a program of this dialect.
-pub fn parse(_source: &str, _profile: Profile, _limits: &Limits) -> Parsed {
+/// Parses a program of this dialect. Every error found is reported; the program is
+/// returned only when there are none. Linear in the input.
+pub fn parse(source: &str, profile: Profile, limits: &Limits) -> Parsed {
+    let (lines, unterminated) = lexer::lex(source);
+    let mut lower = lower::Lower::new(source, profile, limits);
+    lower.run(&lines);
+    let errors = lower.error_count();
+    let (program, mut diags) = lower.finish();
+    if let Some(u) = unterminated {
+        diags.push(
+            errors::err("E2061", "this `/*` comment is never closed", u.0)
+                .with_label("comment starts here")
+                .with_hint("close it with `*/`"),
+        );
+    }
+    if errors == 0 && unterminated.is_none() {
+        diags.extend(crate::validate::check(&program, limits));
+    }
+    diags.sort_by_key(|d| {
+        if d.span.is_none() {
+            u32::MAX
+        } else {
+            d.span.start
+        }
+    });
+    let ok = !crate::diag::has_errors(&diags);
     Parsed {
-        program: None,
-        diagnostics: vec![Diagnostic::error(
-            "E0000",
-            "front end not written yet",
-            crate::Span::new(0, 0),
-        )],
+        program: ok.then_some(program),
+        diagnostics: diags,
     }
 }
 
 /// Prints a program in this dialect.
-pub fn print(_p: &Program) -> String {
-    String::new()
+pub fn print(p: &Program) -> String {
+    printer::print(p)
 }
 
 /// Dialect operand rules over the IR.
-pub fn check_rules(_p: &Program, _limits: &Limits) -> Vec<Diagnostic> {
-    Vec::new()
+pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
+    rules::check(p, limits)
+}
+
+/// Reorders `io` the way the front end builds it: explicit declarations (and those the
+/// version requires) first, in their current order, then implicitly declared registers in
+/// order of first use. Passes that add outputs can call this so that
+/// `parse(print(p)) == p` holds whatever order they pushed declarations in.
+pub fn canonicalize(p: &mut Program) {
+    let prof = p.profile;
+    for d in &mut p.io {
+        if regs::requires_dcl(d.reg, prof) {
+            d.explicit = true;
+        }
+    }
+    let (mut explicit, implicit): (Vec<_>, Vec<_>) = p.io.drain(..).partition(|d| d.explicit);
+    let mut order: Vec<crate::ir::Reg> = Vec::new();
+    for i in &p.insts {
+        let regs = i
+            .dst
+            .iter()
+            .map(|d| d.reg)
+            .chain(i.src.iter().map(|s| s.reg));
+        for r in regs {
+            if !order.contains(&r) {
+                order.push(r);
+            }
+        }
+    }
+    let mut implicit = implicit;
+    implicit.sort_by_key(|d| order.iter().position(|r| *r == d.reg).unwrap_or(usize::MAX));
+    explicit.extend(implicit);
+    p.io = explicit;
+    let _ = Span::NONE;
 }
