@@ -211,16 +211,39 @@ fn arb_fp_has(op: Op) -> bool {
     )
 }
 
-/// D3D9 instruction slots per model, from Microsoft's per-model instruction tables.
+/// D3D9 instruction slots per model: the "Instruction slots" column of Microsoft's
+/// per-model tables in the DirectX 9 asm shader reference ("Instructions - vs_1_1",
+/// "Instructions - vs_2_0", "Instructions - vs_2_x", "Instructions - vs_3_0",
+/// "ps_2_0 Instructions", "ps_2_x Instructions", "ps_3_0 Instructions"; MicrosoftDocs/win32
+/// `desktop-src/direct3dhlsl/dx9-graphics-reference-asm-{vs,ps}-instructions-*.md`).
+///
+/// - vs_1_1 writes the address register with `mov a0.x, src` (round to nearest, "Address
+///   Register" page); Hoist's IR calls that [`Op::Mova`], so vs_1_1 lists it at `mov`'s
+///   1 slot and the printer spells it `mov`.
+/// - `cnd` is ps_1_x only ("cnd - ps" page); `cmp` exists only in pixel shaders; there is
+///   no `loop`/`endloop` in ps_2_x; `breakp` is 3 slots.
+/// - Texture costs that depend on the sampler: ps_3_0 `texld`/`texldp` cost 4 slots on a
+///   cube map and `texldl` (ps_3_0 and vs_3_0) 5; ps_2_x costs more when the
+///   NOTEXINSTRUCTIONLIMIT cap is set. This table gives the non-cube, cap-clear figures.
 fn d3d_slots(p: Profile, op: Op) -> Option<u8> {
     use Op::*;
     use Profile::*;
     let vs = p.stage() == Stage::Vertex;
     let v2 = p != Vs1_1;
+    // Flow control: vs_2_0 and later, ps_2_x and later.
+    let flow = vs && v2 || matches!(p, Ps2_x | Ps3_0);
+    // Dynamic flow control and predication: the 2_x and 3_0 models.
     let x = matches!(p, Vs2_x | Ps2_x | Vs3_0 | Ps3_0);
-    let sm3 = matches!(p, Vs3_0 | Ps3_0);
     let n = match op {
         Add | Dp3 | Dp4 | Mad | Max | Min | Mov | Mul | Rcp | Rsq | Sub | Nop => 1,
+        M3x2 => 2,
+        M3x3 | M4x3 => 3,
+        M3x4 | M4x4 => 4,
+        Frc if vs && !v2 => 3,
+        Frc => 1,
+        Ex2 | Lg2 if vs && !v2 => 10,
+        Ex2 | Lg2 => 1,
+        // Vertex-only arithmetic.
         Sge | Slt | Dst | Exp | Log if vs => 1,
         Lit if vs => {
             if v2 {
@@ -229,37 +252,36 @@ fn d3d_slots(p: Profile, op: Op) -> Option<u8> {
                 1
             }
         }
-        Ex2 | Lg2 if vs && !v2 => 10,
-        Ex2 | Lg2 => 1,
-        Frc if vs && !v2 => 3,
-        Frc => 1,
-        M3x2 => 2,
-        M3x3 | M4x3 => 3,
-        M3x4 | M4x4 => 4,
+        Mova if vs => 1,
+        Sgn if vs && v2 => 3,
+        // New in vs_2_0 / present from ps_2_0.
         Abs if v2 => 1,
         Xpd | Lrp if v2 => 2,
         Nrm | Pow if v2 => 3,
         Sincos if v2 => 8,
-        Mova if vs && v2 => 1,
-        Sgn if vs && v2 => 3,
+        // Pixel-only arithmetic.
         CmpGe if !vs => 1,
-        CmpGe if vs && x => 1,
-        Cnd if !vs && x => 1,
         Dp2add if !vs => 2,
-        Tex | Txb | Txp | Texkil if !vs => 1,
-        Texldd if !vs && x => 3,
-        Texldl if sm3 => 2,
         Dsx | Dsy if !vs && x => 2,
-        // Static flow control: vs_2_0 and later; dynamic forms and ps flow control: 2_x and 3_0.
-        Call if vs && v2 || x => 2,
-        Callnz if vs && v2 || x => 3,
-        If | Loop | Rep if vs && v2 || x => 3,
-        Endloop | Endrep if vs && v2 || x => 2,
-        Else | Endif | Ret if vs && v2 || x => 1,
-        Label if vs && v2 || x => 0,
-        Ifc(_) | Breakc(_) if x => 3,
-        Break | Breakp if x => 1,
-        Setp(_) if x => 1,
+        // Texture instructions.
+        Tex if !vs => 1,
+        Txb if p == Ps3_0 => 6,
+        Txp if p == Ps3_0 => 3,
+        Texkil if p == Ps3_0 => 2,
+        Txb | Txp | Texkil if !vs => 1,
+        Texldd if !vs && x => 3,
+        Texldl if matches!(p, Vs3_0 | Ps3_0) => 2,
+        // Flow control.
+        Call if flow => 2,
+        Callnz if flow => 3,
+        If | Rep if flow => 3,
+        Loop if vs && v2 || p == Ps3_0 => 3,
+        Endloop if vs && v2 || p == Ps3_0 => 2,
+        Endrep if flow => 2,
+        Else | Endif | Ret if flow => 1,
+        Label if flow => 0,
+        Ifc(_) | Breakc(_) | Breakp if x => 3,
+        Break | Setp(_) if x => 1,
         _ => return None,
     };
     Some(n)
