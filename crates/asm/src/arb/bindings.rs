@@ -52,12 +52,6 @@ pub struct Ctx<'l> {
     pub position_invariant: bool,
 }
 
-/// True when the first segment starts a binding (`vertex`, `fragment`, `result`, `state`,
-/// `program`), as opposed to a declared name.
-pub fn is_binding_root(word: &str) -> bool {
-    matches!(word, "vertex" | "fragment" | "result" | "state" | "program")
-}
-
 struct Cur<'s, 'a> {
     segs: &'s [Seg<'a>],
     i: usize,

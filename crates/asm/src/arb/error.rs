@@ -53,6 +53,7 @@ pub enum ArbError {
     RelativeNotAllowed { why: &'static str },
     BadAddressComponent,
     RelOffsetRange { offset: i64 },
+    RelOffsetOutsideSpec { offset: i64 },
     NotAnAddress { name: String },
     AddressAsValue { name: String },
     NotAParamSource { what: &'static str },
@@ -166,6 +167,7 @@ impl ArbError {
             RelativeNotAllowed { .. } => "E1108",
             BadAddressComponent => "E1109",
             RelOffsetRange { .. } => "E1110",
+            RelOffsetOutsideSpec { .. } => "W1003",
             NotAnAddress { .. } => "E1111",
             AddressAsValue { .. } => "E1112",
             NotAParamSource { .. } => "E1113",
@@ -419,7 +421,12 @@ impl ArbError {
             ),
             RelOffsetRange { offset } => (
                 format!("relative offset {offset} is out of range"),
-                "offset must be between -64 and 63".into(),
+                "offset too large".into(),
+                None,
+            ),
+            RelOffsetOutsideSpec { offset } => (
+                format!("relative offset {offset} is outside the range -64..63 of the spec"),
+                "accepted, as Mesa does, but other drivers may reject it".into(),
                 None,
             ),
             NotAnAddress { name } => (

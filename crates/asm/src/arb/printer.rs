@@ -11,7 +11,7 @@
 //!   the parser treats as anonymous (no symbol).
 
 use super::bindings::{input_text, matrix_text, output_text, state_text};
-use super::resolve::option_name;
+use super::resolve::{option_name, slot_key};
 use crate::ir::*;
 use crate::ops::Op;
 use crate::state::StateRef;
@@ -207,8 +207,16 @@ pub fn print(p: &Program) -> String {
             }
         }
     }
+    // The parser shares one slot among identical inline constants, so only the first
+    // slot with a given binding can be written inline.
+    let mut inline_keys = HashSet::new();
     for (k, m) in modes.iter_mut().enumerate() {
-        if *m == Mode::Single && uses[k] == 1 && inline_ok(&p.consts[k].binding) {
+        let b = &p.consts[k].binding;
+        if *m == Mode::Single
+            && (1..u32::MAX).contains(&uses[k])
+            && inline_ok(b)
+            && inline_keys.insert(slot_key(b))
+        {
             *m = Mode::Inline;
         }
     }
@@ -429,7 +437,9 @@ impl Printer<'_> {
                 _ => {}
             }
         }
-        cands.retain(|&s| self.modes[s] == Mode::Inline);
+        // Inline slots already allocated by an earlier use are shared, not new.
+        let mut first_uses = HashSet::new();
+        cands.retain(|&s| s >= self.next_slot && self.modes[s] == Mode::Inline && first_uses.insert(s));
         if cands.is_empty() {
             return;
         }

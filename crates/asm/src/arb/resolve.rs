@@ -15,7 +15,7 @@
 //!   [`RelAddr::offset`].
 
 use super::ast::*;
-use super::bindings::{self, Bound, Ctx, is_binding_root, stage_name};
+use super::bindings::{self, Bound, Ctx, stage_name};
 use super::error::{ArbError, Spanned, suggest};
 use super::parser::MAX_ERRORS;
 use crate::ir::*;
@@ -219,6 +219,32 @@ struct Resolver<'a, 'l> {
     budget: usize,
     names: HashMap<&'a str, Entry>,
     io_seen: HashMap<Reg, (Semantic, Span)>,
+    /// Slots of inline constants and bindings, so repeated ones share a slot.
+    inline_slots: HashMap<SlotKey, u16>,
+}
+
+/// Identity of an inline constant or binding (literals by bits and written form).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum SlotKey {
+    Literal(u8, [u32; 4]),
+    Env(u16),
+    Local(u16),
+    State(crate::state::StateRef),
+}
+
+pub(super) fn slot_key(b: &ConstBinding) -> SlotKey {
+    match b {
+        ConstBinding::Literal(l) => SlotKey::Literal(
+            match l.form {
+                LiteralForm::Scalar => 0,
+                LiteralForm::Vector(n) => n,
+            },
+            l.value.map(f32::to_bits),
+        ),
+        ConstBinding::Env(n) => SlotKey::Env(*n),
+        ConstBinding::Local(n) => SlotKey::Local(*n),
+        ConstBinding::State(s) => SlotKey::State(*s),
+    }
 }
 
 type R<T> = Result<T, Spanned>;
@@ -234,6 +260,7 @@ pub fn resolve(ast: &Ast<'_>, profile: Profile, limits: &Limits, budget: usize) 
         budget,
         names: HashMap::new(),
         io_seen: HashMap::new(),
+        inline_slots: HashMap::new(),
     };
     r.options(&ast.options);
     for stmt in &ast.stmts {
@@ -285,6 +312,18 @@ impl<'a> Resolver<'a, '_> {
             limits: self.limits,
             draw_buffers: self.prog.has_option(&ArbOption::DrawBuffers),
             position_invariant: self.prog.has_option(&ArbOption::PositionInvariant),
+        }
+    }
+
+    /// True when `word` starts a binding here. The other stage's root (`vertex` in a
+    /// fragment program) is an ordinary name there, so it counts only when undeclared, to
+    /// report `fragment.color` in a vertex program as a wrong-stage binding.
+    fn is_root(&self, word: &str) -> bool {
+        match word {
+            "result" | "state" | "program" => true,
+            "vertex" => self.stage == Stage::Vertex || !self.names.contains_key(word),
+            "fragment" => self.stage == Stage::Fragment || !self.names.contains_key(word),
+            _ => false,
         }
     }
 
@@ -537,7 +576,7 @@ impl<'a> Resolver<'a, '_> {
     /// `ATTRIB`/`OUTPUT` right-hand side.
     fn io_binding(&mut self, path: &Path<'a>, attrib: bool) -> R<Reg> {
         let root = path.segs[0].name;
-        if !is_binding_root(root.text) {
+        if !self.is_root(root.text) {
             return Err(ArbError::NotABinding {
                 what: "a name",
                 expected: if attrib {
@@ -591,7 +630,7 @@ impl<'a> Resolver<'a, '_> {
                 }),
                 ParamItem::Binding(path) => {
                     let root = path.segs[0].name;
-                    if !is_binding_root(root.text) {
+                    if !self.is_root(root.text) {
                         return Err(ArbError::NotABinding {
                             what: "a name",
                             expected: "a constant, `state.*` or `program.*` binding",
@@ -646,7 +685,12 @@ impl<'a> Resolver<'a, '_> {
         Ok(slots)
     }
 
+    /// The slot of an inline constant or binding: shared with an identical earlier one.
     fn new_slot(&mut self, binding: ConstBinding, span: Span) -> R<u16> {
+        let key = slot_key(&binding);
+        if let Some(&s) = self.inline_slots.get(&key) {
+            return Ok(s);
+        }
         if self.prog.consts.len() >= u16::MAX as usize {
             return Err(ArbError::NotABinding {
                 what: "another constant",
@@ -655,7 +699,9 @@ impl<'a> Resolver<'a, '_> {
             .at(span));
         }
         self.prog.consts.push(ConstSlot { binding, span });
-        Ok(self.prog.consts.len() as u16 - 1)
+        let s = self.prog.consts.len() as u16 - 1;
+        self.inline_slots.insert(key, s);
+        Ok(s)
     }
 
     fn instruction(&mut self, inst: &InstStmt<'a>) -> R<()> {
@@ -709,39 +755,61 @@ impl<'a> Resolver<'a, '_> {
         out.sat = sat;
         out.span = inst.span;
         out.comment = inst.comment.filter(|c| !c.is_empty()).map(str::to_string);
-        match f {
-            Form::Vector(n) | Form::Scalar(n) => {
-                out.dst = Some(self.dst(&ops[0])?);
-                for o in &ops[1..=n] {
-                    let s = self.src(o, matches!(f, Form::Scalar(_)), name)?;
-                    out.src.push(s);
+        // Every operand is checked, so one instruction can report several errors.
+        let mut ok = true;
+        macro_rules! take {
+            ($e:expr) => {
+                match $e {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        self.push_err(e);
+                        ok = false;
+                        None
+                    }
                 }
+            };
+        }
+        let scalar = matches!(f, Form::Scalar(_) | Form::Arl);
+        let (dst_op, srcs): (Option<&Operand<'a>>, &[Operand<'a>]) = match f {
+            Form::Vector(n) | Form::Scalar(n) => (Some(&ops[0]), &ops[1..=n]),
+            Form::Kil => (None, &ops[..1]),
+            Form::Arl | Form::Swz | Form::Sample => (Some(&ops[0]), &ops[1..2]),
+        };
+        if let Some(d) = dst_op {
+            let d = if f == Form::Arl { self.arl_dst(d) } else { self.dst(d) };
+            out.dst = take!(d);
+        }
+        for o in srcs {
+            if f == Form::Swz && (o.sign.is_some() || o.suffix.is_some()) {
+                take!(Err::<(), _>(ArbError::SwzSourceModifier.at(o.span)));
+                continue;
             }
-            Form::Kil => out.src.push(self.src(&ops[0], false, name)?),
-            Form::Arl => {
-                out.dst = Some(self.arl_dst(&ops[0])?);
-                out.src.push(self.src(&ops[1], true, name)?);
-            }
-            Form::Swz => {
-                out.dst = Some(self.dst(&ops[0])?);
-                let o = &ops[1];
-                if o.sign.is_some() || o.suffix.is_some() {
-                    return Err(ArbError::SwzSourceModifier.at(o.span));
-                }
-                let s = self.src(o, false, name)?;
-                if !s.swizzle.is_identity() {
-                    return Err(ArbError::SwzSourceModifier.at(o.span));
+            let s = self.src(o, scalar, name);
+            if let Some(s) = take!(s) {
+                if f == Form::Swz && !s.swizzle.is_identity() {
+                    take!(Err::<(), _>(ArbError::SwzSourceModifier.at(o.span)));
                 }
                 out.src.push(s);
-                out.ext_swizzle = Some(self.ext_swizzle(&ops[2..6])?);
+            }
+        }
+        match f {
+            Form::Swz => {
+                let e = self.ext_swizzle(&ops[2..6]);
+                out.ext_swizzle = take!(e);
             }
             Form::Sample => {
-                out.dst = Some(self.dst(&ops[0])?);
-                out.src.push(self.src(&ops[1], false, name)?);
-                let unit = self.tex_unit(&ops[2])?;
-                let target = self.tex_target(&ops[3])?;
-                out.tex = Some(TexRef { unit, target });
+                let unit = self.tex_unit(&ops[2]);
+                let unit = take!(unit);
+                let target = self.tex_target(&ops[3]);
+                let target = take!(target);
+                if let (Some(unit), Some(target)) = (unit, target) {
+                    out.tex = Some(TexRef { unit, target });
+                }
             }
+            _ => {}
+        }
+        if !ok {
+            return Ok(());
         }
         self.prog.insts.push(out);
         Ok(())
@@ -802,7 +870,7 @@ impl<'a> Resolver<'a, '_> {
             .at(o.span));
         };
         let first = &path.segs[0];
-        let (reg, name, rest) = if is_binding_root(first.name.text) {
+        let (reg, name, rest) = if self.is_root(first.name.text) {
             let it = bindings::interpret(&path.segs, self.ctx())?;
             match it.bound {
                 Bound::Output { reg, semantic } => {
@@ -884,7 +952,7 @@ impl<'a> Resolver<'a, '_> {
         let first = &path.segs[0];
         let e = match self.names.get(first.name.text) {
             Some(e) => *e,
-            None if is_binding_root(first.name.text) => {
+            None if self.is_root(first.name.text) => {
                 return Err(ArbError::ArlDestination {
                     why: "only address registers can be loaded by ARL",
                 }
@@ -1081,7 +1149,7 @@ impl<'a> Resolver<'a, '_> {
     /// the segment holding its swizzle, if any.
     fn src_path<'p>(&mut self, path: &'p Path<'a>) -> R<(Src, Option<&'p Seg<'a>>)> {
         let first = &path.segs[0];
-        let (src, used) = if is_binding_root(first.name.text) {
+        let (src, used) = if self.is_root(first.name.text) {
             let it = bindings::interpret(&path.segs, self.ctx())?;
             let src = match it.bound {
                 Bound::Input { reg, semantic } => {
@@ -1207,8 +1275,12 @@ impl<'a> Resolver<'a, '_> {
                     Some(c) => return Err(ArbError::BadAddressComponent.at(c.span)),
                     None => return Err(ArbError::BadAddressComponent.at(reg.span)),
                 }
-                if !(-64..=63).contains(offset) {
+                if i16::try_from(*offset).is_err() {
                     return Err(ArbError::RelOffsetRange { offset: *offset }.at(*span));
+                }
+                if !(-64..=63).contains(offset) {
+                    self.errors
+                        .push(ArbError::RelOffsetOutsideSpec { offset: *offset }.at(*span));
                 }
                 let mut src = Src::new(Reg::new(RegFile::Const, base));
                 src.rel = Some(RelAddr {

@@ -124,8 +124,6 @@ pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
                     Some("only parameter arrays can be addressed relatively")
                 } else if rel.reg.file != RegFile::Address || rel.comp != 0 {
                     Some("the address must be the `.x` of an address register")
-                } else if !(-64..=63).contains(&rel.offset) {
-                    Some("the offset must be between -64 and 63")
                 } else {
                     None
                 };
