@@ -1,0 +1,215 @@
+//! Scalar semantics of every arithmetic operation, one function per spec rule.
+//!
+//! The executor applies these lane by lane. Every transcendental goes through `libm`, so a
+//! native build and a wasm build compute bit-identical results; exactly rounded operations
+//! (`floor`, `sqrt`, `round`) use the core intrinsics, which are exact on every target and
+//! vectorise. Nothing here uses fused multiply-add (Rust never contracts `a * b + c`).
+//!
+//! Where the two dialects disagree the function takes the [`Dialect`]:
+//! - ARB (`ARB_vertex_program` 2.14.5, `ARB_fragment_program` 3.11.5): IEEE results, so
+//!   `RCP(0) = +inf`, `RSQ(0) = +inf`, `LG2(0) = -inf`.
+//! - Direct3D 9 (the pseudocode of the "rcp - vs", "rsq - vs", "log - vs", "logp - vs",
+//!   "nrm - vs" pages): a zero input gives `FLT_MAX` (`-FLT_MAX` for the logarithms), and
+//!   `rcp(1)`/`rsq(1)` are exactly 1.
+//!
+//! Both dialects take `|x|` in `RSQ`, `LG2`/`log`, `LOG`/`logp` and the base of `POW`/`pow`
+//! (D3D9 says so; ARB leaves negative inputs undefined and Hoist defines them the same way).
+
+use hoist_asm::Dialect;
+
+pub const FLT_MAX: f32 = f32::MAX;
+
+#[inline(always)]
+pub fn sat(x: f32) -> f32 {
+    // NaN saturates to 0 (`max` returns the non-NaN operand).
+    x.max(0.0).min(1.0)
+}
+
+#[inline(always)]
+pub fn floor(x: f32) -> f32 {
+    x.floor()
+}
+
+#[inline(always)]
+pub fn frc(x: f32) -> f32 {
+    x - x.floor()
+}
+
+#[inline(always)]
+pub fn rcp(x: f32, d: Dialect) -> f32 {
+    match d {
+        Dialect::Arb => 1.0 / x,
+        Dialect::D3d9 => {
+            if x == 0.0 {
+                FLT_MAX
+            } else if x == 1.0 {
+                1.0
+            } else {
+                1.0 / x
+            }
+        }
+    }
+}
+
+#[inline(always)]
+pub fn rsq(x: f32, d: Dialect) -> f32 {
+    let a = x.abs();
+    match d {
+        Dialect::Arb => 1.0 / a.sqrt(),
+        Dialect::D3d9 => {
+            if a == 0.0 {
+                FLT_MAX
+            } else if a == 1.0 {
+                1.0
+            } else {
+                1.0 / a.sqrt()
+            }
+        }
+    }
+}
+
+#[inline(always)]
+pub fn ex2(x: f32) -> f32 {
+    libm::exp2f(x)
+}
+
+#[inline(always)]
+pub fn lg2(x: f32, d: Dialect) -> f32 {
+    let a = x.abs();
+    match d {
+        Dialect::D3d9 if a == 0.0 => -FLT_MAX,
+        _ => libm::log2f(a),
+    }
+}
+
+/// `POW`/`pow`: `|base| ^ exponent` (`0^0 = 1`, as the piglit LIT test relies on).
+#[inline(always)]
+pub fn pow(base: f32, e: f32) -> f32 {
+    libm::powf(base.abs(), e)
+}
+
+#[inline(always)]
+pub fn sin(x: f32) -> f32 {
+    libm::sinf(x)
+}
+
+#[inline(always)]
+pub fn cos(x: f32) -> f32 {
+    libm::cosf(x)
+}
+
+/// `sgn`: -1, 0 or 1 (NaN gives 0).
+#[inline(always)]
+pub fn sgn(x: f32) -> f32 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+/// D3D9 `mova`: round to nearest, halfway cases away from zero.
+#[inline(always)]
+pub fn round_nearest(x: f32) -> f32 {
+    x.round()
+}
+
+/// `LIT`. ARB: x and y are clamped to 0, w to ±(128 - 1/256), and `z = x > 0 ? y^w : 0`
+/// (so `y = 0, w = 0` gives 1). D3D9: `z = (x > 0 && y > 0) ? y^w : 0`, same clamp of w.
+pub fn lit(s: [f32; 4], d: Dialect) -> [f32; 4] {
+    const MAXPOWER: f32 = 127.996_09;
+    let w = s[3].clamp(-MAXPOWER, MAXPOWER);
+    let w = if s[3].is_nan() { 0.0 } else { w };
+    match d {
+        Dialect::Arb => {
+            let x = s[0].max(0.0);
+            let y = s[1].max(0.0);
+            let z = if x > 0.0 { libm::powf(y, w) } else { 0.0 };
+            [1.0, x, z, 1.0]
+        }
+        Dialect::D3d9 => {
+            let mut r = [1.0, 0.0, 0.0, 1.0];
+            if s[0] > 0.0 {
+                r[1] = s[0];
+                if s[1] > 0.0 {
+                    r[2] = libm::powf(s[1], w);
+                }
+            }
+            r
+        }
+    }
+}
+
+/// ARB `EXP` and vs_1_1 `expp`: `(2^floor(x), x - floor(x), 2^x, 1)`.
+pub fn exp_partial(x: f32) -> [f32; 4] {
+    let f = x.floor();
+    [libm::exp2f(f), x - f, libm::exp2f(x), 1.0]
+}
+
+/// ARB `LOG`: `(floor(log2|x|), |x| / 2^floor(log2|x|), log2|x|, 1)`, the first two exact
+/// (exponent and mantissa in [1, 2)). Zero gives `(-inf, 0, -inf, 1)`; inf gives
+/// `(inf, inf, inf, 1)`; NaN propagates.
+pub fn log_partial(x: f32) -> [f32; 4] {
+    let a = x.abs();
+    if a == 0.0 {
+        return [f32::NEG_INFINITY, 0.0, f32::NEG_INFINITY, 1.0];
+    }
+    if !a.is_finite() {
+        return [a, a, a, 1.0];
+    }
+    let (m, e) = libm::frexpf(a);
+    [(e - 1) as f32, m * 2.0, libm::log2f(a), 1.0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn d3d9_zero_inputs_follow_the_reference_pseudocode() {
+        assert_eq!(rcp(0.0, Dialect::D3d9), FLT_MAX);
+        assert_eq!(rsq(0.0, Dialect::D3d9), FLT_MAX);
+        assert_eq!(lg2(0.0, Dialect::D3d9), -FLT_MAX);
+        assert_eq!(rcp(0.0, Dialect::Arb), f32::INFINITY);
+        assert_eq!(rcp(-0.0, Dialect::Arb), f32::NEG_INFINITY);
+        assert_eq!(rsq(0.0, Dialect::Arb), f32::INFINITY);
+        assert_eq!(lg2(0.0, Dialect::Arb), f32::NEG_INFINITY);
+        assert_eq!(rsq(-4.0, Dialect::Arb), 0.5);
+    }
+
+    #[test]
+    fn partial_forms_match_piglit_expectations() {
+        // piglit arb_vertex_program/instructions/exp.shader_test: EXP 4.5
+        let e = exp_partial(4.5);
+        assert_eq!(e[0], 16.0);
+        assert_eq!(e[1], 0.5);
+        assert!((e[2] - 22.627_417).abs() < 1e-5);
+        // log.shader_test: LOG of 64, 50 and 30
+        assert_eq!(log_partial(64.0)[0], 6.0);
+        assert_eq!(log_partial(50.0)[1], 1.5625);
+        assert!((log_partial(30.0)[2] - 4.906_891).abs() < 1e-5);
+        assert_eq!(log_partial(-0.75), [-1.0, 1.5, libm::log2f(0.75), 1.0]);
+    }
+
+    #[test]
+    fn lit_clamps_and_degenerate_cases() {
+        assert_eq!(lit([0.65, 0.0, 0.0, 0.0], Dialect::Arb), [1.0, 0.65, 1.0, 1.0]);
+        assert_eq!(lit([-0.5, 0.0, 0.0, 0.0], Dialect::Arb), [1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(lit([0.65, 0.0, 0.0, 0.0], Dialect::D3d9), [1.0, 0.65, 0.0, 1.0]);
+        let big = lit([1.0, 0.5, 0.0, 1000.0], Dialect::Arb);
+        assert_eq!(big[2], libm::powf(0.5, 127.996_09));
+    }
+
+    #[test]
+    fn frc_and_flr_of_negatives() {
+        assert_eq!(frc(-1.5), 0.5);
+        assert_eq!(floor(-0.2), -1.0);
+        assert_eq!(frc(-10.1), -10.1f32 - -11.0);
+        assert_eq!(round_nearest(2.5), 3.0);
+        assert_eq!(round_nearest(-2.5), -3.0);
+        assert_eq!(sat(f32::NAN), 0.0);
+        assert_eq!(sgn(-0.0), 0.0);
+    }
+}

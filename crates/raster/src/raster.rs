@@ -1,0 +1,1110 @@
+//! The fixed-function parts of the pipeline: vertex stage driver, clipping, primitive
+//! setup, tile rasterization, interpolation, and the fragment back end (depth test and the
+//! colour write).
+//!
+//! A draw is *prepared* once ([`PreparedDraw::new`]): vertices are shaded, primitives are
+//! clipped (w > 0, near, far, and a guard band of 8× the viewport in x and y), projected,
+//! snapped to 1/256 pixel and turned into edge functions and interpolation planes. The
+//! target is then shaded band by band ([`PreparedDraw::shade_bands`]); a band is 8 rows,
+//! and within a band each triangle's 8×8 tiles run the fragment kernel over 64 lanes laid
+//! out as 2×2 quads. Bands are independent, so they run in parallel natively.
+//!
+//! Conventions (GL window coordinates, y up): pixel (x, y) has its centre at
+//! (x + ½, y + ½); a centre exactly on an edge belongs to the triangle if the edge is a left
+//! edge or a bottom edge (the top-left rule of a y-down framebuffer); counter-clockwise is
+//! front-facing. Varyings are interpolated perspective-correctly in f64 from unsnapped
+//! window positions and rounded once to f32; depth is affine in screen space.
+
+use crate::compile::{Kernel, LANES, R};
+use crate::exec::{ExecEnv, Machine, Mask};
+use crate::glstate::mat_vec;
+use crate::texture::{Texture, quantize8};
+use crate::{
+    ATTRIBS, Caps, DrawState, Geometry, Mesh, RenderError, StageParams, Stats, TargetFormat,
+};
+use hoist_asm::ir::{ArbOption, ConstBinding, RegFile, Semantic};
+use hoist_asm::{Dialect, Program, Reg};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Rows per band (and tile edge).
+pub const BAND: u32 = 8;
+
+/// Lane layout of a tile: lane = quad·4 + (dy·2 + dx), quads row-major 4 per row.
+const fn lane_xy() -> ([u32; LANES], [u32; LANES]) {
+    let mut xs = [0u32; LANES];
+    let mut ys = [0u32; LANES];
+    let mut l = 0;
+    while l < LANES {
+        let q = (l / 4) as u32;
+        let s = (l % 4) as u32;
+        xs[l] = (q % 4) * 2 + (s & 1);
+        ys[l] = (q / 4) * 2 + (s >> 1);
+        l += 1;
+    }
+    (xs, ys)
+}
+const LANE_XY: ([u32; LANES], [u32; LANES]) = lane_xy();
+
+/// A program with its compiled kernel.
+#[derive(Clone, Debug)]
+pub struct CompiledProgram {
+    pub program: Program,
+    pub kernel: Kernel,
+}
+
+impl CompiledProgram {
+    pub fn new(p: &Program) -> Result<CompiledProgram, RenderError> {
+        Ok(CompiledProgram {
+            program: p.clone(),
+            kernel: crate::compile::compile(p)?,
+        })
+    }
+}
+
+/// A colour target with an optional depth buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Target {
+    pub width: u32,
+    pub height: u32,
+    pub format: TargetFormat,
+    pub color: Vec<[f32; 4]>,
+    /// Empty until a depth operation needs it.
+    pub depth: Vec<f32>,
+    pub depth_clear: f32,
+}
+
+impl Target {
+    pub fn new(width: u32, height: u32, format: TargetFormat, clear: [f32; 4]) -> Target {
+        let mut t = Target {
+            width,
+            height,
+            format,
+            color: Vec::new(),
+            depth: Vec::new(),
+            depth_clear: 1.0,
+        };
+        t.color = vec![t.store_value(clear); width as usize * height as usize];
+        t
+    }
+
+    /// The value a write of `c` stores (RGBA8 clamps and quantises).
+    pub fn store_value(&self, c: [f32; 4]) -> [f32; 4] {
+        match self.format {
+            TargetFormat::Rgba32F => c,
+            TargetFormat::Rgba8 => c.map(quantize8),
+        }
+    }
+
+    pub fn clear_color(&mut self, c: [f32; 4]) {
+        let v = self.store_value(c);
+        self.color.fill(v);
+    }
+
+    pub fn clear_depth(&mut self, d: f32) {
+        self.depth_clear = d.clamp(0.0, 1.0);
+        if !self.depth.is_empty() {
+            self.depth.fill(self.depth_clear);
+        }
+    }
+
+    pub fn ensure_depth(&mut self) {
+        if self.depth.is_empty() {
+            self.depth = vec![self.depth_clear; self.color.len()];
+        }
+    }
+
+    pub fn depth_at(&self, x: u32, y: u32) -> Option<f32> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let i = (y * self.width + x) as usize;
+        Some(self.depth.get(i).copied().unwrap_or(self.depth_clear))
+    }
+
+    pub fn bands(&self) -> u32 {
+        self.height.div_ceil(BAND)
+    }
+
+    pub fn into_image(self) -> crate::Image {
+        crate::Image {
+            width: self.width,
+            height: self.height,
+            pixels: self.color,
+        }
+    }
+}
+
+/// The constant table of a program for a draw.
+pub fn const_table(
+    p: &Program,
+    len: usize,
+    params: &StageParams,
+    gl: &crate::GlState,
+) -> Vec<[f32; 4]> {
+    let n = len.max(p.consts.len());
+    let mut t = vec![[0.0; 4]; n];
+    for (i, v) in t.iter_mut().enumerate() {
+        let binding = p.consts.get(i).map(|c| &c.binding);
+        *v = match binding {
+            Some(ConstBinding::Literal(l)) => l.value,
+            Some(ConstBinding::Env(e)) => params.env.get(e).copied().unwrap_or([0.0; 4]),
+            Some(ConstBinding::Local(e)) => params.local.get(e).copied().unwrap_or([0.0; 4]),
+            Some(ConstBinding::State(s)) => gl.value(s),
+            None if p.dialect() == Dialect::D3d9 => {
+                params.env.get(&(i as u16)).copied().unwrap_or([0.0; 4])
+            }
+            None => [0.0; 4],
+        };
+    }
+    t
+}
+
+fn int_table(p: &Program, params: &StageParams) -> Vec<[i32; 4]> {
+    let n = p.int_consts.len().max(16);
+    (0..n)
+        .map(|i| {
+            p.int_consts
+                .get(i)
+                .copied()
+                .flatten()
+                .or_else(|| params.ints.get(&(i as u16)).copied())
+                .unwrap_or([0; 4])
+        })
+        .collect()
+}
+
+fn bool_table(p: &Program, params: &StageParams) -> Vec<bool> {
+    let n = p.bool_consts.len().max(16);
+    (0..n)
+        .map(|i| {
+            p.bool_consts
+                .get(i)
+                .copied()
+                .flatten()
+                .or_else(|| params.bools.get(&(i as u16)).copied())
+                .unwrap_or(false)
+        })
+        .collect()
+}
+
+/// Attribute slot feeding a vertex-program input register.
+fn attrib_slot(p: &Program, reg: Reg) -> usize {
+    let s = match p.semantic(reg) {
+        Some(Semantic::Position(_)) => 0,
+        Some(Semantic::BlendWeight(_)) => 1,
+        Some(Semantic::Normal(_)) => 2,
+        Some(Semantic::Color(n)) => 3 + usize::from(n.min(1)),
+        Some(Semantic::Fog(_)) => 5,
+        Some(Semantic::PointSize(_)) => 6,
+        Some(Semantic::BlendIndices(_)) => 7,
+        Some(Semantic::TexCoord(n)) => 8 + usize::from(n),
+        Some(Semantic::Tangent(_)) => 14,
+        Some(Semantic::Binormal(_)) => 15,
+        Some(Semantic::Generic(n)) => usize::from(n),
+        _ => usize::from(reg.index),
+    };
+    s.min(ATTRIBS - 1)
+}
+
+/// Semantic of a vertex-program output register.
+fn out_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
+    p.semantic(reg).or(match (reg.file, reg.index) {
+        (RegFile::RastOut, 0) => Some(Semantic::Position(0)),
+        (RegFile::RastOut, 1) => Some(Semantic::Fog(0)),
+        (RegFile::RastOut, 2) => Some(Semantic::PointSize(0)),
+        (RegFile::AttrOut, n) if n < 2 => Some(Semantic::Color(n as u8)),
+        (RegFile::AttrOut, n) => Some(Semantic::BackColor((n - 2).min(1) as u8)),
+        (RegFile::TexCrdOut, n) => Some(Semantic::TexCoord(n as u8)),
+        (RegFile::Output, n) => Some(Semantic::Generic(n as u8)),
+        _ => None,
+    })
+}
+
+/// Semantic of a fragment-program input register.
+fn in_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
+    p.semantic(reg).or(match (reg.file, reg.index, p.dialect()) {
+        (RegFile::Input, 2, Dialect::Arb) => Some(Semantic::Fog(0)),
+        (RegFile::Input, n, Dialect::Arb) => Some(Semantic::Color(n.min(1) as u8)),
+        (RegFile::Input, n, Dialect::D3d9) => Some(Semantic::Color(n as u8)),
+        (RegFile::TexCoord, n, _) => Some(Semantic::TexCoord(n as u8)),
+        (RegFile::Misc, 0, _) => Some(Semantic::WindowPos),
+        (RegFile::Misc, 1, _) => Some(Semantic::Face),
+        _ => None,
+    })
+}
+
+/// Where a fragment input row gets its value.
+#[derive(Clone, Copy, Debug)]
+enum FragSrc {
+    /// Varying slot (front colour slot, back colour slot for two-sided lighting).
+    Vary(usize, Option<usize>),
+    WindowPos,
+    Face,
+    Const([f32; 4]),
+}
+
+/// One triangle after setup.
+#[derive(Clone, Debug)]
+pub struct Tri {
+    /// Pixel bounds, exclusive max, clipped to the target.
+    x0: i32,
+    y0: i32,
+    x1: i32,
+    y1: i32,
+    /// Edge functions `a·px + b·py + c` in 1/256-pixel units, inside when > 0.
+    edges: [[i64; 3]; 3],
+    tie: [bool; 3],
+    front: bool,
+    rx: f64,
+    ry: f64,
+    /// Planes (value at reference, d/dx, d/dy) of varying/w, one per varying component.
+    planes: Vec<[f64; 3]>,
+    invw: [f64; 3],
+    z: [f64; 3],
+}
+
+/// A clip-space vertex with its varyings.
+#[derive(Clone, Debug)]
+struct CVert {
+    clip: [f64; 4],
+    vary: Vec<[f64; 4]>,
+}
+
+fn lerp_vert(a: &CVert, b: &CVert, t: f64) -> CVert {
+    let mut clip = [0.0; 4];
+    for c in 0..4 {
+        clip[c] = a.clip[c] + t * (b.clip[c] - a.clip[c]);
+    }
+    let vary = a
+        .vary
+        .iter()
+        .zip(&b.vary)
+        .map(|(u, v)| {
+            let mut r = [0.0; 4];
+            for c in 0..4 {
+                r[c] = u[c] + t * (v[c] - u[c]);
+            }
+            r
+        })
+        .collect();
+    CVert { clip, vary }
+}
+
+const GUARD: f64 = 8.0;
+
+/// Signed distances to the clip planes (inside when ≥ 0, w plane when > 0).
+fn plane_dist(v: &[f64; 4], k: usize) -> f64 {
+    let [x, y, z, w] = *v;
+    match k {
+        0 => w - 1e-20,
+        1 => z + w,
+        2 => w - z,
+        3 => GUARD * w - x,
+        4 => GUARD * w + x,
+        5 => GUARD * w - y,
+        _ => GUARD * w + y,
+    }
+}
+
+fn clip_polygon(mut poly: Vec<CVert>) -> Vec<CVert> {
+    for k in 0..7 {
+        if poly.iter().all(|v| plane_dist(&v.clip, k) >= 0.0 && (k != 0 || v.clip[3] > 1e-20)) {
+            continue;
+        }
+        let mut out = Vec::with_capacity(poly.len() + 2);
+        for i in 0..poly.len() {
+            let a = &poly[i];
+            let b = &poly[(i + 1) % poly.len()];
+            let (da, db) = (plane_dist(&a.clip, k), plane_dist(&b.clip, k));
+            let (ina, inb) = (da >= 0.0, db >= 0.0);
+            if ina {
+                out.push(a.clone());
+            }
+            if ina != inb {
+                let t = da / (da - db);
+                if t.is_finite() {
+                    out.push(lerp_vert(a, b, t));
+                }
+            }
+        }
+        poly = out;
+        if poly.len() < 3 {
+            return Vec::new();
+        }
+    }
+    poly
+}
+
+/// Fits `v = v0 + dx·(x - x0) + dy·(y - y0)` through three window points.
+fn plane(p: &[[f64; 2]; 3], v: [f64; 3]) -> [f64; 3] {
+    let (x10, y10) = (p[1][0] - p[0][0], p[1][1] - p[0][1]);
+    let (x20, y20) = (p[2][0] - p[0][0], p[2][1] - p[0][1]);
+    let area = x10 * y20 - x20 * y10;
+    if area == 0.0 || !area.is_finite() {
+        return [v[0], 0.0, 0.0];
+    }
+    let (v10, v20) = (v[1] - v[0], v[2] - v[0]);
+    let dx = (v10 * y20 - v20 * y10) / area;
+    let dy = (v20 * x10 - v10 * x20) / area;
+    [v[0], dx, dy]
+}
+
+/// A draw ready for shading.
+pub struct PreparedDraw {
+    fp: Option<Arc<CompiledProgram>>,
+    fconsts: Vec<[f32; 4]>,
+    fints: Vec<[i32; 4]>,
+    fbools: Vec<bool>,
+    textures: Vec<Option<Arc<Texture>>>,
+    tris: Vec<Tri>,
+    finputs: Vec<(R, FragSrc)>,
+    /// Varying slots of the fixed-function fragment stage: primary, secondary colour.
+    ff_colors: (Option<FragSrc>, Option<FragSrc>),
+    color_out: Option<R>,
+    depth_out: Option<(R, usize)>,
+    depth_test: bool,
+    fragment_clamp: bool,
+    color_sum: bool,
+    d3d_pos: bool,
+    caps: Caps,
+    width: u32,
+    height: u32,
+    format: TargetFormat,
+    pub vertex_stats: Stats,
+}
+
+/// Builds the vertex list and triangle indices of a geometry.
+fn geometry_vertices(
+    g: &Geometry,
+    state: &DrawState,
+    caps: &Caps,
+) -> Result<(Vec<[[f32; 4]; ATTRIBS]>, Vec<u32>), RenderError> {
+    let strip = |pos: [[f32; 2]; 4], tc: Option<[[f32; 2]; 4]>| {
+        let vs: Vec<[[f32; 4]; ATTRIBS]> = (0..4)
+            .map(|i| {
+                let mut v = state.current;
+                v[0] = [pos[i][0], pos[i][1], 0.0, 1.0];
+                if let Some(tc) = tc {
+                    v[8] = [tc[i][0], tc[i][1], 0.0, 1.0];
+                }
+                v
+            })
+            .collect();
+        (vs, vec![0, 1, 2, 2, 1, 3])
+    };
+    Ok(match g {
+        Geometry::Quad => strip(
+            [[-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0], [1.0, 1.0]],
+            Some([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]),
+        ),
+        Geometry::Rect { x, y, w, h, tex } => {
+            let (x, y, w, h) = (*x, *y, *w, *h);
+            let tc = tex.map(|t| {
+                [
+                    [t[0], t[1]],
+                    [t[0] + t[2], t[1]],
+                    [t[0], t[1] + t[3]],
+                    [t[0] + t[2], t[1] + t[3]],
+                ]
+            });
+            strip([[x, y], [x + w, y], [x, y + h], [x + w, y + h]], tc)
+        }
+        Geometry::Mesh(Mesh { vertices, indices }) => {
+            if vertices.len() > caps.max_vertices || indices.len() > caps.max_indices {
+                return Err(RenderError::Limit(format!(
+                    "mesh has {} vertices and {} indices (caps {} and {})",
+                    vertices.len(),
+                    indices.len(),
+                    caps.max_vertices,
+                    caps.max_indices
+                )));
+            }
+            if let Some(&bad) = indices.iter().find(|&&i| i as usize >= vertices.len()) {
+                return Err(RenderError::Config(format!(
+                    "mesh index {bad} is out of range ({} vertices)",
+                    vertices.len()
+                )));
+            }
+            (vertices.clone(), indices.clone())
+        }
+    })
+}
+
+/// Inputs of one draw.
+pub struct DrawInput<'a> {
+    pub vp: Option<&'a Arc<CompiledProgram>>,
+    pub fp: Option<&'a Arc<CompiledProgram>>,
+    pub vparams: &'a StageParams,
+    pub fparams: &'a StageParams,
+    pub textures: &'a BTreeMap<u8, Arc<Texture>>,
+    pub geometry: &'a Geometry,
+    pub state: &'a DrawState,
+    pub caps: &'a Caps,
+}
+
+impl PreparedDraw {
+    /// Runs the vertex stage and sets up primitives for a `width`×`height` target.
+    pub fn new(
+        d: &DrawInput,
+        width: u32,
+        height: u32,
+        format: TargetFormat,
+    ) -> Result<PreparedDraw, RenderError> {
+        let state = d.state;
+        let caps = d.caps;
+        let mut vstats = Stats {
+            draws: 1,
+            ..Stats::default()
+        };
+        let fp = d.fp.cloned();
+
+        // Which varyings the fragment stage needs.
+        let mut sems: Vec<Semantic> = Vec::new();
+        let mut slot_of = |s: Semantic, sems: &mut Vec<Semantic>| -> usize {
+            if let Some(i) = sems.iter().position(|&x| x == s) {
+                i
+            } else {
+                sems.push(s);
+                sems.len() - 1
+            }
+        };
+        let mut finputs = Vec::new();
+        let mut ff_colors = (None, None);
+        let two_side = |s: Semantic, sems: &mut Vec<Semantic>, slot_of: &mut dyn FnMut(Semantic, &mut Vec<Semantic>) -> usize| {
+            let front = slot_of(s, sems);
+            let back = match s {
+                Semantic::Color(n) if state.two_side && n < 2 => Some(slot_of(Semantic::BackColor(n), sems)),
+                _ => None,
+            };
+            FragSrc::Vary(front, back)
+        };
+        match &fp {
+            Some(cp) => {
+                for &(reg, row) in &cp.kernel.inputs {
+                    let src = match in_semantic(&cp.program, reg) {
+                        Some(Semantic::WindowPos) => FragSrc::WindowPos,
+                        Some(Semantic::Face) => FragSrc::Face,
+                        Some(s) => two_side(s, &mut sems, &mut slot_of),
+                        None => FragSrc::Const([0.0, 0.0, 0.0, 1.0]),
+                    };
+                    finputs.push((row, src));
+                }
+            }
+            None => {
+                ff_colors.0 = Some(two_side(Semantic::Color(0), &mut sems, &mut slot_of));
+                if state.color_sum {
+                    ff_colors.1 = Some(two_side(Semantic::Color(1), &mut sems, &mut slot_of));
+                }
+            }
+        }
+
+        // Vertex stage.
+        let (verts, indices) = geometry_vertices(d.geometry, state, caps)?;
+        let nv = verts.len();
+        let mut clip = vec![[0.0f32; 4]; nv];
+        let mut vary = vec![vec![[0.0f32, 0.0, 0.0, 1.0]; sems.len()]; nv];
+        let mvp = state.gl.mvp();
+        let clampc = |v: [f32; 4]| v.map(|x| x.clamp(0.0, 1.0));
+        match d.vp {
+            Some(cp) => {
+                let k = &cp.kernel;
+                let p = &cp.program;
+                let consts = const_table(p, k.const_len, d.vparams, &state.gl);
+                let ints = int_table(p, d.vparams);
+                let bools = bool_table(p, d.vparams);
+                let texrefs: Vec<Option<&Texture>> = (0..32u8)
+                    .map(|u| d.textures.get(&u).map(|t| &**t))
+                    .collect();
+                let env = ExecEnv {
+                    consts: &consts,
+                    textures: &texrefs,
+                    int_consts: &ints,
+                    bool_consts: &bools,
+                    quads: false,
+                    max_loop_iterations: caps.max_loop_iterations,
+                    max_call_depth: caps.max_call_depth,
+                    max_batch_instructions: caps.max_batch_instructions,
+                };
+                let inputs: Vec<(R, usize)> = k
+                    .inputs
+                    .iter()
+                    .filter(|(r, _)| r.file == RegFile::Input)
+                    .map(|&(r, row)| (row, attrib_slot(p, r)))
+                    .collect();
+                let pos_out = k
+                    .outputs
+                    .iter()
+                    .find(|(r, _)| out_semantic(p, *r) == Some(Semantic::Position(0)))
+                    .map(|&(_, row)| row);
+                let mut outs: Vec<(usize, R, bool)> = Vec::new();
+                for &(reg, row) in &k.outputs {
+                    if let Some(s) = out_semantic(p, reg) {
+                        if let Some(i) = sems.iter().position(|&x| x == s) {
+                            let clamp = state.vertex_clamp
+                                && reg.file == RegFile::AttrOut
+                                && matches!(s, Semantic::Color(_) | Semantic::BackColor(_));
+                            outs.push((i, row, clamp));
+                        }
+                    }
+                }
+                let invariant = p.has_option(&ArbOption::PositionInvariant);
+                let mut m = Machine::new(k);
+                m.bind_consts(k, &consts);
+                for start in (0..nv).step_by(LANES) {
+                    let n = (nv - start).min(LANES);
+                    m.reset(k);
+                    for &(row, slot) in &inputs {
+                        for c in 0..4 {
+                            let r = &mut m.regs[row as usize + c];
+                            for l in 0..n {
+                                r[l] = verts[start + l][slot][c];
+                            }
+                        }
+                    }
+                    let mut live: Mask = [false; LANES];
+                    live[..n].fill(true);
+                    m.run(k, &env, &live);
+                    if m.budget_exhausted {
+                        vstats.truncated_batches += 1;
+                        m.budget_exhausted = false;
+                    }
+                    for l in 0..n {
+                        let vi = start + l;
+                        clip[vi] = if invariant {
+                            mat_vec(&mvp, verts[vi][0])
+                        } else {
+                            match pos_out {
+                                Some(row) => {
+                                    let mut v = [0.0; 4];
+                                    for (c, x) in v.iter_mut().enumerate() {
+                                        *x = m.regs[row as usize + c][l];
+                                    }
+                                    v
+                                }
+                                None => [0.0; 4],
+                            }
+                        };
+                        for &(i, row, clamp) in &outs {
+                            let mut v = [0.0; 4];
+                            for (c, x) in v.iter_mut().enumerate() {
+                                *x = m.regs[row as usize + c][l];
+                            }
+                            if matches!(sems[i], Semantic::Fog(_)) {
+                                v = [v[0], 0.0, 0.0, 1.0];
+                            }
+                            vary[vi][i] = if clamp { clampc(v) } else { v };
+                        }
+                    }
+                }
+                vstats.vertex_invocations = nv as u64;
+                vstats.vertex_instructions = m.insts_executed;
+                vstats.vertex_slots = m.slots_executed;
+            }
+            None => {
+                for vi in 0..nv {
+                    clip[vi] = mat_vec(&mvp, verts[vi][0]);
+                    for (i, s) in sems.iter().enumerate() {
+                        let v = match *s {
+                            Semantic::Color(n) | Semantic::BackColor(n) => {
+                                let c = verts[vi][3 + usize::from(n.min(1))];
+                                if state.vertex_clamp { clampc(c) } else { c }
+                            }
+                            Semantic::TexCoord(n) if n < 8 => {
+                                let t = state.gl.texture[n as usize];
+                                mat_vec(&t, verts[vi][8 + n as usize])
+                            }
+                            Semantic::Fog(_) => [verts[vi][5][0], 0.0, 0.0, 1.0],
+                            _ => [0.0, 0.0, 0.0, 1.0],
+                        };
+                        vary[vi][i] = v;
+                    }
+                }
+            }
+        }
+
+        // Primitive setup.
+        let mut tris = Vec::new();
+        let (wf, hf) = (f64::from(width), f64::from(height));
+        let (dn, df) = (
+            f64::from(state.gl.depth_range.0.clamp(0.0, 1.0)),
+            f64::from(state.gl.depth_range.1.clamp(0.0, 1.0)),
+        );
+        for t in indices.chunks_exact(3) {
+            let poly: Vec<CVert> = t
+                .iter()
+                .map(|&i| CVert {
+                    clip: clip[i as usize].map(f64::from),
+                    vary: vary[i as usize]
+                        .iter()
+                        .map(|v| v.map(f64::from))
+                        .collect(),
+                })
+                .collect();
+            if poly.iter().any(|v| v.clip.iter().any(|c| c.is_nan())) {
+                continue;
+            }
+            let poly = clip_polygon(poly);
+            if poly.len() < 3 {
+                continue;
+            }
+            // Window coordinates.
+            let win: Vec<([f64; 2], f64, f64)> = poly
+                .iter()
+                .map(|v| {
+                    let iw = 1.0 / v.clip[3];
+                    let (xn, yn, zn) = (v.clip[0] * iw, v.clip[1] * iw, v.clip[2] * iw);
+                    (
+                        [(xn + 1.0) * 0.5 * wf, (yn + 1.0) * 0.5 * hf],
+                        zn * 0.5 * (df - dn) + 0.5 * (dn + df),
+                        iw,
+                    )
+                })
+                .collect();
+            for k in 1..poly.len() - 1 {
+                let idx = [0, k, k + 1];
+                let p = [win[idx[0]].0, win[idx[1]].0, win[idx[2]].0];
+                if let Some(tri) = setup_triangle(
+                    &p,
+                    [win[idx[0]].1, win[idx[1]].1, win[idx[2]].1],
+                    [win[idx[0]].2, win[idx[1]].2, win[idx[2]].2],
+                    [&poly[idx[0]].vary, &poly[idx[1]].vary, &poly[idx[2]].vary],
+                    width,
+                    height,
+                ) {
+                    if state.cull_back && !tri.front {
+                        continue;
+                    }
+                    tris.push(tri);
+                }
+            }
+        }
+        vstats.triangles = tris.len() as u64;
+
+        let (color_out, depth_out) = match &fp {
+            Some(cp) => {
+                let k = &cp.kernel;
+                let c = k.output_row(Reg::new(RegFile::ColorOut, 0));
+                let dcomp = if cp.program.dialect() == Dialect::Arb { 2 } else { 0 };
+                let d = k
+                    .output_row(Reg::new(RegFile::DepthOut, 0))
+                    .map(|r| (r, dcomp));
+                (c, d)
+            }
+            None => (None, None),
+        };
+        let (fconsts, fints, fbools) = match &fp {
+            Some(cp) => (
+                const_table(&cp.program, cp.kernel.const_len, d.fparams, &state.gl),
+                int_table(&cp.program, d.fparams),
+                bool_table(&cp.program, d.fparams),
+            ),
+            None => (Vec::new(), Vec::new(), Vec::new()),
+        };
+        let textures = (0..32u8).map(|u| d.textures.get(&u).cloned()).collect();
+        let d3d_pos = fp
+            .as_ref()
+            .is_some_and(|cp| cp.program.dialect() == Dialect::D3d9);
+        Ok(PreparedDraw {
+            fp,
+            fconsts,
+            fints,
+            fbools,
+            textures,
+            tris,
+            finputs,
+            ff_colors,
+            color_out,
+            depth_out,
+            depth_test: state.depth_test,
+            fragment_clamp: state.fragment_clamp,
+            color_sum: state.color_sum,
+            d3d_pos,
+            caps: caps.clone(),
+            width,
+            height,
+            format,
+            vertex_stats: vstats,
+        })
+    }
+
+    pub fn needs_depth(&self) -> bool {
+        self.depth_test
+    }
+
+    fn new_machine(&self) -> Option<Machine> {
+        self.fp.as_ref().map(|cp| {
+            let mut m = Machine::new(&cp.kernel);
+            m.bind_consts(&cp.kernel, &self.fconsts);
+            m
+        })
+    }
+
+    /// Shades bands `first..first + n` of a target. `color` and `depth` are the rows of
+    /// those bands (depth empty when no depth buffer exists).
+    pub fn shade_bands(
+        &self,
+        first: u32,
+        color: &mut [[f32; 4]],
+        depth: &mut [f32],
+    ) -> Stats {
+        let w = self.width as usize;
+        let band_len = w * BAND as usize;
+        let texrefs: Vec<Option<&Texture>> = self.textures.iter().map(|t| t.as_deref()).collect();
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            let n = color.len().div_ceil(band_len);
+            let depth_chunks: Vec<&mut [f32]> = if depth.is_empty() {
+                (0..n).map(|_| -> &mut [f32] { &mut [] }).collect()
+            } else {
+                depth.chunks_mut(band_len).collect()
+            };
+            color
+                .par_chunks_mut(band_len)
+                .zip(depth_chunks.into_par_iter())
+                .enumerate()
+                .map_init(
+                    || self.new_machine(),
+                    |m, (i, (c, dd))| self.shade_band(m.as_mut(), &texrefs, first + i as u32, c, dd),
+                )
+                .reduce(Stats::default, |mut a, b| {
+                    a.add(&b);
+                    a
+                })
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            let mut m = self.new_machine();
+            let mut stats = Stats::default();
+            let has_depth = !depth.is_empty();
+            let mut dchunks = depth.chunks_mut(band_len);
+            for (i, c) in color.chunks_mut(band_len).enumerate() {
+                let dd: &mut [f32] = if has_depth {
+                    dchunks.next().unwrap_or_default()
+                } else {
+                    &mut []
+                };
+                let s = self.shade_band(m.as_mut(), &texrefs, first + i as u32, c, dd);
+                stats.add(&s);
+            }
+            stats
+        }
+    }
+
+    fn shade_band(
+        &self,
+        m: Option<&mut Machine>,
+        texrefs: &[Option<&Texture>],
+        band: u32,
+        color: &mut [[f32; 4]],
+        depth: &mut [f32],
+    ) -> Stats {
+        let mut stats = Stats::default();
+        let by0 = (band * BAND) as i32;
+        let rows = (color.len() / self.width.max(1) as usize) as i32;
+        let by1 = by0 + rows;
+        let mut m = m;
+        for tri in &self.tris {
+            if tri.y1 <= by0 || tri.y0 >= by1 {
+                continue;
+            }
+            let tx0 = tri.x0 & !7;
+            let mut tx = tx0;
+            while tx < tri.x1 {
+                self.shade_tile(m.as_deref_mut(), texrefs, tri, tx, by0, by1, color, depth, &mut stats);
+                tx += BAND as i32;
+            }
+        }
+        stats
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn shade_tile(
+        &self,
+        m: Option<&mut Machine>,
+        texrefs: &[Option<&Texture>],
+        tri: &Tri,
+        tx: i32,
+        by0: i32,
+        by1: i32,
+        color: &mut [[f32; 4]],
+        depth: &mut [f32],
+        stats: &mut Stats,
+    ) {
+        let (lx, ly) = &LANE_XY;
+        let mut cov: Mask = [false; LANES];
+        let mut any = false;
+        let ymax = by1.min(tri.y1);
+        let ymin = by0.max(tri.y0);
+        for l in 0..LANES {
+            let px = tx + lx[l] as i32;
+            let py = by0 + ly[l] as i32;
+            if px < tri.x0 || px >= tri.x1 || py < ymin || py >= ymax {
+                continue;
+            }
+            let (sx, sy) = (i64::from(px) * 256 + 128, i64::from(py) * 256 + 128);
+            let mut inside = true;
+            for e in 0..3 {
+                let [a, b, c] = tri.edges[e];
+                let v = a * sx + b * sy + c;
+                if v < 0 || (v == 0 && !tri.tie[e]) {
+                    inside = false;
+                    break;
+                }
+            }
+            cov[l] = inside;
+            any |= inside;
+        }
+        if !any {
+            return;
+        }
+        // Per-lane reciprocal w and depth.
+        let mut iw = [0.0f64; LANES];
+        let mut zz = [0.0f32; LANES];
+        let mut dxs = [0.0f64; LANES];
+        let mut dys = [0.0f64; LANES];
+        for l in 0..LANES {
+            dxs[l] = f64::from(tx + lx[l] as i32) + 0.5 - tri.rx;
+            dys[l] = f64::from(by0 + ly[l] as i32) + 0.5 - tri.ry;
+            iw[l] = tri.invw[0] + tri.invw[1] * dxs[l] + tri.invw[2] * dys[l];
+            zz[l] = (tri.z[0] + tri.z[1] * dxs[l] + tri.z[2] * dys[l]) as f32;
+        }
+        let interp = |slot: usize, c: usize, out: &mut [f32; LANES]| {
+            let p = tri.planes[slot * 4 + c];
+            for l in 0..LANES {
+                out[l] = ((p[0] + p[1] * dxs[l] + p[2] * dys[l]) / iw[l]) as f32;
+            }
+        };
+        let vary_slot = |src: FragSrc| -> Option<usize> {
+            match src {
+                FragSrc::Vary(f, b) => Some(if tri.front { f } else { b.unwrap_or(f) }),
+                _ => None,
+            }
+        };
+        let mut out_color = [[0.0f32; LANES]; 4];
+        let mut out_depth: Option<[f32; LANES]> = None;
+        let mut killed: Mask = [false; LANES];
+        match (m, &self.fp) {
+            (Some(m), Some(cp)) => {
+                let k = &cp.kernel;
+                m.reset(k);
+                for &(row, src) in &self.finputs {
+                    match src {
+                        FragSrc::Vary(..) => {
+                            let s = vary_slot(src).unwrap_or(0);
+                            for c in 0..4 {
+                                let mut r = [0.0; LANES];
+                                interp(s, c, &mut r);
+                                m.regs[row as usize + c] = r;
+                            }
+                        }
+                        FragSrc::WindowPos => {
+                            for l in 0..LANES {
+                                let px = (tx + lx[l] as i32) as f32;
+                                let py = (by0 + ly[l] as i32) as f32;
+                                let (x, y) = if self.d3d_pos {
+                                    (px, self.height as f32 - 1.0 - py)
+                                } else {
+                                    (px + 0.5, py + 0.5)
+                                };
+                                m.regs[row as usize][l] = x;
+                                m.regs[row as usize + 1][l] = y;
+                                m.regs[row as usize + 2][l] = zz[l];
+                                m.regs[row as usize + 3][l] = iw[l] as f32;
+                            }
+                        }
+                        FragSrc::Face => {
+                            let f = if tri.front { 1.0 } else { -1.0 };
+                            m.regs[row as usize] = [f; LANES];
+                            for c in 1..4 {
+                                m.regs[row as usize + c] = [0.0; LANES];
+                            }
+                        }
+                        FragSrc::Const(v) => {
+                            for c in 0..4 {
+                                m.regs[row as usize + c] = [v[c]; LANES];
+                            }
+                        }
+                    }
+                }
+                let env = ExecEnv {
+                    consts: &self.fconsts,
+                    textures: texrefs,
+                    int_consts: &self.fints,
+                    bool_consts: &self.fbools,
+                    quads: true,
+                    max_loop_iterations: self.caps.max_loop_iterations,
+                    max_call_depth: self.caps.max_call_depth,
+                    max_batch_instructions: self.caps.max_batch_instructions,
+                };
+                let before = (m.insts_executed, m.slots_executed);
+                m.run(k, &env, &cov);
+                stats.fragment_instructions += m.insts_executed - before.0;
+                stats.fragment_slots += m.slots_executed - before.1;
+                if m.budget_exhausted {
+                    stats.truncated_batches += 1;
+                    m.budget_exhausted = false;
+                }
+                if let Some(row) = self.color_out {
+                    for c in 0..4 {
+                        out_color[c] = m.regs[row as usize + c];
+                    }
+                }
+                if let Some((row, c)) = self.depth_out {
+                    out_depth = Some(m.regs[row as usize + c]);
+                }
+                killed = m.killed;
+            }
+            _ => {
+                if let Some(s) = self.ff_colors.0.and_then(vary_slot) {
+                    for (c, o) in out_color.iter_mut().enumerate() {
+                        interp(s, c, o);
+                    }
+                }
+                if self.color_sum {
+                    if let Some(s) = self.ff_colors.1.and_then(vary_slot) {
+                        for c in 0..3 {
+                            let mut r = [0.0; LANES];
+                            interp(s, c, &mut r);
+                            for l in 0..LANES {
+                                out_color[c][l] = (out_color[c][l] + r[l]).min(1.0);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let w = self.width as usize;
+        let clamp = self.fragment_clamp || self.format == TargetFormat::Rgba8;
+        for l in 0..LANES {
+            if !cov[l] {
+                continue;
+            }
+            stats.fragment_invocations += 1;
+            if killed[l] {
+                stats.fragments_killed += 1;
+                continue;
+            }
+            let px = (tx + lx[l] as i32) as usize;
+            let py = ly[l] as usize;
+            let i = py * w + px;
+            if self.depth_test {
+                let z = out_depth.map_or(zz[l], |d| d[l]);
+                let z = if z.is_nan() { 1.0 } else { z.clamp(0.0, 1.0) };
+                if let Some(dv) = depth.get_mut(i) {
+                    if !(z < *dv) {
+                        continue;
+                    }
+                    *dv = z;
+                }
+            }
+            let mut v = [out_color[0][l], out_color[1][l], out_color[2][l], out_color[3][l]];
+            if clamp {
+                v = v.map(|x| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) });
+            }
+            if self.format == TargetFormat::Rgba8 {
+                v = v.map(quantize8);
+            }
+            if let Some(dst) = color.get_mut(i) {
+                *dst = v;
+            }
+        }
+    }
+}
+
+fn setup_triangle(
+    p: &[[f64; 2]; 3],
+    z: [f64; 3],
+    iw: [f64; 3],
+    vary: [&Vec<[f64; 4]>; 3],
+    width: u32,
+    height: u32,
+) -> Option<Tri> {
+    if p.iter().any(|q| !q[0].is_finite() || !q[1].is_finite()) {
+        return None;
+    }
+    let snap = |v: f64| (v * 256.0).round() as i64;
+    let mut xs = [snap(p[0][0]), snap(p[1][0]), snap(p[2][0])];
+    let mut ys = [snap(p[0][1]), snap(p[1][1]), snap(p[2][1])];
+    let area = (xs[1] - xs[0]) * (ys[2] - ys[0]) - (xs[2] - xs[0]) * (ys[1] - ys[0]);
+    if area == 0 {
+        return None;
+    }
+    let front = area > 0;
+    if !front {
+        xs.swap(1, 2);
+        ys.swap(1, 2);
+    }
+    let mut edges = [[0i64; 3]; 3];
+    let mut tie = [false; 3];
+    for e in 0..3 {
+        let (i, j) = (e, (e + 1) % 3);
+        let (dx, dy) = (xs[j] - xs[i], ys[j] - ys[i]);
+        edges[e] = [-dy, dx, dy * xs[i] - dx * ys[i]];
+        tie[e] = dy < 0 || (dy == 0 && dx > 0);
+    }
+    let minx = *xs.iter().min()?;
+    let maxx = *xs.iter().max()?;
+    let miny = *ys.iter().min()?;
+    let maxy = *ys.iter().max()?;
+    let lo = |v: i64| (v - 128 + 255).div_euclid(256);
+    let hi = |v: i64| (v - 128).div_euclid(256) + 1;
+    let x0 = lo(minx).max(0) as i32;
+    let y0 = lo(miny).max(0) as i32;
+    let x1 = hi(maxx).min(i64::from(width)) as i32;
+    let y1 = hi(maxy).min(i64::from(height)) as i32;
+    if x0 >= x1 || y0 >= y1 {
+        return None;
+    }
+    let mut planes = Vec::with_capacity(vary[0].len() * 4);
+    for s in 0..vary[0].len() {
+        for c in 0..4 {
+            planes.push(plane(
+                p,
+                [vary[0][s][c] * iw[0], vary[1][s][c] * iw[1], vary[2][s][c] * iw[2]],
+            ));
+        }
+    }
+    Some(Tri {
+        x0,
+        y0,
+        x1,
+        y1,
+        edges,
+        tie,
+        front,
+        rx: p[0][0],
+        ry: p[0][1],
+        planes,
+        invw: plane(p, iw),
+        z: plane(p, z),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_form_quads() {
+        let (xs, ys) = LANE_XY;
+        assert_eq!((xs[0], ys[0]), (0, 0));
+        assert_eq!((xs[1], ys[1]), (1, 0));
+        assert_eq!((xs[2], ys[2]), (0, 1));
+        assert_eq!((xs[3], ys[3]), (1, 1));
+        assert_eq!((xs[4], ys[4]), (2, 0));
+        assert_eq!((xs[63], ys[63]), (7, 7));
+    }
+
+    #[test]
+    fn clipping_against_near_plane_keeps_the_visible_part() {
+        let v = |x: f64, z: f64| CVert {
+            clip: [x, 0.0, z, 1.0],
+            vary: vec![[x, 0.0, 0.0, 1.0]],
+        };
+        let out = clip_polygon(vec![v(-0.5, -2.0), v(0.5, 0.0), v(0.5, 0.5)]);
+        assert!(out.len() >= 3);
+        assert!(out.iter().all(|c| c.clip[2] >= -1.0 - 1e-12));
+    }
+}

@@ -1,0 +1,583 @@
+//! Textures and sampling: 1D, 2D, RECT, 3D and cube maps; RGBA8 and RGBA32F; nearest and
+//! bilinear filtering; clamp-to-edge and repeat; mipmaps with LOD selection.
+//!
+//! Sampling follows the OpenGL 2.1 specification, section 3.8.8: `u = s·W`, nearest picks
+//! `floor(u)`, linear blends the texels around `u - 1/2`; the LOD is
+//! `λ = log2(ρ) + bias` with `ρ = max(|∂(u,v,w)/∂x|, |∂(u,v,w)/∂y|)` measured on the 2×2 quad
+//! (coarse derivatives, as llvmpipe does); `λ ≤ c` magnifies (c = ½ when the magnification
+//! filter is linear and the minification filter is a NEAREST-mipmap mode, else 0); nearest
+//! mipmap level `⌈λ + ½⌉ - 1`; linear mipmapping blends levels `⌊λ⌋` and `⌊λ⌋ + 1`. A unit with
+//! no texture, or a texture whose shape does not fit the instruction's target, samples
+//! (0, 0, 0, 1) (GL's incomplete-texture result). Texel row 0 is t = 0. RGBA8 texels are
+//! stored as floats `n/255`; the conversion happens once at upload.
+//!
+//! Linear interpolation is `a + f·(b - a)`, first along u, then v, then w/levels.
+
+use crate::compile::{LANES, Row, TexKind};
+use hoist_asm::ir::TexTarget;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum Filter {
+    #[default]
+    Nearest,
+    Linear,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum MipFilter {
+    /// No mipmapping: level 0 only.
+    #[default]
+    None,
+    Nearest,
+    Linear,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum Wrap {
+    #[default]
+    ClampToEdge,
+    Repeat,
+}
+
+/// Filtering and wrapping of a texture unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub struct Sampler {
+    pub min: Filter,
+    pub mag: Filter,
+    pub mip: MipFilter,
+    pub wrap: Wrap,
+}
+
+impl Sampler {
+    pub fn new(filter: Filter, wrap: Wrap) -> Sampler {
+        Sampler {
+            min: filter,
+            mag: filter,
+            mip: MipFilter::None,
+            wrap,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum TexFormat {
+    Rgba8,
+    #[default]
+    Rgba32F,
+}
+
+/// Shape of a texture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum TexShape {
+    D1,
+    #[default]
+    D2,
+    /// Rectangle: unnormalised coordinates, no mipmaps.
+    Rect,
+    D3,
+    /// Six square faces stored as depth 6, in the order +X, -X, +Y, -Y, +Z, -Z.
+    Cube,
+}
+
+/// One mipmap level; texels row by row from t = 0, then slice by slice.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Level {
+    pub width: u32,
+    pub height: u32,
+    pub depth: u32,
+    pub texels: Vec<[f32; 4]>,
+}
+
+impl Level {
+    pub fn new(width: u32, height: u32, depth: u32, texels: Vec<[f32; 4]>) -> Level {
+        Level {
+            width,
+            height,
+            depth,
+            texels,
+        }
+    }
+}
+
+/// A texture with its sampler state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Texture {
+    pub shape: TexShape,
+    pub format: TexFormat,
+    pub levels: Vec<Level>,
+    pub sampler: Sampler,
+}
+
+impl Texture {
+    /// A 2D texture of one level. RGBA8 quantises each value to `round(clamp(v)·255)/255`.
+    pub fn new_2d(
+        width: u32,
+        height: u32,
+        texels: Vec<[f32; 4]>,
+        format: TexFormat,
+        sampler: Sampler,
+    ) -> Texture {
+        let mut t = Texture {
+            shape: TexShape::D2,
+            format,
+            levels: vec![Level::new(width, height, 1, texels)],
+            sampler,
+        };
+        t.quantize();
+        t
+    }
+
+    /// Applies the storage format to every texel (RGBA8 quantisation).
+    pub fn quantize(&mut self) {
+        if self.format == TexFormat::Rgba8 {
+            for l in &mut self.levels {
+                for t in &mut l.texels {
+                    for v in t.iter_mut() {
+                        *v = quantize8(*v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds the full mipmap chain by 2×2 (or 2×2×2) box filtering of level 0.
+    pub fn generate_mipmaps(&mut self) {
+        self.levels.truncate(1);
+        let cube = self.shape == TexShape::Cube;
+        loop {
+            let prev = self.levels.last().expect("level 0");
+            if prev.width <= 1 && prev.height <= 1 && (cube || prev.depth <= 1) {
+                break;
+            }
+            let (w, h) = ((prev.width / 2).max(1), (prev.height / 2).max(1));
+            let d = if cube { prev.depth } else { (prev.depth / 2).max(1) };
+            let mut texels = Vec::with_capacity((w * h * d) as usize);
+            for z in 0..d {
+                for y in 0..h {
+                    for x in 0..w {
+                        let mut acc = [0.0f32; 4];
+                        let mut n = 0.0f32;
+                        let zs: &[u32] = if cube || prev.depth == 1 {
+                            &[z]
+                        } else {
+                            &[2 * z, 2 * z + 1]
+                        };
+                        for &sz in zs {
+                            for dy in 0..2u32 {
+                                for dx in 0..2u32 {
+                                    let sx = (2 * x + dx).min(prev.width - 1);
+                                    let sy = (2 * y + dy).min(prev.height - 1);
+                                    let t = prev.texels[((sz * prev.height + sy) * prev.width + sx)
+                                        as usize];
+                                    for c in 0..4 {
+                                        acc[c] += t[c];
+                                    }
+                                    n += 1.0;
+                                }
+                            }
+                        }
+                        texels.push(acc.map(|v| v / n));
+                    }
+                }
+            }
+            self.levels.push(Level::new(w, h, d, texels));
+        }
+        self.quantize();
+    }
+
+    /// Bytes of texel storage.
+    pub fn bytes(&self) -> u64 {
+        self.levels.iter().map(|l| l.texels.len() as u64 * 16).sum()
+    }
+}
+
+pub fn quantize8(v: f32) -> f32 {
+    let c = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+    (c * 255.0).round() / 255.0
+}
+
+const BORDERLESS: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+
+#[inline(always)]
+fn wrap_index(i: i32, n: u32, wrap: Wrap) -> usize {
+    match wrap {
+        Wrap::ClampToEdge => i.clamp(0, n as i32 - 1) as usize,
+        Wrap::Repeat => i.rem_euclid(n as i32) as usize,
+    }
+}
+
+/// Texel index along one axis for nearest filtering of normalised coordinate `s`.
+#[inline(always)]
+fn nearest_index(s: f32, n: u32, wrap: Wrap, normalized: bool) -> usize {
+    let u = match (wrap, normalized) {
+        (Wrap::Repeat, true) => (s - s.floor()) * n as f32,
+        (_, true) => s * n as f32,
+        (_, false) => s,
+    };
+    // Saturating float->int conversion: NaN gives 0, huge values clamp.
+    let i = u.floor().max(-1.0).min(n as f32) as i32;
+    wrap_index(i, n, wrap)
+}
+
+#[inline(always)]
+fn lerp(f: f32, a: f32, b: f32) -> f32 {
+    a + f * (b - a)
+}
+
+fn lerp4(f: f32, a: [f32; 4], b: [f32; 4]) -> [f32; 4] {
+    [
+        lerp(f, a[0], b[0]),
+        lerp(f, a[1], b[1]),
+        lerp(f, a[2], b[2]),
+        lerp(f, a[3], b[3]),
+    ]
+}
+
+fn linear_coords(s: f32, n: u32, wrap: Wrap, normalized: bool) -> (usize, usize, f32) {
+    let u = match (wrap, normalized) {
+        (Wrap::Repeat, true) => (s - s.floor()) * n as f32,
+        (_, true) => s * n as f32,
+        (_, false) => s,
+    } - 0.5;
+    let u = if u.is_nan() { 0.0 } else { u.clamp(-2.0, n as f32 + 1.0) };
+    let i0 = u.floor();
+    let f = u - i0;
+    let i0 = i0 as i32;
+    (wrap_index(i0, n, wrap), wrap_index(i0 + 1, n, wrap), f)
+}
+
+/// Samples one level at coordinates (already divided, RECT unnormalised).
+fn sample_level(
+    lv: &Level,
+    slice: u32,
+    coords: [f32; 3],
+    dims: u8,
+    filter: Filter,
+    wrap: Wrap,
+    normalized: bool,
+) -> [f32; 4] {
+    let w = lv.width.max(1);
+    let h = lv.height.max(1);
+    let d = lv.depth.max(1);
+    let at = |x: usize, y: usize, z: usize| -> [f32; 4] {
+        lv.texels
+            .get((z * h as usize + y) * w as usize + x)
+            .copied()
+            .unwrap_or(BORDERLESS)
+    };
+    match filter {
+        Filter::Nearest => {
+            let x = nearest_index(coords[0], w, wrap, normalized);
+            let y = if dims >= 2 {
+                nearest_index(coords[1], h, wrap, normalized)
+            } else {
+                0
+            };
+            let z = if dims >= 3 {
+                nearest_index(coords[2], d, wrap, normalized)
+            } else {
+                slice as usize
+            };
+            at(x, y, z)
+        }
+        Filter::Linear => {
+            let (x0, x1, fx) = linear_coords(coords[0], w, wrap, normalized);
+            let (y0, y1, fy) = if dims >= 2 {
+                linear_coords(coords[1], h, wrap, normalized)
+            } else {
+                (0, 0, 0.0)
+            };
+            let plane = |z: usize| {
+                let a = lerp4(fx, at(x0, y0, z), at(x1, y0, z));
+                if dims >= 2 {
+                    let b = lerp4(fx, at(x0, y1, z), at(x1, y1, z));
+                    lerp4(fy, a, b)
+                } else {
+                    a
+                }
+            };
+            if dims >= 3 {
+                let (z0, z1, fz) = linear_coords(coords[2], d, wrap, normalized);
+                lerp4(fz, plane(z0), plane(z1))
+            } else {
+                plane(slice as usize)
+            }
+        }
+    }
+}
+
+/// Cube-map face selection (GL 2.1 table 3.21): returns face and (s, t) in [0, 1].
+fn cube_face(x: f32, y: f32, z: f32) -> (u32, f32, f32) {
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let (face, sc, tc, ma) = if ax >= ay && ax >= az {
+        if x >= 0.0 {
+            (0, -z, -y, ax)
+        } else {
+            (1, z, -y, ax)
+        }
+    } else if ay >= az {
+        if y >= 0.0 {
+            (2, x, z, ay)
+        } else {
+            (3, x, -z, ay)
+        }
+    } else if z >= 0.0 {
+        (4, x, -y, az)
+    } else {
+        (5, -x, -y, az)
+    };
+    (face, 0.5 * (sc / ma + 1.0), 0.5 * (tc / ma + 1.0))
+}
+
+fn target_fits(tex: &Texture, target: TexTarget) -> bool {
+    matches!(
+        (tex.shape, target),
+        (TexShape::D1 | TexShape::D2, TexTarget::T1D | TexTarget::T2D)
+            | (TexShape::Rect, TexTarget::Rect)
+            | (TexShape::D2, TexTarget::Rect)
+            | (TexShape::D3, TexTarget::T3D)
+            | (TexShape::Cube, TexTarget::Cube)
+            | (TexShape::D1 | TexShape::D2, TexTarget::Shadow1D | TexTarget::Shadow2D)
+            | (TexShape::Rect | TexShape::D2, TexTarget::ShadowRect)
+    )
+}
+
+/// Samples a texture for one batch. `coord` holds the four coordinate rows, `grads` the
+/// explicit derivatives of `texldd`. Writes RGBA into `out`.
+pub fn sample_batch(
+    tex: Option<&Texture>,
+    kind: TexKind,
+    target: TexTarget,
+    coord: [&Row; 4],
+    grads: Option<([&Row; 4], [&Row; 4])>,
+    quads: bool,
+    out: &mut [Row; 4],
+) {
+    let tex = match tex {
+        Some(t) if !t.levels.is_empty() && target_fits(t, target) => t,
+        _ => {
+            for (c, o) in out.iter_mut().enumerate() {
+                *o = [BORDERLESS[c]; LANES];
+            }
+            return;
+        }
+    };
+    let smp = tex.sampler;
+    let normalized = !matches!(target, TexTarget::Rect | TexTarget::ShadowRect);
+    let dims: u8 = match target {
+        TexTarget::T1D | TexTarget::Shadow1D => 1,
+        TexTarget::T3D | TexTarget::Cube => 3,
+        _ => 2,
+    };
+    let base = &tex.levels[0];
+
+    // Projected coordinates.
+    let mut cs = [[0.0f32; LANES]; 3];
+    for c in 0..3 {
+        cs[c] = *coord[c];
+    }
+    if kind == TexKind::Txp {
+        let q = coord[3];
+        for c in 0..3 {
+            for l in 0..LANES {
+                cs[c][l] /= q[l];
+            }
+        }
+    }
+
+    // Fast path: 2D, one filter, no mipmaps, clamp, nearest.
+    let single = smp.mip == MipFilter::None || tex.levels.len() == 1 || !normalized;
+    if single
+        && smp.min == smp.mag
+        && smp.min == Filter::Nearest
+        && target == TexTarget::T2D
+        && tex.shape == TexShape::D2
+        && smp.wrap == Wrap::ClampToEdge
+        && base.depth == 1
+    {
+        let (w, h) = (base.width.max(1), base.height.max(1));
+        let (wf, hf) = (w as f32, h as f32);
+        let (wm, hm) = ((w - 1) as f32, (h - 1) as f32);
+        let mut idx = [0u32; LANES];
+        for l in 0..LANES {
+            let x = (cs[0][l] * wf).floor().max(0.0).min(wm) as u32;
+            let y = (cs[1][l] * hf).floor().max(0.0).min(hm) as u32;
+            idx[l] = y * w + x;
+        }
+        let texels = &base.texels;
+        for l in 0..LANES {
+            let t = texels.get(idx[l] as usize).copied().unwrap_or(BORDERLESS);
+            out[0][l] = t[0];
+            out[1][l] = t[1];
+            out[2][l] = t[2];
+            out[3][l] = t[3];
+        }
+        return;
+    }
+
+    // Level of detail per lane.
+    let nlev = if !normalized || smp.mip == MipFilter::None {
+        1
+    } else {
+        tex.levels.len()
+    };
+    let needs_lambda = nlev > 1 || smp.min != smp.mag;
+    let mut lambda = [0.0f32; LANES];
+    if needs_lambda {
+        let scale = [base.width as f32, base.height as f32, base.depth as f32];
+        let rho_of = |dx: [f32; 3], dy: [f32; 3]| -> f32 {
+            let mut sx = 0.0;
+            let mut sy = 0.0;
+            for c in 0..dims.min(3) as usize {
+                let k = if target == TexTarget::Cube { scale[0] } else { scale[c] };
+                sx += (dx[c] * k) * (dx[c] * k);
+                sy += (dy[c] * k) * (dy[c] * k);
+            }
+            sx.sqrt().max(sy.sqrt())
+        };
+        match (kind, grads) {
+            (TexKind::Lod, _) => lambda = *coord[3],
+            (TexKind::Grad, Some((gx, gy))) => {
+                for l in 0..LANES {
+                    let dx = [gx[0][l], gx[1][l], gx[2][l]];
+                    let dy = [gy[0][l], gy[1][l], gy[2][l]];
+                    lambda[l] = libm::log2f(rho_of(dx, dy));
+                }
+            }
+            _ if quads => {
+                for q in (0..LANES).step_by(4) {
+                    let mut dx = [0.0; 3];
+                    let mut dy = [0.0; 3];
+                    for c in 0..3 {
+                        dx[c] = cs[c][q + 1] - cs[c][q];
+                        dy[c] = cs[c][q + 2] - cs[c][q];
+                    }
+                    let lam = libm::log2f(rho_of(dx, dy));
+                    lambda[q..q + 4].fill(lam);
+                }
+            }
+            _ => {}
+        }
+        if kind == TexKind::Txb {
+            for l in 0..LANES {
+                lambda[l] += coord[3][l];
+            }
+        }
+    } else if kind == TexKind::Lod {
+        lambda = *coord[3];
+    }
+    let c_switch = if smp.mag == Filter::Linear && smp.mip == MipFilter::Nearest {
+        0.5
+    } else {
+        0.0
+    };
+    let maxlev = (nlev - 1) as f32;
+    for l in 0..LANES {
+        let lam = lambda[l];
+        let (mut x, mut y, mut z) = (cs[0][l], cs[1][l], cs[2][l]);
+        let mut slice = 0;
+        if target == TexTarget::Cube {
+            let (f, s, t) = cube_face(x, y, z);
+            slice = f;
+            x = s;
+            y = t;
+            z = 0.0;
+        }
+        let c3 = [x, y, z];
+        let dims_eff = if target == TexTarget::Cube { 2 } else { dims };
+        let v = if !(lam > c_switch) {
+            sample_level(base, slice, c3, dims_eff, smp.mag, smp.wrap, normalized)
+        } else if nlev == 1 {
+            sample_level(base, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
+        } else {
+            match smp.mip {
+                MipFilter::None => {
+                    sample_level(base, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
+                }
+                MipFilter::Nearest => {
+                    let d = if lam <= 0.5 {
+                        0.0
+                    } else {
+                        ((lam + 0.5).ceil() - 1.0).min(maxlev)
+                    };
+                    let lv = &tex.levels[d.max(0.0) as usize];
+                    sample_level(lv, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
+                }
+                MipFilter::Linear => {
+                    let lam = lam.min(maxlev);
+                    let d1 = lam.floor().max(0.0);
+                    let d2 = (d1 + 1.0).min(maxlev);
+                    let f = lam - d1;
+                    let a = sample_level(
+                        &tex.levels[d1 as usize],
+                        slice,
+                        c3,
+                        dims_eff,
+                        smp.min,
+                        smp.wrap,
+                        normalized,
+                    );
+                    if f > 0.0 && d2 > d1 {
+                        let b = sample_level(
+                            &tex.levels[d2 as usize],
+                            slice,
+                            c3,
+                            dims_eff,
+                            smp.min,
+                            smp.wrap,
+                            normalized,
+                        );
+                        lerp4(f, a, b)
+                    } else {
+                        a
+                    }
+                }
+            }
+        };
+        for c in 0..4 {
+            out[c][l] = v[c];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(v: [f32; 4]) -> [Row; 4] {
+        v.map(|x| [x; LANES])
+    }
+
+    #[test]
+    fn nearest_clamp_and_repeat() {
+        let texels: Vec<[f32; 4]> = (0..4).map(|i| [i as f32, 0.0, 0.0, 1.0]).collect();
+        let mut t = Texture::new_2d(4, 1, texels, TexFormat::Rgba32F, Sampler::default());
+        let c = rows([1.3, 0.5, 0.0, 1.0]);
+        let mut out = [[0.0; LANES]; 4];
+        sample_batch(Some(&t), TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, &mut out);
+        assert_eq!(out[0][0], 3.0);
+        t.sampler.wrap = Wrap::Repeat;
+        sample_batch(Some(&t), TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, &mut out);
+        assert_eq!(out[0][0], 1.0);
+    }
+
+    #[test]
+    fn bilinear_blends_neighbours_and_missing_unit_is_black_opaque() {
+        let texels = vec![[0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 1.0]];
+        let t = Texture::new_2d(2, 1, texels, TexFormat::Rgba32F, Sampler::new(Filter::Linear, Wrap::ClampToEdge));
+        let c = rows([0.5, 0.5, 0.0, 1.0]);
+        let mut out = [[0.0; LANES]; 4];
+        sample_batch(Some(&t), TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, &mut out);
+        assert_eq!(out[0][0], 0.5);
+        sample_batch(None, TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, &mut out);
+        assert_eq!([out[0][0], out[1][0], out[2][0], out[3][0]], [0.0, 0.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn cube_faces_follow_the_gl_table() {
+        assert_eq!(cube_face(1.0, 0.0, 0.0), (0, 0.5, 0.5));
+        assert_eq!(cube_face(0.0, -1.0, 0.0).0, 3);
+        assert_eq!(cube_face(0.0, 0.0, -2.0).0, 5);
+    }
+}
