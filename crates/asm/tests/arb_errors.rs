@@ -153,7 +153,10 @@ fn fragment_rules() {
         src.push_str("TEX t, t, texture, 2D;\n");
     }
     src.push_str("MOV result.color, t;\nEND");
-    assert_eq!(at(&src), vec!["E1305@3:1"]);
+    assert_eq!(at(&src), vec!["W1305@3:1"]);
+    assert!(accepted(&src));
+    src = src.replacen("TEX t, t, texture, 2D;\n", "", 1);
+    assert_eq!(at(&src), Vec::<String>::new());
 }
 
 #[test]

@@ -195,7 +195,7 @@ impl ArbError {
             AddressWrite { .. } => "E1302",
             LimitWithOption { .. } => "E1303",
             TexTargetConflict { .. } => "E1304",
-            TexIndirections { .. } => "E1305",
+            TexIndirections { .. } => "W1305",
             TooManyAttributes { .. } => "E1306",
         }
     }
@@ -565,9 +565,10 @@ impl ArbError {
                 Some("a fragment program may use only one target per texture image unit".into()),
             ),
             TexIndirections { used, max } => (
-                format!("program needs {used} texture indirections, the limit is {max}"),
+                format!("program needs {used} texture indirections, the hardware limit is {max}"),
                 "too many dependent texture reads".into(),
-                Some("each texture read whose coordinate was computed in the current phase starts a new phase".into()),
+                Some("each texture read whose coordinate was computed in the current phase starts a new phase; \
+                      compute coordinates in the vertex program to save phases".into()),
             ),
             TooManyAttributes { used, max } => (
                 format!("program uses {used} attributes, the limit is {max}"),

@@ -270,6 +270,7 @@ impl Printer<'_> {
         for o in &p.options {
             self.line(&format!("OPTION {};", option_name(o)));
         }
+        self.eager_declarations();
         for inst in &p.insts {
             self.prepare(inst);
             let text = self.inst_text(inst);
@@ -281,6 +282,31 @@ impl Printer<'_> {
         self.fill_addrs(p.num_addrs as usize);
         self.unused_io();
         self.line("END");
+    }
+
+    /// Writes the leading declarations up front, stopping at the first PARAM that must
+    /// come after an instruction (because an inline constant before it gets a lower slot).
+    fn eager_declarations(&mut self) {
+        while let Some(s) = self.p.symbols.get(self.next_sym) {
+            if let SymKind::Param { base, .. } = s.kind {
+                let end = (base as usize).min(self.modes.len());
+                let gap = &self.modes[self.next_slot.min(end)..end];
+                if gap.contains(&Mode::Inline) {
+                    break;
+                }
+            }
+            self.emit_symbols_through(self.next_sym + 1);
+        }
+        while self.next_temp < self.temp_owner.len()
+            && self.temp_owner[self.next_temp].is_none_or(|s| (s as usize) < self.next_sym)
+        {
+            self.fill_temps(self.next_temp + 1);
+        }
+        while self.next_addr < self.addr_owner.len()
+            && self.addr_owner[self.next_addr].is_none_or(|s| (s as usize) < self.next_sym)
+        {
+            self.fill_addrs(self.next_addr + 1);
+        }
     }
 
     fn emit_symbols_through(&mut self, end: usize) {

@@ -2,8 +2,10 @@
 //! [`crate::validate::check`]): what ARB cannot spell (D3D9 modifiers), relative addressing
 //! and address-register writes, option conflicts and the limits options lower
 //! (ARB_position_invariant: 4 instructions; fog options: 1 temp, 1 attribute, 2
-//! parameters and 2/3/4 instructions), texture targets per unit, texture indirections
-//! (ARB_fragment_program section 3.11.6) and the attribute count.
+//! parameters and 2/3/4 instructions), texture targets per unit, the attribute count, and
+//! texture indirections (ARB_fragment_program section 3.11.6). Indirections over
+//! [`Limits::max_tex_indirections`] are a warning: the spec lets drivers report native
+//! limits without refusing the program, and the paper's kernels exceed the R300's four.
 
 use super::error::ArbError;
 use super::resolve::{is_shadow, option_group, option_name, option_stage};
