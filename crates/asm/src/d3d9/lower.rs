@@ -90,7 +90,7 @@ impl<'a> Lower<'a> {
             }
             match parse_line(self.src, line) {
                 Ok(stmt) => self.stmt(stmt),
-                Err(d) => self.report(d),
+                Err(d) => self.report(*d),
             }
         }
         if !header_done {
@@ -262,7 +262,7 @@ impl<'a> Lower<'a> {
             self.report(
                 err(
                     "E2023",
-                    format!("{} has no `{}` register", p, name_for_msg(name)),
+                    format!("{} has no `{}` register", p, self.shown(name, span)),
                     span,
                 )
                 .with_label("not in this version")
@@ -296,7 +296,7 @@ impl<'a> Lower<'a> {
             self.report(
                 err(
                     "E2022",
-                    format!("`{}` is out of range", name_for_msg(name)),
+                    format!("`{}` is out of range", self.shown(name, span)),
                     span,
                 )
                 .with_label(format!("{p} has {first}..{last}"))
@@ -305,6 +305,15 @@ impl<'a> Lower<'a> {
             return None;
         }
         Some((Reg::new(file, index as u16), true))
+    }
+
+    /// The register name as the author wrote it (falls back to the lowercased name).
+    fn shown(&self, name: &str, span: Span) -> String {
+        self.src
+            .get(span.range())
+            .filter(|t| t.eq_ignore_ascii_case(name))
+            .unwrap_or(name)
+            .to_string()
     }
 
     fn note_use(&mut self, reg: Reg, rows: u32) {
@@ -329,24 +338,25 @@ impl<'a> Lower<'a> {
         if self.prog.io.iter().any(|d| d.reg == reg) || self.implicit.iter().any(|d| d.reg == reg) {
             return true;
         }
-        let implicit_ok = match reg.file {
-            RegFile::RastOut | RegFile::AttrOut | RegFile::TexCrdOut => true,
-            RegFile::ColorOut | RegFile::DepthOut => true,
-            _ => false,
-        };
-        if implicit_ok {
-            if let Some(sem) = regs::implied_semantic(reg) {
-                self.implicit.push(IoDecl {
-                    reg,
-                    semantic: sem,
-                    mask: WriteMask::ALL,
-                    interp: Interp::Perspective,
-                    pp: false,
-                    explicit: false,
-                    span: Span::NONE,
-                });
-                return true;
-            }
+        let implicit_ok = matches!(
+            reg.file,
+            RegFile::RastOut
+                | RegFile::AttrOut
+                | RegFile::TexCrdOut
+                | RegFile::ColorOut
+                | RegFile::DepthOut
+        );
+        if implicit_ok && let Some(sem) = regs::implied_semantic(reg) {
+            self.implicit.push(IoDecl {
+                reg,
+                semantic: sem,
+                mask: WriteMask::ALL,
+                interp: Interp::Perspective,
+                pp: false,
+                explicit: false,
+                span: Span::NONE,
+            });
+            return true;
         }
         let name = reg_name(reg);
         let hint = match (reg.file, self.profile) {
@@ -851,12 +861,12 @@ impl<'a> Lower<'a> {
             }
         }
         // vs_1_1 writes the address register with `mov`; Hoist's IR calls that mova.
-        if op == Op::Mov && p == Profile::Vs1_1 {
-            if let Some(Operand::Reg(d)) = s.operands.first() {
-                if d.name == "a0" {
-                    op = Op::Mova;
-                }
-            }
+        if op == Op::Mov
+            && p == Profile::Vs1_1
+            && let Some(Operand::Reg(d)) = s.operands.first()
+            && d.name == "a0"
+        {
+            op = Op::Mova;
         }
         if !p.has(op) {
             let mut d = err(
@@ -886,23 +896,23 @@ impl<'a> Lower<'a> {
             self.report(d);
             return;
         }
-        if op == Op::Mov && p != Profile::Vs1_1 {
-            if let Some(Operand::Reg(d)) = s.operands.first() {
-                if d.name == "a0" {
-                    self.report(
-                        err(
-                            "E2023",
-                            "a0 is written with `mova` from vs_2_0 on",
-                            s.op_span,
-                        )
-                        .with_hint(format!(
-                            "write `mova {}`",
-                            &self.src[s.op_span.end as usize..s.span.end as usize].trim()
-                        )),
-                    );
-                    return;
-                }
-            }
+        if op == Op::Mov
+            && p != Profile::Vs1_1
+            && let Some(Operand::Reg(d)) = s.operands.first()
+            && d.name == "a0"
+        {
+            self.report(
+                err(
+                    "E2023",
+                    "a0 is written with `mova` from vs_2_0 on",
+                    s.op_span,
+                )
+                .with_hint(format!(
+                    "write `mova {}`",
+                    &self.src[s.op_span.end as usize..s.span.end as usize].trim()
+                )),
+            );
+            return;
         }
         let pred = match &s.pred {
             Some(pt) => match self.predicate(pt) {
@@ -1089,11 +1099,13 @@ impl<'a> Lower<'a> {
             self.report(err("E2104", "a sampler takes no modifiers", sr.span));
             return false;
         }
-        if sr.suffix.is_some() && self.profile != Profile::Ps3_0 {
+        if let Some((_, sspan)) = &sr.suffix
+            && self.profile != Profile::Ps3_0
+        {
             self.report(err(
                 "E2104",
                 format!("a sampler takes no swizzle in {}", self.profile),
-                sr.suffix.as_ref().unwrap().1,
+                *sspan,
             ));
             return false;
         }
@@ -1178,9 +1190,7 @@ impl<'a> Lower<'a> {
     }
 
     fn rel(&mut self, rt: &RelTok, file: RegFile, base: u32) -> Option<RelAddr> {
-        let Some((areg, _)) = self.resolve(&rt.reg, rt.reg_span, false) else {
-            return None;
-        };
+        let (areg, _) = self.resolve(&rt.reg, rt.reg_span, false)?;
         let comp = match (areg.file, &rt.comp) {
             (RegFile::Address, Some((c, span))) => match parse_swizzle(c) {
                 Some(s) if c.len() == 1 => s.get(0),
@@ -1244,9 +1254,7 @@ impl<'a> Lower<'a> {
     }
 
     fn reg_operand(&mut self, r: &RegOperand) -> Option<(Reg, Option<RelAddr>)> {
-        let Some((mut reg, had_index)) = self.resolve(&r.name, r.name_span, r.rel.is_some()) else {
-            return None;
-        };
+        let (mut reg, had_index) = self.resolve(&r.name, r.name_span, r.rel.is_some())?;
         let rel = match &r.rel {
             Some(rt) => {
                 let base = if had_index { reg.index as u32 } else { 0 };
@@ -1467,10 +1475,6 @@ enum SrcKind {
     Matrix(u32),
 }
 
-fn name_for_msg(name: &str) -> String {
-    name.to_string()
-}
-
 fn reg_kind(f: RegFile) -> &'static str {
     match f {
         RegFile::Const => "constant (c#)",
@@ -1496,11 +1500,7 @@ fn number(o: &Operand, _src: &str) -> Option<f32> {
     match o {
         Operand::Num { text, neg, .. } => {
             let t = text.trim_end_matches(['f', 'F']);
-            let t = if t.ends_with('.') {
-                &t[..t.len() - 1]
-            } else {
-                t
-            };
+            let t = t.strip_suffix('.').unwrap_or(t);
             let v: f32 = t.parse().ok()?;
             Some(if *neg { -v } else { v })
         }

@@ -10,6 +10,12 @@ use super::lexer::{Line, Tok, Token};
 use crate::diag::Diagnostic;
 use crate::ir::Span;
 
+/// Parse errors are boxed: a [`Diagnostic`] is large and errors are rare.
+pub type PResult<T> = Result<T, Box<Diagnostic>>;
+
+/// `[a0.x]`'s register: name, span and component.
+type RelReg = (String, Span, Option<(String, Span)>);
+
 /// `[a0.x + 5]`, `[aL]`, `[5 + a0.y]`.
 #[derive(Clone, Debug)]
 pub struct RelTok {
@@ -125,7 +131,7 @@ impl<'a> Cursor<'a> {
 }
 
 /// Parses one line (which has at least one token).
-pub fn parse_line(src: &str, line: &Line) -> Result<Stmt, Diagnostic> {
+pub fn parse_line(src: &str, line: &Line) -> PResult<Stmt> {
     let toks = &line.tokens;
     let line_end = toks.last().map_or(0, |t| t.end);
     let mut c = Cursor {
@@ -136,19 +142,21 @@ pub fn parse_line(src: &str, line: &Line) -> Result<Stmt, Diagnostic> {
     };
     let first = c.peek().expect("non-empty line");
     if first.kind == Tok::Hash {
-        return Err(super::errors::err(
+        return Err((super::errors::err(
             "E2060",
             "preprocessor directives are not supported",
             Span::new(first.start, line_end),
         )
-        .with_hint("expand macros and #include files before loading the program"));
+        .with_hint("expand macros and #include files before loading the program"))
+        .into());
     }
     if first.kind == Tok::Plus {
-        return Err(syntax(
+        return Err((syntax(
             "co-issued instructions (`+`) exist only in ps_1_x",
             first.span(),
         )
-        .with_hint("remove the `+` and write the instruction on its own"));
+        .with_hint("remove the `+` and write the instruction on its own"))
+        .into());
     }
     let pred = if c.eat(Tok::LParen).is_some() {
         let start = first.start;
@@ -183,7 +191,7 @@ pub fn parse_line(src: &str, line: &Line) -> Result<Stmt, Diagnostic> {
                 Some(Tok::Comma) => {
                     c.next();
                 }
-                Some(_) => return Err(c.unexpected("`,` or end of line")),
+                Some(_) => return Err((c.unexpected("`,` or end of line")).into()),
             }
         }
     }
@@ -198,7 +206,7 @@ pub fn parse_line(src: &str, line: &Line) -> Result<Stmt, Diagnostic> {
     })
 }
 
-fn parse_operand(c: &mut Cursor) -> Result<Operand, Diagnostic> {
+fn parse_operand(c: &mut Cursor) -> PResult<Operand> {
     let start = c.here().start as usize;
     let neg = c.eat(Tok::Minus).is_some();
     let bang = !neg && c.eat(Tok::Bang).is_some();
@@ -206,11 +214,12 @@ fn parse_operand(c: &mut Cursor) -> Result<Operand, Diagnostic> {
         Some(Tok::Number) => {
             let t = c.next().unwrap();
             if c.peek_kind() == Some(Tok::Minus) {
-                return Err(syntax(
+                return Err((syntax(
                     "`1 - register` (invert) exists only in ps_1_x",
                     Span::new(start, c.here().end as usize),
                 )
-                .with_hint("compute 1 - x with `add r#, -x, c#` and a `def` of 1"));
+                .with_hint("compute 1 - x with `add r#, -x, c#` and a `def` of 1"))
+                .into());
             }
             Ok(Operand::Num {
                 text: c.text(t).to_string(),
@@ -230,16 +239,16 @@ fn parse_operand(c: &mut Cursor) -> Result<Operand, Diagnostic> {
             let mut abs = abs;
             let mut bad = bad;
             // `c[a0.x]_abs`: the modifier after the bracket lexes as its own identifier.
-            if rel.is_some() {
-                if let Some(m) = c.peek().filter(|t| t.kind == Tok::Ident) {
-                    let text = c.text(m).to_ascii_lowercase();
-                    if let Some(rest) = text.strip_prefix('_') {
-                        c.next();
-                        if rest == "abs" {
-                            abs = true;
-                        } else {
-                            bad = Some((text.clone(), m.span()));
-                        }
+            if rel.is_some()
+                && let Some(m) = c.peek().filter(|t| t.kind == Tok::Ident)
+            {
+                let text = c.text(m).to_ascii_lowercase();
+                if let Some(rest) = text.strip_prefix('_') {
+                    c.next();
+                    if rest == "abs" {
+                        abs = true;
+                    } else {
+                        bad = Some((text.clone(), m.span()));
                     }
                 }
             }
@@ -271,7 +280,7 @@ fn parse_operand(c: &mut Cursor) -> Result<Operand, Diagnostic> {
                 span: Span::new(start, end),
             }))
         }
-        _ => Err(c.unexpected("a register or a number")),
+        _ => Err(c.unexpected("a register or a number").into()),
     }
 }
 
@@ -294,9 +303,9 @@ fn split_modifier(raw: &str, t: Token) -> (String, bool, Option<(String, Span)>)
     (name, abs, bad)
 }
 
-fn parse_rel(c: &mut Cursor) -> Result<RelTok, Diagnostic> {
+fn parse_rel(c: &mut Cursor) -> PResult<RelTok> {
     let open = c.next().unwrap();
-    let mut reg: Option<(String, Span, Option<(String, Span)>)> = None;
+    let mut reg: Option<RelReg> = None;
     let mut offset: i64 = 0;
     let mut sign = 1i64;
     let mut expect_term = true;
@@ -356,7 +365,7 @@ fn parse_rel(c: &mut Cursor) -> Result<RelTok, Diagnostic> {
                 expect_term = true;
             }
             _ => {
-                return Err(super::errors::err(
+                return Err((super::errors::err(
                     "E2026",
                     format!(
                         "unexpected `{}` in a relative address",
@@ -364,7 +373,8 @@ fn parse_rel(c: &mut Cursor) -> Result<RelTok, Diagnostic> {
                     ),
                     t.span(),
                 )
-                .with_hint("write `c[a0.x + n]` (or `c[aL + n]` inside a loop)"));
+                .with_hint("write `c[a0.x + n]` (or `c[aL + n]` inside a loop)"))
+                .into());
             }
         }
     }
@@ -375,7 +385,7 @@ mod tests {
     use super::*;
     use crate::d3d9::lexer::lex;
 
-    fn stmt(src: &str) -> Result<Stmt, Diagnostic> {
+    fn stmt(src: &str) -> PResult<Stmt> {
         let (lines, _) = lex(src);
         parse_line(src, &lines[0])
     }

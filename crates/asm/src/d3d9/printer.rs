@@ -69,13 +69,11 @@ fn dcl_line(p: &Program, d: &IoDecl) -> String {
     let mut s = String::from("dcl");
     let ps2 = matches!(p.profile, crate::Profile::Ps2_0 | crate::Profile::Ps2_x);
     let plain = matches!(d.reg.file, RegFile::Misc) || (ps2 && d.reg.file.is_input());
-    if !plain {
-        if let Some((u, i)) = regs::semantic_usage(d.semantic) {
-            s.push('_');
-            s.push_str(u);
-            if i != 0 {
-                let _ = write!(s, "{i}");
-            }
+    if !plain && let Some((u, i)) = regs::semantic_usage(d.semantic) {
+        s.push('_');
+        s.push_str(u);
+        if i != 0 {
+            let _ = write!(s, "{i}");
         }
     }
     if d.interp == Interp::Centroid {
