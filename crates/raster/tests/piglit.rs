@@ -1,0 +1,62 @@
+//! Conformance: every probe of the piglit ARB shader_test files in `../shared/corpus`
+//! must pass. Skips (with a notice) when `../shared` is not next to the repository.
+
+use hoist_raster::scene::{self, RunOptions};
+use hoist_raster::Caps;
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/piglit/tests/spec");
+    root.is_dir().then_some(root)
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|x| x == "shader_test") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn piglit_arb_shader_tests_pass() {
+    let Some(root) = corpus() else {
+        eprintln!("skipping: ../shared/corpus/piglit is not next to the repository");
+        return;
+    };
+    let mut files = Vec::new();
+    collect(&root, &mut files);
+    files.sort();
+    assert_eq!(files.len(), 80, "expected the 80 ARB shader tests");
+    let (mut passed, mut failed) = (0, 0);
+    let mut problems = Vec::new();
+    for f in &files {
+        let name = f.strip_prefix(&root).unwrap().display().to_string();
+        let text = std::fs::read_to_string(f).unwrap();
+        let result = scene::parse(&text, &Caps::default())
+            .and_then(|s| scene::run(&s, &RunOptions::default()));
+        match result {
+            Ok(r) => {
+                for p in &r.probes {
+                    if p.pass {
+                        passed += 1;
+                    } else {
+                        failed += 1;
+                        problems.push(format!("{name}: {p}"));
+                    }
+                }
+            }
+            Err(e) => problems.push(format!("{name}: error: {e}")),
+        }
+    }
+    for p in &problems {
+        eprintln!("{p}");
+    }
+    println!("{passed} passed, {failed} failed");
+    assert!(problems.is_empty(), "{} problems", problems.len());
+    assert_eq!(passed, 115);
+}
