@@ -1,0 +1,394 @@
+//! From a [`Doc`] to everything the page shows except pixels: parsed programs and their
+//! diagnostics, the optimizer's outcome with the annotated optimized programs, hand-edited
+//! programs, statistics and the parameters and texture units the programs use.
+//!
+//! [`analyze`] is pure and total: broken programs, mismatched pairs and optimizer errors
+//! all end up as messages in the result.
+
+use crate::annotate::{self, CodeLine};
+use crate::doc::{Doc, ParamKey};
+use hoist_asm::diag::LineIndex;
+use hoist_asm::ir::{ConstBinding, RegFile};
+use hoist_asm::profile::Limits;
+use hoist_asm::{Diagnostic, Dialect, ParseOptions, Profile, Program, Stage};
+use hoist_opt::{Outcome, Stats};
+
+/// Vertices of the playground's draw (the GPGPU quad).
+pub const QUAD_VERTICES: u64 = 4;
+
+/// One parsed program.
+#[derive(Clone, Debug)]
+pub struct Side {
+    /// Profile from the header, if recognisable.
+    pub detected: Option<Profile>,
+    /// Profile the text was parsed as (override, else detected).
+    pub profile: Option<Profile>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub program: Option<Program>,
+    /// 1-based source line of each instruction.
+    pub inst_lines: Vec<u32>,
+}
+
+impl Side {
+    pub fn parse(src: &str, forced: Option<Profile>) -> Side {
+        let detected = hoist_asm::detect_profile(src);
+        let profile = forced.or(detected);
+        let parsed = hoist_asm::parse(
+            src,
+            &ParseOptions {
+                profile,
+                limits: None,
+            },
+        );
+        let diagnostics = parsed.diagnostics.clone();
+        let program = parsed.into_result().ok();
+        let idx = LineIndex::new(src);
+        let inst_lines = program
+            .as_ref()
+            .map(|p| {
+                p.insts
+                    .iter()
+                    .map(|i| {
+                        if i.span.is_none() {
+                            0
+                        } else {
+                            idx.line_col(i.span.start as usize).line
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Side {
+            detected,
+            profile,
+            diagnostics,
+            program,
+            inst_lines,
+        }
+    }
+
+    /// Dialect for highlighting (D3D9 when unknown).
+    pub fn dialect(&self) -> Dialect {
+        self.profile.map_or(Dialect::D3d9, |p| p.dialect())
+    }
+
+    pub fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+}
+
+/// The optimizer's result, printed and annotated.
+#[derive(Clone, Debug)]
+pub struct Optimized {
+    pub outcome: Outcome,
+    pub vp_text: String,
+    pub fp_text: String,
+    pub vp_view: Vec<CodeLine>,
+    pub fp_view: Vec<CodeLine>,
+}
+
+/// Everything derived from a document.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub vp: Side,
+    pub fp: Side,
+    pub optimized: Option<Optimized>,
+    /// Why there is no optimized pair (errors in the input, a mismatched pair, ...).
+    pub problem: Option<String>,
+    /// Hand-edited optimized programs, when the optimized side is in edit mode.
+    pub hand: Option<(Side, Side)>,
+    /// Statistics of the original pair and of the optimized (or hand-edited) pair.
+    pub before: Option<Stats>,
+    pub after: Option<Stats>,
+    /// Host-set parameters the programs read.
+    pub params: Vec<ParamKey>,
+    /// Texture units the fragment programs sample.
+    pub units: Vec<u8>,
+}
+
+impl Analysis {
+    pub fn original_pair(&self) -> Option<(&Program, &Program)> {
+        Some((self.vp.program.as_ref()?, self.fp.program.as_ref()?))
+    }
+
+    /// The pair to render on the optimized side: the hand edit when there is one.
+    pub fn optimized_pair(&self) -> Option<(&Program, &Program)> {
+        match &self.hand {
+            Some((v, f)) => Some((v.program.as_ref()?, f.program.as_ref()?)),
+            None => self
+                .optimized
+                .as_ref()
+                .map(|o| (&o.outcome.vp, &o.outcome.fp)),
+        }
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        self.vp
+            .profile
+            .or(self.fp.profile)
+            .map_or(Dialect::D3d9, |p| p.dialect())
+    }
+
+    /// Number of independent movable groups (the range of the stepwise slider).
+    pub fn groups(&self) -> usize {
+        self.optimized
+            .as_ref()
+            .map_or(0, |o| o.outcome.groups.len())
+    }
+}
+
+fn limits_of(doc: &Doc, p: &Program) -> Limits {
+    match p.stage() {
+        Stage::Vertex => doc.opts.vp_limits.apply(p.profile.limits()),
+        Stage::Fragment => doc.opts.fp_limits.apply(p.profile.limits()),
+    }
+}
+
+/// Host-set parameters a program reads.
+pub fn host_params(p: &Program) -> Vec<ParamKey> {
+    let vertex = p.stage() == Stage::Vertex;
+    let relative = p.insts.iter().any(|i| {
+        i.src
+            .iter()
+            .any(|s| s.reg.file == RegFile::Const && s.rel.is_some())
+    });
+    let mut used = vec![relative; p.consts.len()];
+    for i in &p.insts {
+        for s in &i.src {
+            if s.reg.file == RegFile::Const {
+                if let Some(u) = used.get_mut(s.reg.index as usize) {
+                    *u = true;
+                }
+            }
+        }
+    }
+    let mut out: Vec<ParamKey> = p
+        .consts
+        .iter()
+        .zip(&used)
+        .filter(|(_, u)| **u)
+        .filter_map(|(c, _)| match c.binding {
+            ConstBinding::Env(n) => Some(ParamKey {
+                vertex,
+                local: false,
+                index: n,
+            }),
+            ConstBinding::Local(n) => Some(ParamKey {
+                vertex,
+                local: true,
+                index: n,
+            }),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Texture units a program samples.
+pub fn texture_units(p: &Program) -> Vec<u8> {
+    let mut u: Vec<u8> = p.samplers.iter().map(|s| s.unit).collect();
+    u.extend(p.insts.iter().filter_map(|i| i.tex.map(|t| t.unit)));
+    u.sort();
+    u.dedup();
+    u
+}
+
+/// Runs the front ends and the optimizer over a document.
+pub fn analyze(doc: &Doc) -> Analysis {
+    let vp = Side::parse(&doc.vp, doc.vp_profile());
+    let fp = Side::parse(&doc.fp, doc.fp_profile());
+    let mut a = Analysis {
+        vp,
+        fp,
+        optimized: None,
+        problem: None,
+        hand: None,
+        before: None,
+        after: None,
+        params: Vec::new(),
+        units: Vec::new(),
+    };
+    let frags = f64::from(doc.inputs.width) * f64::from(doc.inputs.height);
+    match (&a.vp.program, &a.fp.program) {
+        (Some(v), Some(f)) => {
+            a.before = Some(Stats::of(v, f, &limits_of(doc, v), &limits_of(doc, f)));
+            let opts = doc
+                .opts
+                .to_options(v.profile, f.profile, QUAD_VERTICES as f64, frags);
+            match hoist_opt::optimize(v, f, &opts) {
+                Ok(outcome) => {
+                    let fates = outcome.fates.clone();
+                    let (vp_text, vp_il) = hoist_asm::print_with_lines(&outcome.vp);
+                    let (fp_text, fp_il) = hoist_asm::print_with_lines(&outcome.fp);
+                    let cx = |fragment| annotate::Context {
+                        fates: &fates,
+                        fp_lines: &a.fp.inst_lines,
+                        fragment,
+                    };
+                    let vp_view = annotate::annotate(
+                        &outcome.vp,
+                        &vp_text,
+                        &vp_il,
+                        &outcome.vp_lines,
+                        &cx(false),
+                    );
+                    let fp_view = annotate::annotate(
+                        &outcome.fp,
+                        &fp_text,
+                        &fp_il,
+                        &outcome.fp_lines,
+                        &cx(true),
+                    );
+                    a.after = Some(outcome.after);
+                    a.optimized = Some(Optimized {
+                        outcome,
+                        vp_text,
+                        fp_text,
+                        vp_view,
+                        fp_view,
+                    });
+                }
+                Err(e) => a.problem = Some(e.to_string()),
+            }
+        }
+        _ => {
+            let which = match (a.vp.program.is_some(), a.fp.program.is_some()) {
+                (false, false) => "both programs have",
+                (false, true) => "the vertex program has",
+                _ => "the fragment program has",
+            };
+            a.problem = Some(format!("{which} errors; fix them to optimize and render"));
+        }
+    }
+    if let Some(h) = &doc.hand {
+        let hv = Side::parse(&h.vp, a.optimized.as_ref().map(|o| o.outcome.vp.profile));
+        let hf = Side::parse(&h.fp, a.optimized.as_ref().map(|o| o.outcome.fp.profile));
+        a.after = match (&hv.program, &hf.program) {
+            (Some(v), Some(f)) => Some(Stats::of(v, f, &limits_of(doc, v), &limits_of(doc, f))),
+            _ => None,
+        };
+        a.hand = Some((hv, hf));
+    }
+    let mut params = Vec::new();
+    let mut units = Vec::new();
+    let programs = [
+        a.vp.program.as_ref(),
+        a.fp.program.as_ref(),
+        a.hand.as_ref().and_then(|h| h.0.program.as_ref()),
+        a.hand.as_ref().and_then(|h| h.1.program.as_ref()),
+    ];
+    for p in programs.into_iter().flatten() {
+        params.extend(host_params(p));
+        units.extend(texture_units(p));
+    }
+    params.sort();
+    params.dedup();
+    units.sort();
+    units.dedup();
+    a.params = params;
+    a.units = units;
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::annotate::Marker;
+
+    fn fig3() -> Doc {
+        Doc {
+            vp: include_str!("../../examples/paper/fig3.vsh").into(),
+            fp: include_str!("../../examples/paper/fig3.psh").into(),
+            ..Doc::default()
+        }
+    }
+
+    #[test]
+    fn figure3_is_optimized_and_annotated() {
+        let a = analyze(&fig3());
+        assert_eq!(a.vp.errors() + a.fp.errors(), 0, "{:?}", a.fp.diagnostics);
+        assert_eq!(a.fp.profile, Some(Profile::Ps2_0));
+        let before = a.before.unwrap();
+        assert_eq!(before.fp_slots.total(), 16);
+        assert_eq!(before.vp_slots.total(), 2);
+        let o = a.optimized.as_ref().expect("optimized");
+        assert!(o.outcome.after.fp_slots.total() < 16);
+        // Every moved vertex line points at a fragment instruction; its source line is
+        // where the user wrote it.
+        let moved: Vec<_> = o
+            .vp_view
+            .iter()
+            .filter(|l| l.marker == Marker::Moved)
+            .collect();
+        assert!(!moved.is_empty());
+        for l in &moved {
+            let origin = l.origin.unwrap();
+            assert!(a.fp.inst_lines[origin] >= 15, "{origin}");
+            assert!(l.tip.as_ref().unwrap().contains("moved from fragment line"));
+        }
+        // texld stays for C2, and says so.
+        let texld = o
+            .fp_view
+            .iter()
+            .find(|l| l.text.contains("texld") && l.stayed)
+            .expect("a texld that stayed");
+        assert!(
+            texld.tip.as_ref().unwrap().contains("C2"),
+            "{:?}",
+            texld.tip
+        );
+        // Moved code reads the vertex inputs instead of the interpolants (Figure 5: `v1`
+        // underlined), so some operand is marked as changed.
+        let changed: Vec<&str> = o
+            .vp_view
+            .iter()
+            .chain(&o.fp_view)
+            .flat_map(|l| l.changed.iter().map(|r| &l.text[r.clone()]))
+            .collect();
+        assert!(changed.iter().any(|t| t.starts_with('v')), "{changed:?}");
+        assert_eq!(a.units, vec![0]);
+        assert!(a.params.is_empty());
+    }
+
+    #[test]
+    fn errors_are_reported_not_fatal() {
+        let mut d = fig3();
+        d.fp = d.fp.replace("mov oC0, r0", "mov oC0, r0,");
+        let a = analyze(&d);
+        assert!(a.fp.errors() > 0);
+        assert!(a.optimized.is_none());
+        assert!(a.problem.as_ref().unwrap().contains("fragment program"));
+        let d = Doc {
+            vp: "garbage".into(),
+            fp: String::new(),
+            ..Doc::default()
+        };
+        let a = analyze(&d);
+        assert!(a.vp.errors() > 0 && a.fp.errors() > 0);
+    }
+
+    #[test]
+    fn mismatched_pair_is_a_message() {
+        let mut d = fig3();
+        d.vp = "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n".into();
+        let a = analyze(&d);
+        assert!(a.vp.program.is_some(), "{:?}", a.vp.diagnostics);
+        assert!(a.optimized.is_none());
+        assert!(a.problem.is_some());
+    }
+
+    #[test]
+    fn host_parameters_are_found() {
+        let d = Doc {
+            vp: "vs_1_1\ndcl_position v0\nmov oPos, v0\nmov oT0, c4\n".into(),
+            fp: "ps_2_0\ndcl t0\nadd r0, t0, c2\nmov oC0, r0\n".into(),
+            ..Doc::default()
+        };
+        let a = analyze(&d);
+        assert_eq!(a.fp.errors(), 0, "{:?}", a.fp.diagnostics);
+        let keys: Vec<(bool, u16)> = a.params.iter().map(|k| (k.vertex, k.index)).collect();
+        assert_eq!(keys, vec![(false, 2), (true, 4)]);
+    }
+}

@@ -1,0 +1,493 @@
+//! Syntax highlighting of ARB and Direct3D 9 assembly, and the line/segment model the
+//! code views draw.
+//!
+//! [`tokens`] classifies every non-blank piece of a program; [`lines`] cuts the text into
+//! lines of styled [`Seg`]ments, overlaying marks (diagnostic squiggles, changed operands)
+//! on top of the token classes. Unknown text is kept as plain text: highlighting never
+//! fails and never drops characters, so the overlay always lines up with the textarea.
+
+use hoist_asm::Dialect;
+use std::ops::Range;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Comment,
+    Header,
+    /// Declarations and directives: `PARAM TEMP … END`, `def dcl_*`, texture targets.
+    Keyword,
+    Opcode,
+    Register,
+    Number,
+    Swizzle,
+    /// ARB names.
+    Ident,
+    Punct,
+}
+
+impl Kind {
+    pub fn class(self) -> &'static str {
+        match self {
+            Kind::Comment => "tk-com",
+            Kind::Header => "tk-hdr",
+            Kind::Keyword => "tk-kw",
+            Kind::Opcode => "tk-op",
+            Kind::Register => "tk-reg",
+            Kind::Number => "tk-num",
+            Kind::Swizzle => "tk-sw",
+            Kind::Ident => "tk-id",
+            Kind::Punct => "tk-p",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub range: Range<usize>,
+    pub kind: Kind,
+}
+
+const ARB_KEYWORDS: [&str; 8] = [
+    "PARAM", "TEMP", "ATTRIB", "OUTPUT", "ALIAS", "ADDRESS", "OPTION", "END",
+];
+const ARB_BINDINGS: [&str; 6] = [
+    "vertex", "fragment", "result", "state", "program", "texture",
+];
+const TARGETS: [&str; 6] = ["1D", "2D", "3D", "CUBE", "RECT", "SHADOW2D"];
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Whether `w` names a D3D9 register (`r0`, `c12`, `oPos`, `vFace`, ...).
+fn is_d3d_register(w: &str) -> bool {
+    let named = [
+        "oPos", "oFog", "oPts", "oDepth", "vPos", "vFace", "aL", "a0", "p0",
+    ];
+    if named.iter().any(|n| n.eq_ignore_ascii_case(w)) {
+        return true;
+    }
+    let lower = w.to_ascii_lowercase();
+    for prefix in ["ot", "od", "oc", "r", "c", "v", "t", "s", "i", "b", "o"] {
+        if let Some(rest) = lower.strip_prefix(prefix) {
+            if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+fn is_swizzle(w: &str) -> bool {
+    (1..=4).contains(&w.len())
+        && (w.bytes().all(|b| b"xyzw".contains(&b)) || w.bytes().all(|b| b"rgba".contains(&b)))
+}
+
+/// Classifies the program text. `dialect` decides comment markers and statement ends; for
+/// text that is neither, pass the detected dialect or [`Dialect::D3d9`].
+pub fn tokens(src: &str, dialect: Dialect) -> Vec<Token> {
+    let b = src.as_bytes();
+    let arb = dialect == Dialect::Arb;
+    let mut out = Vec::new();
+    let mut i = 0;
+    // The next word starts a statement (opcode or declaration).
+    let mut stmt = true;
+    let mut seen_header = false;
+    // The previous token was a register (a following `.xy` is a swizzle).
+    let mut after_reg = false;
+    while i < b.len() {
+        let c = b[i];
+        let start = i;
+        if c == b'\n' {
+            if !arb {
+                stmt = true;
+            }
+            after_reg = false;
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let line_comment = if arb {
+            c == b'#'
+        } else {
+            c == b';' || (c == b'/' && b.get(i + 1) == Some(&b'/'))
+        };
+        if line_comment {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            out.push(Token {
+                range: start..i,
+                kind: Kind::Comment,
+            });
+            continue;
+        }
+        if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            i = src[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
+            out.push(Token {
+                range: start..i,
+                kind: Kind::Comment,
+            });
+            continue;
+        }
+        if c == b'!' && src[i..].starts_with("!!") {
+            while i < b.len() && !b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            out.push(Token {
+                range: start..i,
+                kind: Kind::Header,
+            });
+            seen_header = true;
+            stmt = true;
+            continue;
+        }
+        if c.is_ascii_digit()
+            || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit) && !after_reg)
+        {
+            // A number, or a word that starts with a digit (`2D`).
+            let mut j = i;
+            while j < b.len() && (is_word(b[j]) || b[j] == b'.') {
+                j += 1;
+            }
+            let w = &src[i..j];
+            if TARGETS.contains(&w) {
+                out.push(Token {
+                    range: i..j,
+                    kind: Kind::Keyword,
+                });
+                i = j;
+                continue;
+            }
+            i = scan_number(b, i);
+            out.push(Token {
+                range: start..i,
+                kind: Kind::Number,
+            });
+            after_reg = false;
+            continue;
+        }
+        if c == b'.' && after_reg {
+            let mut j = i + 1;
+            while j < b.len() && is_word(b[j]) {
+                j += 1;
+            }
+            let w = &src[i + 1..j];
+            let kind = if is_swizzle(w) {
+                Kind::Swizzle
+            } else {
+                Kind::Register
+            };
+            out.push(Token { range: i..j, kind });
+            i = j;
+            continue;
+        }
+        if is_word(c) {
+            let mut j = i;
+            while j < b.len() && is_word(b[j]) {
+                j += 1;
+            }
+            // D3D9 headers may use dots: `ps.2.0`.
+            let w = &src[i..j];
+            if !arb && !seen_header && stmt {
+                let mut k = j;
+                while k < b.len() && (is_word(b[k]) || b[k] == b'.') {
+                    k += 1;
+                }
+                let word = src[i..k].replace('.', "_").to_ascii_lowercase();
+                if hoist_asm::detect_profile(&word).is_some() {
+                    out.push(Token {
+                        range: i..k,
+                        kind: Kind::Header,
+                    });
+                    seen_header = true;
+                    i = k;
+                    continue;
+                }
+            }
+            let kind;
+            if arb && ARB_BINDINGS.contains(&w) && b.get(j) == Some(&b'.')
+                || (arb && w == "texture")
+            {
+                // A binding: `vertex.texcoord[0]`, `state.matrix.mvp.row[1]`, `texture[0]`.
+                while j < b.len() && (is_word(b[j]) || b"[].".contains(&b[j])) {
+                    // Stop before a trailing swizzle of the binding.
+                    if b[j] == b'.' {
+                        let mut k = j + 1;
+                        while k < b.len() && is_word(b[k]) {
+                            k += 1;
+                        }
+                        let after = b.get(k).copied().unwrap_or(b' ');
+                        if is_swizzle(&src[j + 1..k]) && !b"[.".contains(&after) {
+                            break;
+                        }
+                    }
+                    j += 1;
+                }
+                kind = Kind::Register;
+            } else if stmt {
+                let base = w.split('_').next().unwrap_or(w);
+                let declaration = if arb {
+                    ARB_KEYWORDS.contains(&w)
+                } else {
+                    matches!(
+                        base.to_ascii_lowercase().as_str(),
+                        "def" | "defi" | "defb" | "dcl"
+                    )
+                };
+                kind = if declaration {
+                    Kind::Keyword
+                } else {
+                    Kind::Opcode
+                };
+                stmt = false;
+            } else if TARGETS.contains(&w) {
+                kind = Kind::Keyword;
+            } else if !arb && is_d3d_register(w) {
+                kind = Kind::Register;
+            } else {
+                kind = Kind::Ident;
+            }
+            out.push(Token { range: i..j, kind });
+            after_reg = matches!(kind, Kind::Register | Kind::Ident);
+            i = j;
+            continue;
+        }
+        // Punctuation. `;` ends an ARB statement; D3D9 predicates `(p0.x)` precede opcodes.
+        if arb && c == b';' {
+            stmt = true;
+        }
+        if !arb && c == b'(' && stmt {
+            let end = src[i..].find(')').map_or(b.len(), |e| i + e + 1);
+            out.push(Token {
+                range: i..end,
+                kind: Kind::Register,
+            });
+            i = end;
+            continue;
+        }
+        after_reg = c == b']';
+        out.push(Token {
+            range: i..i + 1,
+            kind: Kind::Punct,
+        });
+        i += src[i..].chars().next().map_or(1, char::len_utf8);
+    }
+    out
+}
+
+fn scan_number(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+        i += 1;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let mut j = i + 1;
+        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+            j += 1;
+        }
+        if j < b.len() && b[j].is_ascii_digit() {
+            i = j;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+    }
+    // Swallow a stray suffix so a malformed literal stays one token.
+    while i < b.len() && is_word(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// A styled piece of one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seg {
+    pub text: String,
+    /// Space-separated CSS classes (token class, then mark classes).
+    pub class: String,
+}
+
+/// A mark over a byte range (may span lines): `class` is added to the covered segments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub range: Range<usize>,
+    pub class: &'static str,
+}
+
+/// Cuts `src` into lines of segments with token classes and marks. An empty mark range
+/// marks one character (or a visible placeholder at the end of a line).
+pub fn lines(src: &str, toks: &[Token], marks: &[Mark]) -> Vec<Vec<Seg>> {
+    // Boundaries: token edges, mark edges, line breaks.
+    let n = src.len();
+    let tok_kind = |pos: usize| -> Option<Kind> {
+        // Tokens are sorted; find the one covering pos.
+        let i = toks.partition_point(|t| t.range.end <= pos);
+        toks.get(i)
+            .filter(|t| t.range.start <= pos && pos < t.range.end)
+            .map(|t| t.kind)
+    };
+    let mark_ranges: Vec<(Range<usize>, &'static str)> = marks
+        .iter()
+        .map(|m| {
+            let s = m.range.start.min(n);
+            let mut e = m.range.end.min(n).max(s);
+            if e == s && s < n && src.as_bytes()[s] != b'\n' {
+                e = s + src[s..].chars().next().map_or(1, char::len_utf8);
+            }
+            (s..e, m.class)
+        })
+        .collect();
+    let marks_at = |pos: usize| -> Vec<&'static str> {
+        mark_ranges
+            .iter()
+            .filter(|(r, _)| r.start <= pos && pos < r.end)
+            .map(|(_, c)| *c)
+            .collect()
+    };
+    let mut out = vec![Vec::new()];
+    let mut cur_class: Option<String> = None;
+    let mut buf = String::new();
+    for (pos, ch) in src.char_indices() {
+        if ch == '\n' {
+            if let Some(c) = cur_class.take() {
+                out.last_mut().unwrap().push(Seg {
+                    text: std::mem::take(&mut buf),
+                    class: c,
+                });
+            }
+            out.push(Vec::new());
+            continue;
+        }
+        let mut class = tok_kind(pos).map_or(String::new(), |k| k.class().to_string());
+        for m in marks_at(pos) {
+            if !class.is_empty() {
+                class.push(' ');
+            }
+            class.push_str(m);
+        }
+        if cur_class.as_ref() != Some(&class) {
+            if let Some(c) = cur_class.take() {
+                out.last_mut().unwrap().push(Seg {
+                    text: std::mem::take(&mut buf),
+                    class: c,
+                });
+            }
+            cur_class = Some(class);
+        }
+        buf.push(ch);
+    }
+    if let Some(c) = cur_class.take() {
+        out.last_mut().unwrap().push(Seg {
+            text: buf,
+            class: c,
+        });
+    }
+    // Marks that start at the end of a line (e.g. "expected an operand" at end of input)
+    // get a visible placeholder so the squiggle shows.
+    let idx = hoist_asm::diag::LineIndex::new(src);
+    for (r, class) in &mark_ranges {
+        if r.is_empty() {
+            let lc = idx.line_col(r.start);
+            if let Some(line) = out.get_mut(lc.line as usize - 1) {
+                line.push(Seg {
+                    text: " ".into(),
+                    class: format!("tk-end {class}"),
+                });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(src: &str, d: Dialect) -> Vec<(String, Kind)> {
+        tokens(src, d)
+            .into_iter()
+            .map(|t| (src[t.range].to_string(), t.kind))
+            .collect()
+    }
+
+    #[test]
+    fn d3d9_line() {
+        let k = kinds(
+            "ps_2_0\ndef c0, 0.25, 0, 0, 0\ntexld r2, r0, s0 ; fetch\n",
+            Dialect::D3d9,
+        );
+        let find = |s: &str| k.iter().find(|(t, _)| t == s).map(|(_, k)| *k);
+        assert_eq!(find("ps_2_0"), Some(Kind::Header));
+        assert_eq!(find("def"), Some(Kind::Keyword));
+        assert_eq!(find("0.25"), Some(Kind::Number));
+        assert_eq!(find("texld"), Some(Kind::Opcode));
+        assert_eq!(find("r2"), Some(Kind::Register));
+        assert_eq!(find("s0"), Some(Kind::Register));
+        assert_eq!(find("; fetch"), Some(Kind::Comment));
+    }
+
+    #[test]
+    fn d3d9_swizzles_modifiers_and_predicates() {
+        let k = kinds("vs_2_x\n(p0.x) mul_sat r0.xy, -c3.x, oT0\n", Dialect::D3d9);
+        let find = |s: &str| k.iter().find(|(t, _)| t == s).map(|(_, k)| *k);
+        assert_eq!(find("(p0.x)"), Some(Kind::Register));
+        assert_eq!(find("mul_sat"), Some(Kind::Opcode));
+        assert_eq!(find(".xy"), Some(Kind::Swizzle));
+        assert_eq!(find("c3"), Some(Kind::Register));
+        assert_eq!(find("oT0"), Some(Kind::Register));
+    }
+
+    #[test]
+    fn arb_statements_bindings_and_comments() {
+        let src = "!!ARBfp1.0\n# c\nPARAM k = {0.5, 1, 2, 3};\nTEMP a;\n\
+                   TEX a, fragment.texcoord[0], texture[0], 2D;\nMOV result.color, a.xyzw;\nEND\n";
+        let k = kinds(src, Dialect::Arb);
+        let find = |s: &str| k.iter().find(|(t, _)| t == s).map(|(_, k)| *k);
+        assert_eq!(find("!!ARBfp1.0"), Some(Kind::Header));
+        assert_eq!(find("# c"), Some(Kind::Comment));
+        assert_eq!(find("PARAM"), Some(Kind::Keyword));
+        assert_eq!(find("TEX"), Some(Kind::Opcode));
+        assert_eq!(find("fragment.texcoord[0]"), Some(Kind::Register));
+        assert_eq!(find("texture[0]"), Some(Kind::Register));
+        assert_eq!(find("2D"), Some(Kind::Keyword));
+        assert_eq!(find("result.color"), Some(Kind::Register));
+        assert_eq!(find(".xyzw"), Some(Kind::Swizzle));
+        assert_eq!(find("END"), Some(Kind::Keyword));
+        assert_eq!(find("a"), Some(Kind::Ident));
+    }
+
+    #[test]
+    fn lines_keep_every_character_and_apply_marks() {
+        let src = "ps_2_0\nmov oC0, r0 ; é\n\nbad";
+        let toks = tokens(src, Dialect::D3d9);
+        let marks = [Mark {
+            range: 11..14,
+            class: "sq",
+        }];
+        let ls = lines(src, &toks, &marks);
+        assert_eq!(ls.len(), 4);
+        for (l, want) in ls.iter().zip(src.split('\n')) {
+            let text: String = l.iter().map(|s| s.text.as_str()).collect();
+            assert_eq!(text, want);
+        }
+        let marked: Vec<&Seg> = ls[1].iter().filter(|s| s.class.contains("sq")).collect();
+        assert_eq!(marked[0].text, "oC0");
+        assert!(marked[0].class.contains("tk-reg"));
+    }
+
+    #[test]
+    fn empty_mark_at_end_of_line_is_visible() {
+        let src = "mov r0,\n";
+        let ls = lines(
+            src,
+            &tokens(src, Dialect::D3d9),
+            &[Mark {
+                range: 7..7,
+                class: "sq",
+            }],
+        );
+        assert!(ls[0].iter().any(|s| s.class.contains("tk-end")));
+    }
+}

@@ -1,0 +1,16 @@
+//! # hoist-web: the Hoist playground
+//!
+//! A static page (Yew, built by Trunk) where a vertex/fragment program pair is edited,
+//! optimized by `hoist-opt` and rendered by `hoist-raster`, original next to optimized, with
+//! a pixel-exact verdict. Logic lives in plain modules that test natively; `components/`
+//! only draws them, and `main.rs` only starts the app.
+//!
+//! - [`doc`]: the shareable document and its invariants; [`codec`]: permalinks.
+//! - [`state`]: the app state and its `Action` reducer.
+
+pub mod analysis;
+pub mod annotate;
+pub mod codec;
+pub mod doc;
+pub mod highlight;
+pub mod render;
