@@ -52,7 +52,10 @@ END";
     assert_eq!(hint(src, "E1200"), "did you mean `texcoord`?");
     assert_eq!(hint(src, "E1100"), "did you mean `a`?");
     let d = diags(src);
-    assert!(d.iter().all(|d| !d.label.is_empty() && d.severity == Severity::Error));
+    assert!(
+        d.iter()
+            .all(|d| !d.label.is_empty() && d.severity == Severity::Error)
+    );
     let redecl = d.iter().find(|d| d.code == "E1101").unwrap();
     assert_eq!(redecl.related.len(), 1);
 }
@@ -66,7 +69,9 @@ fn every_operand_of_an_instruction_is_checked() {
 #[test]
 fn names_and_operand_kinds() {
     assert_eq!(at("!!ARBvp1.0\nTEMP MOV;\nEND"), vec!["E1102@2:6"]);
-    assert!(accepted("!!ARBfp1.0\nTEMP ADDRESS, vertex;\nMOV vertex, ADDRESS;\nEND"));
+    assert!(accepted(
+        "!!ARBfp1.0\nTEMP ADDRESS, vertex;\nMOV vertex, ADDRESS;\nEND"
+    ));
     assert_eq!(
         at("!!ARBvp1.0\nTEMP a;\nMOV vertex.color, a;\nMOV a, result.color;\nEND"),
         vec!["E1103@3:5", "E1104@4:8"]
@@ -85,11 +90,14 @@ fn names_and_operand_kinds() {
 
 #[test]
 fn attributes_options_and_position_invariance() {
-    let src = "!!ARBvp1.0\nMOV result.color, vertex.color;\nMOV result.texcoord, vertex.attrib[3];\nEND";
+    let src =
+        "!!ARBvp1.0\nMOV result.color, vertex.color;\nMOV result.texcoord, vertex.attrib[3];\nEND";
     assert_eq!(at(src), vec!["E1210@3:22"]);
     assert_eq!(diags(src)[0].related[0].1, "first used here");
     assert_eq!(
-        at("!!ARBvp1.0\nOPTION ARB_position_invariant;\nMOV result.position, vertex.position;\nEND"),
+        at(
+            "!!ARBvp1.0\nOPTION ARB_position_invariant;\nMOV result.position, vertex.position;\nEND"
+        ),
         vec!["E1211@3:12"]
     );
     assert_eq!(
@@ -104,7 +112,10 @@ fn attributes_options_and_position_invariance() {
 
 #[test]
 fn instruction_shapes() {
-    assert_eq!(at("!!ARBvp1.0\nTEMP a;\nMOV_SAT a, a;\nEND"), vec!["E1033@3:1"]);
+    assert_eq!(
+        at("!!ARBvp1.0\nTEMP a;\nMOV_SAT a, a;\nEND"),
+        vec!["E1033@3:1"]
+    );
     let src = "!!ARBvp1.0\nTEMP a;\nRCP a, a;\nRCP a, a.xxxx;\nEND";
     assert_eq!(at(src), vec!["E1035@3:8", "E1035@4:8"]);
     assert_eq!(hint(src, "E1035"), "write it as `a.x`");
@@ -116,9 +127,15 @@ fn instruction_shapes() {
         hint("!!ARBvp1.0\nTEMP a;\nMOx a, a;\nEND", "E1030"),
         "did you mean `MOV`?"
     );
-    assert_eq!(at("!!ARBvp1.0\nTEMP a;\nSEQ a, a, a;\nEND"), vec!["E1031@3:1"]);
+    assert_eq!(
+        at("!!ARBvp1.0\nTEMP a;\nSEQ a, a, a;\nEND"),
+        vec!["E1031@3:1"]
+    );
     assert_eq!(at("!!ARBvp1.0\nTEMP a;\nKIL a;\nEND"), vec!["E1032@3:1"]);
-    assert_eq!(at("!!ARBvp1.0\nTEMP a;\nSWZ a, -a, x, y, z, w;\nEND"), vec!["E1039@3:8"]);
+    assert_eq!(
+        at("!!ARBvp1.0\nTEMP a;\nSWZ a, -a, x, y, z, w;\nEND"),
+        vec!["E1039@3:8"]
+    );
     assert_eq!(
         at("!!ARBvp1.0\nADDRESS A;\nARL A, vertex.position.x;\nEND"),
         vec!["E1043@3:5"]
@@ -132,11 +149,15 @@ fn fragment_rules() {
         vec!["E1032@2:9", "E1032@3:1"]
     );
     assert_eq!(
-        at("!!ARBfp1.0\nTEX result.color, fragment.texcoord, texture[0], 2D;\nTEX result.color, fragment.texcoord, texture[0], 3D;\nEND"),
+        at(
+            "!!ARBfp1.0\nTEX result.color, fragment.texcoord, texture[0], 2D;\nTEX result.color, fragment.texcoord, texture[0], 3D;\nEND"
+        ),
         vec!["E1304@3:1"]
     );
     assert_eq!(
-        at("!!ARBfp1.0\nTEX result.color, fragment.texcoord, texture[0], SHADOW2D;\nTEX result.color, fragment.texcoord, texture[99], 4D;\nEND"),
+        at(
+            "!!ARBfp1.0\nTEX result.color, fragment.texcoord, texture[0], SHADOW2D;\nTEX result.color, fragment.texcoord, texture[99], 4D;\nEND"
+        ),
         vec!["E1041@2:50", "E1201@3:45", "E1040@3:51"]
     );
     assert_eq!(
@@ -162,7 +183,9 @@ fn fragment_rules() {
 #[test]
 fn params_and_arrays() {
     assert_eq!(
-        at("!!ARBvp1.0\nPARAM a[3] = {1, 2};\nPARAM b[0] = {1};\nPARAM c[] = { program.env[3..1] };\nEND"),
+        at(
+            "!!ARBvp1.0\nPARAM a[3] = {1, 2};\nPARAM b[0] = {1};\nPARAM c[] = { program.env[3..1] };\nEND"
+        ),
         vec!["E1208@2:9", "E1209@3:9", "E1207@4:26"]
     );
     assert_eq!(
@@ -174,7 +197,9 @@ fn params_and_arrays() {
         vec!["E1107@4:9", "E1106@5:8"]
     );
     assert_eq!(
-        at("!!ARBvp1.0\nPARAM m[] = { 1 };\nADDRESS A;\nTEMP t;\nMOV t, m[A.y];\nMOV t, m[t.x];\nEND"),
+        at(
+            "!!ARBvp1.0\nPARAM m[] = { 1 };\nADDRESS A;\nTEMP t;\nMOV t, m[A.y];\nMOV t, m[t.x];\nEND"
+        ),
         vec!["E1109@5:12", "E1111@6:10"]
     );
 }
@@ -182,7 +207,13 @@ fn params_and_arrays() {
 #[test]
 fn headers_warnings_and_limits() {
     assert_eq!(at("MOV r0, r1;"), vec!["E0001@1:1"]);
-    let p = parse("MOV r0, r1;", &ParseOptions { profile: Some(Profile::ArbFp1), limits: None });
+    let p = parse(
+        "MOV r0, r1;",
+        &ParseOptions {
+            profile: Some(Profile::ArbFp1),
+            limits: None,
+        },
+    );
     assert_eq!(p.diagnostics[0].code, "E1001");
     let src = "\n  !!ARBvp1.0\nEND\n trailing words";
     assert_eq!(at(src), vec!["W1001@1:1", "W1002@4:2"]);
@@ -195,7 +226,9 @@ fn headers_warnings_and_limits() {
     many.push_str("END");
     let codes: Vec<String> = diags(&many).into_iter().map(|d| d.code).collect();
     assert_eq!(codes, vec!["E0301", "E0301"]);
-    let fog = "!!ARBfp1.0\nOPTION ARB_fog_exp2;\nTEMP t;\n".to_string() + &"MOV t, t;\n".repeat(61) + "END";
+    let fog = "!!ARBfp1.0\nOPTION ARB_fog_exp2;\nTEMP t;\n".to_string()
+        + &"MOV t, t;\n".repeat(61)
+        + "END";
     assert_eq!(at(&fog), vec!["E1303@4:1"]);
 }
 

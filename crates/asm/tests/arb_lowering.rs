@@ -14,7 +14,9 @@ fn ok(src: &str) -> Program {
 }
 
 fn io(p: &Program) -> Vec<(RegFile, u16, Semantic)> {
-    p.io.iter().map(|d| (d.reg.file, d.reg.index, d.semantic)).collect()
+    p.io.iter()
+        .map(|d| (d.reg.file, d.reg.index, d.semantic))
+        .collect()
 }
 
 #[test]
@@ -157,7 +159,10 @@ fn swizzles_masks_and_scalars() {
     assert!(i[3].sat);
     assert_eq!(i[3].src[1].swizzle, Swizzle::splat(3));
     let e = i[4].ext_swizzle.unwrap();
-    assert_eq!(e.sel, [ExtSel::One, ExtSel::Zero, ExtSel::Comp(2), ExtSel::Comp(0)]);
+    assert_eq!(
+        e.sel,
+        [ExtSel::One, ExtSel::Zero, ExtSel::Comp(2), ExtSel::Comp(0)]
+    );
     assert_eq!(e.neg, [true, false, false, true]);
     assert_eq!(i[5].op, Op::Kil);
     assert!(i[5].dst.is_none() && i[5].src[0].negate);
@@ -244,12 +249,17 @@ fn generated_names_are_anonymous() {
     assert_eq!(p.num_temps, 2);
     assert_eq!(p.symbols.len(), 1);
     assert_eq!(p.consts.len(), 1);
-    assert_eq!(p.insts[1].dst.as_ref().unwrap().reg, Reg::new(RegFile::Temp, 0));
+    assert_eq!(
+        p.insts[1].dst.as_ref().unwrap().reg,
+        Reg::new(RegFile::Temp, 0)
+    );
 }
 
 #[test]
 fn whitespace_crlf_and_position_invariance() {
-    let p = ok("!!ARBvp1.0\r\nOPTION ARB_position_invariant;\r\nMOV result.color, vertex.color;\r\nEND\r\n");
+    let p = ok(
+        "!!ARBvp1.0\r\nOPTION ARB_position_invariant;\r\nMOV result.color, vertex.color;\r\nEND\r\n",
+    );
     assert_eq!(p.options, vec![ArbOption::PositionInvariant]);
     assert_eq!(p.insts.len(), 1);
 }

@@ -70,11 +70,16 @@ fn parsed_programs_print_canonically() {
     let p = ok(BASE);
     let text = rt(&p);
     assert!(text.contains("MUL s, r, 0.5; # half"), "{text}");
-    assert!(text.contains("PARAM mvp[4] = { state.matrix.mvp };"), "{text}");
+    assert!(
+        text.contains("PARAM mvp[4] = { state.matrix.mvp };"),
+        "{text}"
+    );
     assert!(text.contains("ADD r, s, {1.0, 2.0};"), "{text}");
     assert!(text.contains("MOV result.color, vertex.color;"), "{text}");
     // Declarations written first stay first; a PARAM after an inline constant stays after.
-    let p = ok("!!ARBvp1.0\nTEMP a;\nOUTPUT o = result.color;\nMOV a, 2;\nPARAM k = 3;\nADD o, a, k;\nEND");
+    let p = ok(
+        "!!ARBvp1.0\nTEMP a;\nOUTPUT o = result.color;\nMOV a, 2;\nPARAM k = 3;\nADD o, a, k;\nEND",
+    );
     assert_eq!(
         rt(&p),
         "!!ARBvp1.0\nTEMP a;\nOUTPUT o = result.color;\nMOV a, 2.0;\nPARAM k = 3.0;\nADD o, a, k;\nEND\n"
@@ -86,7 +91,11 @@ fn new_unnamed_temp_gets_a_generated_name() {
     let mut p = ok(BASE);
     let t = p.num_temps;
     p.num_temps += 1;
-    let mov = Inst::new(Op::Mov, Some(Dst::new(temp(t), WriteMask::ALL)), [Src::new(temp(0))]);
+    let mov = Inst::new(
+        Op::Mov,
+        Some(Dst::new(temp(t), WriteMask::ALL)),
+        [Src::new(temp(0))],
+    );
     p.insts.insert(0, mov);
     let text = rt(&p);
     assert!(text.contains("TEMP r, s, $t2;"), "{text}");
@@ -101,8 +110,22 @@ fn anonymous_temp_between_named_ones() {
         kind: SymKind::Temp(2),
         span: Span::NONE,
     });
-    p.insts.insert(1, Inst::new(Op::Mov, Some(Dst::new(temp(2), WriteMask::X)), [Src::new(temp(0))]));
-    p.insts.insert(2, Inst::new(Op::Mov, Some(Dst::new(temp(1), WriteMask::X)), [Src::new(temp(2))]));
+    p.insts.insert(
+        1,
+        Inst::new(
+            Op::Mov,
+            Some(Dst::new(temp(2), WriteMask::X)),
+            [Src::new(temp(0))],
+        ),
+    );
+    p.insts.insert(
+        2,
+        Inst::new(
+            Op::Mov,
+            Some(Dst::new(temp(1), WriteMask::X)),
+            [Src::new(temp(2))],
+        ),
+    );
     rt(&p);
 }
 
@@ -117,7 +140,13 @@ fn shared_negative_unused_and_reordered_slots() {
         binding: ConstBinding::State(StateRef::FogColor),
         span: Span::NONE,
     });
-    let mul = |a: Src| Inst::new(Op::Mul, Some(Dst::new(temp(1), WriteMask::ALL)), [Src::new(temp(1)), a]);
+    let mul = |a: Src| {
+        Inst::new(
+            Op::Mul,
+            Some(Dst::new(temp(1), WriteMask::ALL)),
+            [Src::new(temp(1)), a],
+        )
+    };
     p.insts.insert(0, mul(konst(n + 3)));
     p.insts.insert(0, mul(konst(n)));
     p.insts.push(mul(konst(n)));
@@ -138,7 +167,9 @@ fn inline_slots_used_in_reverse_order() {
 
 #[test]
 fn removed_uses_leave_declarations() {
-    let mut p = ok("!!ARBvp1.0\nTEMP t;\nMOV t, vertex.normal;\nMOV t, 0.5;\nMOV result.position, vertex.position;\nEND");
+    let mut p = ok(
+        "!!ARBvp1.0\nTEMP t;\nMOV t, vertex.normal;\nMOV t, 0.5;\nMOV result.position, vertex.position;\nEND",
+    );
     p.insts.remove(0);
     p.insts.remove(0);
     let text = rt(&p);
@@ -147,7 +178,9 @@ fn removed_uses_leave_declarations() {
 
 #[test]
 fn relative_array_without_a_name() {
-    let mut p = ok("!!ARBvp1.0\nADDRESS A;\nARL A.x, vertex.position.x;\nMOV result.position, vertex.position;\nEND");
+    let mut p = ok(
+        "!!ARBvp1.0\nADDRESS A;\nARL A.x, vertex.position.x;\nMOV result.position, vertex.position;\nEND",
+    );
     let base = p.consts.len() as u16;
     p.consts.extend([lit(1.0), lit(2.0), lit(3.0)]);
     let mut s = konst(base);
@@ -169,7 +202,14 @@ fn relative_array_without_a_name() {
         span: Span::NONE,
     });
     p.io.sort_by_key(|d| d.reg);
-    p.insts.push(Inst::new(Op::Mov, Some(Dst::new(color, WriteMask::ALL)), [s, konst(base + 1)]).tap_mov());
+    p.insts.push(
+        Inst::new(
+            Op::Mov,
+            Some(Dst::new(color, WriteMask::ALL)),
+            [s, konst(base + 1)],
+        )
+        .tap_mov(),
+    );
     let text = rt(&p);
     assert!(text.contains("$c0[A.x - 1]"), "{text}");
 }

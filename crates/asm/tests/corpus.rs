@@ -39,7 +39,8 @@ fn foreign_options(src: &str) -> Vec<String> {
         .filter_map(|l| {
             let code = l.split('#').next().unwrap_or("");
             let mut words = code.split_whitespace();
-            (words.next() == Some("OPTION")).then(|| words.next().unwrap_or("").trim_end_matches(';').to_string())
+            (words.next() == Some("OPTION"))
+                .then(|| words.next().unwrap_or("").trim_end_matches(';').to_string())
         })
         .filter(|name| !name.starts_with("ARB_"))
         .collect()
@@ -68,9 +69,12 @@ fn accept(src: &str, profile: Profile, limits: &Limits) -> Result<(), String> {
     let text = print(&p);
     let again = parse(&text, &opts);
     let again_diags = again.diagnostics.clone();
-    let q = again
-        .into_result()
-        .map_err(|_| format!("printed program does not parse: {}\n{text}", first_error(&text, &again_diags)))?;
+    let q = again.into_result().map_err(|_| {
+        format!(
+            "printed program does not parse: {}\n{text}",
+            first_error(&text, &again_diags)
+        )
+    })?;
     if !q.eq_ignoring_spans(&p) {
         return Err(format!("round trip changed the program:\n{text}"));
     }
@@ -89,7 +93,11 @@ struct Counts {
 
 fn asmparser(root: &Path, dir: &str, profile: Profile, wrong: &mut Vec<String>) -> Counts {
     let mut list = Vec::new();
-    files(&root.join("asmparsertest/shaders").join(dir), "txt", &mut list);
+    files(
+        &root.join("asmparsertest/shaders").join(dir),
+        "txt",
+        &mut list,
+    );
     let mut c = Counts::default();
     let limits = profile.limits();
     for f in list {
@@ -188,7 +196,12 @@ fn piglit_arb_corpus() {
         tests.len()
     );
     println!("over the default (R300) limits, accepted with Mesa's: {default_limit_failures:?}");
-    assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
     assert_eq!(
         vp,
         Counts {
@@ -207,5 +220,8 @@ fn piglit_arb_corpus() {
     );
     assert_eq!(tests.len(), 80);
     assert_eq!((vp_sections, fp_sections), (80, 18));
-    assert_eq!(default_limit_failures, vec!["spec/arb_vertex_program/big-param.shader_test"]);
+    assert_eq!(
+        default_limit_failures,
+        vec!["spec/arb_vertex_program/big-param.shader_test"]
+    );
 }

@@ -52,9 +52,15 @@ pub enum Stmt<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamItem<'a> {
     /// A signed scalar constant, replicated to four components.
-    Scalar { value: f32, span: Span },
+    Scalar {
+        value: f32,
+        span: Span,
+    },
     /// `{a, b, c, d}` with 1 to 4 signed components.
-    Vector { values: Vec<f32>, span: Span },
+    Vector {
+        values: Vec<f32>,
+        span: Span,
+    },
     Binding(Path<'a>),
 }
 

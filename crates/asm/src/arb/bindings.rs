@@ -28,11 +28,20 @@ pub const MAX_DRAW_BUFFERS: u64 = 4;
 /// What a path binds to.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Bound {
-    Input { reg: Reg, semantic: Semantic },
-    Output { reg: Reg, semantic: Semantic },
+    Input {
+        reg: Reg,
+        semantic: Semantic,
+    },
+    Output {
+        reg: Reg,
+        semantic: Semantic,
+    },
     /// One or more parameter vectors; `multi` when the binding names a list by itself
     /// (matrix without `.row[n]`, `.row[a..b]`, `program.env[a..b]`).
-    Params { refs: Vec<ConstBinding>, multi: bool },
+    Params {
+        refs: Vec<ConstBinding>,
+        multi: bool,
+    },
 }
 
 /// The result of [`interpret`]: the binding and how many path segments it used.
@@ -229,10 +238,10 @@ fn vertex(cur: &mut Cur, ctx: Ctx) -> R<Bound> {
             input(RegFile::Input, 0, Semantic::Position(0))
         }
         "weight" => {
-            if let Some(Index::Int(n, s)) = &item.index {
-                if *n != 0 {
-                    return Err(ArbError::WeightIndex { index: *n }.at(*s));
-                }
+            if let Some(Index::Int(n, s)) = &item.index
+                && *n != 0
+            {
+                return Err(ArbError::WeightIndex { index: *n }.at(*s));
             }
             opt_index(item, "vertex weight", 1)?;
             input(RegFile::Input, 1, Semantic::BlendWeight(0))
@@ -378,11 +387,11 @@ fn result(cur: &mut Cur, ctx: Ctx) -> R<Bound> {
             output(RegFile::AttrOut, n, semantic)
         }
         _ => {
-            if let Some(next) = cur.peek() {
-                if ["front", "back", "primary", "secondary"].contains(&next.name.text) {
-                    cur.i += 1;
-                    return Err(wrong_stage(cur, ctx.stage));
-                }
+            if let Some(next) = cur.peek()
+                && ["front", "back", "primary", "secondary"].contains(&next.name.text)
+            {
+                cur.i += 1;
+                return Err(wrong_stage(cur, ctx.stage));
             }
             let n = match &item.index {
                 None => 0,
@@ -590,7 +599,9 @@ fn matrix(cur: &mut Cur, ctx: Ctx) -> R<Bound> {
         "program",
     ])?;
     let name = match m.name.text {
-        "modelview" => MatrixName::Modelview(opt_index(m, "modelview matrix", MAX_VERTEX_UNITS)? as u8),
+        "modelview" => {
+            MatrixName::Modelview(opt_index(m, "modelview matrix", MAX_VERTEX_UNITS)? as u8)
+        }
         "projection" => {
             no_index(m)?;
             MatrixName::Projection
@@ -599,7 +610,9 @@ fn matrix(cur: &mut Cur, ctx: Ctx) -> R<Bound> {
             no_index(m)?;
             MatrixName::Mvp
         }
-        "texture" => MatrixName::Texture(opt_index(m, "texture matrix", ctx.limits.texcoords as u64)? as u8),
+        "texture" => {
+            MatrixName::Texture(opt_index(m, "texture matrix", ctx.limits.texcoords as u64)? as u8)
+        }
         "palette" => MatrixName::Palette(need_index(
             m,
             "palette matrix",

@@ -9,83 +9,241 @@ use crate::ir::Span;
 /// One problem found in an ARB program.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArbError {
-    MissingHeader { found: String, expected: &'static str },
-    WrongHeader { found: String, expected: &'static str },
-    LeadingText { expected: &'static str },
-    InvalidChar { text: String },
-    Expected { expected: String, found: String },
+    MissingHeader {
+        found: String,
+        expected: &'static str,
+    },
+    WrongHeader {
+        found: String,
+        expected: &'static str,
+    },
+    LeadingText {
+        expected: &'static str,
+    },
+    InvalidChar {
+        text: String,
+    },
+    Expected {
+        expected: String,
+        found: String,
+    },
     MissingEnd,
     AfterEnd,
-    BadNumber { text: String, why: &'static str },
+    BadNumber {
+        text: String,
+        why: &'static str,
+    },
     OptionAfterStatement,
     AbsOperator,
-    TooManyErrors { max: usize },
+    TooManyErrors {
+        max: usize,
+    },
 
-    UnknownOption { name: String },
-    UnsupportedExtension { name: String, what: &'static str },
-    OptionWrongStage { name: String, stage: &'static str },
-    OptionConflict { name: String, other: String, first: Span },
+    UnknownOption {
+        name: String,
+    },
+    UnsupportedExtension {
+        name: String,
+        what: &'static str,
+    },
+    OptionWrongStage {
+        name: String,
+        stage: &'static str,
+    },
+    OptionConflict {
+        name: String,
+        other: String,
+        first: Span,
+    },
 
-    UnknownInstruction { name: String, suggestion: Option<String> },
-    InstructionNeedsExtension { name: String, ext: &'static str },
-    InstructionWrongStage { name: String, stage: &'static str },
-    SatInVertex { name: String },
-    OperandCount { op: String, expected: usize, found: usize },
-    ScalarOperand { op: String, example: String },
-    BadSwizzle { text: String, why: &'static str },
-    BadWriteMask { text: String, why: &'static str },
-    BadExtSwizzle { text: String },
+    UnknownInstruction {
+        name: String,
+        suggestion: Option<String>,
+    },
+    InstructionNeedsExtension {
+        name: String,
+        ext: &'static str,
+    },
+    InstructionWrongStage {
+        name: String,
+        stage: &'static str,
+    },
+    SatInVertex {
+        name: String,
+    },
+    OperandCount {
+        op: String,
+        expected: usize,
+        found: usize,
+    },
+    ScalarOperand {
+        op: String,
+        example: String,
+    },
+    BadSwizzle {
+        text: String,
+        why: &'static str,
+    },
+    BadWriteMask {
+        text: String,
+        why: &'static str,
+    },
+    BadExtSwizzle {
+        text: String,
+    },
     SwzSourceModifier,
-    BadTextureTarget { text: String },
-    ShadowNeedsOption { target: String },
+    BadTextureTarget {
+        text: String,
+    },
+    ShadowNeedsOption {
+        target: String,
+    },
     BadTextureUnit,
-    ArlDestination { why: &'static str },
+    ArlDestination {
+        why: &'static str,
+    },
     DestinationSign,
 
-    UnknownName { name: String, suggestion: Option<String>, decl_hint: bool },
-    Redeclared { name: String, first: Span },
-    Reserved { name: String },
-    NotWritable { name: String, what: &'static str },
-    NotReadable { name: String, what: &'static str },
-    NotAnArray { name: String },
-    ArrayNeedsIndex { name: String },
-    IndexOutOfRange { name: String, index: u64, len: u32 },
-    RelativeNotAllowed { why: &'static str },
+    UnknownName {
+        name: String,
+        suggestion: Option<String>,
+        decl_hint: bool,
+    },
+    Redeclared {
+        name: String,
+        first: Span,
+    },
+    Reserved {
+        name: String,
+    },
+    NotWritable {
+        name: String,
+        what: &'static str,
+    },
+    NotReadable {
+        name: String,
+        what: &'static str,
+    },
+    NotAnArray {
+        name: String,
+    },
+    ArrayNeedsIndex {
+        name: String,
+    },
+    IndexOutOfRange {
+        name: String,
+        index: u64,
+        len: u32,
+    },
+    RelativeNotAllowed {
+        why: &'static str,
+    },
     BadAddressComponent,
-    RelOffsetRange { offset: i64 },
-    RelOffsetOutsideSpec { offset: i64 },
-    NotAnAddress { name: String },
-    AddressAsValue { name: String },
-    NotAParamSource { what: &'static str },
+    RelOffsetRange {
+        offset: i64,
+    },
+    RelOffsetOutsideSpec {
+        offset: i64,
+    },
+    NotAnAddress {
+        name: String,
+    },
+    AddressAsValue {
+        name: String,
+    },
+    NotAParamSource {
+        what: &'static str,
+    },
 
-    UnknownBinding { path: String, expected: String, suggestion: Option<String> },
-    BindingIndexRange { what: &'static str, index: u64, max: u32 },
-    BindingNeedsIndex { path: String, example: String },
-    BindingNoIndex { path: String },
-    BindingWrongStage { path: String, stage: &'static str },
-    IncompleteBinding { path: String, expected: String },
-    ArrayBindingInSingle { path: String },
-    RangeReversed { lo: u64, hi: u64 },
-    ArraySizeMismatch { declared: u64, actual: u64 },
+    UnknownBinding {
+        path: String,
+        expected: String,
+        suggestion: Option<String>,
+    },
+    BindingIndexRange {
+        what: &'static str,
+        index: u64,
+        max: u32,
+    },
+    BindingNeedsIndex {
+        path: String,
+        example: String,
+    },
+    BindingNoIndex {
+        path: String,
+    },
+    BindingWrongStage {
+        path: String,
+        stage: &'static str,
+    },
+    IncompleteBinding {
+        path: String,
+        expected: String,
+    },
+    ArrayBindingInSingle {
+        path: String,
+    },
+    RangeReversed {
+        lo: u64,
+        hi: u64,
+    },
+    ArraySizeMismatch {
+        declared: u64,
+        actual: u64,
+    },
     ArraySizeZero,
-    ConflictingAttributes { first: String, second: String, first_span: Span },
+    ConflictingAttributes {
+        first: String,
+        second: String,
+        first_span: Span,
+    },
     PositionInvariantWrite,
-    UnsupportedBinding { path: String, why: &'static str },
+    UnsupportedBinding {
+        path: String,
+        why: &'static str,
+    },
     DrawBuffersNeedsOption,
-    WeightIndex { index: u64 },
-    NotABinding { what: &'static str, expected: &'static str },
+    WeightIndex {
+        index: u64,
+    },
+    NotABinding {
+        what: &'static str,
+        expected: &'static str,
+    },
     EmptyVector,
     VectorTooLong,
     /// A use of a name whose declaration failed; never reported (the declaration was).
     Poisoned,
 
-    NotExpressible { what: &'static str },
-    RelAddrRule { why: &'static str },
-    AddressWrite { why: &'static str },
-    LimitWithOption { what: &'static str, used: u64, max: u64, option: &'static str },
-    TexTargetConflict { unit: u8, first: &'static str, second: &'static str, first_span: Span },
-    TexIndirections { used: u32, max: u32 },
-    TooManyAttributes { used: u32, max: u32 },
+    NotExpressible {
+        what: &'static str,
+    },
+    RelAddrRule {
+        why: &'static str,
+    },
+    AddressWrite {
+        why: &'static str,
+    },
+    LimitWithOption {
+        what: &'static str,
+        used: u64,
+        max: u64,
+        option: &'static str,
+    },
+    TexTargetConflict {
+        unit: u8,
+        first: &'static str,
+        second: &'static str,
+        first_span: Span,
+    },
+    TexIndirections {
+        used: u32,
+        max: u32,
+    },
+    TooManyAttributes {
+        used: u32,
+        max: u32,
+    },
 }
 
 impl ArbError {
@@ -656,7 +814,10 @@ mod tests {
     fn edit_distance_is_bounded() {
         assert_eq!(edit_distance("texcord", "texcoord", 2), Some(1));
         assert_eq!(edit_distance("abc", "xyzxyz", 2), None);
-        assert_eq!(suggest("texcord", ["position", "texcoord"]), Some("texcoord".into()));
+        assert_eq!(
+            suggest("texcord", ["position", "texcoord"]),
+            Some("texcoord".into())
+        );
         assert_eq!(suggest("mov", ["MOV", "MUL"]), Some("MOV".into()));
         assert_eq!(suggest("zzzzzz", ["position"]), None);
     }
@@ -671,6 +832,8 @@ mod tests {
         assert_eq!(d.code, "E1101");
         assert!(!d.label.is_empty());
         assert_eq!(d.related.len(), 1);
-        assert!(ArbError::AfterEnd.to_diagnostic(Span::new(0, 0)).severity == crate::Severity::Warning);
+        assert!(
+            ArbError::AfterEnd.to_diagnostic(Span::new(0, 0)).severity == crate::Severity::Warning
+        );
     }
 }

@@ -112,7 +112,8 @@ impl<'a> Lexer<'a> {
     fn exponent_follows(&self, i: usize) -> bool {
         matches!(self.peek_at(i), b'e' | b'E')
             && (self.peek_at(i + 1).is_ascii_digit()
-                || (matches!(self.peek_at(i + 1), b'+' | b'-') && self.peek_at(i + 2).is_ascii_digit()))
+                || (matches!(self.peek_at(i + 1), b'+' | b'-')
+                    && self.peek_at(i + 2).is_ascii_digit()))
     }
 
     fn number(&mut self) -> Tok {
@@ -224,7 +225,17 @@ impl<'a> Lexer<'a> {
                 || is_ident_char(b)
                 || matches!(
                     b,
-                    b';' | b',' | b'[' | b']' | b'{' | b'}' | b'=' | b'+' | b'-' | b'|' | b'.' | b'#'
+                    b';' | b','
+                        | b'['
+                        | b']'
+                        | b'{'
+                        | b'}'
+                        | b'='
+                        | b'+'
+                        | b'-'
+                        | b'|'
+                        | b'.'
+                        | b'#'
                 )
                 || (b == b'!' && self.peek_at(self.pos + 1) == b'!');
             if starts_token {

@@ -39,12 +39,17 @@ pub fn parse(source: &str, profile: Profile, limits: &Limits) -> Parsed {
         errors.extend(more);
         program = Some(p);
     }
-    errors.sort_by_key(|e| (e.span.start, matches!(e.error, ArbError::TooManyErrors { .. })));
+    errors.sort_by_key(|e| {
+        (
+            e.span.start,
+            matches!(e.error, ArbError::TooManyErrors { .. }),
+        )
+    });
     let mut diagnostics: Vec<Diagnostic> = errors.iter().map(|e| e.to_diagnostic()).collect();
-    if !diag::has_errors(&diagnostics) {
-        if let Some(p) = &program {
-            diagnostics.extend(crate::validate::check(p, limits));
-        }
+    if !diag::has_errors(&diagnostics)
+        && let Some(p) = &program
+    {
+        diagnostics.extend(crate::validate::check(p, limits));
     }
     let ok = !diag::has_errors(&diagnostics);
     Parsed {

@@ -24,15 +24,18 @@ fn describe(kind: Tok, text: &str) -> String {
     match kind {
         Tok::Eof => "the end of the program".into(),
         Tok::Semi => "`;`".into(),
-        Tok::Invalid => format!("`{}`", text.chars().take(16).collect::<String>().escape_debug()),
+        Tok::Invalid => format!(
+            "`{}`",
+            text.chars().take(16).collect::<String>().escape_debug()
+        ),
         _ => format!("`{}`", text.chars().take(32).collect::<String>()),
     }
 }
 
 fn parse_u64(text: &str) -> u64 {
-    text.bytes()
-        .filter(u8::is_ascii_digit)
-        .fold(0u64, |n, d| n.saturating_mul(10).saturating_add(u64::from(d - b'0')))
+    text.bytes().filter(u8::is_ascii_digit).fold(0u64, |n, d| {
+        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+    })
 }
 
 pub fn parse_f32(text: &str) -> f32 {
@@ -74,9 +77,8 @@ pub fn parse<'a>(src: &'a str, profile: Profile) -> (Option<Ast<'a>>, Vec<Spanne
         return (None, p.errors);
     }
     if p.tok.start as usize != start {
-        p.errors.push(
-            ArbError::LeadingText { expected }.at(Span::new(start, p.tok.start as usize)),
-        );
+        p.errors
+            .push(ArbError::LeadingText { expected }.at(Span::new(start, p.tok.start as usize)));
     }
     p.bump();
     let ast = p.program();
@@ -606,7 +608,10 @@ mod tests {
                 assert_eq!(i.comment, Some("hi"));
                 match &i.operands[1].base {
                     Base::Path(p) => {
-                        assert!(matches!(p.segs[0].index, Some(Index::Rel { offset: -1, .. })))
+                        assert!(matches!(
+                            p.segs[0].index,
+                            Some(Index::Rel { offset: -1, .. })
+                        ))
                     }
                     b => panic!("{b:?}"),
                 }

@@ -35,7 +35,11 @@ pub fn fmt_f32(v: f32) -> String {
     if v.is_nan() {
         "0.0".into()
     } else if v.is_infinite() {
-        if v > 0.0 { "1e39".into() } else { "-1e39".into() }
+        if v > 0.0 {
+            "1e39".into()
+        } else {
+            "-1e39".into()
+        }
     } else {
         format!("{v:?}")
     }
@@ -65,7 +69,9 @@ fn decl_literal(l: &Literal) -> String {
 fn inline_ok(b: &ConstBinding) -> bool {
     match b {
         ConstBinding::Literal(l) => match l.form {
-            LiteralForm::Scalar => replicated(l) && !l.value[0].is_sign_negative() && !l.value[0].is_nan(),
+            LiteralForm::Scalar => {
+                replicated(l) && !l.value[0].is_sign_negative() && !l.value[0].is_nan()
+            }
             LiteralForm::Vector(_) => true,
         },
         _ => true,
@@ -194,7 +200,8 @@ pub fn print(p: &Program) -> String {
             let i = s.reg.index as usize;
             if let Some(rel) = s.rel {
                 let (lo, hi) = (rel.lo as usize, (rel.hi as usize).min(p.consts.len()));
-                if lo < hi && (lo..hi).all(|k| !named[k] && !matches!(modes[k], Mode::InArray(..))) {
+                if lo < hi && (lo..hi).all(|k| !named[k] && !matches!(modes[k], Mode::InArray(..)))
+                {
                     for m in &mut modes[lo..hi] {
                         *m = Mode::InArray(rel.lo, hi as u16);
                     }
@@ -335,7 +342,9 @@ impl Printer<'_> {
                 let t = self.input_binding(reg);
                 self.line(&format!("ATTRIB {} = {t};", s.name));
             }
-            SymKind::Output(reg) => self.line(&format!("OUTPUT {} = {};", s.name, output_text(reg))),
+            SymKind::Output(reg) => {
+                self.line(&format!("OUTPUT {} = {};", s.name, output_text(reg)))
+            }
             SymKind::Alias(t) => {
                 let target = p.symbols.get(t as usize).map_or("?", |t| t.name.as_str());
                 self.line(&format!("ALIAS {} = {target};", s.name));
@@ -345,9 +354,18 @@ impl Printer<'_> {
                 let end = (base as usize + len as usize).min(p.consts.len());
                 let slots = &p.consts[(base as usize).min(end)..end];
                 let text = if array || slots.len() != 1 {
-                    format!("PARAM {}[{}] = {};", s.name, slots.len(), array_items(slots))
+                    format!(
+                        "PARAM {}[{}] = {};",
+                        s.name,
+                        slots.len(),
+                        array_items(slots)
+                    )
                 } else {
-                    format!("PARAM {} = {};", s.name, binding_text(&slots[0].binding, true))
+                    format!(
+                        "PARAM {} = {};",
+                        s.name,
+                        binding_text(&slots[0].binding, true)
+                    )
                 };
                 self.line(&text);
                 self.next_slot = self.next_slot.max(end);
@@ -360,7 +378,9 @@ impl Printer<'_> {
         while self.next_temp < end.min(self.temp_owner.len()) {
             let i = self.next_temp;
             match self.temp_owner[i] {
-                Some(sym) if (sym as usize) >= self.next_sym => self.emit_symbols_through(sym as usize + 1),
+                Some(sym) if (sym as usize) >= self.next_sym => {
+                    self.emit_symbols_through(sym as usize + 1)
+                }
                 Some(_) => self.next_temp += 1,
                 None => {
                     self.list_decl("TEMP", &format!("$t{i}"));
@@ -374,7 +394,9 @@ impl Printer<'_> {
         while self.next_addr < end.min(self.addr_owner.len()) {
             let i = self.next_addr;
             match self.addr_owner[i] {
-                Some(sym) if (sym as usize) >= self.next_sym => self.emit_symbols_through(sym as usize + 1),
+                Some(sym) if (sym as usize) >= self.next_sym => {
+                    self.emit_symbols_through(sym as usize + 1)
+                }
                 Some(_) => self.next_addr += 1,
                 None => {
                     self.list_decl("ADDRESS", &format!("$a{i}"));
@@ -422,7 +444,10 @@ impl Printer<'_> {
             }
             _ => {
                 self.modes[s] = Mode::Single;
-                let text = format!("PARAM $c{s} = {};", binding_text(&p.consts[s].binding, true));
+                let text = format!(
+                    "PARAM $c{s} = {};",
+                    binding_text(&p.consts[s].binding, true)
+                );
                 self.line(&text);
                 self.next_slot += 1;
             }
@@ -442,10 +467,10 @@ impl Printer<'_> {
             if let Some(id) = name {
                 self.emit_symbols_through(id as usize + 1);
             }
-            if let Some(r) = rel {
-                if r.reg.file == RegFile::Address {
-                    self.need_addr(r.reg.index as usize);
-                }
+            if let Some(r) = rel
+                && r.reg.file == RegFile::Address
+            {
+                self.need_addr(r.reg.index as usize);
             }
             match reg.file {
                 RegFile::Temp if name.is_none() => self.need_temp(reg.index as usize),
@@ -465,7 +490,9 @@ impl Printer<'_> {
         }
         // Inline slots already allocated by an earlier use are shared, not new.
         let mut first_uses = HashSet::new();
-        cands.retain(|&s| s >= self.next_slot && self.modes[s] == Mode::Inline && first_uses.insert(s));
+        cands.retain(|&s| {
+            s >= self.next_slot && self.modes[s] == Mode::Inline && first_uses.insert(s)
+        });
         if cands.is_empty() {
             return;
         }
@@ -526,18 +553,30 @@ impl Printer<'_> {
             let text = if d.reg.file.is_output() {
                 format!("OUTPUT $o{} = {};", reg_key(d.reg), output_text(d.reg))
             } else {
-                format!("ATTRIB $v{} = {};", reg_key(d.reg), self.input_binding(d.reg))
+                format!(
+                    "ATTRIB $v{} = {};",
+                    reg_key(d.reg),
+                    self.input_binding(d.reg)
+                )
             };
             self.line(&text);
         }
     }
 
     fn sym_name(&self, id: SymId) -> &str {
-        self.p.symbols.get(id as usize).map_or("?", |s| s.name.as_str())
+        self.p
+            .symbols
+            .get(id as usize)
+            .map_or("?", |s| s.name.as_str())
     }
 
     fn rel_text(&self, rel: &RelAddr, extra: i32) -> String {
-        let a = match self.addr_owner.get(rel.reg.index as usize).copied().flatten() {
+        let a = match self
+            .addr_owner
+            .get(rel.reg.index as usize)
+            .copied()
+            .flatten()
+        {
             Some(id) => self.sym_name(id).to_string(),
             None => format!("$a{}", rel.reg.index),
         };
@@ -553,13 +592,18 @@ impl Printer<'_> {
     fn reg_text(&self, reg: Reg, name: Option<SymId>, rel: Option<&RelAddr>) -> String {
         let p = self.p;
         let index_into = |label: &str, base: u16| match rel {
-            Some(r) => format!("{label}[{}]", self.rel_text(r, reg.index as i32 - base as i32)),
+            Some(r) => format!(
+                "{label}[{}]",
+                self.rel_text(r, reg.index as i32 - base as i32)
+            ),
             None => format!("{label}[{}]", reg.index as i32 - base as i32),
         };
         if let Some(id) = name {
             let target = p.resolve_symbol(id);
             return match p.symbols.get(target as usize).map(|s| &s.kind) {
-                Some(SymKind::Param { base, array: true, .. }) => index_into(self.sym_name(id), *base),
+                Some(SymKind::Param {
+                    base, array: true, ..
+                }) => index_into(self.sym_name(id), *base),
                 _ => self.sym_name(id).to_string(),
             };
         }
@@ -575,7 +619,9 @@ impl Printer<'_> {
             },
             RegFile::Const => match (self.modes.get(i).copied(), rel) {
                 (Some(Mode::Named(id)), _) => match p.symbols[id as usize].kind {
-                    SymKind::Param { base, array: true, .. } => index_into(self.sym_name(id), base),
+                    SymKind::Param {
+                        base, array: true, ..
+                    } => index_into(self.sym_name(id), base),
                     _ => self.sym_name(id).to_string(),
                 },
                 (Some(Mode::InArray(lo, _)), _) => index_into(&format!("$c{lo}"), lo),
@@ -626,7 +672,17 @@ impl Printer<'_> {
         }
         let scalar = matches!(
             inst.op,
-            Op::Ex2 | Op::Exp | Op::Lg2 | Op::Log | Op::Rcp | Op::Rsq | Op::Cos | Op::Sin | Op::Scs | Op::Pow | Op::Arl
+            Op::Ex2
+                | Op::Exp
+                | Op::Lg2
+                | Op::Log
+                | Op::Rcp
+                | Op::Rsq
+                | Op::Cos
+                | Op::Sin
+                | Op::Scs
+                | Op::Pow
+                | Op::Arl
         );
         let mut parts = Vec::new();
         if let Some(d) = &inst.dst {

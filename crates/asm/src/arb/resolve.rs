@@ -29,7 +29,11 @@ enum Decl {
     Address(u16),
     Attrib(Reg),
     Output(Reg),
-    Param { base: u16, len: u16, array: bool },
+    Param {
+        base: u16,
+        len: u16,
+        array: bool,
+    },
     /// Declared by a statement that had errors: uses are dropped silently.
     Poisoned,
 }
@@ -95,10 +99,7 @@ fn nv_opcode(name: &str, stage: Stage) -> Option<&'static str> {
         return Some(ext);
     }
     let no_cc = base.strip_suffix('C').unwrap_or(base);
-    for cand in [
-        no_cc,
-        no_cc.strip_suffix(['R', 'H', 'X']).unwrap_or(no_cc),
-    ] {
+    for cand in [no_cc, no_cc.strip_suffix(['R', 'H', 'X']).unwrap_or(no_cc)] {
         if cand != name && !cand.is_empty() && known(cand) {
             return Some(ext);
         }
@@ -114,8 +115,8 @@ const VP_RESERVED: &[&str] = &[
 ];
 
 const FP_RESERVED: &[&str] = &[
-    "ALIAS", "ATTRIB", "END", "OPTION", "OUTPUT", "PARAM", "TEMP", "fragment", "program",
-    "result", "state", "texture", "KIL",
+    "ALIAS", "ATTRIB", "END", "OPTION", "OUTPUT", "PARAM", "TEMP", "fragment", "program", "result",
+    "state", "texture", "KIL",
 ];
 
 pub fn is_reserved(profile: Profile, name: &str) -> bool {
@@ -250,7 +251,12 @@ pub(super) fn slot_key(b: &ConstBinding) -> SlotKey {
 type R<T> = Result<T, Spanned>;
 
 /// Lowers a parsed program. `budget` is how many more errors may be reported.
-pub fn resolve(ast: &Ast<'_>, profile: Profile, limits: &Limits, budget: usize) -> (Program, Vec<Spanned>) {
+pub fn resolve(
+    ast: &Ast<'_>,
+    profile: Profile,
+    limits: &Limits,
+    budget: usize,
+) -> (Program, Vec<Spanned>) {
     let mut r = Resolver {
         profile,
         stage: profile.stage(),
@@ -282,7 +288,9 @@ fn stmt_span(s: &Stmt) -> Span {
     match s {
         Stmt::Inst(i) => i.span,
         Stmt::Temp(n) | Stmt::Address(n) => n.first().map_or(Span::NONE, |n| n.span),
-        Stmt::Attrib { name, .. } | Stmt::Output { name, .. } | Stmt::Alias { name, .. } => name.span,
+        Stmt::Attrib { name, .. } | Stmt::Output { name, .. } | Stmt::Alias { name, .. } => {
+            name.span
+        }
         Stmt::Param { span, .. } => *span,
     }
 }
@@ -364,16 +372,16 @@ impl<'a> Resolver<'a, '_> {
             if seen.iter().any(|(s, _)| *s == opt) {
                 continue;
             }
-            if let Some(g) = option_group(&opt) {
-                if let Some((other, first)) = seen.iter().find(|(s, _)| option_group(s) == Some(g)) {
-                    let e = ArbError::OptionConflict {
-                        name: name.to_string(),
-                        other: option_name(other).to_string(),
-                        first: *first,
-                    };
-                    self.push_err(e.at(o.name.span));
-                    continue;
-                }
+            if let Some(g) = option_group(&opt)
+                && let Some((other, first)) = seen.iter().find(|(s, _)| option_group(s) == Some(g))
+            {
+                let e = ArbError::OptionConflict {
+                    name: name.to_string(),
+                    other: option_name(other).to_string(),
+                    first: *first,
+                };
+                self.push_err(e.at(o.name.span));
+                continue;
             }
             seen.push((opt.clone(), o.name.span));
             self.prog.options.push(opt);
@@ -616,7 +624,11 @@ impl<'a> Resolver<'a, '_> {
         .at(seg.span)
     }
 
-    fn param(&mut self, array: &Option<Option<(u64, Span)>>, items: &[ParamItem<'a>]) -> R<Vec<ConstSlot>> {
+    fn param(
+        &mut self,
+        array: &Option<Option<(u64, Span)>>,
+        items: &[ParamItem<'a>],
+    ) -> R<Vec<ConstSlot>> {
         let mut slots = Vec::new();
         for item in items {
             match item {
@@ -776,7 +788,11 @@ impl<'a> Resolver<'a, '_> {
             Form::Arl | Form::Swz | Form::Sample => (Some(&ops[0]), &ops[1..2]),
         };
         if let Some(d) = dst_op {
-            let d = if f == Form::Arl { self.arl_dst(d) } else { self.dst(d) };
+            let d = if f == Form::Arl {
+                self.arl_dst(d)
+            } else {
+                self.dst(d)
+            };
             out.dst = take!(d);
         }
         for o in srcs {
@@ -1196,13 +1212,13 @@ impl<'a> Resolver<'a, '_> {
                 }
                 Decl::Param { base, len, array } => self.param_use(first, base, len, array)?,
             };
-            if !matches!(e.decl, Decl::Param { .. }) {
-                if let Some(i) = &first.index {
-                    return Err(ArbError::NotAnArray {
-                        name: first.name.text.to_string(),
-                    }
-                    .at(i.span()));
+            if !matches!(e.decl, Decl::Param { .. })
+                && let Some(i) = &first.index
+            {
+                return Err(ArbError::NotAnArray {
+                    name: first.name.text.to_string(),
                 }
+                .at(i.span()));
             }
             src.name = if e.alias || matches!(e.decl, Decl::Attrib(_)) {
                 e.sym
@@ -1302,15 +1318,17 @@ impl<'a> Resolver<'a, '_> {
         };
         let mut set: Option<bool> = None;
         for (i, o) in ops.iter().enumerate() {
-            let text = || ArbError::BadExtSwizzle {
-                text: match &o.base {
-                    Base::Path(p) => p.display(),
-                    Base::Scalar { raw, .. } => raw.to_string(),
-                    Base::Vector { .. } => "{...}".into(),
-                    Base::Word(n) => n.text.to_string(),
-                },
-            }
-            .at(o.span);
+            let text = || {
+                ArbError::BadExtSwizzle {
+                    text: match &o.base {
+                        Base::Path(p) => p.display(),
+                        Base::Scalar { raw, .. } => raw.to_string(),
+                        Base::Vector { .. } => "{...}".into(),
+                        Base::Word(n) => n.text.to_string(),
+                    },
+                }
+                .at(o.span)
+            };
             if o.suffix.is_some() {
                 return Err(text());
             }

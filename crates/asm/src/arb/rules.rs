@@ -93,31 +93,65 @@ pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     for inst in &p.insts {
         let at = inst.span;
         if inst.pp || inst.pred.is_some() {
-            err(ArbError::NotExpressible { what: "a `_pp` hint or predicate" }, at);
+            err(
+                ArbError::NotExpressible {
+                    what: "a `_pp` hint or predicate",
+                },
+                at,
+            );
         }
         if inst.sat && vp {
             let name = inst.info().arb.unwrap_or("?");
-            err(ArbError::SatInVertex { name: format!("{name}_SAT") }, at);
+            err(
+                ArbError::SatInVertex {
+                    name: format!("{name}_SAT"),
+                },
+                at,
+            );
         }
         if let Some(d) = &inst.dst {
             if d.rel.is_some() {
-                err(ArbError::NotExpressible { what: "a relatively addressed destination" }, d.span.join(at));
+                err(
+                    ArbError::NotExpressible {
+                        what: "a relatively addressed destination",
+                    },
+                    d.span.join(at),
+                );
             }
             if (d.reg.file == RegFile::Address) != (inst.op == Op::Arl) {
-                err(ArbError::AddressWrite { why: "ARL writes address registers and nothing else" }, d.span.join(at));
+                err(
+                    ArbError::AddressWrite {
+                        why: "ARL writes address registers and nothing else",
+                    },
+                    d.span.join(at),
+                );
             } else if inst.op == Op::Arl && d.mask != WriteMask::X {
-                err(ArbError::AddressWrite { why: "only `.x` can be written" }, d.span.join(at));
+                err(
+                    ArbError::AddressWrite {
+                        why: "only `.x` can be written",
+                    },
+                    d.span.join(at),
+                );
             }
-            if d.reg == Reg::new(RegFile::RastOut, 0) && p.has_option(&ArbOption::PositionInvariant) {
+            if d.reg == Reg::new(RegFile::RastOut, 0) && p.has_option(&ArbOption::PositionInvariant)
+            {
                 err(ArbError::PositionInvariantWrite, d.span.join(at));
             }
-            if d.reg.file == RegFile::ColorOut && d.reg.index > 0 && !p.has_option(&ArbOption::DrawBuffers) {
+            if d.reg.file == RegFile::ColorOut
+                && d.reg.index > 0
+                && !p.has_option(&ArbOption::DrawBuffers)
+            {
                 err(ArbError::DrawBuffersNeedsOption, d.span.join(at));
             }
         }
         for s in &inst.src {
             if s.abs {
-                err(ArbError::NotExpressible { what: "an absolute-value source modifier" }, s.span.join(at));
+                err(
+                    ArbError::NotExpressible {
+                        what: "an absolute-value source modifier",
+                    },
+                    s.span.join(at),
+                );
             }
             if let Some(rel) = &s.rel {
                 let why = if !vp {
@@ -136,7 +170,12 @@ pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
         }
         if let Some(t) = inst.tex {
             if is_shadow(t.target) && !p.has_option(&ArbOption::FragmentProgramShadow) {
-                err(ArbError::ShadowNeedsOption { target: target_name(t.target).into() }, at);
+                err(
+                    ArbError::ShadowNeedsOption {
+                        target: target_name(t.target).into(),
+                    },
+                    at,
+                );
             }
             match targets.get(&t.unit) {
                 Some(&(first, first_span)) if first != t.target => err(
@@ -165,11 +204,24 @@ pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     let inputs = p.io.iter().filter(|d| d.reg.file.is_input()).count() as u64;
     let mut limit = |what, used: u64, max: u64, option| {
         if used > max {
-            out.push(ArbError::LimitWithOption { what, used, max, option }.to_diagnostic(whole));
+            out.push(
+                ArbError::LimitWithOption {
+                    what,
+                    used,
+                    max,
+                    option,
+                }
+                .to_diagnostic(whole),
+            );
         }
     };
     if p.has_option(&ArbOption::PositionInvariant) {
-        limit("instructions", slots.total() as u64, (limits.max_slots as u64).saturating_sub(4), "ARB_position_invariant");
+        limit(
+            "instructions",
+            slots.total() as u64,
+            (limits.max_slots as u64).saturating_sub(4),
+            "ARB_position_invariant",
+        );
     }
     let fog = p.options.iter().find_map(|o| match o {
         ArbOption::FogExp => Some((o, 3)),
@@ -179,25 +231,52 @@ pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     });
     if let Some((o, n)) = fog {
         let name = option_name(o);
-        limit("instructions", slots.total() as u64, (limits.max_slots as u64).saturating_sub(n), name);
+        limit(
+            "instructions",
+            slots.total() as u64,
+            (limits.max_slots as u64).saturating_sub(n),
+            name,
+        );
         if let Some(m) = limits.max_alu_slots {
-            limit("arithmetic instructions", slots.alu as u64, (m as u64).saturating_sub(n), name);
+            limit(
+                "arithmetic instructions",
+                slots.alu as u64,
+                (m as u64).saturating_sub(n),
+                name,
+            );
         }
-        limit("temporaries", p.num_temps as u64, (limits.temps as u64).saturating_sub(1), name);
-        limit("attributes", inputs, (limits.attribs as u64).saturating_sub(1), name);
-        limit("parameter slots", p.consts.len() as u64, (limits.consts as u64).saturating_sub(2), name);
+        limit(
+            "temporaries",
+            p.num_temps as u64,
+            (limits.temps as u64).saturating_sub(1),
+            name,
+        );
+        limit(
+            "attributes",
+            inputs,
+            (limits.attribs as u64).saturating_sub(1),
+            name,
+        );
+        limit(
+            "parameter slots",
+            p.consts.len() as u64,
+            (limits.consts as u64).saturating_sub(2),
+            name,
+        );
     }
     if inputs > limits.attribs as u64 {
         out.push(
-            ArbError::TooManyAttributes { used: inputs as u32, max: limits.attribs as u32 }.to_diagnostic(whole),
+            ArbError::TooManyAttributes {
+                used: inputs as u32,
+                max: limits.attribs as u32,
+            }
+            .to_diagnostic(whole),
         );
     }
-    if !vp {
-        if let Some(max) = limits.max_tex_indirections {
-            let used = tex_indirections(p);
-            if used > max {
-                out.push(ArbError::TexIndirections { used, max }.to_diagnostic(whole));
-            }
+    if !vp && let Some(max) = limits.max_tex_indirections {
+        let used = tex_indirections(p);
+        if used > max {
+            out.push(ArbError::TexIndirections { used, max }.to_diagnostic(whole));
         }
     }
     out
