@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 
 /// Longest program text accepted (bytes).
 pub const MAX_PROGRAM: usize = 64 * 1024;
+/// Longest scene text accepted (bytes).
+pub const MAX_SCENE: usize = 128 * 1024;
 /// Largest render target edge (pixels).
 pub const MAX_SIZE: u32 = 1024;
 /// Largest built-in texture edge (pixels).
@@ -34,6 +36,9 @@ pub struct Doc {
     pub hand: Option<HandEdit>,
     /// The example this document started from.
     pub example: Option<String>,
+    /// The scene around the programs (textures, parameters, passes), with the bodies of
+    /// the optimized pair's program sections left empty; `None` renders the GPGPU quad.
+    pub scene: Option<String>,
 }
 
 impl Default for Doc {
@@ -47,6 +52,7 @@ impl Default for Doc {
             inputs: Inputs::default(),
             hand: None,
             example: None,
+            scene: None,
         }
     }
 }
@@ -405,6 +411,12 @@ impl Doc {
                     MAX_PROGRAM / 1024
                 )));
             }
+        }
+        if self.scene.as_ref().is_some_and(|s| s.len() > MAX_SCENE) {
+            return Err(Invalid(format!(
+                "the scene is longer than {} KiB",
+                MAX_SCENE / 1024
+            )));
         }
         if let Some(h) = &self.hand {
             if h.vp.len() > MAX_PROGRAM || h.fp.len() > MAX_PROGRAM {

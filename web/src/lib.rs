@@ -11,6 +11,10 @@
 pub mod analysis;
 pub mod annotate;
 pub mod codec;
+pub mod dag;
 pub mod doc;
+pub mod estimate;
+pub mod examples;
 pub mod highlight;
+pub mod numbers;
 pub mod render;

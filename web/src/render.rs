@@ -1,39 +1,61 @@
-//! Rendering the two pairs: render configurations from the document's inputs (textures,
-//! parameters, mirrored parameters for the optimized pair), an incremental two-pair task
-//! the page steps between frames, the verdict, and the display mappings (float → RGBA8,
+//! Rendering the two pairs. Both run as scenes (`hoist_raster::scene`): the document's
+//! scene with the edited programs put in its optimized pair, or, for a bare pair, a scene
+//! of one float render target and the GPGPU quad. The Inputs panel's settings override the
+//! scene's textures, parameters and size; the optimizer's mirrors add vertex copies of
+//! fragment parameters to the optimized run. [`Task`] steps both runs a few bands at a
+//! time; the rest maps results to a verdict and to canvas pixels (float → RGBA8, the
 //! difference heat map).
 
 use crate::analysis::Analysis;
-use crate::doc::{Doc, Inputs, ParamKey, Pattern, TexSpec, ViewMap};
-use hoist_asm::Program;
+use crate::doc::{Doc, ParamKey, Pattern, TexSpec, ViewMap};
 use hoist_asm::ir::ConstBinding;
+use hoist_asm::{Program, Stage};
 use hoist_opt::passes::fp_to_vp::Mirror;
 use hoist_raster::image::{Image, ToRgba8, Verdict};
-use hoist_raster::job::{Progress, RenderJob};
-use hoist_raster::{
-    Filter, Params, RenderConfig, Rendered, Sampler, TexFormat, Texture, Wrap, pattern,
+use hoist_raster::job::Progress;
+use hoist_raster::scene::{
+    self, Command, ParamKind, ProgramPair, RunOptions, Scene, SceneJob, SceneResult, TexOptions,
+    TexSource,
 };
+use hoist_raster::texture::TexShape;
+use hoist_raster::{Caps, Filter, Geometry, Sampler, TargetFormat, TexFormat, Wrap, pattern};
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use std::sync::Arc;
 
 /// Largest user picture accepted as a texture (pixels).
 pub const MAX_IMAGE_PIXELS: u64 = 2048 * 2048;
 
-/// User-picked pictures by texture unit (never part of the document).
-pub type Images = BTreeMap<u8, Rc<Image>>;
+/// User-picked pictures (PNG bytes) by texture unit; never part of the document.
+pub type Images = BTreeMap<u8, Rc<Vec<u8>>>;
 
-/// The texture of one unit.
-pub fn make_texture(spec: &TexSpec, images: &Images) -> Texture {
-    let img = match (spec.pattern, images.get(&spec.unit)) {
-        (Pattern::Image, Some(img)) => (**img).clone(),
+fn image_name(unit: u8) -> String {
+    format!("user-unit-{unit}")
+}
+
+/// The caps of playground renders: the scene defaults, with targets no larger than the
+/// Inputs panel allows.
+pub fn caps() -> Caps {
+    Caps {
+        max_target_size: crate::doc::MAX_SIZE,
+        max_target_pixels: u64::from(crate::doc::MAX_SIZE) * u64::from(crate::doc::MAX_SIZE),
+        max_texture_bytes: 64 << 20,
+        max_total_bytes: 512 << 20,
+        max_commands: 20_000,
+        ..Caps::default()
+    }
+}
+
+/// The texture command of a unit's settings.
+pub fn texture_command(spec: &TexSpec, images: &Images) -> Command {
+    let src = match (spec.pattern, images.get(&spec.unit)) {
+        (Pattern::Image, Some(_)) => TexSource::Image(image_name(spec.unit)),
         (p, _) => {
             let pat = match p {
                 Pattern::Gradient => pattern::Pattern::Gradient,
                 Pattern::Noise => pattern::Pattern::Noise(1),
                 _ => pattern::Pattern::Checker((spec.size / 8).max(1)),
             };
-            pattern::generate(&pat, spec.size, spec.size)
+            TexSource::Pattern(pat, spec.size, spec.size)
         }
     };
     let filter = if spec.linear {
@@ -46,102 +68,243 @@ pub fn make_texture(spec: &TexSpec, images: &Images) -> Texture {
     } else {
         Wrap::ClampToEdge
     };
-    let format = if spec.rgba8 {
-        TexFormat::Rgba8
-    } else {
-        TexFormat::Rgba32F
-    };
-    Texture::new_2d(
-        img.width,
-        img.height,
-        img.pixels,
-        format,
-        Sampler::new(filter, wrap),
+    Command::Texture(
+        spec.unit,
+        src,
+        TexOptions {
+            sampler: Sampler::new(filter, wrap),
+            format: if spec.rgba8 {
+                TexFormat::Rgba8
+            } else {
+                TexFormat::Rgba32F
+            },
+            shape: TexShape::D2,
+            mipmap: false,
+        },
     )
 }
 
-fn set_param(params: &mut Params, key: ParamKey, v: [f32; 4]) {
-    let stage = if key.vertex {
-        &mut params.vertex
-    } else {
-        &mut params.fragment
-    };
-    if key.local {
-        stage.local.insert(key.index, v);
-    } else {
-        stage.env.insert(key.index, v);
+fn param_command(key: ParamKey, value: [f32; 4]) -> Command {
+    Command::Param {
+        stage: if key.vertex {
+            Stage::Vertex
+        } else {
+            Stage::Fragment
+        },
+        kind: if key.local {
+            ParamKind::Local
+        } else {
+            ParamKind::Env
+        },
+        index: key.index,
+        value,
     }
 }
 
-/// The render configuration for the original pair.
-pub fn base_config(inputs: &Inputs, units: &[u8], images: &Images) -> RenderConfig {
-    let mut cfg = RenderConfig {
-        width: inputs.width,
-        height: inputs.height,
-        ..RenderConfig::default()
-    };
-    for &u in units {
-        cfg.textures
-            .insert(u, Arc::new(make_texture(&inputs.texture(u), images)));
-    }
-    for p in &inputs.params {
-        set_param(&mut cfg.params, p.key, p.value);
-    }
-    cfg
-}
-
-/// Applies the optimizer's mirrors: vertex copies of fragment parameters.
-pub fn apply_mirrors(cfg: &mut RenderConfig, mirrors: &[Mirror]) {
-    for m in mirrors {
-        let value = match &m.fragment {
-            ConstBinding::Env(n) => cfg.params.fragment.env.get(n).copied(),
-            ConstBinding::Local(n) => cfg.params.fragment.local.get(n).copied(),
-            ConstBinding::Literal(l) => Some(l.value),
-            ConstBinding::State(s) => Some(cfg.state.gl.value(s)),
-        }
-        .unwrap_or([0.0; 4]);
-        let key = match m.vertex {
-            ConstBinding::Env(n) => ParamKey {
-                vertex: true,
-                local: false,
-                index: n,
-            },
-            ConstBinding::Local(n) => ParamKey {
-                vertex: true,
-                local: true,
-                index: n,
-            },
-            _ => continue,
-        };
-        set_param(&mut cfg.params, key, value);
+fn param_key(c: &Command) -> Option<ParamKey> {
+    match c {
+        Command::Param {
+            stage,
+            kind: kind @ (ParamKind::Env | ParamKind::Local),
+            index,
+            ..
+        } => Some(ParamKey {
+            vertex: *stage == Stage::Vertex,
+            local: *kind == ParamKind::Local,
+            index: *index,
+        }),
+        _ => None,
     }
 }
 
-/// Both pairs with their configurations.
-#[derive(Clone)]
-pub struct Plan {
-    pub original: (Program, Program, RenderConfig),
-    pub optimized: Option<(Program, Program, RenderConfig)>,
-}
-
-/// What to render for an analysis, if the original pair parsed.
-pub fn plan(doc: &Doc, a: &Analysis, images: &Images) -> Option<Plan> {
-    let (v, f) = a.original_pair()?;
-    let cfg = base_config(&doc.inputs, &a.units, images);
-    let optimized = a.optimized_pair().map(|(v2, f2)| {
-        let mut c2 = cfg.clone();
-        if let Some(o) = &a.optimized {
-            apply_mirrors(&mut c2, &o.outcome.mirrors);
-        }
-        (v2.clone(), f2.clone(), c2)
-    });
-    Some(Plan {
-        original: (v.clone(), f.clone(), cfg),
-        optimized,
+/// The value a scene gives a parameter first, if any (shown in the Inputs panel).
+pub fn scene_param(scene: &Scene, key: ParamKey) -> Option<[f32; 4]> {
+    scene.commands.iter().find_map(|(_, c)| match c {
+        Command::Param { value, .. } if param_key(c) == Some(key) => Some(*value),
+        _ => None,
     })
 }
 
-/// Which pair a step worked on.
+/// Whether a scene binds a texture (not a render target) to `unit`.
+pub fn scene_binds(scene: &Scene, unit: u8) -> bool {
+    scene.commands.iter().any(|(_, c)| {
+        matches!(c, Command::Texture(u, src, _) if *u == unit && !matches!(src, TexSource::Target(_)))
+    })
+}
+
+/// The scene a document renders, before programs are put in: its own scene (parsed), or
+/// the GPGPU quad on a float target. Inputs-panel overrides are applied.
+pub fn base_scene(doc: &Doc, units: &[u8], images: &Images) -> Result<Scene, String> {
+    let inputs = &doc.inputs;
+    let (w, h) = (inputs.width, inputs.height);
+    let mut sc = match &doc.scene {
+        Some(text) => scene::parse(text, &caps()).map_err(|e| format!("scene: {e}"))?,
+        None => {
+            let mut sc = Scene {
+                window: (w, h),
+                ..Scene::default()
+            };
+            sc.programs.insert(String::new(), ProgramPair::default());
+            sc.commands = vec![
+                (0, Command::Window(TargetFormat::Rgba32F, w, h)),
+                (0, Command::Draw(Geometry::Quad)),
+            ];
+            sc
+        }
+    };
+    // Size.
+    sc.window = (w, h);
+    for (_, c) in &mut sc.commands {
+        if let Command::Window(_, cw, ch) = c {
+            (*cw, *ch) = (w, h);
+        }
+    }
+    // Textures: explicit settings replace the scene's bindings of that unit; units the
+    // scene leaves unbound get their (default) settings up front.
+    let mut front = Vec::new();
+    for &u in units {
+        let explicit = inputs.textures.iter().find(|t| t.unit == u);
+        if !scene_binds(&sc, u) || explicit.is_some() {
+            let cmd = texture_command(&inputs.texture(u), images);
+            let mut replaced = false;
+            for (_, c) in &mut sc.commands {
+                if matches!(c, Command::Texture(cu, src, _) if *cu == u && !matches!(src, TexSource::Target(_)))
+                {
+                    *c = cmd.clone();
+                    replaced = true;
+                }
+            }
+            if !replaced {
+                front.push((0, cmd));
+            }
+        }
+    }
+    // Parameters: the panel's values replace the scene's.
+    for p in &inputs.params {
+        let mut replaced = false;
+        for (_, c) in &mut sc.commands {
+            if param_key(c) == Some(p.key) {
+                *c = param_command(p.key, p.value);
+                replaced = true;
+            }
+        }
+        if !replaced {
+            front.push((0, param_command(p.key, p.value)));
+        }
+    }
+    // After a leading `window` command (which would discard nothing we add, but keeps the
+    // order readable), before everything else.
+    let at = sc
+        .commands
+        .iter()
+        .take_while(|(_, c)| matches!(c, Command::Window(..)))
+        .count();
+    sc.commands.splice(at..at, front);
+    Ok(sc)
+}
+
+/// Adds the optimizer's mirrors: after every command that sets a mirrored fragment
+/// parameter, the same value for its vertex copy; literal and GL-state sources up front.
+pub fn apply_mirrors(sc: &mut Scene, mirrors: &[Mirror]) {
+    let vertex_key = |m: &Mirror| match m.vertex {
+        ConstBinding::Env(n) => Some(ParamKey {
+            vertex: true,
+            local: false,
+            index: n,
+        }),
+        ConstBinding::Local(n) => Some(ParamKey {
+            vertex: true,
+            local: true,
+            index: n,
+        }),
+        _ => None,
+    };
+    let mut out = Vec::with_capacity(sc.commands.len() + mirrors.len());
+    for m in mirrors {
+        let Some(vk) = vertex_key(m) else { continue };
+        let fixed = match &m.fragment {
+            ConstBinding::Literal(l) => Some(l.value),
+            ConstBinding::State(s) => Some(hoist_raster::GlState::default().value(s)),
+            _ => None,
+        };
+        if let Some(v) = fixed {
+            out.push((0, param_command(vk, v)));
+        }
+    }
+    for (line, c) in std::mem::take(&mut sc.commands) {
+        let key = param_key(&c);
+        let value = match &c {
+            Command::Param { value, .. } => Some(*value),
+            _ => None,
+        };
+        out.push((line, c));
+        let (Some(k), Some(v)) = (key, value) else {
+            continue;
+        };
+        if k.vertex {
+            continue;
+        }
+        for m in mirrors {
+            let hit = match m.fragment {
+                ConstBinding::Env(n) => !k.local && k.index == n,
+                ConstBinding::Local(n) => k.local && k.index == n,
+                _ => false,
+            };
+            if let (true, Some(vk)) = (hit, vertex_key(m)) {
+                out.push((line, param_command(vk, v)));
+            }
+        }
+    }
+    sc.commands = out;
+}
+
+/// Both runs.
+#[derive(Clone)]
+pub struct Plan {
+    pub original: Scene,
+    pub optimized: Option<Scene>,
+    /// The target shown and compared.
+    pub display: String,
+    pub images: BTreeMap<String, Vec<u8>>,
+}
+
+fn with_pair(mut sc: Scene, vp: &Program, fp: &Program) -> Scene {
+    let name = sc.optimize_target().to_string();
+    sc.set_program(&name, vp.clone());
+    sc.set_program(&name, fp.clone());
+    sc
+}
+
+/// What to render for an analysis (`Err` when the scene itself is broken).
+pub fn plan(doc: &Doc, a: &Analysis, images: &Images) -> Result<Option<Plan>, String> {
+    let Some((v, f)) = a.original_pair() else {
+        return Ok(None);
+    };
+    let base = base_scene(doc, &a.units, images)?;
+    let optimized = a.optimized_pair().map(|(v2, f2)| {
+        let mut sc = with_pair(base.clone(), v2, f2);
+        if let Some(o) = &a.optimized {
+            apply_mirrors(&mut sc, &o.outcome.mirrors);
+        }
+        sc
+    });
+    let display = base
+        .meta
+        .get("display")
+        .cloned()
+        .unwrap_or_else(|| "window".into());
+    Ok(Some(Plan {
+        original: with_pair(base, v, f),
+        optimized,
+        display,
+        images: images
+            .iter()
+            .map(|(u, b)| (image_name(*u), (**b).clone()))
+            .collect(),
+    }))
+}
+
+/// Which run a step worked on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     Original,
@@ -149,16 +312,27 @@ pub enum Phase {
     Done,
 }
 
-/// Result of one pair.
-pub type PairResult = Result<Rendered, String>;
+/// A finished run: the displayed image and the counters.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub image: Image,
+    pub stats: hoist_raster::Stats,
+    /// Probe results of the scene, if it has probes: (passed, failed).
+    pub probes: (usize, usize),
+}
+
+pub type RunResult = Result<Run, String>;
 
 /// Renders the original pair, then the optimized one, a few bands per step.
 pub struct Task {
     plan: Plan,
     phase: Phase,
-    job: Option<RenderJob>,
-    pub original: Option<PairResult>,
-    pub optimized: Option<PairResult>,
+    job: Option<SceneJob>,
+    /// Bands shaded so far in this phase and a guess of the phase's total, for progress.
+    shaded: u64,
+    expected: u64,
+    pub original: Option<RunResult>,
+    pub optimized: Option<RunResult>,
 }
 
 impl Task {
@@ -167,6 +341,8 @@ impl Task {
             plan,
             phase: Phase::Original,
             job: None,
+            shaded: 0,
+            expected: 1,
             original: None,
             optimized: None,
         };
@@ -176,16 +352,28 @@ impl Task {
 
     fn start_phase(&mut self) {
         loop {
-            let pair = match self.phase {
+            let sc = match self.phase {
                 Phase::Original => Some(&self.plan.original),
                 Phase::Optimized => self.plan.optimized.as_ref(),
                 Phase::Done => return,
             };
-            let Some((v, f, cfg)) = pair else {
+            let Some(sc) = sc else {
                 self.phase = Phase::Done;
                 return;
             };
-            match RenderJob::new(Some(v), Some(f), cfg) {
+            let draws = sc
+                .commands
+                .iter()
+                .filter(|(_, c)| matches!(c, Command::Draw(_)))
+                .count() as u64;
+            self.expected = (draws * u64::from(sc.window.1.div_ceil(8))).max(1);
+            self.shaded = 0;
+            let opts = RunOptions {
+                caps: caps(),
+                images: self.plan.images.clone(),
+                tolerance: None,
+            };
+            match SceneJob::new(sc.clone(), opts) {
                 Ok(j) => {
                     self.job = Some(j);
                     return;
@@ -198,7 +386,7 @@ impl Task {
         }
     }
 
-    fn store(&mut self, r: PairResult) {
+    fn store(&mut self, r: RunResult) {
         match self.phase {
             Phase::Original => self.original = Some(r),
             Phase::Optimized => self.optimized = Some(r),
@@ -213,6 +401,20 @@ impl Task {
         };
     }
 
+    fn finish_run(&self, r: Result<SceneResult, hoist_raster::RenderError>) -> RunResult {
+        let r = r.map_err(|e| e.to_string())?;
+        let image = r
+            .targets
+            .get(&self.plan.display)
+            .cloned()
+            .ok_or_else(|| format!("the scene has no target `{}`", self.plan.display))?;
+        Ok(Run {
+            image,
+            stats: r.stats,
+            probes: (r.passed(), r.failed()),
+        })
+    }
+
     pub fn phase(&self) -> Phase {
         self.phase
     }
@@ -221,36 +423,42 @@ impl Task {
         self.phase == Phase::Done
     }
 
-    /// Shades up to `bands` bands of the current pair; returns the pair it worked on.
+    /// Shades up to `bands` bands of the current run; returns the run it worked on.
     pub fn step(&mut self, bands: u32) -> Phase {
         let worked = self.phase;
         let Some(job) = self.job.as_mut() else {
             return worked;
         };
-        if job.step(bands).done {
+        let p: Progress = job.step(bands);
+        self.shaded += u64::from(bands.max(1));
+        if p.done {
             let job = self.job.take().expect("job");
-            self.store(Ok(job.finish()));
+            let r = self.finish_run(job.finish());
+            self.store(r);
             self.advance();
             self.start_phase();
         }
         worked
     }
 
-    /// Overall progress in [0, 1].
+    /// Overall progress in [0, 1] (an estimate while a run is under way).
     pub fn fraction(&self) -> f64 {
-        let has_opt = self.plan.optimized.is_some();
-        let parts = if has_opt { 2.0 } else { 1.0 };
-        let cur = self.job.as_ref().map_or(1.0, |j| j.progress().fraction());
+        let parts = if self.plan.optimized.is_some() {
+            2.0
+        } else {
+            1.0
+        };
+        let cur = self.job.as_ref().map_or(1.0, |j| {
+            let by_commands = j.progress().fraction();
+            let by_bands = self.shaded as f64 / self.expected as f64;
+            by_commands.max(by_bands).min(0.99)
+        });
         let done_before = match self.phase {
             Phase::Original => 0.0,
             Phase::Optimized => 1.0,
             Phase::Done => return 1.0,
         };
         (done_before + cur) / parts
-    }
-
-    pub fn progress(&self) -> Option<Progress> {
-        self.job.as_ref().map(RenderJob::progress)
     }
 
     /// Runs everything (tests and small images).
@@ -431,8 +639,13 @@ mod tests {
     fn renders_both_pairs_in_steps() {
         let d = fig3();
         let a = analyze(&d);
-        let plan = plan(&d, &a, &Images::new()).expect("plan");
-        assert!(plan.original.2.textures.contains_key(&0));
+        let plan = plan(&d, &a, &Images::new()).unwrap().expect("plan");
+        assert!(
+            plan.original
+                .commands
+                .iter()
+                .any(|(_, c)| matches!(c, Command::Texture(0, ..)))
+        );
         let mut t = Task::new(plan);
         let mut steps = 0;
         let mut last = 0.0;
@@ -466,7 +679,7 @@ mod tests {
                 .into(),
         });
         let a = analyze(&d);
-        let mut t = Task::new(plan(&d, &a, &Images::new()).unwrap());
+        let mut t = Task::new(plan(&d, &a, &Images::new()).unwrap().unwrap());
         t.run_to_end();
         let o = t.original.unwrap().unwrap();
         let p = t.optimized.unwrap().unwrap();
@@ -518,15 +731,63 @@ mod tests {
 
     #[test]
     fn mirrors_copy_fragment_values() {
-        let mut cfg = RenderConfig::default();
-        cfg.params.fragment.env.insert(3, [1.0, 2.0, 3.0, 4.0]);
+        let mut sc = Scene::default();
+        let fk = ParamKey {
+            vertex: false,
+            local: false,
+            index: 3,
+        };
+        sc.commands = vec![(7, param_command(fk, [1.0, 2.0, 3.0, 4.0]))];
         apply_mirrors(
-            &mut cfg,
+            &mut sc,
             &[Mirror {
                 vertex: ConstBinding::Env(9),
                 fragment: ConstBinding::Env(3),
             }],
         );
-        assert_eq!(cfg.params.vertex.env.get(&9), Some(&[1.0, 2.0, 3.0, 4.0]));
+        let vk = ParamKey {
+            vertex: true,
+            local: false,
+            index: 9,
+        };
+        assert_eq!(scene_param(&sc, vk), Some([1.0, 2.0, 3.0, 4.0]));
+        assert_eq!(sc.commands[1].0, 7);
+    }
+
+    #[test]
+    fn panel_overrides_replace_scene_settings() {
+        let mut d = fig3();
+        d.scene = Some(
+            "[require]\nSIZE 16 16\n[vertex program]\n[fragment program]\n[test]\n\
+             parameter env_fp 2 (1, 1, 1, 1)\ntexture pattern 0 gradient@8x8\ndraw quad\n"
+                .into(),
+        );
+        let key = ParamKey {
+            vertex: false,
+            local: false,
+            index: 2,
+        };
+        d.inputs.set_param(key, [5.0; 4]);
+        let sc = base_scene(&d, &[0, 1], &Images::new()).unwrap();
+        assert_eq!(sc.window, (64, 32));
+        assert_eq!(scene_param(&sc, key), Some([5.0; 4]));
+        // Unit 0 keeps the scene's gradient; unit 1 (unbound) gets the default checker.
+        assert!(sc.commands.iter().any(|(_, c)| matches!(
+            c,
+            Command::Texture(0, TexSource::Pattern(pattern::Pattern::Gradient, 8, 8), _)
+        )));
+        assert!(sc.commands.iter().any(|(_, c)| matches!(
+            c,
+            Command::Texture(1, TexSource::Pattern(pattern::Pattern::Checker(_), ..), _)
+        )));
+        d.inputs.set_texture(TexSpec {
+            pattern: Pattern::Noise,
+            ..TexSpec::new(0)
+        });
+        let sc = base_scene(&d, &[0], &Images::new()).unwrap();
+        assert!(sc.commands.iter().any(|(_, c)| matches!(
+            c,
+            Command::Texture(0, TexSource::Pattern(pattern::Pattern::Noise(_), ..), _)
+        )));
     }
 }
