@@ -52,6 +52,7 @@ pub mod ir;
 pub mod ops;
 pub mod profile;
 pub mod state;
+pub mod translate;
 pub mod validate;
 
 pub use diag::{Diagnostic, Severity};
