@@ -176,7 +176,7 @@ fn pathological_inputs_finish() {
 
     let cases = [
         format!("!!ARBvp1.0\nPARAM p = {};\nEND", "{".repeat(1_000_000)),
-        format!("!!ARBfp1.0\n{}", "\0".repeat(3_000_000)),
+        format!("!!ARBfp1.0\n{}", "\0".repeat(10_000_000)),
         format!("!!ARBvp1.0\nMOV r, {}", "9".repeat(2_000_000)),
         format!("!!ARBvp1.0\nMOV r, 1.{}e99999999999", "5".repeat(100_000)),
         format!("!!ARBvp1.0\n{}", "MOV a, b".repeat(500_000)),

@@ -799,7 +799,7 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
                 None => continue,
             }
         };
-        if best.is_none_or(|(bd, _)| d < bd) {
+        if best.is_none_or(|(bd, bc)| (d, c) < (bd, bc)) {
             best = Some((d, c));
         }
     }

@@ -219,6 +219,8 @@ struct Resolver<'a, 'l> {
     errors: Vec<Spanned>,
     budget: usize,
     names: HashMap<&'a str, Entry>,
+    /// Declared names in order, for deterministic suggestions.
+    order: Vec<&'a str>,
     io_seen: HashMap<Reg, (Semantic, Span)>,
     /// Slots of inline constants and bindings, so repeated ones share a slot.
     inline_slots: HashMap<SlotKey, u16>,
@@ -265,6 +267,7 @@ pub fn resolve(
         errors: Vec::new(),
         budget,
         names: HashMap::new(),
+        order: Vec::new(),
         io_seen: HashMap::new(),
         inline_slots: HashMap::new(),
     };
@@ -424,6 +427,7 @@ impl<'a> Resolver<'a, '_> {
                 alias,
             },
         );
+        self.order.push(name.text);
         Ok(())
     }
 
@@ -545,7 +549,7 @@ impl<'a> Resolver<'a, '_> {
     }
 
     fn unknown_name(&self, name: Name, decl_hint: bool) -> Spanned {
-        let suggestion = suggest(name.text, self.names.keys().copied());
+        let suggestion = suggest(name.text, self.order.iter().copied());
         ArbError::UnknownName {
             name: name.text.to_string(),
             suggestion,
