@@ -495,15 +495,33 @@ pub fn to_arb(p: &Program) -> Result<Program, Vec<Diagnostic>> {
         }
     }
     if rel_used {
+        // The env region 0..env_end fills what the target has room for next to the
+        // literals; slots that are defined or read directly always stay.
         let lits = t.out.consts.len() - file_len as usize;
         let room = (p.profile.limits().consts as usize).min(target.limits().consts as usize);
-        let env_end = room.saturating_sub(lits).max(file_len as usize) as u16;
-        let shift = env_end - file_len;
+        let mut needed = 0usize;
+        for (k, c) in p.consts.iter().enumerate() {
+            if !matches!(c.binding, ConstBinding::Env(_)) {
+                needed = k + 1;
+            }
+        }
+        for i in &t.out.insts {
+            for s in &i.src {
+                if s.reg.file == RegFile::Const && s.rel.is_none() && s.reg.index < file_len {
+                    needed = needed.max(s.reg.index as usize + 1);
+                }
+            }
+        }
+        let env_end = room.saturating_sub(lits).max(needed) as u16;
         let tail: Vec<ConstSlot> = t.out.consts.split_off(file_len as usize);
-        t.out.consts.extend((file_len..env_end).map(|n| ConstSlot {
-            binding: ConstBinding::Env(n),
-            span: Span::NONE,
-        }));
+        t.out.consts.truncate(env_end as usize);
+        while t.out.consts.len() < env_end as usize {
+            let n = t.out.consts.len() as u16;
+            t.out.consts.push(ConstSlot {
+                binding: ConstBinding::Env(n),
+                span: Span::NONE,
+            });
+        }
         t.out.consts.extend(tail);
         for i in t.out.insts.iter_mut() {
             for s in i.src.iter_mut() {
@@ -512,7 +530,9 @@ pub fn to_arb(p: &Program) -> Result<Program, Vec<Diagnostic>> {
                 }
                 match s.rel.as_mut() {
                     Some(rel) => rel.hi = env_end,
-                    None if s.reg.index >= file_len => s.reg.index += shift,
+                    None if s.reg.index >= file_len => {
+                        s.reg.index = s.reg.index - file_len + env_end
+                    }
                     None => {}
                 }
             }
@@ -964,6 +984,14 @@ pub fn to_d3d9(p: &Program, target: Profile) -> Result<Program, Vec<Diagnostic>>
                 max_ref = max_ref.max(s.reg.index as usize + rows);
             }
         }
+    }
+    if t.out.insts.iter().any(|i| {
+        i.src
+            .iter()
+            .any(|s| s.reg.file == RegFile::Const && s.rel.is_some())
+    }) {
+        // A relative read references the whole constant file (the D3D9 front end's rule).
+        max_ref = max_ref.max(target.limits().consts as usize);
     }
     while t.out.consts.len() < max_ref {
         let n = t.out.consts.len() as u16;

@@ -7,7 +7,8 @@
 //!
 //! Conventions: `c#` slot = register number and `consts` is dense up to the highest
 //! referenced or defined register (a `def` is a `Vector(4)` literal, anything else
-//! `Env(#)`); `i#`/`b#` likewise. Explicit `dcl`s come first in `io`, in source order,
+//! `Env(#)`); a relative read `c[a0.x + n]` references the whole constant file, so then
+//! `consts` covers every register of the profile's limit. `i#`/`b#` are dense likewise. Explicit `dcl`s come first in `io`, in source order,
 //! followed by implicitly declared registers in order of first use.
 
 use super::errors::{MAX_ERRORS, err, suggest, syntax};
@@ -34,6 +35,8 @@ pub struct Lower<'a> {
     max_b: Option<u32>,
     max_r: Option<u32>,
     uses_a0: bool,
+    /// Some `c#` is read relatively: every constant register may be read.
+    rel_const: bool,
     implicit: Vec<IoDecl>,
 }
 
@@ -54,6 +57,7 @@ impl<'a> Lower<'a> {
             max_b: None,
             max_r: None,
             uses_a0: false,
+            rel_const: false,
             implicit: Vec::new(),
         }
     }
@@ -1244,6 +1248,9 @@ impl<'a> Lower<'a> {
             return None;
         }
         self.note_use(areg, 1);
+        if file == RegFile::Const {
+            self.rel_const = true;
+        }
         Some(RelAddr {
             reg: areg,
             comp,
@@ -1436,10 +1443,13 @@ impl<'a> Lower<'a> {
 
     /// Finishes the program: dense constant tables, counts, implicit declarations.
     pub fn finish(mut self) -> (Program, Vec<Diagnostic>) {
-        let n = self
+        let mut n = self
             .max_c
             .map_or(0, |m| m as usize + 1)
             .max(self.prog.consts.len());
+        if self.rel_const {
+            n = n.max(file_count(RegFile::Const, self.profile, self.limits) as usize);
+        }
         let mut consts = Vec::with_capacity(n);
         for i in 0..n {
             let is_def = self.defs.iter().any(|(k, _)| *k as usize == i);
