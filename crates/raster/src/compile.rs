@@ -218,6 +218,8 @@ pub struct Kernel {
     pub labels: HashMap<u16, usize>,
     /// Row of the loop counter `aL`, when the program uses it.
     pub loop_row: Option<R>,
+    /// Rows some instruction reads (inputs never read need not be interpolated).
+    pub reads: Vec<bool>,
 }
 
 impl Kernel {
@@ -807,6 +809,51 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
     }
     inputs.sort();
     outputs.sort();
+    let mut reads = vec![false; b.next as usize];
+    let mut mark = |r: R| {
+        if let Some(x) = reads.get_mut(r as usize) {
+            *x = true;
+        }
+    };
+    for i in &insts {
+        for s4 in &i.src {
+            s4.iter().for_each(|&r| mark(r));
+        }
+        if let Some((rows, _)) = &i.pred {
+            rows.iter().for_each(|&r| mark(r));
+        }
+        match i.op {
+            KOp::If(FlowCond::Pred(r, _)) | KOp::Breakc(FlowCond::Pred(r, _)) => mark(r),
+            KOp::If(FlowCond::Cmp(_, a, c)) | KOp::Breakc(FlowCond::Cmp(_, a, c)) => {
+                mark(a);
+                mark(c);
+            }
+            KOp::Callnz(_, FlowCond::Pred(r, _)) => mark(r),
+            _ => {}
+        }
+        for pr in &i.pre {
+            match pr {
+                Pre::Modify { from, .. } => from.iter().for_each(|&r| mark(r)),
+                Pre::Gather { from, addr, .. } => {
+                    mark(*addr);
+                    if let GatherFrom::Rows(base) = from {
+                        let n = b
+                            .file_base
+                            .values()
+                            .find(|(fb, _)| fb == base)
+                            .map_or(0, |(_, n)| *n);
+                        for r in *base..*base + 4 * n {
+                            mark(r);
+                        }
+                    }
+                }
+                Pre::None => {}
+            }
+        }
+    }
+    if let Some(r) = b.file_base.get(&RegFile::Loop) {
+        mark(r.0);
+    }
     let static_insts = p.insts.iter().filter(|i| !matches!(i.op, Op::Label)).count() as u64;
     let static_slots: u64 = insts.iter().map(|i| u64::from(i.slots)).sum();
     let _ = ConstBinding::Env(0);
@@ -829,5 +876,6 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
         main_end,
         labels,
         loop_row: b.file_base.get(&RegFile::Loop).map(|x| x.0),
+        reads,
     })
 }

@@ -40,8 +40,9 @@ pub struct ExecEnv<'a> {
 
 /// One register file plus per-batch state.
 pub struct Machine {
-    pub regs: Vec<Row>,
-    res: Box<[Row; 4]>,
+    /// The register file, one boxed row each, so a result row can be swapped in by pointer.
+    pub regs: Vec<Box<Row>>,
+    res: [Box<Row>; 4],
     /// Lanes discarded by KIL/texkil.
     pub killed: Mask,
     /// Lane-instructions and lane-slots executed (flow mode counts them dynamically).
@@ -102,8 +103,8 @@ fn or(a: &Mask, b: &Mask) -> Mask {
 impl Machine {
     pub fn new(k: &Kernel) -> Machine {
         Machine {
-            regs: vec![[0.0; LANES]; k.rows],
-            res: Box::new([[0.0; LANES]; 4]),
+            regs: (0..k.rows).map(|_| Box::new([0.0; LANES])).collect(),
+            res: std::array::from_fn(|_| Box::new([0.0; LANES])),
             killed: [false; LANES],
             insts_executed: 0,
             slots_executed: 0,
@@ -132,7 +133,7 @@ impl Machine {
             if neg {
                 v = -v;
             }
-            self.regs[row as usize] = [v; LANES];
+            *self.regs[row as usize] = [v; LANES];
         }
     }
 
@@ -140,7 +141,7 @@ impl Machine {
     pub fn reset(&mut self, k: &Kernel) {
         for &(base, n) in &k.reset {
             for r in &mut self.regs[base as usize..(base + n) as usize] {
-                *r = [0.0; LANES];
+                **r = [0.0; LANES];
             }
         }
         self.killed = [false; LANES];
@@ -166,13 +167,13 @@ impl Machine {
         match p {
             Pre::Modify { from, to, neg, abs } => {
                 for c in 0..4 {
-                    let src = self.regs[from[c] as usize];
+                    let src = *self.regs[from[c] as usize];
                     let o = &mut self.regs[*to as usize + c];
                     match (neg, abs) {
                         (true, true) => m1(o, &src, |x| -x.abs()),
                         (true, false) => m1(o, &src, |x| -x),
                         (false, true) => m1(o, &src, |x| x.abs()),
-                        (false, false) => *o = src,
+                        (false, false) => **o = src,
                     }
                 }
             }
@@ -215,7 +216,7 @@ impl Machine {
                     }
                 }
                 for (c, row) in out.iter().enumerate() {
-                    self.regs[*to as usize + c] = *row;
+                    *self.regs[*to as usize + c] = *row;
                 }
             }
             Pre::None => {}
@@ -226,11 +227,15 @@ impl Machine {
     /// scalar replicated to every destination component (row 0).
     fn compute(&mut self, k: &Kernel, ins: &KInst, env: &ExecEnv) -> bool {
         let regs = &self.regs;
-        let res = &mut *self.res;
+        let res = &mut self.res;
         let s = &ins.src;
         let mask = ins.mask;
         let d = k.dialect;
-        let r = |i: usize, c: usize| -> &Row { &regs[s[i][c] as usize] };
+        macro_rules! r {
+            ($i:expr, $c:expr) => {
+                &*regs[s[$i][$c] as usize]
+            };
+        }
         macro_rules! each {
             (|$c:ident| $body:expr) => {
                 for $c in 0..4 {
@@ -241,95 +246,95 @@ impl Machine {
             };
         }
         match ins.op {
-            KOp::Mov => each!(|c| res[c] = *r(0, c)),
-            KOp::Add => each!(|c| m2(&mut res[c], r(0, c), r(1, c), |a, b| a + b)),
-            KOp::Sub => each!(|c| m2(&mut res[c], r(0, c), r(1, c), |a, b| a - b)),
-            KOp::Mul => each!(|c| m2(&mut res[c], r(0, c), r(1, c), |a, b| a * b)),
-            KOp::Mad => each!(|c| m3(&mut res[c], r(0, c), r(1, c), r(2, c), |a, b, e| a * b + e)),
-            KOp::Abs => each!(|c| m1(&mut res[c], r(0, c), |a| a.abs())),
-            KOp::Flr | KOp::AddrFloor => each!(|c| m1(&mut res[c], r(0, c), alu::floor)),
-            KOp::AddrRound => each!(|c| m1(&mut res[c], r(0, c), alu::round_nearest)),
-            KOp::Frc => each!(|c| m1(&mut res[c], r(0, c), alu::frc)),
-            KOp::Max => each!(|c| m2(&mut res[c], r(0, c), r(1, c), f32::max)),
-            KOp::Min => each!(|c| m2(&mut res[c], r(0, c), r(1, c), f32::min)),
-            KOp::Sge => each!(|c| m2(&mut res[c], r(0, c), r(1, c), |a, b| if a >= b {
+            KOp::Mov => each!(|c| *res[c] = *r!(0, c)),
+            KOp::Add => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| a + b)),
+            KOp::Sub => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| a - b)),
+            KOp::Mul => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| a * b)),
+            KOp::Mad => each!(|c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |a, b, e| a * b + e)),
+            KOp::Abs => each!(|c| m1(&mut res[c], r!(0, c), |a| a.abs())),
+            KOp::Flr | KOp::AddrFloor => each!(|c| m1(&mut res[c], r!(0, c), alu::floor)),
+            KOp::AddrRound => each!(|c| m1(&mut res[c], r!(0, c), alu::round_nearest)),
+            KOp::Frc => each!(|c| m1(&mut res[c], r!(0, c), alu::frc)),
+            KOp::Max => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), f32::max)),
+            KOp::Min => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), f32::min)),
+            KOp::Sge => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| if a >= b {
                 1.0
             } else {
                 0.0
             })),
-            KOp::Slt => each!(|c| m2(&mut res[c], r(0, c), r(1, c), |a, b| if a < b {
+            KOp::Slt => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| if a < b {
                 1.0
             } else {
                 0.0
             })),
-            KOp::Lrp => each!(|c| m3(&mut res[c], r(0, c), r(1, c), r(2, c), |t, a, b| t * a
+            KOp::Lrp => each!(|c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |t, a, b| t * a
                 + (1.0 - t) * b)),
-            KOp::CmpLt => each!(|c| m3(&mut res[c], r(0, c), r(1, c), r(2, c), |t, a, b| if t
+            KOp::CmpLt => each!(|c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |t, a, b| if t
                 < 0.0
             {
                 a
             } else {
                 b
             })),
-            KOp::CmpGe => each!(|c| m3(&mut res[c], r(0, c), r(1, c), r(2, c), |t, a, b| if t
+            KOp::CmpGe => each!(|c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |t, a, b| if t
                 >= 0.0
             {
                 a
             } else {
                 b
             })),
-            KOp::Cnd => each!(|c| m3(&mut res[c], r(0, c), r(1, c), r(2, c), |t, a, b| if t
+            KOp::Cnd => each!(|c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |t, a, b| if t
                 > 0.5
             {
                 a
             } else {
                 b
             })),
-            KOp::Sgn => each!(|c| m1(&mut res[c], r(0, c), alu::sgn)),
+            KOp::Sgn => each!(|c| m1(&mut res[c], r!(0, c), alu::sgn)),
             KOp::Rcp => {
-                m1(&mut res[0], r(0, 0), |x| alu::rcp(x, d));
+                m1(&mut res[0], r!(0, 0), |x| alu::rcp(x, d));
                 return true;
             }
             KOp::Rsq => {
-                m1(&mut res[0], r(0, 0), |x| alu::rsq(x, d));
+                m1(&mut res[0], r!(0, 0), |x| alu::rsq(x, d));
                 return true;
             }
             KOp::Ex2 => {
-                m1(&mut res[0], r(0, 0), alu::ex2);
+                m1(&mut res[0], r!(0, 0), alu::ex2);
                 return true;
             }
             KOp::Lg2 => {
-                m1(&mut res[0], r(0, 0), |x| alu::lg2(x, d));
+                m1(&mut res[0], r!(0, 0), |x| alu::lg2(x, d));
                 return true;
             }
             KOp::Pow => {
-                m2(&mut res[0], r(0, 0), r(1, 0), alu::pow);
+                m2(&mut res[0], r!(0, 0), r!(1, 0), alu::pow);
                 return true;
             }
             KOp::Sin => {
-                m1(&mut res[0], r(0, 0), alu::sin);
+                m1(&mut res[0], r!(0, 0), alu::sin);
                 return true;
             }
             KOp::Cos => {
-                m1(&mut res[0], r(0, 0), alu::cos);
+                m1(&mut res[0], r!(0, 0), alu::cos);
                 return true;
             }
             KOp::Dp3 | KOp::Dp4 | KOp::Dph => {
                 let o = &mut res[0];
-                let (a0, a1, a2) = (r(0, 0), r(0, 1), r(0, 2));
-                let (b0, b1, b2) = (r(1, 0), r(1, 1), r(1, 2));
+                let (a0, a1, a2) = (r!(0, 0), r!(0, 1), r!(0, 2));
+                let (b0, b1, b2) = (r!(1, 0), r!(1, 1), r!(1, 2));
                 for l in 0..LANES {
                     o[l] = a0[l] * b0[l] + a1[l] * b1[l] + a2[l] * b2[l];
                 }
                 match ins.op {
                     KOp::Dp4 => {
-                        let (a3, b3) = (r(0, 3), r(1, 3));
+                        let (a3, b3) = (r!(0, 3), r!(1, 3));
                         for l in 0..LANES {
                             o[l] += a3[l] * b3[l];
                         }
                     }
                     KOp::Dph => {
-                        let b3 = r(1, 3);
+                        let b3 = r!(1, 3);
                         for l in 0..LANES {
                             o[l] += b3[l];
                         }
@@ -340,7 +345,7 @@ impl Machine {
             }
             KOp::Dp2add => {
                 let o = &mut res[0];
-                let (a0, a1, b0, b1, c0) = (r(0, 0), r(0, 1), r(1, 0), r(1, 1), r(2, 0));
+                let (a0, a1, b0, b1, c0) = (r!(0, 0), r!(0, 1), r!(1, 0), r!(1, 1), r!(2, 0));
                 for l in 0..LANES {
                     o[l] = a0[l] * b0[l] + a1[l] * b1[l] + c0[l];
                 }
@@ -349,8 +354,8 @@ impl Machine {
             KOp::Xpd => {
                 let (a, b) = (0, 1);
                 for l in 0..LANES {
-                    let (ax, ay, az) = (r(a, 0)[l], r(a, 1)[l], r(a, 2)[l]);
-                    let (bx, by, bz) = (r(b, 0)[l], r(b, 1)[l], r(b, 2)[l]);
+                    let (ax, ay, az) = (r!(a, 0)[l], r!(a, 1)[l], r!(a, 2)[l]);
+                    let (bx, by, bz) = (r!(b, 0)[l], r!(b, 1)[l], r!(b, 2)[l]);
                     res[0][l] = ay * bz - az * by;
                     res[1][l] = az * bx - ax * bz;
                     res[2][l] = ax * by - ay * bx;
@@ -359,14 +364,14 @@ impl Machine {
             KOp::Dst => {
                 for l in 0..LANES {
                     res[0][l] = 1.0;
-                    res[1][l] = r(0, 1)[l] * r(1, 1)[l];
-                    res[2][l] = r(0, 2)[l];
-                    res[3][l] = r(1, 3)[l];
+                    res[1][l] = r!(0, 1)[l] * r!(1, 1)[l];
+                    res[2][l] = r!(0, 2)[l];
+                    res[3][l] = r!(1, 3)[l];
                 }
             }
             KOp::Lit => {
                 for l in 0..LANES {
-                    let v = alu::lit([r(0, 0)[l], r(0, 1)[l], r(0, 2)[l], r(0, 3)[l]], d);
+                    let v = alu::lit([r!(0, 0)[l], r!(0, 1)[l], r!(0, 2)[l], r!(0, 3)[l]], d);
                     for c in 0..4 {
                         res[c][l] = v[c];
                     }
@@ -379,23 +384,23 @@ impl Machine {
                     alu::log_partial
                 };
                 for l in 0..LANES {
-                    let v = f(r(0, 0)[l]);
+                    let v = f(r!(0, 0)[l]);
                     for c in 0..4 {
                         res[c][l] = v[c];
                     }
                 }
             }
             KOp::SinCos => {
-                m1(&mut res[0], r(0, 0), alu::cos);
-                m1(&mut res[1], r(0, 0), alu::sin);
+                m1(&mut res[0], r!(0, 0), alu::cos);
+                m1(&mut res[1], r!(0, 0), alu::sin);
             }
             KOp::Nrm => {
                 for l in 0..LANES {
-                    let (x, y, z) = (r(0, 0)[l], r(0, 1)[l], r(0, 2)[l]);
+                    let (x, y, z) = (r!(0, 0)[l], r!(0, 1)[l], r!(0, 2)[l]);
                     let f = x * x + y * y + z * z;
                     let f = if f != 0.0 { 1.0 / f.sqrt() } else { alu::FLT_MAX };
                     for c in 0..4 {
-                        res[c][l] = r(0, c)[l] * f;
+                        res[c][l] = r!(0, c)[l] * f;
                     }
                 }
                 let _ = Dialect::D3d9;
@@ -407,9 +412,9 @@ impl Machine {
                     }
                     let o = &mut res[row];
                     for l in 0..LANES {
-                        let mut acc = r(0, 0)[l] * r(1 + row, 0)[l];
+                        let mut acc = r!(0, 0)[l] * r!(1 + row, 0)[l];
                         for c in 1..cols as usize {
-                            acc += r(0, c)[l] * r(1 + row, c)[l];
+                            acc += r!(0, c)[l] * r!(1 + row, c)[l];
                         }
                         o[l] = acc;
                     }
@@ -417,21 +422,30 @@ impl Machine {
             }
             KOp::Tex(kind, unit, target) => {
                 let tex = env.textures.get(unit as usize).copied().flatten();
-                let coord = [r(0, 0), r(0, 1), r(0, 2), r(0, 3)];
+                let coord = [r!(0, 0), r!(0, 1), r!(0, 2), r!(0, 3)];
                 let grads = if kind == TexKind::Grad && s.len() >= 3 {
                     Some((
-                        [r(1, 0), r(1, 1), r(1, 2), r(1, 3)],
-                        [r(2, 0), r(2, 1), r(2, 2), r(2, 3)],
+                        [r!(1, 0), r!(1, 1), r!(1, 2), r!(1, 3)],
+                        [r!(2, 0), r!(2, 1), r!(2, 2), r!(2, 3)],
                     ))
                 } else {
                     None
                 };
-                texture::sample_batch(tex, kind, target, coord, grads, env.quads, res);
+                let [o0, o1, o2, o3] = &mut *res;
+                texture::sample_batch(
+                    tex,
+                    kind,
+                    target,
+                    coord,
+                    grads,
+                    env.quads,
+                    [&mut **o0, &mut **o1, &mut **o2, &mut **o3],
+                );
             }
             KOp::Dsx | KOp::Dsy => {
                 let dy = matches!(ins.op, KOp::Dsy);
                 each!(|c| {
-                    let a = r(0, c);
+                    let a = r!(0, c);
                     let o = &mut res[c];
                     if env.quads {
                         for q in (0..LANES).step_by(4) {
@@ -443,11 +457,11 @@ impl Machine {
                             o[q..q + 4].fill(v);
                         }
                     } else {
-                        *o = [0.0; LANES];
+                        **o = [0.0; LANES];
                     }
                 })
             }
-            KOp::Setp(cond) => each!(|c| m2(&mut res[c], r(0, c), r(1, c), |a, b| if cond
+            KOp::Setp(cond) => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| if cond
                 .test(a, b)
             {
                 1.0
@@ -460,11 +474,12 @@ impl Machine {
     }
 
     fn store(&mut self, ins: &KInst, replicate: bool, active: Option<&Mask>) {
+        let single = ins.mask.count_ones() == 1;
         for c in 0..4 {
             if ins.mask & (1 << c) == 0 {
                 continue;
             }
-            let src = &self.res[if replicate { 0 } else { c }];
+            let rc = if replicate { 0 } else { c };
             let pmask;
             let active = match (&ins.pred, active) {
                 (Some((rows, neg)), a) => {
@@ -478,17 +493,27 @@ impl Machine {
                 }
                 (None, a) => a,
             };
-            let dst = &mut self.regs[ins.dst as usize + c];
-            match (active, ins.sat) {
-                (None, false) => *dst = *src,
-                (None, true) => {
-                    for l in 0..LANES {
-                        dst[l] = alu::sat(src[l]);
+            match active {
+                None => {
+                    if ins.sat {
+                        let r = &mut self.res[rc];
+                        for l in 0..LANES {
+                            r[l] = alu::sat(r[l]);
+                        }
+                    }
+                    let d = ins.dst as usize + c;
+                    if !replicate || single {
+                        // The result row becomes the register's row; its old row is reused.
+                        std::mem::swap(&mut self.regs[d], &mut self.res[rc]);
+                    } else {
+                        *self.regs[d] = *self.res[rc];
                     }
                 }
-                (Some(m), sat) => {
+                Some(m) => {
+                    let src = &self.res[rc];
+                    let dst = &mut self.regs[ins.dst as usize + c];
                     for l in 0..LANES {
-                        let v = if sat { alu::sat(src[l]) } else { src[l] };
+                        let v = if ins.sat { alu::sat(src[l]) } else { src[l] };
                         if m[l] {
                             dst[l] = v;
                         }
@@ -549,7 +574,7 @@ impl Machine {
 
     fn set_loop(&mut self, k: &Kernel, v: f32) {
         if let Some(r) = k.loop_row {
-            self.regs[r as usize] = [v; LANES];
+            *self.regs[r as usize] = [v; LANES];
         }
     }
 

@@ -262,6 +262,8 @@ pub struct Tri {
     planes: Vec<[f64; 3]>,
     invw: [f64; 3],
     z: [f64; 3],
+    /// All vertices have the same w: planes hold the values themselves (no division).
+    affine: bool,
 }
 
 /// A clip-space vertex with its varyings.
@@ -872,8 +874,14 @@ impl PreparedDraw {
         }
         let interp = |slot: usize, c: usize, out: &mut [f32; LANES]| {
             let p = tri.planes[slot * 4 + c];
-            for l in 0..LANES {
-                out[l] = ((p[0] + p[1] * dxs[l] + p[2] * dys[l]) / iw[l]) as f32;
+            if tri.affine {
+                for l in 0..LANES {
+                    out[l] = (p[0] + p[1] * dxs[l] + p[2] * dys[l]) as f32;
+                }
+            } else {
+                for l in 0..LANES {
+                    out[l] = ((p[0] + p[1] * dxs[l] + p[2] * dys[l]) / iw[l]) as f32;
+                }
             }
         };
         let vary_slot = |src: FragSrc| -> Option<usize> {
@@ -894,9 +902,12 @@ impl PreparedDraw {
                         FragSrc::Vary(..) => {
                             let s = vary_slot(src).unwrap_or(0);
                             for c in 0..4 {
+                                if !k.reads.get(row as usize + c).copied().unwrap_or(true) {
+                                    continue;
+                                }
                                 let mut r = [0.0; LANES];
                                 interp(s, c, &mut r);
-                                m.regs[row as usize + c] = r;
+                                *m.regs[row as usize + c] = r;
                             }
                         }
                         FragSrc::WindowPos => {
@@ -916,14 +927,14 @@ impl PreparedDraw {
                         }
                         FragSrc::Face => {
                             let f = if tri.front { 1.0 } else { -1.0 };
-                            m.regs[row as usize] = [f; LANES];
+                            *m.regs[row as usize] = [f; LANES];
                             for c in 1..4 {
-                                m.regs[row as usize + c] = [0.0; LANES];
+                                *m.regs[row as usize + c] = [0.0; LANES];
                             }
                         }
                         FragSrc::Const(v) => {
                             for c in 0..4 {
-                                m.regs[row as usize + c] = [v[c]; LANES];
+                                *m.regs[row as usize + c] = [v[c]; LANES];
                             }
                         }
                     }
@@ -948,11 +959,11 @@ impl PreparedDraw {
                 }
                 if let Some(row) = self.color_out {
                     for c in 0..4 {
-                        out_color[c] = m.regs[row as usize + c];
+                        out_color[c] = *m.regs[row as usize + c];
                     }
                 }
                 if let Some((row, c)) = self.depth_out {
-                    out_depth = Some(m.regs[row as usize + c]);
+                    out_depth = Some(*m.regs[row as usize + c]);
                 }
                 killed = m.killed;
             }
@@ -1057,12 +1068,14 @@ fn setup_triangle(
     if x0 >= x1 || y0 >= y1 {
         return None;
     }
+    let affine = iw[0] == iw[1] && iw[1] == iw[2];
+    let k = if affine { [1.0; 3] } else { iw };
     let mut planes = Vec::with_capacity(vary[0].len() * 4);
     for s in 0..vary[0].len() {
         for c in 0..4 {
             planes.push(plane(
                 p,
-                [vary[0][s][c] * iw[0], vary[1][s][c] * iw[1], vary[2][s][c] * iw[2]],
+                [vary[0][s][c] * k[0], vary[1][s][c] * k[1], vary[2][s][c] * k[2]],
             ));
         }
     }
@@ -1079,6 +1092,7 @@ fn setup_triangle(
         planes,
         invw: plane(p, iw),
         z: plane(p, z),
+        affine,
     })
 }
 

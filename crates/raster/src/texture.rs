@@ -211,12 +211,12 @@ fn wrap_index(i: i32, n: u32, wrap: Wrap) -> usize {
 #[inline(always)]
 fn nearest_index(s: f32, n: u32, wrap: Wrap, normalized: bool) -> usize {
     let u = match (wrap, normalized) {
-        (Wrap::Repeat, true) => (s - s.floor()) * n as f32,
+        (Wrap::Repeat, true) => crate::alu::frc(s) * n as f32,
         (_, true) => s * n as f32,
         (_, false) => s,
     };
     // Saturating float->int conversion: NaN gives 0, huge values clamp.
-    let i = u.floor().max(-1.0).min(n as f32) as i32;
+    let i = crate::alu::floor(u).max(-1.0).min(n as f32) as i32;
     wrap_index(i, n, wrap)
 }
 
@@ -236,12 +236,12 @@ fn lerp4(f: f32, a: [f32; 4], b: [f32; 4]) -> [f32; 4] {
 
 fn linear_coords(s: f32, n: u32, wrap: Wrap, normalized: bool) -> (usize, usize, f32) {
     let u = match (wrap, normalized) {
-        (Wrap::Repeat, true) => (s - s.floor()) * n as f32,
+        (Wrap::Repeat, true) => crate::alu::frc(s) * n as f32,
         (_, true) => s * n as f32,
         (_, false) => s,
     } - 0.5;
     let u = if u.is_nan() { 0.0 } else { u.clamp(-2.0, n as f32 + 1.0) };
-    let i0 = u.floor();
+    let i0 = crate::alu::floor(u);
     let f = u - i0;
     let i0 = i0 as i32;
     (wrap_index(i0, n, wrap), wrap_index(i0 + 1, n, wrap), f)
@@ -352,13 +352,14 @@ pub fn sample_batch(
     coord: [&Row; 4],
     grads: Option<([&Row; 4], [&Row; 4])>,
     quads: bool,
-    out: &mut [Row; 4],
+    out: [&mut Row; 4],
 ) {
+    let mut out = out;
     let tex = match tex {
         Some(t) if !t.levels.is_empty() && target_fits(t, target) => t,
         _ => {
             for (c, o) in out.iter_mut().enumerate() {
-                *o = [BORDERLESS[c]; LANES];
+                **o = [BORDERLESS[c]; LANES];
             }
             return;
         }
@@ -373,18 +374,18 @@ pub fn sample_batch(
     let base = &tex.levels[0];
 
     // Projected coordinates.
-    let mut cs = [[0.0f32; LANES]; 3];
-    for c in 0..3 {
-        cs[c] = *coord[c];
-    }
-    if kind == TexKind::Txp {
+    let mut proj = [[0.0f32; LANES]; 3];
+    let cs: [&Row; 3] = if kind == TexKind::Txp {
         let q = coord[3];
         for c in 0..3 {
             for l in 0..LANES {
-                cs[c][l] /= q[l];
+                proj[c][l] = coord[c][l] / q[l];
             }
         }
-    }
+        [&proj[0], &proj[1], &proj[2]]
+    } else {
+        [coord[0], coord[1], coord[2]]
+    };
 
     // Fast path: 2D, one filter, no mipmaps, clamp, nearest.
     let single = smp.mip == MipFilter::None || tex.levels.len() == 1 || !normalized;
@@ -400,10 +401,18 @@ pub fn sample_batch(
         let (wf, hf) = (w as f32, h as f32);
         let (wm, hm) = ((w - 1) as f32, (h - 1) as f32);
         let mut idx = [0u32; LANES];
-        for l in 0..LANES {
-            let x = (cs[0][l] * wf).floor().max(0.0).min(wm) as u32;
-            let y = (cs[1][l] * hf).floor().max(0.0).min(hm) as u32;
-            idx[l] = y * w + x;
+        if u64::from(w) * u64::from(h) < 1 << 23 {
+            for l in 0..LANES {
+                let x = crate::alu::floor(cs[0][l] * wf).max(0.0).min(wm);
+                let y = crate::alu::floor(cs[1][l] * hf).max(0.0).min(hm);
+                idx[l] = crate::alu::small_int(y * wf + x);
+            }
+        } else {
+            for l in 0..LANES {
+                let x = crate::alu::floor(cs[0][l] * wf).max(0.0).min(wm) as u32;
+                let y = crate::alu::floor(cs[1][l] * hf).max(0.0).min(hm) as u32;
+                idx[l] = y * w + x;
+            }
         }
         let texels = &base.texels;
         for l in 0..LANES {
@@ -549,16 +558,21 @@ mod tests {
         v.map(|x| [x; LANES])
     }
 
+    fn refs(o: &mut [Row; 4]) -> [&mut Row; 4] {
+        let [a, b, c, d] = o;
+        [a, b, c, d]
+    }
+
     #[test]
     fn nearest_clamp_and_repeat() {
         let texels: Vec<[f32; 4]> = (0..4).map(|i| [i as f32, 0.0, 0.0, 1.0]).collect();
         let mut t = Texture::new_2d(4, 1, texels, TexFormat::Rgba32F, Sampler::default());
         let c = rows([1.3, 0.5, 0.0, 1.0]);
         let mut out = [[0.0; LANES]; 4];
-        sample_batch(Some(&t), TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, &mut out);
+        sample_batch(Some(&t), TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, refs(&mut out));
         assert_eq!(out[0][0], 3.0);
         t.sampler.wrap = Wrap::Repeat;
-        sample_batch(Some(&t), TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, &mut out);
+        sample_batch(Some(&t), TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, refs(&mut out));
         assert_eq!(out[0][0], 1.0);
     }
 
@@ -568,9 +582,9 @@ mod tests {
         let t = Texture::new_2d(2, 1, texels, TexFormat::Rgba32F, Sampler::new(Filter::Linear, Wrap::ClampToEdge));
         let c = rows([0.5, 0.5, 0.0, 1.0]);
         let mut out = [[0.0; LANES]; 4];
-        sample_batch(Some(&t), TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, &mut out);
+        sample_batch(Some(&t), TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, refs(&mut out));
         assert_eq!(out[0][0], 0.5);
-        sample_batch(None, TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, &mut out);
+        sample_batch(None, TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, refs(&mut out));
         assert_eq!([out[0][0], out[1][0], out[2][0], out[3][0]], [0.0, 0.0, 0.0, 1.0]);
     }
 
