@@ -246,6 +246,21 @@ fn relative_offsets() {
 }
 
 #[test]
+fn binding_errors_name_this_stages_words() {
+    let d = diags("!!ARBvp1.0\nMOV result.clip[0], vertex.position;\nEND");
+    assert_eq!(d[0].code, "E1200");
+    assert_eq!(
+        d[0].label,
+        "expected `position`, `color`, `fogcoord`, `pointsize`, `texcoord`"
+    );
+    let d = diags("!!ARBfp1.0\nMOV result.color, state.texgen[0].eye.s;\nEND");
+    assert_eq!(d[0].code, "E1204");
+    let d = diags("!!ARBfp1.0\nMOV result.color, state.fgo.color;\nEND");
+    assert_eq!(d[0].hint.as_deref(), Some("did you mean `fog`?"));
+    assert!(!d[0].label.contains("texgen"), "{}", d[0].label);
+}
+
+#[test]
 fn junk_is_reported_not_fatal() {
     let src = "!!ARBvp1.0\n\u{0}\u{0}\u{7f} ;\nMOV result.color, vertex.color ü;\nEND";
     assert_eq!(at(src), vec!["E1003@2:1", "E1003@3:32"]);

@@ -83,10 +83,16 @@ impl<'s, 'a> Cur<'s, 'a> {
 
     /// The next segment, which must be one of `words`.
     fn word(&mut self, words: &[&str]) -> R<&'s Seg<'a>> {
+        self.word_of(words, words)
+    }
+
+    /// Like [`Cur::word`], recognising `words` but naming only `shown` (this stage's
+    /// words) in errors; the other stage's words get a wrong-stage error from the caller.
+    fn word_of(&mut self, words: &[&str], shown: &[&str]) -> R<&'s Seg<'a>> {
         match self.segs.get(self.i) {
             None => Err(ArbError::IncompleteBinding {
                 path: self.path(),
-                expected: one_of(words),
+                expected: one_of(shown),
             }
             .at(self.last_span())),
             Some(seg) if words.contains(&seg.name.text) => {
@@ -95,8 +101,8 @@ impl<'s, 'a> Cur<'s, 'a> {
             }
             Some(seg) => Err(ArbError::UnknownBinding {
                 path: display_segs(&self.segs[..=self.i]),
-                expected: one_of(words),
-                suggestion: suggest(seg.name.text, words.iter().copied()),
+                expected: one_of(shown),
+                suggestion: suggest(seg.name.text, shown.iter().copied()),
             }
             .at(seg.name.span)),
         }
@@ -327,15 +333,16 @@ fn fragment(cur: &mut Cur, ctx: Ctx) -> R<Bound> {
 }
 
 fn result(cur: &mut Cur, ctx: Ctx) -> R<Bound> {
-    let item = cur.word(&[
+    let vp = ctx.stage == Stage::Vertex;
+    let all = [
         "position",
         "color",
         "fogcoord",
         "pointsize",
         "texcoord",
         "depth",
-    ])?;
-    let vp = ctx.stage == Stage::Vertex;
+    ];
+    let item = cur.word_of(&all, if vp { &all[..5] } else { &["color", "depth"] })?;
     match (item.name.text, vp) {
         ("position" | "fogcoord" | "pointsize" | "texcoord", false) | ("depth", true) => {
             return Err(wrong_stage(cur, ctx.stage));
@@ -437,19 +444,29 @@ fn one(s: StateRef) -> Bound {
 
 fn state(cur: &mut Cur, ctx: Ctx) -> R<Bound> {
     let vp = ctx.stage == Stage::Vertex;
-    let item = cur.word(&[
+    let all = [
         "material",
         "light",
         "lightmodel",
         "lightprod",
-        "texgen",
         "fog",
+        "matrix",
+        "texgen",
         "clip",
         "point",
         "texenv",
         "depth",
-        "matrix",
-    ])?;
+    ];
+    let shown: Vec<&str> = all
+        .iter()
+        .copied()
+        .filter(|w| match *w {
+            "texgen" | "clip" | "point" => vp,
+            "texenv" | "depth" => !vp,
+            _ => true,
+        })
+        .collect();
+    let item = cur.word_of(&all, &shown)?;
     let vp_only = matches!(item.name.text, "texgen" | "clip" | "point");
     let fp_only = matches!(item.name.text, "texenv" | "depth");
     if (vp_only && !vp) || (fp_only && vp) {
