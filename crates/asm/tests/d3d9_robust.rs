@@ -24,6 +24,11 @@ fn header_must_match_the_requested_profile() {
     assert_eq!(r.errors().next().unwrap().code, "E2002");
     let r = parse_as("; only a comment\n", Profile::Ps2_0);
     assert_eq!(r.errors().next().unwrap().code, "E2001");
+    for header in ["vs.1.1", "VS_1_1", "vs_1_1 ; comment"] {
+        let src = format!("{header}\ndcl_position v0\nMOV oPos, V0\n");
+        let r = parse_as(&src, Profile::Vs1_1);
+        assert!(r.program.is_some(), "{header}: {:#?}", r.diagnostics);
+    }
     let r = parse_as("mov oC0, c0\n", Profile::Ps2_0);
     assert!(r.errors().any(|d| d.code == "E2001"));
 }
