@@ -246,11 +246,14 @@ impl Rules<'_> {
             Op::Pow => &[0, 1],
             Op::Sincos => &[0],
             Op::Dp2add => &[2],
+            // "if_comp", "break_comp": both sources need a replicate swizzle.
+            Op::Ifc(_) | Op::Breakc(_) => &[0, 1],
             _ => &[],
         };
         for &k in scalar {
             let Some(s) = inst.src.get(k) else { continue };
-            let identity_ok = !ps && !matches!(op, Op::Sincos | Op::Dp2add);
+            let identity_ok =
+                !ps && !matches!(op, Op::Sincos | Op::Dp2add | Op::Ifc(_) | Op::Breakc(_));
             if !(s.swizzle.is_replicate() || identity_ok && s.swizzle.is_identity()) {
                 self.push(
                     err(
