@@ -45,6 +45,13 @@ fn several_errors_are_reported_with_spans_and_hints() {
         assert!(!text.is_empty(), "{}", d.code);
     }
     assert_eq!(&src[r.diagnostics[0].span.range()], "t0");
+    // Operand rules are reported together with syntax errors.
+    let src = "vs_1_1\ndcl_position v0\nmad r0, v0, c0, c1\nmov oPos, r0.xq\n";
+    let codes: Vec<String> = parse_as(src, Profile::Vs1_1)
+        .errors()
+        .map(|d| d.code.clone())
+        .collect();
+    assert_eq!(codes, ["E2101", "E2024"]);
     assert_eq!(
         r.diagnostics[1].hint.as_deref(),
         Some("did you mean `mov`?")

@@ -39,6 +39,8 @@ pub fn parse(source: &str, profile: Profile, limits: &Limits) -> Parsed {
     }
     if errors == 0 && unterminated.is_none() {
         diags.extend(crate::validate::check(&program, limits));
+    } else if errors < errors::MAX_ERRORS {
+        diags.extend(rules::check_partial(&program));
     }
     diags.sort_by_key(|d| {
         if d.span.is_none() {

@@ -24,14 +24,20 @@ use crate::profile::{Limits, Profile};
 pub fn check(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     let mut r = Rules { p, out: Vec::new() };
     r.declarations();
-    for (n, inst) in p.insts.iter().enumerate() {
-        r.instruction(n, inst);
-    }
-    r.abs_consistency();
-    r.flow();
+    r.local();
     r.dependent_reads(limits);
     r.uninitialized();
     r.outputs();
+    r.out
+}
+
+/// The rules that look at one instruction at a time (and flow structure), for a program
+/// the front end could only partly lower: the errors come out together with the syntax
+/// errors. Whole-program data-flow rules are left out, since dropped lines would make
+/// them report nonsense.
+pub fn check_partial(p: &Program) -> Vec<Diagnostic> {
+    let mut r = Rules { p, out: Vec::new() };
+    r.local();
     r.out
 }
 
@@ -71,6 +77,14 @@ fn data_srcs(p: Profile, inst: &Inst) -> Vec<usize> {
 impl Rules<'_> {
     fn push(&mut self, d: Diagnostic) {
         self.out.push(d);
+    }
+
+    fn local(&mut self) {
+        for (n, inst) in self.p.insts.iter().enumerate() {
+            self.instruction(n, inst);
+        }
+        self.abs_consistency();
+        self.flow();
     }
 
     // ---- declarations ---------------------------------------------------------------
