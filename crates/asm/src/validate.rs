@@ -163,8 +163,10 @@ pub fn check_ir(p: &Program) -> Vec<Diagnostic> {
                     ));
                 }
             }
-            if let Some(rel) = &s.rel {
-                if rel.lo > rel.hi || !reg_exists(p, rel.reg) && rel.reg.file == RegFile::Address {
+            if let Some(rel) = &s.rel
+                && (rel.lo > rel.hi || !reg_exists(p, rel.reg) && rel.reg.file == RegFile::Address)
+            {
+                {
                     out.push(internal(
                         format!("instruction {n}: bad relative address"),
                         at,
@@ -177,22 +179,21 @@ pub fn check_ir(p: &Program) -> Vec<Diagnostic> {
                     at,
                 ));
             }
-            if let Some(id) = s.name {
-                if id as usize >= p.symbols.len() {
-                    out.push(internal(format!("instruction {n}: dangling name {id}"), at));
-                }
+            if let Some(id) = s.name
+                && id as usize >= p.symbols.len()
+            {
+                out.push(internal(format!("instruction {n}: dangling name {id}"), at));
             }
         }
-        if matches!(info.shape, Shape::Tex) {
-            if let Some(t) = inst.tex {
-                if stage == Stage::Vertex && !matches!(p.profile, Profile::Vs3_0) {
-                    out.push(internal(
-                        format!("instruction {n}: texture op in vertex program"),
-                        at,
-                    ));
-                }
-                let _ = t;
-            }
+        if matches!(info.shape, Shape::Tex)
+            && inst.tex.is_some()
+            && stage == Stage::Vertex
+            && !matches!(p.profile, Profile::Vs3_0)
+        {
+            out.push(internal(
+                format!("instruction {n}: texture op in vertex program"),
+                at,
+            ));
         }
     }
     for (i, s) in p.symbols.iter().enumerate() {
@@ -235,15 +236,15 @@ pub fn check_limits(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     if slots.total() > limits.max_slots {
         out.push(over(unit, slots.total(), limits.max_slots));
     }
-    if let Some(m) = limits.max_alu_slots {
-        if slots.alu > m {
-            out.push(over(&format!("arithmetic {unit}"), slots.alu, m));
-        }
+    if let Some(m) = limits.max_alu_slots
+        && slots.alu > m
+    {
+        out.push(over(&format!("arithmetic {unit}"), slots.alu, m));
     }
-    if let Some(m) = limits.max_tex_slots {
-        if slots.tex > m {
-            out.push(over(&format!("texture {unit}"), slots.tex, m));
-        }
+    if let Some(m) = limits.max_tex_slots
+        && slots.tex > m
+    {
+        out.push(over(&format!("texture {unit}"), slots.tex, m));
     }
     if p.num_temps > limits.temps {
         out.push(
@@ -315,8 +316,10 @@ pub fn check_limits(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
         }
     }
     for inst in &p.insts {
-        if let Some(t) = inst.tex {
-            if t.unit >= limits.samplers {
+        if let Some(t) = inst.tex
+            && t.unit >= limits.samplers
+        {
+            {
                 out.push(
                     Diagnostic::error(
                         "E0306",

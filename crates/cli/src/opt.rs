@@ -85,12 +85,21 @@ fn load(path: &PathBuf) -> Result<(String, Program), u8> {
     let parsed = hoist_asm::parse(&source, &ParseOptions::default());
     let name = path.display().to_string();
     if !parsed.diagnostics.is_empty() {
-        eprint!("{}", hoist_asm::diag::render(&parsed.diagnostics, &name, &source, util::stderr_color()));
+        eprint!(
+            "{}",
+            hoist_asm::diag::render(&parsed.diagnostics, &name, &source, util::stderr_color())
+        );
     }
     match parsed.into_result() {
         Ok(p) => Ok((source, p)),
         Err(_) => Err(1),
     }
+}
+
+/// `writeln!` into a `String` (formatting into memory cannot fail).
+macro_rules! outln {
+    ($o:expr) => { $o.push('\n') };
+    ($o:expr, $($a:tt)*) => {{ $o.push_str(&format!($($a)*)); $o.push('\n'); }};
 }
 
 fn parse_size(s: &str) -> Option<(f64, f64)> {
@@ -124,7 +133,13 @@ fn line_of(p: &Program, source: &str) -> Vec<u32> {
     p.insts
         .iter()
         .enumerate()
-        .map(|(i, inst)| if inst.span.is_none() { i as u32 + 1 } else { idx.line_col(inst.span.start as usize).line })
+        .map(|(i, inst)| {
+            if inst.span.is_none() {
+                i as u32 + 1
+            } else {
+                idx.line_col(inst.span.start as usize).line
+            }
+        })
         .collect()
 }
 
@@ -138,7 +153,11 @@ fn annotate(p: &Program, lines: &[hoist_opt::Line], fp_line: &dyn Fn(u32) -> u32
     let (text, inst_lines) = printed_lines(p);
     let mut out = String::new();
     for (row, l) in text.iter().enumerate() {
-        let (mark, note) = match inst_lines.iter().position(|&r| r == row).and_then(|i| lines.get(i)) {
+        let (mark, note) = match inst_lines
+            .iter()
+            .position(|&r| r == row)
+            .and_then(|i| lines.get(i))
+        {
             Some(line) => {
                 let m = match line.prov {
                     Prov::Original { .. } => "  ",
@@ -151,7 +170,10 @@ fn annotate(p: &Program, lines: &[hoist_opt::Line], fp_line: &dyn Fn(u32) -> u32
                     Prov::Added { why, index } => format!(
                         "  ; {:?}{}",
                         why,
-                        index.map_or(String::new(), |i| format!(" for fragment line {}", fp_line(i)))
+                        index.map_or(String::new(), |i| format!(
+                            " for fragment line {}",
+                            fp_line(i)
+                        ))
                     )
                     .to_lowercase(),
                     Prov::Original { .. } => String::new(),
@@ -180,11 +202,19 @@ pub fn run(args: Args) -> u8 {
     };
     let mut opts = Options {
         cost: if args.cost == "modern" {
-            CostModel::Modern { interp_cost: args.interp_cost, vertices: 4.0, fragments: w * h }
+            CostModel::Modern {
+                interp_cost: args.interp_cost,
+                vertices: 4.0,
+                fragments: w * h,
+            }
         } else {
             CostModel::Paper
         },
-        selection: if args.selection == "greedy" { Selection::Greedy } else { Selection::Optimal },
+        selection: if args.selection == "greedy" {
+            Selection::Greedy
+        } else {
+            Selection::Optimal
+        },
         mirror_params: args.mirror_params,
         steps: args.steps,
         commute: !args.no_commute,
@@ -209,7 +239,7 @@ pub fn run(args: Args) -> u8 {
     }
     opts.vp_limits = Some(vl);
     opts.fp_limits = Some(fl);
-    let out = match hoist_opt::optimize(&vp, &fp, &opts) {
+    let res = match hoist_opt::optimize(&vp, &fp, &opts) {
         Ok(o) => o,
         Err(e) => {
             util::error(e);
@@ -220,12 +250,15 @@ pub fn run(args: Args) -> u8 {
     let _ = vp_src;
     let fp_line = |i: u32| fp_lines.get(i as usize).copied().unwrap_or(i + 1);
     let (fp_printed, fp_rows) = printed_lines(&fp);
-    let fates: Vec<FateJson> = out
+    let fates: Vec<FateJson> = res
         .fates
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            let text = fp_rows.get(i).and_then(|&r| fp_printed.get(r)).map_or(String::new(), |s| s.trim().to_string());
+            let text = fp_rows
+                .get(i)
+                .and_then(|&r| fp_printed.get(r))
+                .map_or(String::new(), |s| s.trim().to_string());
             match f {
                 Fate::Moved { group } => FateJson {
                     index: i,
@@ -248,66 +281,95 @@ pub fn run(args: Args) -> u8 {
             }
         })
         .collect();
-    let vp_text = hoist_asm::print(&out.vp);
-    let fp_text = hoist_asm::print(&out.fp);
+    let vp_text = hoist_asm::print(&res.vp);
+    let fp_text = hoist_asm::print(&res.fp);
+    let mut out = String::new();
     if args.json {
-        let j = Json { vp: vp_text.clone(), fp: fp_text.clone(), outcome: &out, fates_explained: fates };
+        let j = Json {
+            vp: vp_text.clone(),
+            fp: fp_text.clone(),
+            outcome: &res,
+            fates_explained: fates,
+        };
         match serde_json::to_string_pretty(&j) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => outln!(out, "{s}"),
             Err(e) => {
                 util::error(e);
                 return 1;
             }
         }
     } else {
-        let b = &out.before;
-        let a = &out.after;
-        println!(
+        let b = &res.before;
+        let a = &res.after;
+        outln!(
+            out,
             "fragment program: {} -> {} slots ({:.0}% fewer); vertex program: {} -> {} slots",
             b.fp_slots.total(),
             a.fp_slots.total(),
-            out.fp_reduction(),
+            res.fp_reduction(),
             b.vp_slots.total(),
             a.vp_slots.total()
         );
-        println!(
+        outln!(
+            out,
             "interpolators: {} -> {} components in {} -> {} of {} registers",
-            b.interp_components, a.interp_components, b.interp_registers, a.interp_registers, a.interp_available
+            b.interp_components,
+            a.interp_components,
+            b.interp_registers,
+            a.interp_registers,
+            a.interp_available
         );
-        for r in &out.rules {
-            println!(
+        for r in &res.rules {
+            outln!(
+                out,
                 "  {}: F {} V {} interpolated components {}{} ({} evaluations)",
                 r.rule,
                 r.fp_slots,
                 r.vp_slots,
                 r.interp_components,
-                if r.proven_optimal { ", proven optimal" } else { "" },
+                if r.proven_optimal {
+                    ", proven optimal"
+                } else {
+                    ""
+                },
                 r.evaluations
             );
         }
-        println!("\nfragment instructions:");
+        outln!(out, "\nfragment instructions:");
         for f in &fates {
             let what = match (&f.fate, &f.reason) {
-                (&"moved", _) => format!("moved{}", f.group.map_or(" (shared helper)".into(), |g| format!(" (group {})", g + 1))),
+                (&"moved", _) => format!(
+                    "moved{}",
+                    f.group
+                        .map_or(" (shared helper)".into(), |g| format!(" (group {})", g + 1))
+                ),
                 (_, Some(r)) => format!("stays: {r}"),
                 _ => "stays".into(),
             };
-            println!("  {:>4}  {:<32} {what}", f.line, f.text);
+            outln!(out, "  {:>4}  {:<32} {what}", f.line, f.text);
         }
-        for m in &out.mirrors {
-            println!("host: set vertex {:?} to the value of fragment {:?}", m.vertex, m.fragment);
+        for m in &res.mirrors {
+            outln!(
+                out,
+                "host: set vertex {:?} to the value of fragment {:?}",
+                m.vertex,
+                m.fragment
+            );
         }
-        for n in &out.notes {
-            println!("note: {n}");
+        for n in &res.notes {
+            outln!(out, "note: {n}");
         }
         if args.out_vp.is_none() {
-            println!("\noptimized vertex program ({}):", out.vp.profile);
-            print!("{}", annotate(&out.vp, &out.vp_lines, &fp_line));
+            outln!(out, "\noptimized vertex program ({}):", res.vp.profile);
+            out.push_str(&annotate(&res.vp, &res.vp_lines, &fp_line));
         }
         if args.out_fp.is_none() {
-            println!("\noptimized fragment program ({}):", out.fp.profile);
-            print!("{}", annotate(&out.fp, &out.fp_lines, &fp_line));
+            outln!(out, "\noptimized fragment program ({}):", res.fp.profile);
+            out.push_str(&annotate(&res.fp, &res.fp_lines, &fp_line));
         }
+    }
+    if !util::write_stdout(&out) {
+        return 0;
     }
     for (path, text) in [(&args.out_vp, &vp_text), (&args.out_fp, &fp_text)] {
         if let Some(p) = path {
@@ -319,4 +381,3 @@ pub fn run(args: Args) -> u8 {
     }
     0
 }
-

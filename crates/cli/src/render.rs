@@ -102,7 +102,9 @@ fn parse_vec4(s: &str) -> Result<[f32; 4], String> {
 }
 
 fn parse_xy(s: &str) -> Result<(u32, u32), String> {
-    let (a, b) = s.split_once(',').ok_or_else(|| format!("expected x,y, got `{s}`"))?;
+    let (a, b) = s
+        .split_once(',')
+        .ok_or_else(|| format!("expected x,y, got `{s}`"))?;
     Ok((
         a.trim().parse().map_err(|_| format!("bad x in `{s}`"))?,
         b.trim().parse().map_err(|_| format!("bad y in `{s}`"))?,
@@ -120,7 +122,11 @@ fn parse_range(s: &str) -> Result<(f32, f32), String> {
 /// C's `%.9g`.
 pub fn fmt_g(v: f64) -> String {
     if v == 0.0 {
-        return if v.is_sign_negative() { "-0".into() } else { "0".into() };
+        return if v.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
     }
     if !v.is_finite() {
         return if v.is_nan() {
@@ -158,9 +164,12 @@ fn load_program(path: &Path) -> Result<hoist_asm::Program, String> {
             hoist_asm::diag::render(&parsed.diagnostics, &name, &src, util::stderr_color())
         );
     }
-    parsed
-        .into_result()
-        .map_err(|d| format!("{name}: {} error(s)", d.iter().filter(|d| d.is_error()).count()))
+    parsed.into_result().map_err(|d| {
+        format!(
+            "{name}: {} error(s)",
+            d.iter().filter(|d| d.is_error()).count()
+        )
+    })
 }
 
 fn pairs(v: &[String], what: &str) -> Result<Vec<(u16, [f32; 4])>, String> {
@@ -206,7 +215,16 @@ fn texture_from_spec(
     ))
 }
 
-fn build(args: &Args) -> Result<(Option<CompiledProgram>, Option<CompiledProgram>, RenderConfig), String> {
+fn build(
+    args: &Args,
+) -> Result<
+    (
+        Option<CompiledProgram>,
+        Option<CompiledProgram>,
+        RenderConfig,
+    ),
+    String,
+> {
     let vp = args.vp.as_deref().map(load_program).transpose()?;
     let fp = args.fp.as_deref().map(load_program).transpose()?;
     let mut cfg = RenderConfig {
@@ -243,7 +261,11 @@ fn build(args: &Args) -> Result<(Option<CompiledProgram>, Option<CompiledProgram
                 t.levels[0].width,
                 t.levels[0].height,
                 args.filter,
-                if wrap == Wrap::Repeat { "repeat" } else { "clamp_to_edge" }
+                if wrap == Wrap::Repeat {
+                    "repeat"
+                } else {
+                    "clamp_to_edge"
+                }
             );
         }
         cfg.textures.insert(unit, Arc::new(t));
@@ -309,7 +331,10 @@ pub fn run(args: Args) -> u8 {
         }
     };
     if !args.quiet {
-        println!("backend: hoist-raster (software, {} threads)", rayon_threads());
+        println!(
+            "backend: hoist-raster (software, {} threads)",
+            rayon_threads()
+        );
         if let Some(v) = &vp {
             counts("vertex program", v);
         }

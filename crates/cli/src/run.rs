@@ -8,10 +8,12 @@ use hoist_raster::scene::{self, Command, RunOptions, TexSource};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
-#[command(after_help = "Examples:\n  hoist run tests/spec/arb_vertex_program/*.shader_test\n  \
+#[command(
+    after_help = "Examples:\n  hoist run tests/spec/arb_vertex_program/*.shader_test\n  \
 hoist run --out blur.png examples/gauss.scene\n\n\
 `texture image UNIT NAME` loads NAME (PNG or PFM) relative to the scene file.\n\
-Exit status: 0 when every probe passed, 1 when a probe failed or a scene has an error, 2 on a usage error.")]
+Exit status: 0 when every probe passed, 1 when a probe failed or a scene has an error, 2 on a usage error."
+)]
 pub struct Args {
     /// Scene files
     #[arg(required = true)]
@@ -114,7 +116,9 @@ pub fn run(args: Args) -> u8 {
     if let (Some(out), Some(r)) = (&args.out, &last) {
         match r.targets.get(&args.target) {
             Some(img) => {
-                let png = out.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
+                let png = out
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("png"));
                 let bytes = if png {
                     image::encode_png(img, &ToRgba8::default())
                 } else {

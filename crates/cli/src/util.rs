@@ -25,3 +25,17 @@ pub fn stderr_color() -> bool {
 pub fn error(msg: impl std::fmt::Display) {
     eprintln!("error: {msg}");
 }
+
+/// Writes to stdout; returns false when the reader went away (a broken pipe exits quietly).
+pub fn write_stdout(s: &str) -> bool {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => true,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => false,
+        Err(e) => {
+            error(format!("cannot write to standard output: {e}"));
+            false
+        }
+    }
+}

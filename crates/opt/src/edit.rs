@@ -67,7 +67,12 @@ fn d3d_used_consts(p: &Program) -> Vec<bool> {
 
 /// A constant slot holding `value`, reusing an identical literal when there is one.
 /// D3D9: a `def` in a free register below `max`. Returns `None` when the file is full.
-pub fn literal_slot(p: &mut Program, value: [f32; 4], max: u16) -> Option<u16> {
+pub fn literal_slot(
+    p: &mut Program,
+    value: [f32; 4],
+    max: u16,
+    prefer: Option<u16>,
+) -> Option<u16> {
     let same = |c: &ConstSlot| match &c.binding {
         ConstBinding::Literal(l) => {
             l.value
@@ -97,7 +102,7 @@ pub fn literal_slot(p: &mut Program, value: [f32; 4], max: u16) -> Option<u16> {
             Some(p.consts.len() as u16 - 1)
         }
         Dialect::D3d9 => {
-            let slot = free_d3d_const(p, max, None)?;
+            let slot = free_d3d_const(p, max, prefer)?;
             p.consts[slot as usize].binding = binding;
             Some(slot)
         }
@@ -195,4 +200,88 @@ pub fn declare_io(p: &mut Program, reg: Reg, semantic: Semantic, mask: WriteMask
         explicit,
         span: Span::NONE,
     });
+}
+
+/// Drops constant slots a pass added that no instruction reads any more: D3D9 `def`s go
+/// back to host-set registers (and trailing ones disappear); ARB anonymous slots are removed
+/// and references renumbered. Slots of `original` are kept as they were.
+pub fn prune_added_consts(p: &mut Program, original: &Program) {
+    let mut read = vec![false; p.consts.len()];
+    for inst in &p.insts {
+        for (k, s) in inst.src.iter().enumerate() {
+            if s.reg.file != RegFile::Const {
+                continue;
+            }
+            if let Some(rel) = &s.rel {
+                read.iter_mut()
+                    .take(rel.hi as usize)
+                    .skip(rel.lo as usize)
+                    .for_each(|r| *r = true);
+                continue;
+            }
+            let rows = if k == 1 {
+                inst.op.matrix_rows().unwrap_or(1)
+            } else {
+                1
+            };
+            for r in 0..rows as usize {
+                if let Some(x) = read.get_mut(s.reg.index as usize + r) {
+                    *x = true;
+                }
+            }
+        }
+    }
+    let added: Vec<bool> = (0..p.consts.len())
+        .map(|i| {
+            original
+                .consts
+                .get(i)
+                .is_none_or(|c| c.binding != p.consts[i].binding)
+        })
+        .collect();
+    match p.dialect() {
+        Dialect::D3d9 => {
+            for i in 0..p.consts.len() {
+                if !read[i] && added[i] {
+                    p.consts[i].binding = ConstBinding::Env(i as u16);
+                }
+            }
+            while p.consts.len() > original.consts.len()
+                && p.consts
+                    .last()
+                    .is_some_and(|c| matches!(c.binding, ConstBinding::Env(_)))
+                && !read[p.consts.len() - 1]
+            {
+                p.consts.pop();
+            }
+        }
+        Dialect::Arb => {
+            let keep: Vec<bool> = (0..p.consts.len())
+                .map(|i| read[i] || i < original.consts.len() || slot_is_named(p, i as u16))
+                .collect();
+            if keep.iter().all(|&k| k) {
+                return;
+            }
+            let mut map = vec![0u16; p.consts.len()];
+            let mut next = 0u16;
+            for i in 0..p.consts.len() {
+                map[i] = next;
+                if keep[i] {
+                    next += 1;
+                }
+            }
+            let mut i = 0;
+            p.consts.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+            for inst in &mut p.insts {
+                for s in &mut inst.src {
+                    if s.reg.file == RegFile::Const {
+                        s.reg.index = map[s.reg.index as usize];
+                    }
+                }
+            }
+        }
+    }
 }

@@ -283,7 +283,7 @@ pub fn optimize(vp: &Program, fp: &Program, opts: &Options) -> Result<Outcome, O
     let groups = &analysis.groups;
 
     let greedy = select::greedy(&cx, &movable, groups);
-    let optimal = select::optimal(&cx, groups, opts.search_budget);
+    let optimal = select::optimal(&cx, groups, opts.search_budget, greedy.as_ref().ok());
     let mut rules = Vec::new();
     if let Ok(c) = &greedy {
         rules.push(rule_result("greedy", c));

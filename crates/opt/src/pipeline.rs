@@ -266,28 +266,34 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
     });
     let fp_out = |r: Reg, _: Comp| matches!(r.file, RegFile::ColorOut | RegFile::DepthOut);
     dce::run(&mut m.fp, &fp_out, &|l| !l.is_original());
+    if let (Profile::Ps2_0 | Profile::Ps2_x, Some(levels)) =
+        (fp_profile, cx.fp_limits.max_tex_indirections)
+    {
+        passes::tex_rename::run(&mut m.fp, levels as i32 - 1, cx.fp_limits.temps);
+    }
 
     // Vertex side: write interpolators directly, fold copies in moved code, drop dead code
     // (including interpolants the fragment program no longer reads).
     if cx.vp_cleanup {
-        retarget::run(&mut m.vp);
         let lim = cx.vp_limits.clone();
         let not_original = |l: &Line, _: &Inst| !l.is_original();
-        copy_prop::run(
-            &mut m.vp,
-            &not_original,
-            &|l| !l.is_original(),
-            &|p, j, k, s| {
-                let mut q = p.clone();
-                q.insts[j].src[k] = s.clone();
-                rules_ok(&q, &lim)
-            },
-        );
+        let legal = |p: &Program, j: usize, k: usize, s: &Src| {
+            let mut q = p.clone();
+            q.insts[j].src[k] = s.clone();
+            rules_ok(&q, &lim)
+        };
+        passes::fold::run(&mut m.vp, cx.vp_limits.consts, &legal);
+        copy_prop::run(&mut m.vp, &not_original, &|l| !l.is_original(), &legal);
+        let live = vp_live_out(&m.vp.program, &m.fp.program);
+        dce::run(&mut m.vp, &live, &|l| !l.is_original());
+        retarget::run(&mut m.vp);
+        copy_prop::run(&mut m.vp, &not_original, &|l| !l.is_original(), &legal);
     }
     let live = vp_live_out(&m.vp.program, &m.fp.program);
     dce::run(&mut m.vp, &live, &|_| true);
     passes::legalize::run(&mut m.vp, cx.vp_limits);
     prune_io(&mut m.vp.program, &mut m.fp.program);
+    crate::edit::prune_added_consts(&mut m.vp.program, cx.vp);
 
     let mut diags = hoist_asm::validate::check(&m.vp.program, cx.vp_limits);
     diags.extend(hoist_asm::validate::check(&m.fp.program, cx.fp_limits));
@@ -310,4 +316,37 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         stats,
         cost,
     })
+}
+
+/// Free interpolator capacity of the pair (see [`crate::select::Capacity`]).
+pub fn capacity(cx: &Context) -> crate::select::Capacity {
+    let (Some(vp_du), Some(fp_du)) = (&cx.analysis.vp_du, &cx.analysis.fp_du) else {
+        return crate::select::Capacity {
+            per_comp: [0; 4],
+            total: 0,
+            any_slot: false,
+        };
+    };
+    let input = fp_to_vp::Input {
+        vp: cx.vp,
+        fp: cx.fp,
+        vp_du,
+        fp_du,
+        interp: &cx.analysis.interp,
+        movability: &cx.analysis.movability,
+        vp_limits: cx.vp_limits,
+        fp_limits: cx.fp_limits,
+    };
+    let free = fp_to_vp::free_components(&input);
+    let mut per_comp = [0u32; 4];
+    for m in &free {
+        for c in m.iter() {
+            per_comp[c as usize] += 1;
+        }
+    }
+    crate::select::Capacity {
+        per_comp,
+        total: per_comp.iter().sum(),
+        any_slot: fp_to_vp::swizzle_free(cx.fp.profile),
+    }
 }

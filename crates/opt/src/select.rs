@@ -43,6 +43,23 @@ impl Evaluator<'_, '_> {
         }
         self.count += 1;
         let r = evaluate(self.cx, sel);
+        if std::env::var_os("HOIST_DEBUG_SELECT").is_some() {
+            if let Err(e) = &r {
+                eprintln!(
+                    "reject {:?}: {e} {:?}",
+                    sel.iter()
+                        .enumerate()
+                        .filter(|(_, s)| **s)
+                        .map(|(i, _)| i)
+                        .collect::<Vec<_>>(),
+                    match e {
+                        Rejected::Invalid(d) =>
+                            d.iter().map(|d| d.message.clone()).collect::<Vec<_>>(),
+                        _ => vec![],
+                    }
+                );
+            }
+        }
         self.memo.insert(sel.to_vec(), r.clone());
         r
     }
@@ -125,10 +142,62 @@ fn drop_dependents(cx: &Context, sel: &mut [bool]) {
     }
 }
 
-/// Exact search over groups, within `budget` evaluations.
-pub fn optimal(cx: &Context, groups: &Groups, budget: u32) -> Result<Choice, Rejected> {
+/// Free interpolator capacity: per component position (aligned packing) and in total.
+#[derive(Clone, Copy, Debug)]
+pub struct Capacity {
+    pub per_comp: [u32; 4],
+    pub total: u32,
+    pub any_slot: bool,
+}
+
+/// Transported non-uniform components of each group (uniform ones may be recomputed on both
+/// sides instead). Groups are connected components of non-uniform def-use edges, so a
+/// group's transported values do not depend on which other groups move.
+fn group_demand(cx: &Context, groups: &Groups) -> Vec<[u32; 4]> {
+    let n = cx.fp.insts.len();
+    let Some(du) = &cx.analysis.fp_du else {
+        return vec![[0; 4]; groups.len()];
+    };
+    let m = &cx.analysis.movability;
+    (0..groups.len())
+        .map(|g| {
+            let sel = groups.closure([g], n);
+            let mut d = [0u32; 4];
+            for &i in &groups.members[g] {
+                let i = i as usize;
+                for c in 0..4u8 {
+                    let read_outside = du.uses[i][c as usize].iter().any(|u| !sel[u.inst as usize]);
+                    if read_outside
+                        && m.kinds[i][c as usize] != crate::analysis::movable::Kind::Uniform
+                    {
+                        d[c as usize] += 1;
+                    }
+                }
+            }
+            d
+        })
+        .collect()
+}
+
+fn fits(cap: &Capacity, demand: &[u32; 4]) -> bool {
+    let total: u32 = demand.iter().sum();
+    if cap.any_slot {
+        total <= cap.total
+    } else {
+        (0..4).all(|c| demand[c] <= cap.per_comp[c])
+    }
+}
+
+/// Exact search over groups, within `budget` evaluations, starting from `incumbent`.
+pub fn optimal(
+    cx: &Context,
+    groups: &Groups,
+    budget: u32,
+    incumbent: Option<&Choice>,
+) -> Result<Choice, Rejected> {
     let n = cx.fp.insts.len();
     let g = groups.len();
+    let paper = matches!(cx.cost, crate::cost::CostModel::Paper);
     let mut ev = Evaluator {
         cx,
         memo: HashMap::new(),
@@ -141,15 +210,23 @@ pub fn optimal(cx: &Context, groups: &Groups, budget: u32) -> Result<Choice, Rej
             *best = Some((sel, r));
         }
     };
-    // Start from everything and from nothing, so the bound has something to beat.
-    let all = groups.closure(0..g, n);
-    if let Ok(r) = ev.eval(&all) {
-        consider(&mut best, all, r);
+    if let Some(c) = incumbent {
+        consider(&mut best, c.selected.clone(), c.result.clone());
     }
     let none = vec![false; n];
     if let Ok(r) = ev.eval(&none) {
         consider(&mut best, none, r);
     }
+    let cap = crate::pipeline::capacity(cx);
+    let demand = group_demand(cx, groups);
+    let slots_of = |sel: &[bool]| -> u32 {
+        sel.iter()
+            .enumerate()
+            .filter(|(_, s)| **s)
+            .map(|(i, _)| fp_slots(cx, i))
+            .sum()
+    };
+    // Lower bound on fragment slots of any completion of `chosen` (first `from` decided).
     let bound_of = |chosen: &[bool], from: usize| -> f64 {
         let idx = chosen
             .iter()
@@ -157,26 +234,21 @@ pub fn optimal(cx: &Context, groups: &Groups, budget: u32) -> Result<Choice, Rej
             .filter(|(_, c)| **c)
             .map(|(i, _)| i)
             .chain(from..g);
-        let sel = groups.closure(idx, n);
-        let saved: u32 = sel
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| **s)
-            .map(|(i, _)| fp_slots(cx, i))
-            .sum();
-        f0.saturating_sub(saved) as f64
+        f0.saturating_sub(slots_of(&groups.closure(idx, n))) as f64
     };
     let mut proven = true;
-    // Depth-first: include group `d` first, then exclude it.
-    let mut stack: Vec<(usize, Vec<bool>)> = vec![(0, vec![false; g])];
-    while let Some((d, chosen)) = stack.pop() {
+    // Depth-first over (next group, chosen so far, demand so far); include before exclude.
+    let mut stack: Vec<(usize, Vec<bool>, [u32; 4])> = vec![(0, vec![false; g], [0; 4])];
+    while let Some((d, chosen, dem)) = stack.pop() {
         if ev.count >= budget {
             proven = false;
             break;
         }
-        if let (Some((_, b)), crate::cost::CostModel::Paper) = (&best, cx.cost) {
-            if bound_of(&chosen, d) > b.cost.0 {
-                continue;
+        if paper {
+            if let Some((_, b)) = &best {
+                if bound_of(&chosen, d) >= b.cost.0 {
+                    continue;
+                }
             }
         }
         if d == g {
@@ -195,10 +267,16 @@ pub fn optimal(cx: &Context, groups: &Groups, budget: u32) -> Result<Choice, Rej
         }
         let mut without = chosen.clone();
         without[d] = false;
-        stack.push((d + 1, without));
-        let mut with = chosen;
-        with[d] = true;
-        stack.push((d + 1, with));
+        stack.push((d + 1, without, dem));
+        let mut more = dem;
+        for c in 0..4 {
+            more[c] += demand[d][c];
+        }
+        if fits(&cap, &more) {
+            let mut with = chosen;
+            with[d] = true;
+            stack.push((d + 1, with, more));
+        }
     }
     let Some((selected, result)) = best else {
         return nothing(cx).map(|r| Choice {
@@ -209,13 +287,12 @@ pub fn optimal(cx: &Context, groups: &Groups, budget: u32) -> Result<Choice, Rej
             dropped: Vec::new(),
         });
     };
-    let movable: Vec<bool> = (0..n).map(|i| cx.analysis.movability.movable(i)).collect();
     let dropped = (0..n)
-        .filter(|&i| movable[i] && !selected[i])
+        .filter(|&i| cx.analysis.movability.movable(i) && !selected[i])
         .map(|i| {
             (
                 i as u32,
-                "the exact search found moving it does not pay or does not fit".to_string(),
+                "the exact search found that moving it does not fit or does not pay".to_string(),
             )
         })
         .collect();

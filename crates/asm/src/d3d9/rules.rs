@@ -811,34 +811,40 @@ impl Rules<'_> {
             Loop,
             Rep,
         }
-        let mut stack: Vec<(B, Span)> = Vec::new();
+        // Each open block with the counts of open (loop or rep, if, loop) blocks including
+        // itself, so that depths are known in constant time.
+        let mut stack: Vec<(B, Span, [usize; 3])> = Vec::new();
+        let counts = |stack: &Vec<(B, Span, [usize; 3])>| stack.last().map_or([0; 3], |e| e.2);
+        let open = |stack: &mut Vec<(B, Span, [usize; 3])>, b: B, sp: Span| {
+            let mut c = counts(stack);
+            match b {
+                B::Loop => {
+                    c[0] += 1;
+                    c[2] += 1;
+                }
+                B::Rep => c[0] += 1,
+                B::If | B::Else => c[1] += 1,
+            }
+            stack.push((b, sp, c));
+        };
         let mut main_done = false;
         let mut in_sub = false;
-        let mut labels: Vec<u16> = Vec::new();
+        let mut labels: std::collections::HashSet<u16> = std::collections::HashSet::new();
         for inst in &p.insts {
             if inst.op == Op::Label
                 && let Some(s) = inst.src.first()
+                && !labels.insert(s.reg.index)
             {
-                if labels.contains(&s.reg.index) {
-                    self.push(err(
-                        "E2114",
-                        format!("label l{} is defined twice", s.reg.index),
-                        inst.span,
-                    ));
-                }
-                labels.push(s.reg.index);
+                self.push(err(
+                    "E2114",
+                    format!("label l{} is defined twice", s.reg.index),
+                    inst.span,
+                ));
             }
         }
         for inst in &p.insts {
             let sp = inst.span;
-            let loops = stack
-                .iter()
-                .filter(|(b, _)| matches!(b, B::Loop | B::Rep))
-                .count();
-            let ifs = stack
-                .iter()
-                .filter(|(b, _)| matches!(b, B::If | B::Else))
-                .count();
+            let [loops, ifs, _] = counts(&stack);
             if main_done && !in_sub && inst.op != Op::Label {
                 self.push(
                     err("E2114", "instruction after `ret` outside a subroutine", sp).with_hint(
@@ -866,14 +872,14 @@ impl Rules<'_> {
                     {
                         self.push(err("E2114", "vs_2_0 `if` tests a boolean constant b#", sp));
                     }
-                    stack.push((B::If, sp));
+                    open(&mut stack, B::If, sp);
                 }
                 Op::Else => match stack.last() {
-                    Some((B::If, _)) => {
+                    Some((B::If, _, _)) => {
                         stack.last_mut().unwrap().0 = B::Else;
                     }
-                    Some((B::Else, open)) => {
-                        let o = *open;
+                    Some((B::Else, o, _)) => {
+                        let o = *o;
                         self.push(
                             err("E2114", "second `else` in one if block", sp)
                                 .with_related(o, "if block"),
@@ -890,7 +896,11 @@ impl Rules<'_> {
                             sp,
                         ));
                     }
-                    stack.push((if inst.op == Op::Loop { B::Loop } else { B::Rep }, sp));
+                    open(
+                        &mut stack,
+                        if inst.op == Op::Loop { B::Loop } else { B::Rep },
+                        sp,
+                    );
                 }
                 Op::Endloop => self.close(&mut stack, sp, "endloop", &[B::Loop]),
                 Op::Endrep => self.close(&mut stack, sp, "endrep", &[B::Rep]),
@@ -940,9 +950,7 @@ impl Rules<'_> {
                 .dst
                 .as_ref()
                 .is_some_and(|d| d.rel.is_some_and(|r| r.reg.file == RegFile::Loop));
-            let in_loop = stack.iter().any(|(b, _)| *b == B::Loop)
-                && !(inst.op == Op::Loop
-                    && stack.iter().filter(|(b, _)| *b == B::Loop).count() == 1);
+            let in_loop = counts(&stack)[2] > usize::from(inst.op == Op::Loop);
             if uses_al && !in_loop && !in_sub {
                 self.push(
                     err("E2120", "aL is used outside a loop block", sp)
@@ -950,7 +958,7 @@ impl Rules<'_> {
                 );
             }
         }
-        for (b, sp) in stack {
+        for (b, sp, _) in stack {
             let what = match b {
                 B::If | B::Else => "if block is never closed with endif",
                 B::Loop => "loop block is never closed with endloop",
@@ -970,17 +978,17 @@ impl Rules<'_> {
 
     fn close<B: PartialEq + Copy>(
         &mut self,
-        stack: &mut Vec<(B, Span)>,
+        stack: &mut Vec<(B, Span, [usize; 3])>,
         sp: Span,
         what: &str,
         want: &[B],
     ) {
         match stack.last() {
-            Some((b, _)) if want.contains(b) => {
+            Some((b, _, _)) if want.contains(b) => {
                 stack.pop();
             }
-            Some((_, open)) => {
-                let o = *open;
+            Some((_, o, _)) => {
+                let o = *o;
                 self.push(
                     err(
                         "E2114",

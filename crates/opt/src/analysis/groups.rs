@@ -5,7 +5,9 @@
 //! graph restricted to movable instructions, where edges out of *uniform* values are
 //! ignored: a uniform helper (say `rcp r0.w, c3.x`) shared by several address computations
 //! must not glue them into one group. Such helpers belong to every group that needs them
-//! ([`Groups::closure`]) and are moved once when any of those groups is.
+//! ([`Groups::closure`]) and are moved once when any of those groups is. Producers whose
+//! values one staying operand reads together are one group too: they share an
+//! interpolator register, and moving only some of them would save nothing.
 
 use super::defuse::DefUse;
 use super::movable::{Kind, Movability};
@@ -63,6 +65,30 @@ impl Groups {
             anc.sort_unstable();
             anc.dedup();
             ancestors[i] = anc;
+        }
+        // Values one staying operand reads travel together (one interpolator register), so
+        // their producers form one group: moving only some of them saves nothing.
+        for j in 0..n {
+            if m.movable(j) {
+                continue;
+            }
+            for k in 0..4u8 {
+                let mut first: Option<usize> = None;
+                for r in du.reads[j].iter().filter(|r| r.src == k) {
+                    let Some(d) = r.def else { continue };
+                    let d = d as usize;
+                    if !m.movable(d) || uniform(d) {
+                        continue;
+                    }
+                    match first {
+                        None => first = Some(d),
+                        Some(f) => {
+                            let (a, b) = (find(&mut parent, f), find(&mut parent, d));
+                            parent[a] = b;
+                        }
+                    }
+                }
+            }
         }
         let mut root_group: Vec<Option<usize>> = vec![None; n];
         let mut g = Groups {

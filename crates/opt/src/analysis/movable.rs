@@ -368,9 +368,16 @@ fn classify(
         return (none, Some(Stay::FragmentOnly { op: name }));
     }
     // Class of every read; the first unmovable read is the reason to stay.
+    // Only lanes somebody reads matter: a dead lane's inputs cannot block motion (the moved
+    // copy drops it, see `live_lanes`).
+    let live = live_lanes(du, i, inst);
     let reads = &du.reads[i];
     let mut read_kinds = Vec::with_capacity(reads.len());
     for r in reads {
+        if r.lanes.intersect(live).is_empty() {
+            read_kinds.push(Kind::Uniform);
+            continue;
+        }
         match read_kind(fp, interp, knobs, m, r) {
             Ok(k) => read_kinds.push(k),
             Err(stay) => return (none, Some(stay)),
@@ -401,7 +408,7 @@ fn classify(
     };
     let mut kinds = [Kind::Varying; 4];
     let mut culprit = None;
-    for lane in inst.dst_lanes().iter() {
+    for lane in live.iter() {
         let sum_products = |pairs: &[(u8, u8)], extra: Option<Kind>| -> Kind {
             let mut k = extra.unwrap_or(Kind::Uniform);
             for &(a, b) in pairs {
@@ -511,4 +518,33 @@ fn nonlinear(k: Kind) -> Kind {
 /// Whether every component `inst` writes is uniform.
 pub fn all_uniform(m: &Movability, i: usize, mask: WriteMask) -> bool {
     mask.iter().all(|c| m.kinds[i][c as usize] == Kind::Uniform)
+}
+
+/// Destination lanes of instruction `i` that are read later or reach an output. Ops whose
+/// lanes are not independent keep their whole mask (a moved copy cannot drop lanes).
+pub fn live_lanes(du: &DefUse, i: usize, inst: &Inst) -> WriteMask {
+    let Some(d) = &inst.dst else {
+        return WriteMask::NONE;
+    };
+    if d.reg.file != RegFile::Temp || !narrowable(inst) {
+        return d.mask;
+    }
+    let live = d
+        .mask
+        .iter()
+        .filter(|&c| !du.uses[i][c as usize].is_empty());
+    live.fold(WriteMask::NONE, |m, c| m.union(WriteMask::single(c)))
+}
+
+/// Whether dropping destination lanes leaves the other lanes' values unchanged.
+pub fn narrowable(inst: &Inst) -> bool {
+    matches!(
+        inst.info().shape,
+        Shape::Componentwise
+            | Shape::Scalar
+            | Shape::Dot(_)
+            | Shape::Dph
+            | Shape::Dp2add
+            | Shape::Swz
+    ) && !inst.op.is_texture()
 }

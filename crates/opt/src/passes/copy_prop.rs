@@ -89,28 +89,47 @@ pub fn run(
             };
             let old = &t.program.insts[j].src[k];
             let lanes = t.program.insts[j].src_lanes(k, lanes_of(&t.program.insts[j]));
-            let mut sw = old.swizzle.comps();
-            for lane in 0..4u8 {
+            // Unread lanes may read anything; prefer the identity, then a replicate, so the
+            // result is a swizzle the profile accepts.
+            let mapped: Option<[u8; 4]> = (0..4u8).try_fold([0u8; 4], |mut sw, lane| {
                 let a = old.swizzle.get(lane);
                 sw[lane as usize] = match comp_map[a as usize] {
                     Some(c) => c,
-                    None if lanes.has(lane) => {
-                        ok = false;
-                        break;
-                    }
-                    // An unread lane: any component will do; keep the pattern regular.
-                    None => comp_map.iter().flatten().next().copied().unwrap_or(lane),
+                    None if lanes.has(lane) => return None,
+                    None => u8::MAX,
                 };
-            }
-            if !ok {
-                continue;
-            }
+                Some(sw)
+            });
+            let Some(mapped) = mapped else { continue };
+            let fill = |f: &dyn Fn(u8) -> u8| {
+                let mut sw = mapped;
+                for (lane, c) in sw.iter_mut().enumerate() {
+                    if *c == u8::MAX {
+                        *c = f(lane as u8);
+                    }
+                }
+                Swizzle::new(sw[0], sw[1], sw[2], sw[3])
+            };
+            let first = mapped.iter().copied().find(|&c| c != u8::MAX).unwrap_or(0);
+            let last = mapped
+                .iter()
+                .rev()
+                .copied()
+                .find(|&c| c != u8::MAX)
+                .unwrap_or(0);
+            let candidates = [fill(&|l| l), fill(&|_| last), fill(&|_| first)];
             let mut new = old.clone();
             new.reg = reg;
             new.name = None;
             new.negate ^= neg;
-            new.swizzle = Swizzle::new(sw[0], sw[1], sw[2], sw[3]);
-            if new == *old || !legal(&t.program, j, k, &new) {
+            let Some(sw) = candidates.into_iter().find(|&sw| {
+                new.swizzle = sw;
+                legal(&t.program, j, k, &new)
+            }) else {
+                continue;
+            };
+            new.swizzle = sw;
+            if new == *old {
                 continue;
             }
             t.program.insts[j].src[k] = new;

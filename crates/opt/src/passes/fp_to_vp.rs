@@ -100,10 +100,22 @@ pub struct Motion {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Infeasible {
-    Temporaries { needed: u32, limit: u32 },
-    Interpolators { needed: u32, limit: u32 },
-    Constants { limit: u32 },
+    Temporaries {
+        needed: u32,
+        limit: u32,
+    },
+    Interpolators {
+        needed: u32,
+        limit: u32,
+    },
+    Constants {
+        limit: u32,
+    },
     Parameters,
+    /// The selection contains an instruction that cannot move.
+    Unmovable {
+        inst: u32,
+    },
 }
 
 impl std::fmt::Display for Infeasible {
@@ -121,6 +133,7 @@ impl std::fmt::Display for Infeasible {
             Infeasible::Parameters => {
                 write!(f, "no free vertex parameter for a mirrored parameter")
             }
+            Infeasible::Unmovable { inst } => write!(f, "instruction {} cannot move", inst + 1),
         }
     }
 }
@@ -210,6 +223,11 @@ fn channels(x: &Input) -> Vec<Channel> {
         }
     }
     out
+}
+
+/// Free components of each interpolator register the pair could still use.
+pub fn free_components(x: &Input) -> Vec<WriteMask> {
+    channels(x).iter().map(|c| c.free).collect()
 }
 
 /// Whether the fragment profile lets an operand read interpolator components in any order.
@@ -392,7 +410,7 @@ impl Consts<'_> {
         let max = self.x.vp_limits.consts;
         let binding = fp.consts[slot as usize].binding.clone();
         let out = match &binding {
-            ConstBinding::Literal(l) => edit::literal_slot(vp, l.value, max)
+            ConstBinding::Literal(l) => edit::literal_slot(vp, l.value, max, Some(slot))
                 .ok_or(Infeasible::Constants { limit: max as u32 })?,
             ConstBinding::State(s)
                 if !matches!(
@@ -539,8 +557,9 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
         if !selected[i] {
             continue;
         }
+        let live = crate::analysis::movable::live_lanes(x.fp_du, i, &fp.insts[i]);
         for r in reads {
-            if !r.reg.file.is_input() {
+            if !r.reg.file.is_input() || r.lanes.intersect(live).is_empty() {
                 continue;
             }
             match x.interp.origin(r.reg, r.comp) {
@@ -565,7 +584,9 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
                         },
                     );
                 }
-                _ => unreachable!("movability admits only direct or computed interpolants"),
+                // Movability admits only direct or computed interpolants; anything else
+                // means the selection is not closed, which the caller must not pass.
+                _ => return Err(Infeasible::Unmovable { inst: i as u32 }),
             }
         }
     }
@@ -630,12 +651,19 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
         }
         let mut new = inst.clone();
         new.span = Span::NONE;
+        // Dead lanes do not move (their inputs may not exist in the vertex program).
+        let live = crate::analysis::movable::live_lanes(x.fp_du, i, inst);
+        if let Some(d) = &mut new.dst {
+            if !live.is_empty() && live != d.mask {
+                d.mask = live;
+            }
+        }
         let mut line = Line {
             prov: Prov::Moved { index: i as u32 },
             changed: 0,
         };
         let mut gathers: Vec<Inst> = Vec::new();
-        let lanes = inst.dst_lanes();
+        let lanes = new.dst_lanes();
         for (k, s) in new.src.iter_mut().enumerate() {
             let orig = s.reg;
             s.name = None;
@@ -663,7 +691,17 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
                         .iter()
                         .all(|(_, v)| v.reg == first.reg && v.negate == first.negate);
                     if uniform_reg {
-                        let mut sw = [first.comp; 4];
+                        // Unread lanes keep what the original swizzle would map to, if
+                        // anything, else the identity.
+                        let mut sw = [0u8, 1, 2, 3];
+                        for (lane, c) in sw.iter_mut().enumerate() {
+                            let fc = inst.src[k].swizzle.get(lane as u8);
+                            if let Some(v) = origins.get(&(orig, fc)) {
+                                if v.reg == first.reg {
+                                    *c = v.comp;
+                                }
+                            }
+                        }
                         for (lane, v) in &vals {
                             sw[*lane as usize] = v.comp;
                         }
@@ -684,7 +722,7 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
                                 e.1 = e.1.union(WriteMask::single(c));
                                 e.2[c as usize] = v.comp;
                             } else {
-                                let mut sw = [v.comp; 4];
+                                let mut sw = [0u8, 1, 2, 3];
                                 sw[c as usize] = v.comp;
                                 by_src.push((*v, WriteMask::single(c), sw));
                             }
@@ -722,7 +760,7 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
         } else {
             let lim = x.vp_limits.consts;
             let vprog = &mut vp.program;
-            let mut one_zero = || edit::literal_slot(vprog, [1.0, 0.0, 0.5, 0.0], lim);
+            let mut one_zero = || edit::literal_slot(vprog, [1.0, 0.0, 0.5, 0.0], lim, None);
             let mut scratch = || temps.take(None).ok();
             let seq = crate::passes::lower::expand(&new, &mut scratch, &mut one_zero).ok_or(
                 Infeasible::Temporaries {
@@ -754,7 +792,7 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
                     e.1 = e.1.union(WriteMask::single(slot));
                     e.2[slot as usize] = c;
                 } else {
-                    let mut sw = [c; 4];
+                    let mut sw = [0u8, 1, 2, 3];
                     sw[slot as usize] = c;
                     per_chan.push((ch, WriteMask::single(slot), sw));
                 }

@@ -9,7 +9,8 @@
 //! - selects (`CMP`, D3D9 `cmp`, `cnd`) → a 0/1 mask from `slt`/`sge` and `d = b·m + c·(1−m)`:
 //!   `b·1 + c·0` is exactly `b` and `b·0 + c·1` exactly `c` — unless the unselected side is
 //!   infinite or NaN (∞·0 = NaN), which the report notes.
-//! - `lrp d, t, a, b` → `sub u, a, b; mad d, t, u, b` (`t·(a−b) + b`, the executor's formula).
+//! - `lrp d, t, a, b` → `mul u, t, a; add v, 1, -t; mad d, v, b, u`: the executor's
+//!   `t·a + (1−t)·b`, with the same roundings (addition commutes exactly).
 //! - `dp2add d, a, b, c` → `mul u.x, a.x, b.x; mad u.x, a.y, b.y, u.x; add d, u.x, c.x`.
 
 use hoist_asm::ir::{Dst, Inst, Reg, RegFile, Src, Swizzle, WriteMask};
@@ -25,7 +26,7 @@ pub fn can_lower(inst: &Inst, vp: Profile) -> bool {
     match inst.op {
         Op::Abs => needs(&[Op::Max]),
         Op::Cmp | Op::CmpGe | Op::Cnd => needs(&[Op::Slt, Op::Sge, Op::Mul, Op::Mad, Op::Sub]),
-        Op::Lrp => needs(&[Op::Sub, Op::Mad]),
+        Op::Lrp => needs(&[Op::Mul, Op::Add, Op::Mad]),
         Op::Dp2add => needs(&[Op::Mul, Op::Mad, Op::Add]),
         _ => false,
     }
@@ -56,16 +57,26 @@ pub fn expand(
             ));
         }
         Op::Lrp => {
+            let k = Reg::new(RegFile::Const, one_zero()?);
             let u = tmp(temp()?);
+            let v = tmp(temp()?);
             out.push(mk(
-                Op::Sub,
+                Op::Mul,
                 Dst::new(u, mask),
-                vec![inst.src[1].clone(), inst.src[2].clone()],
+                vec![inst.src[0].clone(), inst.src[1].clone()],
+            ));
+            out.push(mk(
+                Op::Add,
+                Dst::new(v, mask),
+                vec![
+                    Src::new(k).swizzled(Swizzle::splat(0)),
+                    inst.src[0].clone().negated(),
+                ],
             ));
             out.push(mk(
                 Op::Mad,
                 dst,
-                vec![inst.src[0].clone(), Src::new(u), inst.src[2].clone()],
+                vec![Src::new(v), inst.src[2].clone(), Src::new(u)],
             ));
         }
         Op::Dp2add => {

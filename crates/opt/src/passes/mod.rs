@@ -3,7 +3,9 @@
 pub mod commute;
 pub mod copy_prop;
 pub mod dce;
+pub mod fold;
 pub mod fp_to_vp;
 pub mod legalize;
 pub mod lower;
 pub mod retarget;
+pub mod tex_rename;
