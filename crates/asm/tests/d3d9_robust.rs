@@ -100,6 +100,19 @@ fn junk_nul_crlf_and_huge_inputs_neither_panic_nor_hang() {
         r.errors().any(|d| d.code == "E0301"),
         "slot limit should be exceeded"
     );
+
+    // Deeply nested blocks and many calls: the flow rules stay linear.
+    let mut deep = String::from("vs_2_x\ndefi i0, 1, 0, 0, 0\ndcl_position v0\nmov oPos, v0\n");
+    for _ in 0..300_000 {
+        deep.push_str("rep i0\n");
+    }
+    for k in 0..100_000 {
+        deep.push_str(&format!("call l{}\n", k % 2000));
+    }
+    let t = Instant::now();
+    let r = parse_as(&deep, Profile::Vs2_x);
+    assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+    assert!(r.errors().any(|d| d.code == "E2114"));
 }
 
 /// Figure 3(a) edited the way the code-motion pass edits it (Figure 5(a)): new temps, a
