@@ -167,6 +167,27 @@ pub fn print(program: &Program) -> String {
     }
 }
 
+/// Puts a program's side tables in the order its front end produces, so that a program a
+/// pass edited satisfies `parse(print(p)) == p` (ARB: declarations sorted by register;
+/// D3D9: explicit `dcl`s first, then implicit registers in order of first use, and
+/// `num_temps` = highest `r#` + 1).
+pub fn canonicalize(program: &mut Program) {
+    match program.dialect() {
+        Dialect::Arb => program.io.sort_by_key(|d| d.reg),
+        Dialect::D3d9 => {
+            d3d9::canonicalize(program);
+            let mut hi = 0;
+            for i in &program.insts {
+                let regs = i.dst.iter().map(|d| d.reg).chain(i.src.iter().map(|s| s.reg));
+                for r in regs.filter(|r| r.file == RegFile::Temp) {
+                    hi = hi.max(r.index + 1);
+                }
+            }
+            program.num_temps = hi;
+        }
+    }
+}
+
 /// Prints a program and returns, for each instruction, the 0-based line it is printed on.
 /// Both printers write declarations first, then one instruction per line (ARB closes with
 /// `END`), so the instructions are the last `insts.len()` non-blank lines before `END`.

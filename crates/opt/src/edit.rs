@@ -191,6 +191,8 @@ pub fn declare_io(p: &mut Program, reg: Reg, semantic: Semantic, mask: WriteMask
         (Dialect::D3d9, RegFile::TexCoord | RegFile::Input | RegFile::Output) => true,
         _ => false,
     };
+    // Implicit declarations (vs_1_1 outputs, ARB bindings) always cover every component.
+    let mask = if explicit { mask } else { WriteMask::ALL };
     p.io.push(IoDecl {
         reg,
         semantic,

@@ -294,6 +294,8 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
     passes::legalize::run(&mut m.vp, cx.vp_limits);
     prune_io(&mut m.vp.program, &mut m.fp.program);
     crate::edit::prune_added_consts(&mut m.vp.program, cx.vp);
+    hoist_asm::canonicalize(&mut m.vp.program);
+    hoist_asm::canonicalize(&mut m.fp.program);
 
     let mut diags = hoist_asm::validate::check(&m.vp.program, cx.vp_limits);
     diags.extend(hoist_asm::validate::check(&m.fp.program, cx.fp_limits));
