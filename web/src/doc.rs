@@ -187,6 +187,8 @@ pub struct Inputs {
     /// Host-set parameter values; unset parameters are zero.
     pub params: Vec<ParamValue>,
     pub view: ViewMap,
+    /// Largest |Δ| the verdict still calls "equivalent".
+    pub tolerance: f32,
 }
 
 impl Default for Inputs {
@@ -197,6 +199,7 @@ impl Default for Inputs {
             textures: Vec::new(),
             params: Vec::new(),
             view: ViewMap::default(),
+            tolerance: 1e-4,
         }
     }
 }
@@ -258,7 +261,7 @@ impl TexSpec {
         TexSpec {
             unit,
             pattern: Pattern::Checker,
-            size: 64,
+            size: 256,
             linear: false,
             repeat: false,
             rgba8: false,
@@ -450,6 +453,9 @@ impl Doc {
             .any(|p| p.value.iter().any(|v| !v.is_finite()))
         {
             return Err(Invalid("a parameter value is not a finite number".into()));
+        }
+        if !i.tolerance.is_finite() || i.tolerance < 0.0 {
+            i.tolerance = Inputs::default().tolerance;
         }
         if !i.view.lo.is_finite() || !i.view.hi.is_finite() {
             i.view = ViewMap::default();

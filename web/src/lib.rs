@@ -3,10 +3,14 @@
 //! A static page (Yew, built by Trunk) where a vertex/fragment program pair is edited,
 //! optimized by `hoist-opt` and rendered by `hoist-raster`, original next to optimized, with
 //! a pixel-exact verdict. Logic lives in plain modules that test natively; `components/`
-//! only draws them, and `main.rs` only starts the app.
+//! only draws them, `app` wires them to the browser, and `main.rs` only starts the app.
 //!
 //! - [`doc`]: the shareable document and its invariants; [`codec`]: permalinks.
 //! - [`state`]: the app state and its `Action` reducer.
+//! - [`analysis`]: parse, optimize, annotate ([`annotate`], [`highlight`]).
+//! - [`render`]: render plans, the incremental two-pair task, verdicts, display mappings.
+//! - [`examples`], [`estimate`], [`dag`], [`numbers`]: the gallery, the paper's cost
+//!   reasoning, the dependence graph and input validation.
 
 pub mod analysis;
 pub mod annotate;
@@ -18,3 +22,9 @@ pub mod examples;
 pub mod highlight;
 pub mod numbers;
 pub mod render;
+pub mod state;
+
+#[cfg(target_arch = "wasm32")]
+pub mod app;
+#[cfg(target_arch = "wasm32")]
+pub mod components;

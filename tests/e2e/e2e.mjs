@@ -1,0 +1,254 @@
+// End-to-end test of the Hoist playground: serves dist/ (built by `trunk build --release`)
+// from a tiny static server, drives headless Chromium with playwright-core and checks the
+// Figure 3 example, inline diagnostics, a hand edit that changes the result, permalinks and
+// the console. Screenshots go to tests/e2e/screenshots/. Exits non-zero on any failure.
+//
+//   node tests/e2e/e2e.mjs            (from the repository root or anywhere)
+//   HOIST_E2E_DIST=path/to/dist node tests/e2e/e2e.mjs
+
+import { chromium } from 'playwright-core';
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const dist = path.resolve(process.env.HOIST_E2E_DIST || path.join(root, 'dist'));
+const shots = path.join(here, 'screenshots');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run',
+];
+const SLOW = 90_000; // ms: a debug build or a busy machine renders slowly
+
+const log = (...a) => console.log('[e2e]', ...a);
+class Failure extends Error {}
+const fail = (msg) => { throw new Failure(msg); };
+
+// ---- static server ---------------------------------------------------------------------
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm', '.png': 'image/png', '.svg': 'image/svg+xml',
+  '.json': 'application/json', '.ico': 'image/x-icon',
+};
+
+function serve(dir) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    let rel = decodeURIComponent(url.pathname);
+    if (rel.endsWith('/')) rel += 'index.html';
+    const file = path.resolve(dir, '.' + rel);
+    if (!file.startsWith(dir + path.sep)) { res.writeHead(403).end(); return; }
+    fs.readFile(file, (err, data) => {
+      if (err) { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }
+      res.writeHead(200, {
+        'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
+        'cache-control': 'no-store',
+      }).end(data);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+// ---- helpers -----------------------------------------------------------------------------
+async function launch(consoleErrors, label) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoist-e2e-'));
+  const ctx = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM, headless: true, args: ARGS,
+    viewport: { width: 1440, height: 1000 }, deviceScaleFactor: 1,
+  });
+  const watch = (page) => {
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(`${label}: console.error: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => consoleErrors.push(`${label}: page error: ${e.message}`));
+    page.on('requestfailed', (r) => consoleErrors.push(`${label}: request failed: ${r.url()}`));
+  };
+  ctx.pages().forEach(watch);
+  ctx.on('page', watch);
+  return { ctx, dir };
+}
+
+async function text(page, sel) {
+  return page.evaluate((s) => document.querySelector(s)?.textContent ?? null, sel);
+}
+
+/// Waits until `pred(text of sel)` holds; fails with the last text seen.
+async function waitText(page, sel, pred, what, timeout = SLOW) {
+  const end = Date.now() + timeout;
+  let last = null;
+  while (Date.now() < end) {
+    last = await text(page, sel);
+    if (last !== null && pred(last)) return last;
+    await page.waitForTimeout(100);
+  }
+  fail(`timed out waiting for ${what}: ${sel} shows ${JSON.stringify(last)}`);
+}
+
+async function shot(page, name) {
+  const file = path.join(shots, name);
+  await page.screenshot({ path: file, fullPage: false });
+  log('screenshot', path.relative(root, file));
+}
+
+// ---- the test ------------------------------------------------------------------------------
+async function main() {
+  if (!fs.existsSync(path.join(dist, 'index.html'))) {
+    fail(`${dist}/index.html not found: run \`trunk build --release\` first`);
+  }
+  fs.mkdirSync(shots, { recursive: true });
+  const server = await serve(dist);
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  log('serving', path.relative(root, dist) || dist, 'at', base);
+  const errors = [];
+  const opened = [];
+  try {
+    const a = await launch(errors, 'page 1');
+    opened.push(a);
+    const page = a.ctx.pages()[0] || (await a.ctx.newPage());
+    await page.goto(base);
+    await waitText(page, '#verdict', (t) => t.length > 0, 'the app to start', SLOW);
+    log('page loaded');
+
+    // 1. Pick the Figure 3 example from the gallery.
+    await page.click('#examples-button');
+    await page.click('#ex-paper-fig3');
+    await waitText(page, '#stat-fp', (t) => /^16 → \d+$/.test(t), 'Figure 3 statistics');
+    const fp = await waitText(page, '#stat-fp', (t) => t === '16 → 7', 'fragment slots 16 → 7', 20_000)
+      .catch(async (e) => fail(`${e.message} (the optimizer decides this number)`));
+    const vp = await text(page, '#stat-vp');
+    const m = /^2 → (\d+)$/.exec(vp || '');
+    if (!m || Number(m[1]) > 14) fail(`vertex slots should be 2 → 14 or fewer, the page shows ${JSON.stringify(vp)}`);
+    log('statistics: fragment', fp, '| vertex', vp);
+    await waitText(page, '#verdict', (t) => t === 'bit-identical', 'a bit-identical verdict');
+    log('verdict: bit-identical');
+    await shot(page, '01-figure3.png');
+
+    // 2. A syntax error shows inline, at its line.
+    const original = await page.inputValue('#fp');
+    const lines = original.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('mov oC0'));
+    if (at < 0) fail('the Figure 3 fragment program has no `mov oC0` line');
+    const broken = [...lines];
+    broken[at] = 'mov oC0, r0,, r1';
+    await page.fill('#fp', broken.join('\n'));
+    await waitText(page, '#ed-fp .lens.err', (t) => t.length > 2, 'an inline diagnostic');
+    const markedLine = await page.evaluate(() => {
+      const g = [...document.querySelectorAll('#ed-fp .ed-gutter .gl')];
+      return g.findIndex((d) => d.classList.contains('err')) + 1;
+    });
+    if (markedLine !== at + 1) fail(`the error marker is on line ${markedLine}, expected ${at + 1}`);
+    const lensLine = await page.evaluate(() => {
+      const ls = [...document.querySelectorAll('#ed-fp .ed-hl > .cl')];
+      return ls.findIndex((l) => l.querySelector('.lens.err')) + 1;
+    });
+    if (lensLine !== at + 1) fail(`the inline message is on line ${lensLine}, expected ${at + 1}`);
+    const squiggle = await text(page, '#ed-fp .sq-err');
+    const listed = await text(page, '#ed-fp .diags .diag');
+    if (!listed || !listed.startsWith(`${at + 1}:`)) fail(`the diagnostic list shows ${JSON.stringify(listed)}`);
+    log(`diagnostic on line ${at + 1}:`, JSON.stringify(await text(page, '#ed-fp .lens.err')), 'under', JSON.stringify(squiggle));
+    // Its position button puts the cursor there and scrolls the editor to it.
+    await page.click('#ed-fp .diags .diag-pos');
+    const caretLine = await page.evaluate(() => {
+      const t = document.querySelector('#fp');
+      return t.value.slice(0, t.selectionStart).split('\n').length;
+    });
+    if (caretLine !== at + 1) fail(`the diagnostic's button put the cursor on line ${caretLine}`);
+    const visible = await page.evaluate(() => {
+      const box = document.querySelector('#ed-fp .ed-scroll').getBoundingClientRect();
+      const lens = document.querySelector('#ed-fp .lens.err').getBoundingClientRect();
+      return lens.top >= box.top && lens.bottom <= box.bottom;
+    });
+    if (!visible) fail('the erroneous line is not scrolled into view');
+    await page.locator('#ed-fp').scrollIntoViewIfNeeded();
+    await shot(page, '02-diagnostic.png');
+    await page.fill('#fp', original);
+    await waitText(page, '#verdict', (t) => t === 'bit-identical', 'the verdict after fixing the error');
+    const gone = await page.locator('#ed-fp .lens').count();
+    if (gone !== 0) fail('the diagnostic stayed after the fix');
+
+    // 3. Hand-edit the optimized fragment program so it computes something else.
+    await page.check('#hand-edit');
+    await page.waitForSelector('#hand-fp');
+    const mine = await page.inputValue('#hand-fp');
+    const ml = mine.split('\n');
+    const out = ml.findIndex((l) => /^\s*mov oC0/.test(l));
+    if (out < 0) fail('the optimized fragment program has no `mov oC0` line');
+    // Drop the red channel: white pixels turn cyan.
+    ml.splice(out, 0, 'add r0.x, r0.y, -r0.y');
+    await page.fill('#hand-fp', ml.join('\n'));
+    const diff = await waitText(page, '#verdict', (t) => t.startsWith('DIFFERENT'), 'a DIFFERENT verdict');
+    const detail = await text(page, '.verdict-detail');
+    if (!/worst pixel \(\d+, \d+\)/.test(detail || '')) fail(`the verdict does not name the worst pixel: ${detail}`);
+    log('hand edit:', diff, '—', detail);
+    await page.locator('#output').scrollIntoViewIfNeeded();
+    await shot(page, '03-different.png');
+
+    // 4. Copy the permalink and open it in a fresh browser profile.
+    await page.click('#copy-link');
+    await page.waitForSelector('#permalink');
+    const link = await page.inputValue('#permalink');
+    if (!/#v1\.[A-Za-z0-9_-]+$/.test(link)) fail(`unexpected permalink ${link}`);
+    log(`permalink: ${link.length} characters`);
+    const before = {
+      fp: await page.inputValue('#fp'), vp: await page.inputValue('#vp'),
+      handFp: await page.inputValue('#hand-fp'), handVp: await page.inputValue('#hand-vp'),
+      stats: await text(page, '#stat-fp'), verdict: await text(page, '#verdict'),
+    };
+    const b = await launch(errors, 'page 2');
+    opened.push(b);
+    const page2 = b.ctx.pages()[0] || (await b.ctx.newPage());
+    await page2.goto(link);
+    await waitText(page2, '#verdict', (t) => t.startsWith('DIFFERENT'), 'the restored verdict');
+    const after = {
+      fp: await page2.inputValue('#fp'), vp: await page2.inputValue('#vp'),
+      handFp: await page2.inputValue('#hand-fp'), handVp: await page2.inputValue('#hand-vp'),
+      stats: await text(page2, '#stat-fp'), verdict: await text(page2, '#verdict'),
+    };
+    for (const k of Object.keys(before)) {
+      if (before[k] !== after[k]) fail(`the permalink did not restore ${k}: ${JSON.stringify(before[k])} vs ${JSON.stringify(after[k])}`);
+    }
+    if (!(await page2.isChecked('#hand-edit'))) fail('the permalink did not restore hand-edit mode');
+    log('permalink restores the same state in a fresh profile');
+    await shot(page2, '04-permalink.png');
+
+    // 5. Reload keeps the last state (local storage / address).
+    await page2.reload();
+    await waitText(page2, '#verdict', (t) => t.startsWith('DIFFERENT'), 'the verdict after a reload');
+    if ((await page2.inputValue('#hand-fp')) !== before.handFp) fail('a reload lost the hand edit');
+    log('reload keeps the state');
+
+    // 6. A hostile link is refused with a message, not a crash.
+    await page2.goto(base + '#v1.' + 'A'.repeat(200000));
+    await waitText(page2, '.notice.error', (t) => t.includes('link'), 'the message about a bad link', 20_000);
+    log('oversized link refused:', JSON.stringify(await text(page2, '.notice.error span')));
+
+    // Full-page picture for the README.
+    await page.goto(base + '#ex=paper/fig3');
+    await waitText(page, '#verdict', (t) => t === 'bit-identical', 'the verdict for the screenshot');
+    await page.screenshot({ path: path.join(shots, '00-full.png'), fullPage: true });
+    log('screenshot', path.relative(root, path.join(shots, '00-full.png')));
+
+    if (errors.length) fail(`console errors:\n  ${errors.join('\n  ')}`);
+    log('no console errors');
+    log('PASS');
+  } finally {
+    for (const o of opened) {
+      await o.ctx.close().catch(() => {});
+      fs.rmSync(o.dir, { recursive: true, force: true });
+    }
+    server.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error('[e2e] FAIL:', e instanceof Failure ? e.message : e.stack || e);
+    process.exit(1);
+  },
+);

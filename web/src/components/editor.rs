@@ -1,0 +1,305 @@
+//! A program editor: a transparent `<textarea>` over a highlighted `<pre>`, line numbers,
+//! the dialect (detected or chosen), and diagnostics inline — a squiggle under the span, a
+//! marker in the gutter, the message at the end of the line — and listed below, where a
+//! click puts the cursor on the spot.
+
+use super::{Shared, event_value, segs_html};
+use crate::analysis::Side;
+use crate::highlight::{self, Mark};
+use hoist_asm::diag::LineIndex;
+use hoist_asm::{Diagnostic, Profile, Severity, Stage};
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct EditorProps {
+    /// DOM id of the textarea (`vp`, `fp`, `hand-vp`, ...).
+    pub id: AttrValue,
+    pub title: AttrValue,
+    pub value: AttrValue,
+    pub stage: Stage,
+    /// The parse of (possibly an older version of) the text.
+    #[prop_or_default]
+    pub side: Option<Shared<Side>>,
+    pub onchange: Callback<String>,
+    /// Profile override (`Profile::id`), and a callback to change it; no picker when absent.
+    #[prop_or_default]
+    pub profile: Option<AttrValue>,
+    #[prop_or_default]
+    pub onprofile: Option<Callback<Option<String>>>,
+    /// 1-based line to highlight (the origin of a hovered moved instruction).
+    #[prop_or_default]
+    pub highlight_line: Option<u32>,
+}
+
+fn severity_class(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "err",
+        Severity::Warning => "warn",
+        Severity::Note => "note",
+    }
+}
+
+/// Scrolls the editor's scroll box so the caret of `area` is visible (the textarea is as
+/// tall and wide as its text, so the browser does not follow the caret by itself).
+fn reveal_caret(area: &NodeRef, scroller: &NodeRef, measure: &NodeRef) {
+    let (Some(t), Some(sc)) = (
+        area.cast::<web_sys::HtmlTextAreaElement>(),
+        scroller.cast::<web_sys::HtmlElement>(),
+    ) else {
+        return;
+    };
+    let Ok(Some(pos)) = t.selection_end() else {
+        return;
+    };
+    let value: Vec<u16> = t.value().encode_utf16().collect();
+    let before = &value[..(pos as usize).min(value.len())];
+    let line = before.iter().filter(|&&c| c == u16::from(b'\n')).count() as f64;
+    let col = before
+        .iter()
+        .rev()
+        .take_while(|&&c| c != u16::from(b'\n'))
+        .count() as f64;
+    let line_h = 20.0;
+    let pad = 8.0;
+    let (top, bottom) = (pad + line * line_h, pad + (line + 1.0) * line_h);
+    let (st, h) = (f64::from(sc.scroll_top()), f64::from(sc.client_height()));
+    if top < st {
+        sc.set_scroll_top((top - pad).max(0.0) as i32);
+    } else if bottom > st + h {
+        sc.set_scroll_top((bottom - h + pad) as i32);
+    }
+    let char_w = measure
+        .cast::<web_sys::HtmlElement>()
+        .map_or(7.8, |m| f64::from(m.offset_width()) / 10.0);
+    let gutter = sc
+        .first_element_child()
+        .and_then(|g| g.dyn_into::<web_sys::HtmlElement>().ok())
+        .map_or(48.0, |g| f64::from(g.offset_width()));
+    let x = gutter + 12.0 + col * char_w;
+    let (sl, w) = (f64::from(sc.scroll_left()), f64::from(sc.client_width()));
+    if x < sl + gutter + 12.0 {
+        sc.set_scroll_left((x - gutter - 24.0).max(0.0) as i32);
+    } else if x + char_w > sl + w {
+        sc.set_scroll_left((x + char_w - w + 24.0) as i32);
+    }
+}
+
+#[function_component(Editor)]
+pub fn editor(p: &EditorProps) -> Html {
+    let area = use_node_ref();
+    let scroller = use_node_ref();
+    let measure = use_node_ref();
+    let reveal = {
+        let (a, s, m) = (area.clone(), scroller.clone(), measure.clone());
+        move || reveal_caret(&a, &s, &m)
+    };
+    let text = p.value.to_string();
+    let forced = p.profile.as_deref().and_then(Profile::from_id);
+    let detected = hoist_asm::detect_profile(&text);
+    let dialect = forced
+        .or(detected)
+        .map_or(hoist_asm::Dialect::D3d9, |p| p.dialect());
+
+    let diags: Vec<Diagnostic> = p
+        .side
+        .as_ref()
+        .map(|s| s.diagnostics.clone())
+        .unwrap_or_default();
+    let idx = LineIndex::new(&text);
+    let marks: Vec<Mark> = diags
+        .iter()
+        .filter(|d| !d.span.is_none())
+        .map(|d| Mark {
+            range: d.span.start as usize..d.span.end as usize,
+            class: if d.is_error() { "sq-err" } else { "sq-warn" },
+        })
+        .collect();
+    let toks = highlight::tokens(&text, dialect);
+    let lines = highlight::lines(&text, &toks, &marks);
+    // Diagnostics by line (1-based).
+    let mut by_line: Vec<Vec<&Diagnostic>> = vec![Vec::new(); lines.len() + 1];
+    for d in &diags {
+        let l = if d.span.is_none() {
+            1
+        } else {
+            idx.line_col(d.span.start as usize).line as usize
+        };
+        if let Some(v) = by_line.get_mut(l.min(lines.len())) {
+            v.push(d);
+        }
+    }
+
+    let oninput = {
+        let cb = p.onchange.clone();
+        let reveal = reveal.clone();
+        Callback::from(move |e: InputEvent| {
+            cb.emit(event_value(&e));
+            reveal();
+        })
+    };
+    let onkeyup = {
+        let reveal = reveal.clone();
+        Callback::from(move |_: KeyboardEvent| reveal())
+    };
+    let gutter: Html = (1..=lines.len())
+        .map(|n| {
+            let worst = by_line[n].iter().map(|d| d.severity).max();
+            let class = classes!(
+                "gl",
+                worst.map(severity_class),
+                (p.highlight_line == Some(n as u32)).then_some("hl-line")
+            );
+            html! { <div class={class}>{ n }</div> }
+        })
+        .collect();
+    let body: Html = lines
+        .iter()
+        .enumerate()
+        .map(|(i, segs)| {
+            let n = i + 1;
+            let lens: Html = by_line[n]
+                .first()
+                .map(|d| {
+                    let more = by_line[n].len() - 1;
+                    let mut msg = format!("{} {}", if d.is_error() { "✖" } else { "⚠" }, d.message);
+                    if more > 0 {
+                        msg.push_str(&format!(" (+{more} more)"));
+                    }
+                    html! { <span class={classes!("lens", severity_class(d.severity))}>{ msg }</span> }
+                })
+                .unwrap_or_default();
+            let class = classes!("cl", (p.highlight_line == Some(n as u32)).then_some("hl-line"));
+            let last = i + 1 == lines.len();
+            html! {
+                <>
+                    <span class={class}>{ segs_html(segs) }{ lens }</span>
+                    { if last { html! { "\u{200b}" } } else { html! { "\n" } } }
+                </>
+            }
+        })
+        .collect();
+
+    let diag_list: Html = diags
+        .iter()
+        .map(|d| {
+            let lc = if d.span.is_none() {
+                hoist_asm::diag::LineCol { line: 1, col: 1 }
+            } else {
+                idx.line_col(d.span.start as usize)
+            };
+            let onclick = {
+                let area = area.clone();
+                let reveal = reveal.clone();
+                let (s, e) = (d.span.start, d.span.end);
+                let text_len = text.len();
+                let text = text.clone();
+                Callback::from(move |_| {
+                    if let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>() {
+                        let _ = t.focus();
+                        // Selection offsets are UTF-16 code units.
+                        let to16 = |b: u32| {
+                            let b = (b as usize).min(text_len);
+                            let mut b = b;
+                            while !text.is_char_boundary(b) {
+                                b -= 1;
+                            }
+                            text[..b].encode_utf16().count() as u32
+                        };
+                        if s != u32::MAX {
+                            let _ = t.set_selection_range(to16(s), to16(e.max(s + 1)));
+                        }
+                        reveal();
+                    }
+                })
+            };
+            let sev = severity_class(d.severity);
+            html! {
+                <li class={classes!("diag", sev)}>
+                    <button type="button" class="diag-pos" {onclick}
+                        title="Put the cursor here">{ format!("{}:{}", lc.line, lc.col) }</button>
+                    <span class="diag-msg">
+                        <b>{ format!("{}[{}]", if d.is_error() { "error" } else { "warning" }, d.code) }</b>
+                        { format!(" {}", d.message) }
+                        { if d.label.is_empty() { html!{} } else { html! { <span class="diag-label">{ format!(" — {}", d.label) }</span> } } }
+                        { for d.notes.iter().map(|n| html! { <span class="diag-note">{ format!(" note: {n}") }</span> }) }
+                        { d.hint.as_ref().map(|h| html! { <span class="diag-hint">{ format!(" help: {h}") }</span> }).unwrap_or_default() }
+                    </span>
+                </li>
+            }
+        })
+        .collect();
+
+    let picker = match &p.onprofile {
+        Some(cb) => {
+            let cb = cb.clone();
+            let onchange = Callback::from(move |e: Event| {
+                let v = event_value(&e);
+                cb.emit((!v.is_empty()).then_some(v));
+            });
+            let cur = p.profile.as_deref().unwrap_or("");
+            let auto = match detected {
+                Some(d) => format!("auto ({})", d.header()),
+                None => "auto (no header)".to_string(),
+            };
+            html! {
+                <select class="profile" aria-label={format!("{} dialect", p.title)} {onchange}>
+                    <option value="" selected={cur.is_empty()}>{ auto }</option>
+                    { for Profile::ALL.iter().filter(|pr| pr.stage() == p.stage).map(|pr| html! {
+                        <option value={pr.id()} selected={cur == pr.id()}>{ pr.header() }</option>
+                    }) }
+                </select>
+            }
+        }
+        None => html! {},
+    };
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    let warnings = diags.len() - errors;
+    let status = match (errors, warnings) {
+        (0, 0) if p.side.as_ref().is_some_and(|s| s.program.is_some()) => {
+            html! { <span class="badge ok">{ "ok" }</span> }
+        }
+        (0, 0) => html! {},
+        (e, w) => {
+            let mut parts = Vec::new();
+            if e > 0 {
+                parts.push(format!("{e} error{}", if e == 1 { "" } else { "s" }));
+            }
+            if w > 0 {
+                parts.push(format!("{w} warning{}", if w == 1 { "" } else { "s" }));
+            }
+            html! { <span class={classes!("badge", if e > 0 { "bad" } else { "warn" })}>{ parts.join(", ") }</span> }
+        }
+    };
+    // Clicks on the line numbers focus the text.
+    let onclick_gutter = {
+        let area = area.clone();
+        Callback::from(move |_| {
+            if let Some(t) = area.cast::<web_sys::HtmlElement>() {
+                let _ = t.focus();
+            }
+        })
+    };
+    html! {
+        <section class="editor" id={format!("ed-{}", p.id)}>
+            <header class="ed-head">
+                <label class="ed-title" for={p.id.clone()}>{ p.title.clone() }</label>
+                { picker }
+                { status }
+            </header>
+            <div class="ed-scroll" ref={scroller}>
+                <div class="ed-gutter" aria-hidden="true" onclick={onclick_gutter}>{ gutter }</div>
+                <div class="ed-body">
+                    <pre class="ed-hl" aria-hidden="true">{ body }</pre>
+                    <textarea id={p.id.clone()} ref={area} class="ed-input" spellcheck="false"
+                        autocomplete="off" autocapitalize="off" wrap="off"
+                        value={p.value.clone()} {oninput} {onkeyup} />
+                    <span class="ed-measure" ref={measure} aria-hidden="true">{ "0000000000" }</span>
+                </div>
+            </div>
+            if !diags.is_empty() {
+                <ul class="diags" aria-label={format!("{} diagnostics", p.title)}>{ diag_list }</ul>
+            }
+        </section>
+    }
+}

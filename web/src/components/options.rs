@@ -1,0 +1,183 @@
+//! Optimizer options, mapped one to one onto `hoist_opt::Options`: limits, cost model,
+//! selection rule, mirrored parameters, the clean-up switches, and the stepwise slider that
+//! applies only the first k movable groups.
+
+use super::{event_checked, event_value};
+use crate::doc::{LimitEdit, OptState};
+use crate::state::Action;
+use hoist_asm::Profile;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct OptionsProps {
+    pub opts: OptState,
+    /// Movable groups of the current pair (the slider's range).
+    pub groups: usize,
+    pub vp_profile: Option<Profile>,
+    pub fp_profile: Option<Profile>,
+    pub dispatch: Callback<Action>,
+}
+
+#[function_component(OptionsPanel)]
+pub fn options_panel(p: &OptionsProps) -> Html {
+    let error = use_state(|| None::<String>);
+    let set = |f: fn(&mut OptState, &Event)| {
+        let (d, o) = (p.dispatch.clone(), p.opts.clone());
+        Callback::from(move |e: Event| {
+            let mut o = o.clone();
+            f(&mut o, &e);
+            d.emit(Action::SetOpts(o));
+        })
+    };
+    let on_steps = {
+        let (d, o) = (p.dispatch.clone(), p.opts.clone());
+        Callback::from(move |e: InputEvent| {
+            if let Ok(k) = event_value(&e).parse::<u32>() {
+                d.emit(Action::SetOpts(OptState {
+                    steps: k,
+                    stepwise: true,
+                    ..o.clone()
+                }));
+            }
+        })
+    };
+    let on_interp = {
+        let (d, o, err) = (p.dispatch.clone(), p.opts.clone(), error.clone());
+        Callback::from(
+            move |e: Event| match crate::numbers::parse_finite(&event_value(&e)) {
+                Ok(x) if (0.0..=100.0).contains(&x) => {
+                    err.set(None);
+                    d.emit(Action::SetOpts(OptState {
+                        interp_cost: f64::from(x),
+                        ..o.clone()
+                    }));
+                }
+                Ok(_) => err.set(Some("the interpolation cost must be within 0…100".into())),
+                Err(m) => err.set(Some(m)),
+            },
+        )
+    };
+    let limit_field = |vertex: bool, which: u8, label: &str, default: Option<u32>| {
+        let (d, o, err) = (p.dispatch.clone(), p.opts.clone(), error.clone());
+        let cur = {
+            let l = if vertex {
+                &p.opts.vp_limits
+            } else {
+                &p.opts.fp_limits
+            };
+            match which {
+                0 => l.max_slots,
+                1 => l.temps.map(u32::from),
+                _ => l.texcoords.map(u32::from),
+            }
+        };
+        let onchange = Callback::from(move |e: Event| {
+            let v = event_value(&e);
+            let mut o = o.clone();
+            let l: &mut LimitEdit = if vertex {
+                &mut o.vp_limits
+            } else {
+                &mut o.fp_limits
+            };
+            let t = v.trim();
+            let parsed: Result<Option<u32>, String> = if t.is_empty() {
+                Ok(None)
+            } else {
+                match t.parse::<u32>() {
+                    Ok(n) if n >= 1 && n <= 65_536 => Ok(Some(n)),
+                    _ => Err(format!("`{t}` is not a limit (1…65536, empty = default)")),
+                }
+            };
+            match parsed {
+                Ok(n) => {
+                    match which {
+                        0 => l.max_slots = n,
+                        1 => l.temps = n.map(|n| n.min(4096) as u16),
+                        _ => l.texcoords = n.map(|n| n.min(32) as u8),
+                    }
+                    err.set(None);
+                    d.emit(Action::SetOpts(o));
+                }
+                Err(m) => err.set(Some(m)),
+            }
+        });
+        let stage = if vertex { "vertex" } else { "fragment" };
+        html! {
+            <label>{ label.to_string() }
+                <input type="text" class="num" inputmode="numeric"
+                    aria-label={format!("{stage} {label}")}
+                    placeholder={default.map(|d| d.to_string()).unwrap_or_default()}
+                    value={cur.map(|c| c.to_string()).unwrap_or_default()} {onchange} />
+            </label>
+        }
+    };
+    let vl = p.vp_profile.map(|p| p.limits());
+    let fl = p.fp_profile.map(|p| p.limits());
+    let o = &p.opts;
+    let max = p.groups;
+    let steps = (o.steps as usize).min(max);
+    html! {
+        <section class="panel options" id="options" aria-label="Options">
+            <h2>{ "Options" }</h2>
+            <fieldset>
+                <legend>{ "cost model" }</legend>
+                <label><input type="radio" name="cost" checked={!o.modern}
+                    onchange={set(|o, _| o.modern = false)} />{ " paper (fragment slots)" }</label>
+                <label><input type="radio" name="cost" checked={o.modern}
+                    onchange={set(|o, _| o.modern = true)} />{ " modern (interpolation costs ALU)" }</label>
+                if o.modern {
+                    <label>{ "slots per interpolated component " }
+                        <input type="text" class="num" value={o.interp_cost.to_string()} onchange={on_interp}
+                            aria-label="Interpolation cost" />
+                    </label>
+                }
+            </fieldset>
+            <fieldset>
+                <legend>{ "selection" }</legend>
+                <label><input type="radio" name="sel" checked={!o.greedy}
+                    onchange={set(|o, _| o.greedy = false)} />{ " optimal (exact search)" }</label>
+                <label><input type="radio" name="sel" checked={o.greedy}
+                    onchange={set(|o, _| o.greedy = true)} />{ " greedy (the paper's rule)" }</label>
+            </fieldset>
+            <fieldset>
+                <legend>{ "stepwise" }</legend>
+                <label><input type="checkbox" id="stepwise" checked={o.stepwise}
+                    onchange={set(|o, e| o.stepwise = event_checked(e))} />
+                    { " apply only the first k movable groups" }</label>
+                <div class="slider">
+                    <input type="range" id="steps" min="0" max={max.to_string()} value={steps.to_string()}
+                        disabled={max == 0} oninput={on_steps} aria-label="Groups applied" />
+                    <output for="steps">{ if o.stepwise { format!("{steps} of {max}") } else { format!("all {max}") } }</output>
+                </div>
+            </fieldset>
+            <fieldset>
+                <legend>{ "motion" }</legend>
+                <label><input type="checkbox" checked={o.mirror_params}
+                    onchange={set(|o, e| o.mirror_params = event_checked(e))} />
+                    { " mirror parameters (the host sets vertex copies)" }</label>
+                <label><input type="checkbox" checked={o.commute}
+                    onchange={set(|o, e| o.commute = event_checked(e))} />{ " commute operands to unlock motion" }</label>
+                <label><input type="checkbox" checked={o.lower}
+                    onchange={set(|o, e| o.lower = event_checked(e))} />{ " emulate fragment-only ops" }</label>
+                <label><input type="checkbox" checked={o.vp_cleanup}
+                    onchange={set(|o, e| o.vp_cleanup = event_checked(e))} />{ " clean up moved vertex code" }</label>
+            </fieldset>
+            <fieldset class="limits">
+                <legend>{ "limits (empty = the profile's)" }</legend>
+                <div class="grid3">
+                    <span class="muted">{ p.vp_profile.map(|p| p.header()).unwrap_or("vertex") }</span>
+                    { limit_field(true, 0, "slots", vl.as_ref().map(|l| l.max_slots)) }
+                    { limit_field(true, 1, "temps", vl.as_ref().map(|l| u32::from(l.temps))) }
+                    { limit_field(true, 2, "texcoords", vl.as_ref().map(|l| u32::from(l.texcoords))) }
+                    <span class="muted">{ p.fp_profile.map(|p| p.header()).unwrap_or("fragment") }</span>
+                    { limit_field(false, 0, "slots", fl.as_ref().map(|l| l.max_slots)) }
+                    { limit_field(false, 1, "temps", fl.as_ref().map(|l| u32::from(l.temps))) }
+                    { limit_field(false, 2, "texcoords", fl.as_ref().map(|l| u32::from(l.texcoords))) }
+                </div>
+            </fieldset>
+            if let Some(e) = &*error {
+                <p class="field-error" role="alert">{ e.clone() }</p>
+            }
+        </section>
+    }
+}

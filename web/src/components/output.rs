@@ -1,0 +1,292 @@
+//! Rendered output: original, optimized and difference heat map on canvases, the verdict,
+//! the float → colour mapping, a pixel inspector and the render progress.
+
+use super::{Shared, event_value};
+use crate::doc::{Channel, ViewMap};
+use crate::numbers;
+use crate::render::{self, VerdictKind};
+use crate::state::{Action, Rendered};
+use hoist_raster::image::Image;
+use wasm_bindgen::{Clamped, JsCast};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct OutputProps {
+    pub rendered: Option<Shared<Rendered>>,
+    pub progress: Option<f64>,
+    pub view: ViewMap,
+    pub tolerance: f32,
+    /// Why nothing rendered (broken scene) or why there is no optimized side.
+    #[prop_or_default]
+    pub error: Option<AttrValue>,
+    pub dispatch: Callback<Action>,
+}
+
+fn put(canvas: &NodeRef, w: u32, h: u32, rgba: &[u8]) {
+    let Some(c) = canvas.cast::<web_sys::HtmlCanvasElement>() else {
+        return;
+    };
+    c.set_width(w);
+    c.set_height(h);
+    let Ok(Some(ctx)) = c.get_context("2d") else {
+        return;
+    };
+    let Ok(ctx) = ctx.dyn_into::<web_sys::CanvasRenderingContext2d>() else {
+        return;
+    };
+    if let Ok(data) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(rgba), w, h) {
+        let _ = ctx.put_image_data(&data, 0.0, 0.0);
+    }
+}
+
+fn clear(canvas: &NodeRef) {
+    if let Some(c) = canvas.cast::<web_sys::HtmlCanvasElement>() {
+        c.set_width(1);
+        c.set_height(1);
+    }
+}
+
+fn image(r: &Option<render::RunResult>) -> Option<&Image> {
+    r.as_ref().and_then(|r| r.as_ref().ok()).map(|r| &r.image)
+}
+
+fn fmt_px(v: [f32; 4]) -> String {
+    v.map(|x| format!("{x:.6}")).join(", ")
+}
+
+#[function_component(Output)]
+pub fn output(p: &OutputProps) -> Html {
+    let c_orig = use_node_ref();
+    let c_opt = use_node_ref();
+    let c_diff = use_node_ref();
+    let probe = use_state(|| None::<(u32, u32)>);
+    let range_error = use_state(|| None::<String>);
+
+    {
+        let (c_orig, c_opt, c_diff) = (c_orig.clone(), c_opt.clone(), c_diff.clone());
+        use_effect_with((p.rendered.clone(), p.view), move |(r, view)| match r {
+            Some(r) => {
+                let a = r.original.as_ref().ok().map(|x| &x.image);
+                let b = r
+                    .optimized
+                    .as_ref()
+                    .and_then(|x| x.as_ref().ok())
+                    .map(|x| &x.image);
+                match a {
+                    Some(a) => put(&c_orig, a.width, a.height, &render::display_rgba(a, view)),
+                    None => clear(&c_orig),
+                }
+                match b {
+                    Some(b) => put(&c_opt, b.width, b.height, &render::display_rgba(b, view)),
+                    None => clear(&c_opt),
+                }
+                match (a, b) {
+                    (Some(a), Some(b)) => put(&c_diff, a.width, a.height, &render::heat_map(a, b)),
+                    _ => clear(&c_diff),
+                }
+            }
+            None => {
+                clear(&c_orig);
+                clear(&c_opt);
+                clear(&c_diff);
+            }
+        });
+    }
+
+    let verdict = p.rendered.as_ref().and_then(|r| {
+        r.verdict
+            .as_ref()
+            .map(|v| render::verdict_view(v, p.tolerance))
+    });
+    let verdict_html = match (&verdict, &p.rendered) {
+        (Some(v), _) => {
+            let class = match v.kind {
+                VerdictKind::Identical => "identical",
+                VerdictKind::Equivalent => "equivalent",
+                VerdictKind::Different => "different",
+            };
+            html! {
+                <div class={classes!("verdict", class)}>
+                    <strong id="verdict">{ v.headline.clone() }</strong>
+                    <span class="verdict-detail">{ v.detail.clone() }</span>
+                </div>
+            }
+        }
+        (None, Some(r)) => {
+            let why = r
+                .optimized
+                .as_ref()
+                .and_then(|o| o.as_ref().err().cloned())
+                .map(|e| format!("the optimized pair did not render: {e}"))
+                .or_else(|| {
+                    r.original
+                        .as_ref()
+                        .err()
+                        .map(|e| format!("the original pair did not render: {e}"))
+                })
+                .unwrap_or_else(|| "no optimized pair to compare".into());
+            html! {
+                <div class="verdict none"><strong id="verdict">{ "no verdict" }</strong>
+                    <span class="verdict-detail">{ why }</span></div>
+            }
+        }
+        (None, None) => html! {
+            <div class="verdict none"><strong id="verdict">
+                { if p.error.is_some() { "no verdict" } else { "waiting for the first render" } }
+            </strong></div>
+        },
+    };
+
+    let progress = match p.progress {
+        Some(f) => html! {
+            <div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="100"
+                aria-valuenow={format!("{:.0}", f * 100.0)} aria-label="Rendering">
+                <div class="bar" style={format!("width: {:.1}%", f * 100.0)}></div>
+                <span>{ format!("rendering… {:.0}%", f * 100.0) }</span>
+            </div>
+        },
+        None => html! {},
+    };
+
+    let on_channel = {
+        let (d, view) = (p.dispatch.clone(), p.view);
+        Callback::from(move |e: Event| {
+            let v = event_value(&e);
+            if let Some(c) = Channel::ALL.iter().find(|c| c.name() == v) {
+                d.emit(Action::SetView(ViewMap {
+                    channel: *c,
+                    ..view
+                }));
+            }
+        })
+    };
+    let range_input = |is_lo: bool| {
+        let (d, view, err) = (p.dispatch.clone(), p.view, range_error.clone());
+        Callback::from(
+            move |e: Event| match numbers::parse_finite(&event_value(&e)) {
+                Ok(x) => {
+                    let v = if is_lo {
+                        ViewMap { lo: x, ..view }
+                    } else {
+                        ViewMap { hi: x, ..view }
+                    };
+                    if v.hi > v.lo {
+                        err.set(None);
+                        d.emit(Action::SetView(v));
+                    } else {
+                        err.set(Some("the range needs low < high".into()));
+                    }
+                }
+                Err(m) => err.set(Some(m)),
+            },
+        )
+    };
+    let on_tol = {
+        let (d, err) = (p.dispatch.clone(), range_error.clone());
+        Callback::from(
+            move |e: Event| match numbers::parse_finite(&event_value(&e)) {
+                Ok(x) if x >= 0.0 => {
+                    err.set(None);
+                    d.emit(Action::SetTolerance(x));
+                }
+                Ok(_) => err.set(Some("the tolerance cannot be negative".into())),
+                Err(m) => err.set(Some(m)),
+            },
+        )
+    };
+
+    let onmove = {
+        let probe = probe.clone();
+        Callback::from(move |e: MouseEvent| {
+            let Some(c) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+            else {
+                return;
+            };
+            let (cw, ch) = (
+                c.client_width().max(1) as f64,
+                c.client_height().max(1) as f64,
+            );
+            let x = (f64::from(e.offset_x()) / cw * f64::from(c.width())).floor();
+            let row = (f64::from(e.offset_y()) / ch * f64::from(c.height())).floor();
+            let h = f64::from(c.height());
+            if x >= 0.0 && row >= 0.0 && row < h && x < f64::from(c.width()) {
+                probe.set(Some((x as u32, (h - 1.0 - row) as u32)));
+            }
+        })
+    };
+    let onleave = {
+        let probe = probe.clone();
+        Callback::from(move |_| probe.set(None))
+    };
+    let inspector = match (*probe, &p.rendered) {
+        (Some((x, y)), Some(r)) => {
+            let a = image(&Some(r.original.clone())).and_then(|i| i.get(x, y));
+            let b = r
+                .optimized
+                .as_ref()
+                .and_then(|o| o.as_ref().ok())
+                .and_then(|o| o.image.get(x, y));
+            html! {
+                <p class="inspector">
+                    { format!("pixel ({x}, {y}) — original: ") }
+                    <code>{ a.map(fmt_px).unwrap_or_else(|| "–".into()) }</code>
+                    { " optimized: " }
+                    <code>{ b.map(fmt_px).unwrap_or_else(|| "–".into()) }</code>
+                </p>
+            }
+        }
+        _ => {
+            html! { <p class="inspector muted">{ "Point at an image to read its float values (origin bottom-left)." }</p> }
+        }
+    };
+
+    html! {
+        <section class="panel output" id="output" aria-label="Rendered output">
+            <header class="panel-head">
+                <h2>{ "Rendered output" }</h2>
+                { progress }
+            </header>
+            { verdict_html }
+            if let Some(e) = &p.error {
+                <p class="message bad">{ e.clone() }</p>
+            }
+            <div class="canvases">
+                <figure>
+                    <canvas ref={c_orig} id="canvas-original" onmousemove={onmove.clone()} onmouseleave={onleave.clone()}></canvas>
+                    <figcaption>{ "original" }</figcaption>
+                </figure>
+                <figure>
+                    <canvas ref={c_opt} id="canvas-optimized" onmousemove={onmove.clone()} onmouseleave={onleave.clone()}></canvas>
+                    <figcaption>{ "optimized" }</figcaption>
+                </figure>
+                <figure>
+                    <canvas ref={c_diff} id="canvas-diff" onmousemove={onmove} onmouseleave={onleave}></canvas>
+                    <figcaption>{ "|Δ| heat map (black: identical)" }</figcaption>
+                </figure>
+            </div>
+            { inspector }
+            <div class="mapping">
+                <label>{ "channel " }
+                    <select onchange={on_channel} aria-label="Displayed channels">
+                        { for Channel::ALL.iter().map(|c| html! {
+                            <option value={c.name()} selected={*c == p.view.channel}>{ c.name() }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{ "range " }
+                    <input type="text" class="num" aria-label="Range low" value={p.view.lo.to_string()} onchange={range_input(true)} />
+                    { " … " }
+                    <input type="text" class="num" aria-label="Range high" value={p.view.hi.to_string()} onchange={range_input(false)} />
+                </label>
+                <label title="Largest |Δ| still called equivalent">{ "tolerance " }
+                    <input type="text" class="num" aria-label="Tolerance" value={format!("{:e}", p.tolerance)} onchange={on_tol} />
+                </label>
+                if let Some(e) = &*range_error {
+                    <span class="field-error" role="alert">{ e.clone() }</span>
+                }
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,162 @@
+//! Statistics (slots, interpolators, temporaries, render times) and the estimate panel
+//! (the paper's reasoning: fragment vs vertex invocations and per-frame totals).
+
+use super::Shared;
+use crate::analysis::{Analysis, QUAD_VERTICES};
+use crate::estimate::{Estimate, reduction_pct, thousands};
+use crate::state::Rendered;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct StatsProps {
+    pub analysis: Option<Shared<Analysis>>,
+    pub rendered: Option<Shared<Rendered>>,
+    pub width: u32,
+    pub height: u32,
+}
+
+fn arrow(id: &str, label: &str, b: String, a: String, note: String) -> Html {
+    html! {
+        <tr>
+            <th scope="row">{ label.to_string() }</th>
+            <td class="num"><span id={id.to_string()}>{ format!("{b} → {a}") }</span>
+                if !note.is_empty() { <span class="note">{ note }</span> }</td>
+        </tr>
+    }
+}
+
+#[function_component(StatsPanel)]
+pub fn stats_panel(p: &StatsProps) -> Html {
+    let Some(a) = &p.analysis else {
+        return html! { <section class="panel stats"><h2>{ "Statistics" }</h2><p class="muted">{ "…" }</p></section> };
+    };
+    let (Some(b), after) = (a.before, a.after) else {
+        return html! {
+            <section class="panel stats" id="stats"><h2>{ "Statistics" }</h2>
+                <p class="message">{ a.problem.clone().unwrap_or_default() }</p></section>
+        };
+    };
+    let af = after.unwrap_or(b);
+    let (fb, fa) = (b.fp_slots.total(), af.fp_slots.total());
+    let (vb, va) = (b.vp_slots.total(), af.vp_slots.total());
+    let fp_note = if fb >= fa {
+        format!("{:.0}% fewer", reduction_pct(fb, fa))
+    } else {
+        format!("{:.0}% more", -reduction_pct(fb, fa))
+    };
+    let vp_note = format!("{:+}", i64::from(va) - i64::from(vb));
+    let times = p.rendered.as_ref().map(|r| {
+        let fmt = |ms: f64, ok: bool| {
+            if ok {
+                format!("{ms:.1} ms")
+            } else {
+                "–".into()
+            }
+        };
+        (
+            fmt(r.ms_original, r.original.is_ok()),
+            fmt(
+                r.ms_optimized,
+                r.optimized.as_ref().is_some_and(|o| o.is_ok()),
+            ),
+        )
+    });
+    let chosen = a.optimized.as_ref().map(|o| {
+        let rule = o.outcome.chosen;
+        let proven = o
+            .outcome
+            .rules
+            .iter()
+            .find(|r| r.rule == rule)
+            .is_some_and(|r| r.proven_optimal);
+        format!(
+            "selection: {rule}{}{}",
+            if proven { " (proven optimal)" } else { "" },
+            if a.hand.is_some() {
+                " · showing your hand edit"
+            } else {
+                ""
+            }
+        )
+    });
+    let notes: Html = a
+        .optimized
+        .as_ref()
+        .map(|o| {
+            o.outcome
+                .notes
+                .iter()
+                .map(|n| html! { <li>{ n.clone() }</li> })
+                .collect()
+        })
+        .unwrap_or_default();
+
+    // Estimate: measured invocation counts when available, else the quad.
+    let measured = p
+        .rendered
+        .as_ref()
+        .and_then(|r| r.original.as_ref().ok())
+        .map(|r| (r.stats.vertex_invocations, r.stats.fragment_invocations));
+    let (verts, frags) =
+        measured.unwrap_or((QUAD_VERTICES, u64::from(p.width) * u64::from(p.height)));
+    let e = Estimate::new(&b, &af, verts, frags);
+    let row = |name: &str, w: &crate::estimate::Work| {
+        html! {
+            <tr>
+                <th scope="row">{ name.to_string() }</th>
+                <td class="num">{ format!("{} × {} + {} × {}", w.vp_slots, thousands(verts), w.fp_slots, thousands(frags)) }</td>
+                <td class="num">{ thousands(w.total()) }</td>
+            </tr>
+        }
+    };
+
+    html! {
+        <>
+        <section class="panel stats" id="stats" aria-label="Statistics">
+            <h2>{ "Statistics" }</h2>
+            <table>
+                <tbody>
+                    { arrow("stat-fp", "fragment slots", fb.to_string(), fa.to_string(), fp_note) }
+                    { arrow("stat-vp", "vertex slots", vb.to_string(), va.to_string(), vp_note) }
+                    { arrow("stat-interp", "interpolated components",
+                        b.interp_components.to_string(), af.interp_components.to_string(),
+                        format!("of {}", af.interp_available * 4)) }
+                    { arrow("stat-regs", "interpolator registers",
+                        b.interp_registers.to_string(), af.interp_registers.to_string(),
+                        format!("of {}", af.interp_available)) }
+                    { arrow("stat-vtemps", "vertex temporaries", b.vp_temps.to_string(), af.vp_temps.to_string(), String::new()) }
+                    { arrow("stat-ftemps", "fragment temporaries", b.fp_temps.to_string(), af.fp_temps.to_string(), String::new()) }
+                    if let Some((to, tp)) = times {
+                        <tr title="Wall-clock time of the software rasterizer in this browser">
+                            <th scope="row">{ "render time" }</th>
+                            <td class="num"><span id="stat-time">{ format!("{to} → {tp}") }</span></td>
+                        </tr>
+                    }
+                </tbody>
+            </table>
+            if let Some(c) = chosen { <p class="muted">{ c }</p> }
+            if let Some(pr) = &a.problem { <p class="message">{ pr.clone() }</p> }
+            <ul class="notes">{ notes }</ul>
+        </section>
+        <section class="panel estimate" id="estimate" aria-label="Estimate">
+            <h2>{ "Estimate" }</h2>
+            <p>
+                { "Per frame the vertex program runs " }<b>{ thousands(verts) }</b>{ "×, the fragment program " }
+                <b>{ thousands(frags) }</b>{ "×" }
+                { if measured.is_some() { " (counted by the rasterizer)" } else { "" } }
+                { format!(": a fragment slot costs {:.0}× a vertex slot.", e.ratio()) }
+            </p>
+            <table>
+                <thead><tr><th></th><th>{ "V × vertices + F × fragments" }</th><th>{ "slot executions" }</th></tr></thead>
+                <tbody>
+                    { row("before", &e.before) }
+                    { row("after", &e.after) }
+                </tbody>
+            </table>
+            <p id="estimate-change" class={classes!(if e.change_pct() <= 0.0 { "good" } else { "bad" })}>
+                { format!("{:+.1}% instruction slots executed per frame", e.change_pct()) }
+            </p>
+        </section>
+        </>
+    }
+}

@@ -1,0 +1,471 @@
+//! The app state and its reducer.
+//!
+//! [`State`] holds the document, the derived analysis and render results (each tagged with
+//! the document revision it belongs to) and what the interface needs besides (notices, user
+//! pictures, the highlighted origin line). Every change goes through [`State::apply`] with
+//! an [`Action`]; results computed for an older revision are dropped there, so a slow
+//! render never overwrites the view of newer text.
+
+use crate::analysis::Analysis;
+use crate::doc::{Doc, HandEdit, OptState, ParamKey, TexSpec, ViewMap};
+use crate::examples;
+use crate::render::{Images, RunResult};
+use std::rc::Rc;
+
+/// A message at the top of the page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub text: String,
+    pub error: bool,
+}
+
+/// A finished (or failed) render of both pairs.
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    pub original: RunResult,
+    pub optimized: Option<RunResult>,
+    /// Comparison of the two images, when both rendered.
+    pub verdict: Option<hoist_raster::Verdict>,
+    /// Wall-clock milliseconds spent on each pair.
+    pub ms_original: f64,
+    pub ms_optimized: f64,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    pub doc: Doc,
+    /// Bumped on every document change.
+    pub rev: u64,
+    pub analysis: Option<Rc<Analysis>>,
+    /// Revision the analysis belongs to.
+    pub analysis_rev: u64,
+    /// Render in progress: fraction done, for the analysis revision.
+    pub progress: Option<f64>,
+    pub rendered: Option<Rc<Rendered>>,
+    /// Why nothing could be rendered (a broken scene, for instance).
+    pub render_error: Option<String>,
+    pub images: Images,
+    /// Names of the user pictures by unit, for display.
+    pub image_names: Vec<(u8, String)>,
+    pub notice: Option<Notice>,
+    /// Source line of the original fragment program to highlight (hover on a moved line).
+    pub origin_line: Option<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Action {
+    SetVp(String),
+    SetFp(String),
+    /// Profile override of the vertex (true) or fragment program; `None` = detect.
+    SetProfile(bool, Option<String>),
+    SetOpts(OptState),
+    SetSize(u32, u32),
+    SetTexture(TexSpec),
+    /// Drops an explicit texture setting (back to the scene's or the default).
+    ResetTexture(u8),
+    SetParam(ParamKey, [f32; 4]),
+    ResetParam(ParamKey),
+    SetView(ViewMap),
+    SetTolerance(f32),
+    /// A user picture (PNG bytes) for a unit.
+    SetImage(u8, String, Rc<Vec<u8>>),
+    LoadExample(String),
+    LoadDoc(Box<Doc>),
+    /// Turns hand editing of the optimized side on (starting from the optimizer's output)
+    /// or off.
+    HandEdit(bool),
+    SetHandVp(String),
+    SetHandFp(String),
+    Analyzed(u64, Rc<Analysis>),
+    Progress(u64, f64),
+    Rendered(u64, Rc<Rendered>),
+    RenderFailed(u64, String),
+    /// The URL fragment changed (a followed example card, a pasted link).
+    Hash(String),
+    Notice(Option<Notice>),
+    OriginLine(Option<u32>),
+}
+
+/// Key of the last document in local storage.
+pub const STORAGE_KEY: &str = "hoist.doc";
+
+/// The document a page load starts with: the URL fragment's, else the last one (local
+/// storage), else the default example; a message when the fragment was refused.
+pub fn initial_doc(fragment: &str, stored: Option<&str>) -> (Doc, Option<Notice>) {
+    let fallback = || match stored.map(crate::codec::decode) {
+        Some(Ok(crate::codec::Link::State(d))) => *d,
+        Some(Ok(crate::codec::Link::Example(id))) => examples::find(&id)
+            .map(examples::load)
+            .unwrap_or_else(default_doc),
+        _ => default_doc(),
+    };
+    match crate::codec::decode(fragment) {
+        Ok(crate::codec::Link::State(d)) => (*d, None),
+        Ok(crate::codec::Link::Example(id)) => match examples::find(&id) {
+            Some(e) => (examples::load(e), None),
+            None => (
+                fallback(),
+                Some(Notice {
+                    text: format!("this link names an example that does not exist: `{id}`"),
+                    error: true,
+                }),
+            ),
+        },
+        Ok(crate::codec::Link::None) => (fallback(), None),
+        Err(e) => (
+            fallback(),
+            Some(Notice {
+                text: format!("The link could not be opened: {e}"),
+                error: true,
+            }),
+        ),
+    }
+}
+
+fn default_doc() -> Doc {
+    examples::find(examples::DEFAULT)
+        .map(examples::load)
+        .unwrap_or_default()
+}
+
+impl State {
+    pub fn new(doc: Doc) -> State {
+        State {
+            doc,
+            rev: 1,
+            ..State::default()
+        }
+    }
+
+    fn touch(&mut self) {
+        self.rev += 1;
+    }
+
+    /// Whether the analysis shown belongs to the current text.
+    pub fn is_current(&self) -> bool {
+        self.analysis_rev == self.rev
+    }
+
+    pub fn apply(&mut self, action: Action) {
+        match action {
+            Action::SetVp(s) => {
+                if s != self.doc.vp {
+                    self.doc.vp = s;
+                    self.touch();
+                }
+            }
+            Action::SetFp(s) => {
+                if s != self.doc.fp {
+                    self.doc.fp = s;
+                    self.touch();
+                }
+            }
+            Action::SetProfile(vertex, p) => {
+                if vertex {
+                    self.doc.vp_profile = p;
+                } else {
+                    self.doc.fp_profile = p;
+                }
+                self.touch();
+            }
+            Action::SetOpts(o) => {
+                if o != self.doc.opts {
+                    self.doc.opts = o;
+                    self.touch();
+                }
+            }
+            Action::SetSize(w, h) => {
+                let (w, h) = (
+                    w.clamp(1, crate::doc::MAX_SIZE),
+                    h.clamp(1, crate::doc::MAX_SIZE),
+                );
+                if (w, h) != (self.doc.inputs.width, self.doc.inputs.height) {
+                    self.doc.inputs.width = w;
+                    self.doc.inputs.height = h;
+                    self.touch();
+                }
+            }
+            Action::SetTexture(t) => {
+                self.doc.inputs.set_texture(t);
+                self.touch();
+            }
+            Action::ResetTexture(u) => {
+                self.doc.inputs.textures.retain(|t| t.unit != u);
+                self.touch();
+            }
+            Action::SetParam(k, v) => {
+                if v.iter().all(|x| x.is_finite()) {
+                    self.doc.inputs.set_param(k, v);
+                    self.touch();
+                }
+            }
+            Action::ResetParam(k) => {
+                self.doc.inputs.params.retain(|p| p.key != k);
+                self.touch();
+            }
+            // Display mapping and tolerance do not change what is rendered.
+            Action::SetView(v) => self.doc.inputs.view = v,
+            Action::SetTolerance(t) => {
+                if t.is_finite() && t >= 0.0 {
+                    self.doc.inputs.tolerance = t;
+                }
+            }
+            Action::SetImage(unit, name, bytes) => {
+                self.images.insert(unit, bytes);
+                self.image_names.retain(|(u, _)| *u != unit);
+                self.image_names.push((unit, name));
+                let mut t = self.doc.inputs.texture(unit);
+                t.pattern = crate::doc::Pattern::Image;
+                self.doc.inputs.set_texture(t);
+                self.touch();
+            }
+            Action::LoadExample(id) => match examples::find(&id) {
+                Some(e) => {
+                    self.load(examples::load(e));
+                    self.notice = None;
+                }
+                None => {
+                    self.notice = Some(Notice {
+                        text: format!("there is no example `{id}`"),
+                        error: true,
+                    })
+                }
+            },
+            Action::LoadDoc(d) => self.load(*d),
+            Action::HandEdit(on) => {
+                if on && self.doc.hand.is_none() {
+                    let (vp, fp) = self
+                        .analysis
+                        .as_ref()
+                        .and_then(|a| a.optimized.as_ref())
+                        .map(|o| (o.vp_text.clone(), o.fp_text.clone()))
+                        .unwrap_or_else(|| (self.doc.vp.clone(), self.doc.fp.clone()));
+                    self.doc.hand = Some(HandEdit { vp, fp });
+                    self.touch();
+                } else if !on && self.doc.hand.is_some() {
+                    self.doc.hand = None;
+                    self.touch();
+                }
+            }
+            Action::SetHandVp(s) => {
+                if let Some(h) = &mut self.doc.hand {
+                    if h.vp != s {
+                        h.vp = s;
+                        self.touch();
+                    }
+                }
+            }
+            Action::SetHandFp(s) => {
+                if let Some(h) = &mut self.doc.hand {
+                    if h.fp != s {
+                        h.fp = s;
+                        self.touch();
+                    }
+                }
+            }
+            Action::Analyzed(rev, a) => {
+                if rev == self.rev {
+                    self.analysis = Some(a);
+                    self.analysis_rev = rev;
+                    self.progress = Some(0.0);
+                    self.render_error = None;
+                }
+            }
+            Action::Progress(rev, f) => {
+                if rev == self.analysis_rev && self.progress.is_some() {
+                    self.progress = Some(f);
+                }
+            }
+            Action::Rendered(rev, r) => {
+                if rev == self.analysis_rev {
+                    self.rendered = Some(r);
+                    self.progress = None;
+                }
+            }
+            Action::RenderFailed(rev, e) => {
+                if rev == self.analysis_rev {
+                    self.render_error = Some(e);
+                    self.rendered = None;
+                    self.progress = None;
+                }
+            }
+            Action::Hash(h) => {
+                let h = h.strip_prefix('#').unwrap_or(&h).to_string();
+                if h.is_empty() || h == self.link() {
+                    return;
+                }
+                match crate::codec::decode(&h) {
+                    Ok(crate::codec::Link::State(d)) => {
+                        self.load(*d);
+                        self.notice = None;
+                    }
+                    Ok(crate::codec::Link::Example(id)) => {
+                        self.apply(Action::LoadExample(id));
+                    }
+                    Ok(crate::codec::Link::None) => {}
+                    Err(e) => {
+                        self.notice = Some(Notice {
+                            text: format!("The link could not be opened: {e}"),
+                            error: true,
+                        })
+                    }
+                }
+            }
+            Action::Notice(n) => self.notice = n,
+            Action::OriginLine(l) => self.origin_line = l,
+        }
+    }
+
+    fn load(&mut self, d: Doc) {
+        self.doc = d;
+        self.origin_line = None;
+        self.touch();
+    }
+
+    /// The link fragment for the current document: the example's short link while the
+    /// document is still that example, untouched.
+    pub fn link(&self) -> String {
+        if let Some(id) = &self.doc.example {
+            if let Some(e) = examples::find(id) {
+                if examples::load(e) == self.doc {
+                    return crate::codec::encode_example(id);
+                }
+            }
+        }
+        crate::codec::encode(&self.doc)
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+impl yew::Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut s = (*self).clone();
+        s.apply(action);
+        Rc::new(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::analyze;
+
+    fn fig3() -> State {
+        let mut s = State::default();
+        s.apply(Action::LoadExample("paper/fig3".into()));
+        s
+    }
+
+    #[test]
+    fn edits_bump_the_revision_and_stale_results_are_dropped() {
+        let mut s = fig3();
+        let r0 = s.rev;
+        let a = Rc::new(analyze(&s.doc));
+        s.apply(Action::SetFp(s.doc.fp.replace("c0.x", "c1.x")));
+        assert!(s.rev > r0);
+        // The analysis of the old text arrives late: ignored.
+        s.apply(Action::Analyzed(r0, a.clone()));
+        assert!(s.analysis.is_none());
+        s.apply(Action::Analyzed(s.rev, a));
+        assert!(s.is_current());
+        assert_eq!(s.progress, Some(0.0));
+        s.apply(Action::Progress(s.rev, 0.5));
+        assert_eq!(s.progress, Some(0.5));
+        // A render of an older analysis is ignored too.
+        s.apply(Action::RenderFailed(s.rev - 1, "old".into()));
+        assert!(s.render_error.is_none());
+        s.apply(Action::RenderFailed(s.rev, "boom".into()));
+        assert_eq!(s.render_error.as_deref(), Some("boom"));
+        assert!(s.progress.is_none());
+        // Same text: no new revision.
+        let r = s.rev;
+        s.apply(Action::SetFp(s.doc.fp.clone()));
+        assert_eq!(s.rev, r);
+    }
+
+    #[test]
+    fn hand_edit_starts_from_the_optimizer_output() {
+        let mut s = fig3();
+        let a = Rc::new(analyze(&s.doc));
+        let opt_fp = a.optimized.as_ref().unwrap().fp_text.clone();
+        s.apply(Action::Analyzed(s.rev, a));
+        s.apply(Action::HandEdit(true));
+        assert_eq!(s.doc.hand.as_ref().unwrap().fp, opt_fp);
+        s.apply(Action::SetHandFp("ps_2_0\nmov oC0, c0\n".into()));
+        assert_eq!(s.doc.hand.as_ref().unwrap().fp, "ps_2_0\nmov oC0, c0\n");
+        s.apply(Action::HandEdit(false));
+        assert!(s.doc.hand.is_none());
+    }
+
+    #[test]
+    fn links_are_short_for_untouched_examples() {
+        let mut s = fig3();
+        assert_eq!(s.link(), "ex=paper/fig3");
+        s.apply(Action::SetSize(128, 64));
+        assert!(s.link().starts_with("v1."));
+        let back = crate::codec::decode(&s.link()).unwrap();
+        assert_eq!(back, crate::codec::Link::State(Box::new(s.doc.clone())));
+    }
+
+    #[test]
+    fn first_load_prefers_the_fragment_then_storage() {
+        let (d, n) = initial_doc("", None);
+        assert_eq!(d.example.as_deref(), Some(examples::DEFAULT));
+        assert!(n.is_none());
+        let mut stored = fig3();
+        stored.apply(Action::SetSize(32, 32));
+        let link = stored.link();
+        let (d, _) = initial_doc("", Some(&link));
+        assert_eq!(d.inputs.width, 32);
+        let (d, n) = initial_doc("#v1.%%%", Some(&link));
+        assert_eq!(d.inputs.width, 32);
+        assert!(n.unwrap().text.contains("base64"));
+        let (d, n) = initial_doc("#v7.AAAA", None);
+        assert_eq!(d.example.as_deref(), Some(examples::DEFAULT));
+        assert!(n.unwrap().text.contains("newer"));
+        let (_, n) = initial_doc("#ex=nope", None);
+        assert!(n.unwrap().text.contains("nope"));
+        let (d, _) = initial_doc(&format!("#{link}"), None);
+        assert_eq!(d, stored.doc);
+    }
+
+    #[test]
+    fn hash_changes_load_links_once() {
+        let mut s = fig3();
+        let r = s.rev;
+        s.apply(Action::Hash("#ex=paper/fig3".into()));
+        assert_eq!(s.rev, r, "the same link does not reload");
+        let mut other = fig3();
+        other.apply(Action::SetSize(16, 16));
+        s.apply(Action::Hash(format!("#{}", other.link())));
+        assert_eq!(s.doc.inputs.width, 16);
+        s.apply(Action::Hash("#garbage".into()));
+        assert!(s.notice.as_ref().unwrap().error);
+        assert_eq!(s.doc.inputs.width, 16);
+    }
+
+    #[test]
+    fn bad_inputs_are_refused() {
+        let mut s = fig3();
+        let r = s.rev;
+        let key = ParamKey {
+            vertex: false,
+            local: false,
+            index: 0,
+        };
+        s.apply(Action::SetParam(key, [f32::NAN, 0.0, 0.0, 1.0]));
+        assert_eq!(s.rev, r);
+        assert!(s.doc.inputs.params.is_empty());
+        s.apply(Action::SetSize(100_000, 0));
+        assert_eq!((s.doc.inputs.width, s.doc.inputs.height), (1024, 1));
+        s.apply(Action::LoadExample("nope".into()));
+        assert!(s.notice.as_ref().unwrap().error);
+        s.apply(Action::SetTolerance(f32::INFINITY));
+        assert_eq!(
+            s.doc.inputs.tolerance,
+            crate::doc::Inputs::default().tolerance
+        );
+    }
+}
