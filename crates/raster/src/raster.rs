@@ -340,6 +340,10 @@ fn clip_polygon(mut poly: Vec<CVert>) -> Vec<CVert> {
 
 /// Fits `v = v0 + dx·(x - x0) + dy·(y - y0)` through three window points.
 fn plane(p: &[[f64; 2]; 3], v: [f64; 3]) -> [f64; 3] {
+    // A constant stays exactly constant (also when it is infinite or NaN).
+    if v[0].to_bits() == v[1].to_bits() && v[1].to_bits() == v[2].to_bits() {
+        return [v[0], 0.0, 0.0];
+    }
     let (x10, y10) = (p[1][0] - p[0][0], p[1][1] - p[0][1]);
     let (x20, y20) = (p[2][0] - p[0][0], p[2][1] - p[0][1]);
     let area = x10 * y20 - x20 * y10;
