@@ -155,10 +155,10 @@ pub fn host_params(p: &Program) -> Vec<ParamKey> {
     let mut used = vec![relative; p.consts.len()];
     for i in &p.insts {
         for s in &i.src {
-            if s.reg.file == RegFile::Const {
-                if let Some(u) = used.get_mut(s.reg.index as usize) {
-                    *u = true;
-                }
+            if s.reg.file == RegFile::Const
+                && let Some(u) = used.get_mut(s.reg.index as usize)
+            {
+                *u = true;
             }
         }
     }

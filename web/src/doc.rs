@@ -24,6 +24,7 @@ pub const MAX_UNITS: usize = 16;
 /// The whole shareable state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[derive(Default)]
 pub struct Doc {
     pub vp: String,
     pub fp: String,
@@ -39,22 +40,6 @@ pub struct Doc {
     /// The scene around the programs (textures, parameters, passes), with the bodies of
     /// the optimized pair's program sections left empty; `None` renders the GPGPU quad.
     pub scene: Option<String>,
-}
-
-impl Default for Doc {
-    fn default() -> Doc {
-        Doc {
-            vp: String::new(),
-            fp: String::new(),
-            vp_profile: None,
-            fp_profile: None,
-            opts: OptState::default(),
-            inputs: Inputs::default(),
-            hand: None,
-            example: None,
-            scene: None,
-        }
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -421,10 +406,10 @@ impl Doc {
                 MAX_SCENE / 1024
             )));
         }
-        if let Some(h) = &self.hand {
-            if h.vp.len() > MAX_PROGRAM || h.fp.len() > MAX_PROGRAM {
-                return Err(Invalid("a hand-edited program is too long".into()));
-            }
+        if let Some(h) = &self.hand
+            && (h.vp.len() > MAX_PROGRAM || h.fp.len() > MAX_PROGRAM)
+        {
+            return Err(Invalid("a hand-edited program is too long".into()));
         }
         for p in [&mut self.vp_profile, &mut self.fp_profile] {
             if p.as_deref().is_some_and(|s| Profile::from_id(s).is_none()) {

@@ -78,15 +78,13 @@ macro_rules! scene {
     };
 }
 
-/// Every example, one line each.
-pub const EXAMPLES: &[Example] = &[pair!(
-    "paper/fig3",
-    Paper,
-    "Figure 3: 1-D convolution",
-    "The paper's running example: address arithmetic moves, texture reads stay (F 16 → 7).",
-    "paper/fig3.vsh",
-    "paper/fig3.psh"
-)];
+/// Every example, one line each (kept on one line: rustfmt skips this list).
+#[rustfmt::skip]
+pub const EXAMPLES: &[Example] = &[
+    pair!("paper/fig3", Paper, "Figure 3: 1-D convolution", "The paper's running example: address arithmetic moves, texture reads stay (F 16 → 7).", "paper/fig3.vsh", "paper/fig3.psh"),
+    pair!("paper/gauss13", Paper, "Table 4: Gaussian filter, K = 13 (D3D9)", "Thirteen taps on a 256-texel row: every texture address can be interpolated.", "paper/gauss13.vsh", "paper/gauss13.psh"),
+    pair!("paper/gauss13-arb", Paper, "Table 4: Gaussian filter, K = 13 (ARB)", "The same filter as ARB_vertex_program / ARB_fragment_program assembly.", "paper/gauss13.vp", "paper/gauss13.fp"),
+];
 
 /// The example shown on a first visit.
 pub const DEFAULT: &str = "paper/fig3";
@@ -115,12 +113,11 @@ fn optimize_target(text: &str) -> String {
             in_hoist = h.trim_end_matches(']').trim().eq_ignore_ascii_case("hoist");
             continue;
         }
-        if in_hoist {
-            if let Some((k, v)) = t.split_once('=') {
-                if k.trim() == "optimize" {
-                    return v.trim().to_string();
-                }
-            }
+        if in_hoist
+            && let Some((k, v)) = t.split_once('=')
+            && k.trim() == "optimize"
+        {
+            return v.trim().to_string();
         }
     }
     String::new()
@@ -142,10 +139,10 @@ pub fn split_scene(text: &str) -> Option<SplitScene> {
             let lower = name.to_ascii_lowercase();
             cur = 0;
             for (prefix, which) in [("vertex program", 1), ("fragment program", 2)] {
-                if let Some(r) = lower.strip_prefix(prefix) {
-                    if name[name.len() - r.len()..].trim() == pair {
-                        cur = which;
-                    }
+                if let Some(r) = lower.strip_prefix(prefix)
+                    && name[name.len() - r.len()..].trim() == pair
+                {
+                    cur = which;
                 }
             }
             match cur {

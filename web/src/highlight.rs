@@ -68,10 +68,11 @@ fn is_d3d_register(w: &str) -> bool {
     }
     let lower = w.to_ascii_lowercase();
     for prefix in ["ot", "od", "oc", "r", "c", "v", "t", "s", "i", "b", "o"] {
-        if let Some(rest) = lower.strip_prefix(prefix) {
-            if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) {
-                return true;
-            }
+        if let Some(rest) = lower.strip_prefix(prefix)
+            && !rest.is_empty()
+            && rest.bytes().all(|b| b.is_ascii_digit())
+        {
+            return true;
         }
     }
     false
@@ -301,6 +302,15 @@ fn scan_number(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The largest char boundary of `s` at or below `i` (spans may be stale after an edit).
+pub fn floor_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
 /// A styled piece of one line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Seg {
@@ -331,8 +341,8 @@ pub fn lines(src: &str, toks: &[Token], marks: &[Mark]) -> Vec<Vec<Seg>> {
     let mark_ranges: Vec<(Range<usize>, &'static str)> = marks
         .iter()
         .map(|m| {
-            let s = m.range.start.min(n);
-            let mut e = m.range.end.min(n).max(s);
+            let s = floor_boundary(src, m.range.start);
+            let mut e = floor_boundary(src, m.range.end).max(s);
             if e == s && s < n && src.as_bytes()[s] != b'\n' {
                 e = s + src[s..].chars().next().map_or(1, char::len_utf8);
             }
@@ -475,6 +485,46 @@ mod tests {
         let marked: Vec<&Seg> = ls[1].iter().filter(|s| s.class.contains("sq")).collect();
         assert_eq!(marked[0].text, "oC0");
         assert!(marked[0].class.contains("tk-reg"));
+    }
+
+    #[test]
+    fn never_panics_on_odd_text_and_stale_marks() {
+        let alphabet: Vec<char> = "ab0.;#/*!\n ,[]{}()é✓😀_-+\tx".chars().collect();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        for _ in 0..2000 {
+            let len = next(40);
+            let src: String = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
+            for d in [Dialect::Arb, Dialect::D3d9] {
+                let toks = tokens(&src, d);
+                let marks: Vec<Mark> = (0..next(3))
+                    .map(|_| {
+                        let a = next(src.len() + 8);
+                        Mark {
+                            range: a..a + next(6),
+                            class: "m",
+                        }
+                    })
+                    .collect();
+                let ls = lines(&src, &toks, &marks);
+                let text: String = ls
+                    .iter()
+                    .map(|l| {
+                        l.iter()
+                            .filter(|s| !s.class.contains("tk-end"))
+                            .map(|s| s.text.as_str())
+                            .collect::<String>()
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                assert_eq!(text, src);
+            }
+        }
     }
 
     #[test]

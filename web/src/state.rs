@@ -248,19 +248,19 @@ impl State {
                 }
             }
             Action::SetHandVp(s) => {
-                if let Some(h) = &mut self.doc.hand {
-                    if h.vp != s {
-                        h.vp = s;
-                        self.touch();
-                    }
+                if let Some(h) = &mut self.doc.hand
+                    && h.vp != s
+                {
+                    h.vp = s;
+                    self.touch();
                 }
             }
             Action::SetHandFp(s) => {
-                if let Some(h) = &mut self.doc.hand {
-                    if h.fp != s {
-                        h.fp = s;
-                        self.touch();
-                    }
+                if let Some(h) = &mut self.doc.hand
+                    && h.fp != s
+                {
+                    h.fp = s;
+                    self.touch();
                 }
             }
             Action::Analyzed(rev, a) => {
@@ -325,12 +325,11 @@ impl State {
     /// The link fragment for the current document: the example's short link while the
     /// document is still that example, untouched.
     pub fn link(&self) -> String {
-        if let Some(id) = &self.doc.example {
-            if let Some(e) = examples::find(id) {
-                if examples::load(e) == self.doc {
-                    return crate::codec::encode_example(id);
-                }
-            }
+        if let Some(id) = &self.doc.example
+            && let Some(e) = examples::find(id)
+            && examples::load(e) == self.doc
+        {
+            return crate::codec::encode_example(id);
         }
         crate::codec::encode(&self.doc)
     }

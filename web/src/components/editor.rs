@@ -110,9 +110,14 @@ pub fn editor(p: &EditorProps) -> Html {
     let marks: Vec<Mark> = diags
         .iter()
         .filter(|d| !d.span.is_none())
-        .map(|d| Mark {
-            range: d.span.start as usize..d.span.end as usize,
-            class: if d.is_error() { "sq-err" } else { "sq-warn" },
+        .map(|d| {
+            // A span over several lines (a whole program) is marked on its first line only.
+            let start = highlight::floor_boundary(&text, d.span.start as usize);
+            let eol = text[start..].find('\n').map_or(text.len(), |e| start + e);
+            Mark {
+                range: start..(d.span.end as usize).min(eol),
+                class: if d.is_error() { "sq-err" } else { "sq-warn" },
+            }
         })
         .collect();
     let toks = highlight::tokens(&text, dialect);

@@ -1,0 +1,465 @@
+//! Component and codec tests in headless Chromium (`cargo test --target
+//! wasm32-unknown-unknown -p hoist-web`, with CHROMEDRIVER set). Each test mounts a panel
+//! into its own element, drives it through DOM events and checks what it shows and sends.
+
+#![cfg(target_arch = "wasm32")]
+
+use gloo::timers::future::TimeoutFuture;
+use hoist_asm::Stage;
+use hoist_web::analysis::{Side, analyze};
+use hoist_web::codec::{self, DecodeError, Link};
+use hoist_web::components::Shared;
+use hoist_web::components::dag::{DagProps, DagView};
+use hoist_web::components::editor::{Editor, EditorProps};
+use hoist_web::components::inputs::{InputsPanel, InputsProps};
+use hoist_web::components::optimized::{OptimizedProps, OptimizedView};
+use hoist_web::components::options::{OptionsPanel, OptionsProps};
+use hoist_web::components::output::{Output, OutputProps};
+use hoist_web::components::stats::{StatsPanel, StatsProps};
+use hoist_web::doc::{Doc, ViewMap};
+use hoist_web::render::Run;
+use hoist_web::state::{Action, Rendered};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
+use yew::{AttrValue, Callback};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const FIG3_VP: &str = include_str!("../../examples/paper/fig3.vsh");
+const FIG3_FP: &str = include_str!("../../examples/paper/fig3.psh");
+
+fn fig3() -> Doc {
+    Doc {
+        vp: FIG3_VP.into(),
+        fp: FIG3_FP.into(),
+        ..Doc::default()
+    }
+}
+
+fn mount_point() -> Element {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let div = doc.create_element("div").unwrap();
+    doc.body().unwrap().append_child(&div).unwrap();
+    div
+}
+
+async fn tick() {
+    TimeoutFuture::new(30).await;
+}
+
+fn all(root: &Element, sel: &str) -> Vec<Element> {
+    let list = root.query_selector_all(sel).unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .collect()
+}
+
+fn one(root: &Element, sel: &str) -> Element {
+    root.query_selector(sel)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {sel}"))
+}
+
+fn text(root: &Element, sel: &str) -> String {
+    one(root, sel).text_content().unwrap_or_default()
+}
+
+fn has_class(el: &Element, class: &str) -> bool {
+    el.class_name().split_whitespace().any(|c| c == class)
+}
+
+fn fire(el: &Element, kind: &str) {
+    let ev = web_sys::Event::new_with_event_init_dict(kind, &{
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        init
+    })
+    .unwrap();
+    el.dispatch_event(&ev).unwrap();
+}
+
+/// Records what a callback receives.
+fn recorder<T: 'static>() -> (Callback<T>, Rc<RefCell<Vec<T>>>) {
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let s = seen.clone();
+    (Callback::from(move |v: T| s.borrow_mut().push(v)), seen)
+}
+
+#[wasm_bindgen_test]
+fn permalinks_round_trip_and_refuse_hostile_fragments() {
+    let mut d = fig3();
+    d.inputs.width = 77;
+    d.opts.mirror_params = true;
+    let link = codec::encode(&d);
+    assert_eq!(
+        codec::decode(&format!("#{link}")),
+        Ok(Link::State(Box::new(d)))
+    );
+    assert_eq!(
+        codec::decode("#v3.AAAA"),
+        Err(DecodeError::Newer { version: 3 })
+    );
+    assert_eq!(codec::decode("#v1.@@@"), Err(DecodeError::Base64));
+    assert!(matches!(
+        codec::decode(&link[..link.len() / 2]),
+        Err(DecodeError::Base64 | DecodeError::Deflate | DecodeError::Json(_))
+    ));
+    let huge = format!("v1.{}", "A".repeat(codec::MAX_FRAGMENT + 1));
+    assert!(matches!(
+        codec::decode(&huge),
+        Err(DecodeError::TooLong { .. })
+    ));
+}
+
+#[wasm_bindgen_test]
+async fn editor_highlights_numbers_lines_and_shows_diagnostics_inline() {
+    let root = mount_point();
+    let src = "ps_2_0\ndcl t0\nmov r0, t0\nmov oC0, r0,\n";
+    let side = Side::parse(src, None);
+    assert!(side.errors() > 0);
+    let (onchange, seen) = recorder::<String>();
+    let props = yew::props!(EditorProps {
+        id: AttrValue::from("t-fp"),
+        title: AttrValue::from("Fragment program"),
+        value: AttrValue::from(src),
+        stage: Stage::Fragment,
+        side: Some(Shared(Rc::new(side))),
+        onchange,
+    });
+    yew::Renderer::<Editor>::with_root_and_props(root.clone(), props).render();
+    tick().await;
+
+    assert_eq!(all(&root, ".ed-gutter .gl").len(), 5, "one number per line");
+    assert_eq!(text(&root, ".tk-hdr"), "ps_2_0");
+    assert!(
+        all(&root, ".tk-op")
+            .iter()
+            .any(|e| e.text_content().unwrap() == "mov")
+    );
+    // The error is marked on line 4: gutter, squiggle, message at the end of the line.
+    let gutter = all(&root, ".ed-gutter .gl");
+    assert!(has_class(&gutter[3], "err"));
+    assert!(!has_class(&gutter[2], "err"));
+    let lines = all(&root, ".ed-hl > .cl");
+    assert!(lines[3].query_selector(".lens.err").unwrap().is_some());
+    assert!(lines[3].query_selector(".sq-err").unwrap().is_some());
+    assert!(text(&root, ".diags .diag-pos").starts_with("4:"));
+    assert!(text(&root, ".badge").contains("1 error"));
+
+    // Typing reaches the callback.
+    let ta: HtmlTextAreaElement = one(&root, "textarea").dyn_into().unwrap();
+    ta.set_value("ps_2_0\nmov oC0, c0\n");
+    fire(&ta, "input");
+    assert_eq!(seen.borrow().last().unwrap(), "ps_2_0\nmov oC0, c0\n");
+
+    // The diagnostic's button puts the cursor on the error.
+    ta.set_value(src);
+    let b: HtmlElement = one(&root, ".diag-pos").dyn_into().unwrap();
+    b.click();
+    let start = ta.selection_start().unwrap().unwrap() as usize;
+    assert_eq!(src[..start].lines().count(), 4);
+}
+
+#[wasm_bindgen_test]
+async fn optimized_view_marks_moves_additions_and_changed_operands() {
+    let root = mount_point();
+    let a = analyze(&fig3());
+    let o = a.optimized.as_ref().expect("Figure 3 optimizes");
+    let (on_origin, seen) = recorder::<Option<u32>>();
+    let props = OptimizedProps {
+        id: "t-vp".into(),
+        title: "Vertex program".into(),
+        lines: Shared(Rc::new(o.vp_view.clone())),
+        dialect: hoist_asm::Dialect::D3d9,
+        fp_lines: Shared(Rc::new(a.fp.inst_lines.clone())),
+        on_origin,
+    };
+    yew::Renderer::<OptimizedView>::with_root_and_props(root.clone(), props).render();
+    tick().await;
+    let moved = all(&root, ".ol.moved");
+    assert!(!moved.is_empty());
+    assert!(moved.iter().all(|m| {
+        m.query_selector(".mk")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap()
+            == "→"
+    }));
+    assert!(
+        all(&root, ".ol.added .mk")
+            .iter()
+            .all(|m| m.text_content().unwrap() == "+")
+    );
+    assert!(
+        !all(&root, ".changed").is_empty(),
+        "changed operands are underlined"
+    );
+
+    // Hovering a moved line names its origin and lights it up in the original program.
+    fire(&moved[0], "mouseover");
+    fire(&moved[0], "mouseenter");
+    tick().await;
+    let origin = seen
+        .borrow()
+        .last()
+        .copied()
+        .flatten()
+        .expect("an origin line");
+    assert!(origin >= 15, "fragment line {origin}");
+    assert!(text(&root, ".why").contains(&format!("moved from fragment line {origin}")));
+    fire(&moved[0], "mouseleave");
+    assert_eq!(seen.borrow().last().copied(), Some(None));
+}
+
+#[wasm_bindgen_test]
+async fn fragment_view_says_why_instructions_stayed() {
+    let root = mount_point();
+    let a = analyze(&fig3());
+    let o = a.optimized.as_ref().unwrap();
+    let props = OptimizedProps {
+        id: "t-fp2".into(),
+        title: "Fragment program".into(),
+        lines: Shared(Rc::new(o.fp_view.clone())),
+        dialect: hoist_asm::Dialect::D3d9,
+        fp_lines: Shared(Rc::new(a.fp.inst_lines.clone())),
+        on_origin: Callback::noop(),
+    };
+    yew::Renderer::<OptimizedView>::with_root_and_props(root.clone(), props).render();
+    tick().await;
+    let stayed = all(&root, ".ol.stayed");
+    let texld = stayed
+        .iter()
+        .find(|l| l.text_content().unwrap().contains("texld"))
+        .expect("texld stays");
+    let el: HtmlElement = texld.clone().dyn_into().unwrap();
+    el.focus().unwrap();
+    tick().await;
+    assert!(
+        text(&root, ".why").contains("C2"),
+        "{}",
+        text(&root, ".why")
+    );
+}
+
+fn run(img: hoist_raster::Image) -> Run {
+    Run {
+        image: img,
+        stats: hoist_raster::Stats::default(),
+        probes: (0, 0),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn output_shows_images_and_the_verdict() {
+    let root = mount_point();
+    let a = hoist_raster::Image::new(8, 4, [0.25, 0.5, 0.75, 1.0]);
+    let mut b = a.clone();
+    b.pixels[5][1] = 0.5 + 1e-3;
+    let rendered = |b: &hoist_raster::Image| Rendered {
+        original: Ok(run(a.clone())),
+        optimized: Some(Ok(run(b.clone()))),
+        verdict: Some(hoist_raster::compare(&a, b)),
+        ms_original: 1.0,
+        ms_optimized: 1.0,
+    };
+    let (dispatch, actions) = recorder::<Action>();
+    let props = OutputProps {
+        rendered: Some(Shared(Rc::new(rendered(&b)))),
+        progress: Some(0.5),
+        view: ViewMap::default(),
+        tolerance: 1e-4,
+        error: None,
+        dispatch,
+    };
+    yew::Renderer::<Output>::with_root_and_props(root.clone(), props).render();
+    tick().await;
+    assert!(text(&root, "#verdict").starts_with("DIFFERENT"));
+    assert!(text(&root, ".verdict-detail").contains("(5, 0) channel G"));
+    let c: web_sys::HtmlCanvasElement = one(&root, "#canvas-original").dyn_into().unwrap();
+    assert_eq!((c.width(), c.height()), (8, 4));
+    assert!(text(&root, ".progress").contains("50%"));
+
+    // Bad range input is refused with a message.
+    let lo: HtmlInputElement = one(&root, "input[aria-label='Range low']")
+        .dyn_into()
+        .unwrap();
+    lo.set_value("NaN");
+    fire(&lo, "change");
+    tick().await;
+    assert!(text(&root, ".field-error").contains("NaN"));
+    assert!(actions.borrow().is_empty());
+    lo.set_value("-1");
+    fire(&lo, "change");
+    assert!(matches!(actions.borrow().last(), Some(Action::SetView(v)) if v.lo == -1.0));
+}
+
+#[wasm_bindgen_test]
+async fn output_calls_identical_images_bit_identical() {
+    let root = mount_point();
+    let a = hoist_raster::Image::new(4, 4, [1.0; 4]);
+    let props = OutputProps {
+        rendered: Some(Shared(Rc::new(Rendered {
+            original: Ok(run(a.clone())),
+            optimized: Some(Ok(run(a.clone()))),
+            verdict: Some(hoist_raster::compare(&a, &a)),
+            ms_original: 0.0,
+            ms_optimized: 0.0,
+        }))),
+        progress: None,
+        view: ViewMap::default(),
+        tolerance: 0.0,
+        error: None,
+        dispatch: Callback::noop(),
+    };
+    yew::Renderer::<Output>::with_root_and_props(root.clone(), props).render();
+    tick().await;
+    assert_eq!(text(&root, "#verdict"), "bit-identical");
+}
+
+#[wasm_bindgen_test]
+async fn stats_report_slots_and_the_estimate() {
+    let root = mount_point();
+    let a = analyze(&fig3());
+    let props = StatsProps {
+        analysis: Some(Shared(Rc::new(a.clone()))),
+        rendered: None,
+        width: 256,
+        height: 256,
+    };
+    yew::Renderer::<StatsPanel>::with_root_and_props(root.clone(), props).render();
+    tick().await;
+    let after = a.after.unwrap();
+    assert_eq!(
+        text(&root, "#stat-fp"),
+        format!("16 → {}", after.fp_slots.total())
+    );
+    assert_eq!(
+        text(&root, "#stat-vp"),
+        format!("2 → {}", after.vp_slots.total())
+    );
+    assert!(text(&root, "#estimate").contains("65,536"));
+    assert!(text(&root, "#estimate-change").contains('%'));
+}
+
+#[wasm_bindgen_test]
+async fn parameters_refuse_nan_and_infinity() {
+    let root = mount_point();
+    let doc = Doc {
+        vp: "vs_1_1\ndcl_position v0\ndcl_texcoord v1\nmov oPos, v0\nmov oT0, v1\n".into(),
+        fp: "ps_2_0\ndcl t0\nadd r0, t0, c2\nmov oC0, r0\n".into(),
+        ..Doc::default()
+    };
+    let a = analyze(&doc);
+    let (dispatch, actions) = recorder::<Action>();
+    let props = InputsProps {
+        analysis: Some(Shared(Rc::new(a))),
+        inputs: doc.inputs.clone(),
+        scene: None,
+        image_names: Vec::new(),
+        dispatch,
+    };
+    yew::Renderer::<InputsPanel>::with_root_and_props(root.clone(), props).render();
+    tick().await;
+    let field: HtmlInputElement = one(&root, "#param-f-env-2").dyn_into().unwrap();
+    for bad in ["NaN", "1, inf", "1e40"] {
+        field.set_value(bad);
+        fire(&field, "change");
+        tick().await;
+        assert!(
+            !text(&root, ".field-error").is_empty(),
+            "no message for {bad}"
+        );
+    }
+    assert!(actions.borrow().is_empty());
+    field.set_value("0.5, 1");
+    fire(&field, "change");
+    tick().await;
+    assert!(matches!(
+        actions.borrow().last(),
+        Some(Action::SetParam(k, v)) if k.index == 2 && !k.vertex && *v == [0.5, 1.0, 0.0, 1.0]
+    ));
+    assert!(all(&root, ".field-error").is_empty());
+
+    // Render size beyond the cap.
+    let w: HtmlInputElement = one(&root, "input[aria-label='Render width']")
+        .dyn_into()
+        .unwrap();
+    w.set_value("100000");
+    fire(&w, "change");
+    tick().await;
+    assert!(text(&root, ".field-error").contains("cap"));
+}
+
+#[wasm_bindgen_test]
+async fn stepwise_slider_maps_to_options() {
+    let root = mount_point();
+    let (dispatch, actions) = recorder::<Action>();
+    let props = OptionsProps {
+        opts: Default::default(),
+        groups: 3,
+        vp_profile: Some(hoist_asm::Profile::Vs1_1),
+        fp_profile: Some(hoist_asm::Profile::Ps2_0),
+        dispatch,
+    };
+    yew::Renderer::<OptionsPanel>::with_root_and_props(root.clone(), props).render();
+    tick().await;
+    let slider: HtmlInputElement = one(&root, "#steps").dyn_into().unwrap();
+    assert_eq!(slider.max(), "3");
+    slider.set_value("2");
+    fire(&slider, "input");
+    let last = actions.borrow().last().cloned();
+    match last {
+        Some(Action::SetOpts(o)) => {
+            assert!(o.stepwise);
+            assert_eq!(o.steps, 2);
+            let opts = o.to_options(
+                hoist_asm::Profile::Vs1_1,
+                hoist_asm::Profile::Ps2_0,
+                4.0,
+                1.0,
+            );
+            assert_eq!(opts.steps, Some(2));
+        }
+        other => panic!("expected SetOpts, got {other:?}"),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn dependence_graph_has_a_node_per_instruction() {
+    let root = mount_point();
+    let doc = fig3();
+    let props = DagProps {
+        analysis: Some(Shared(Rc::new(analyze(&doc)))),
+        source: doc.fp.clone().into(),
+    };
+    yew::Renderer::<DagView>::with_root_and_props(root.clone(), props).render();
+    tick().await;
+    // 16 instructions and the interpolated input t0.
+    assert_eq!(all(&root, ".dag-node").len(), 17);
+    assert!(!all(&root, ".dag-node.dag-moved").is_empty());
+    assert!(!all(&root, ".dag-node.dag-fixed").is_empty());
+    assert!(all(&root, ".dag-edge").len() >= 16);
+}
+
+#[wasm_bindgen_test]
+async fn the_whole_app_renders_figure3_bit_identical() {
+    let root = mount_point();
+    yew::Renderer::<hoist_web::app::App>::with_root(root.clone()).render();
+    let mut last = String::new();
+    for _ in 0..600 {
+        TimeoutFuture::new(100).await;
+        if let Some(v) = root.query_selector("#verdict").unwrap() {
+            last = v.text_content().unwrap_or_default();
+            if last == "bit-identical" {
+                break;
+            }
+        }
+    }
+    assert_eq!(last, "bit-identical");
+    assert!(text(&root, "#stat-fp").starts_with("16 → "));
+}
