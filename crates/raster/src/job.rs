@@ -134,6 +134,12 @@ impl RenderJob {
         self.progress()
     }
 
+    /// Draws again over the current contents (no clear), like issuing the same draw call
+    /// twice: what arbref's `--repeat` times.
+    pub fn redraw(&mut self) {
+        self.next_band = 0;
+    }
+
     pub fn run_to_end(&mut self) {
         while !self.progress().done {
             self.step(u32::MAX);

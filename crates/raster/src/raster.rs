@@ -373,6 +373,8 @@ pub struct PreparedDraw {
     fragment_clamp: bool,
     color_sum: bool,
     d3d_pos: bool,
+    /// The fragment program reads `fragment.position`/`vPos`.
+    needs_position: bool,
     caps: Caps,
     width: u32,
     height: u32,
@@ -711,6 +713,9 @@ impl PreparedDraw {
         let d3d_pos = fp
             .as_ref()
             .is_some_and(|cp| cp.program.dialect() == Dialect::D3d9);
+        let needs_position = finputs
+            .iter()
+            .any(|(_, s)| matches!(s, FragSrc::WindowPos));
         Ok(PreparedDraw {
             fp,
             fconsts,
@@ -726,6 +731,7 @@ impl PreparedDraw {
             fragment_clamp: state.fragment_clamp,
             color_sum: state.color_sum,
             d3d_pos,
+            needs_position,
             caps: caps.clone(),
             width,
             height,
@@ -843,22 +849,29 @@ impl PreparedDraw {
         let mut any = false;
         let ymax = by1.min(tri.y1);
         let ymin = by0.max(tri.y0);
+        // Whole tile inside every edge (checked at its four corner samples)?
+        let corners = [(0i64, 0i64), (7, 0), (0, 7), (7, 7)];
+        let all_inside = tri.edges.iter().all(|&[a, b, c]| {
+            corners.iter().all(|&(ox, oy)| {
+                let sx = (i64::from(tx) + ox) * 256 + 128;
+                let sy = (i64::from(by0) + oy) * 256 + 128;
+                a * sx + b * sy + c > 0
+            })
+        });
         for l in 0..LANES {
             let px = tx + lx[l] as i32;
             let py = by0 + ly[l] as i32;
             if px < tri.x0 || px >= tri.x1 || py < ymin || py >= ymax {
                 continue;
             }
-            let (sx, sy) = (i64::from(px) * 256 + 128, i64::from(py) * 256 + 128);
-            let mut inside = true;
-            for e in 0..3 {
-                let [a, b, c] = tri.edges[e];
-                let v = a * sx + b * sy + c;
-                if v < 0 || (v == 0 && !tri.tie[e]) {
-                    inside = false;
-                    break;
-                }
-            }
+            let inside = all_inside || {
+                let (sx, sy) = (i64::from(px) * 256 + 128, i64::from(py) * 256 + 128);
+                (0..3).all(|e| {
+                    let [a, b, c] = tri.edges[e];
+                    let v = a * sx + b * sy + c;
+                    v > 0 || (v == 0 && tri.tie[e])
+                })
+            };
             cov[l] = inside;
             any |= inside;
         }
@@ -873,8 +886,16 @@ impl PreparedDraw {
         for l in 0..LANES {
             dxs[l] = f64::from(tx + lx[l] as i32) + 0.5 - tri.rx;
             dys[l] = f64::from(by0 + ly[l] as i32) + 0.5 - tri.ry;
-            iw[l] = tri.invw[0] + tri.invw[1] * dxs[l] + tri.invw[2] * dys[l];
-            zz[l] = (tri.z[0] + tri.z[1] * dxs[l] + tri.z[2] * dys[l]) as f32;
+        }
+        if !tri.affine || self.needs_position {
+            for l in 0..LANES {
+                iw[l] = tri.invw[0] + tri.invw[1] * dxs[l] + tri.invw[2] * dys[l];
+            }
+        }
+        if self.depth_test || self.needs_position {
+            for l in 0..LANES {
+                zz[l] = (tri.z[0] + tri.z[1] * dxs[l] + tri.z[2] * dys[l]) as f32;
+            }
         }
         let interp = |slot: usize, c: usize, out: &mut [f32; LANES]| {
             let p = tri.planes[slot * 4 + c];

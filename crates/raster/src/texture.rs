@@ -414,13 +414,25 @@ pub fn sample_batch(
                 idx[l] = y * w + x;
             }
         }
-        let texels = &base.texels;
+        let n = base.texels.len().min((w * h) as usize);
+        let Some(last) = n.checked_sub(1) else {
+            for (c, o) in out.iter_mut().enumerate() {
+                **o = [BORDERLESS[c]; LANES];
+            }
+            return;
+        };
+        let (texels, last) = (&base.texels[..n], last as u32);
+        let mut aos = [[0.0f32; 4]; LANES];
         for l in 0..LANES {
-            let t = texels.get(idx[l] as usize).copied().unwrap_or(BORDERLESS);
-            out[0][l] = t[0];
-            out[1][l] = t[1];
-            out[2][l] = t[2];
-            out[3][l] = t[3];
+            aos[l] = texels[idx[l].min(last) as usize];
+        }
+        // De-interleave (vectorises as shuffles).
+        let [o0, o1, o2, o3] = out;
+        for l in 0..LANES {
+            o0[l] = aos[l][0];
+            o1[l] = aos[l][1];
+            o2[l] = aos[l][2];
+            o3[l] = aos[l][3];
         }
         return;
     }
