@@ -178,7 +178,11 @@ pub fn canonicalize(program: &mut Program) {
             d3d9::canonicalize(program);
             let mut hi = 0;
             for i in &program.insts {
-                let regs = i.dst.iter().map(|d| d.reg).chain(i.src.iter().map(|s| s.reg));
+                let regs = i
+                    .dst
+                    .iter()
+                    .map(|d| d.reg)
+                    .chain(i.src.iter().map(|s| s.reg));
                 for r in regs.filter(|r| r.file == RegFile::Temp) {
                     hi = hi.max(r.index + 1);
                 }
@@ -189,13 +193,16 @@ pub fn canonicalize(program: &mut Program) {
 }
 
 /// Prints a program and returns, for each instruction, the 0-based line it is printed on.
-/// Both printers write declarations first, then one instruction per line (ARB closes with
-/// `END`), so the instructions are the last `insts.len()` non-blank lines before `END`.
+/// (The ARB printer may place `PARAM` declarations between instructions to keep the
+/// parser's slot numbering; D3D9 writes declarations first and one instruction per line.)
 pub fn print_with_lines(program: &Program) -> (String, Vec<usize>) {
+    if program.dialect() == Dialect::Arb {
+        return arb::print_with_lines(program);
+    }
     let text = print(program);
     let lines: Vec<&str> = text.lines().collect();
     let mut end = lines.len();
-    while end > 0 && (lines[end - 1].trim().is_empty() || lines[end - 1].trim() == "END") {
+    while end > 0 && lines[end - 1].trim().is_empty() {
         end -= 1;
     }
     let start = end.saturating_sub(program.insts.len());

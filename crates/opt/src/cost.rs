@@ -15,19 +15,15 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "model", rename_all = "snake_case")]
+#[derive(Default)]
 pub enum CostModel {
+    #[default]
     Paper,
     Modern {
         interp_cost: f64,
         vertices: f64,
         fragments: f64,
     },
-}
-
-impl Default for CostModel {
-    fn default() -> Self {
-        CostModel::Paper
-    }
 }
 
 impl CostModel {

@@ -72,6 +72,7 @@ pub fn literal_slot(
     value: [f32; 4],
     max: u16,
     prefer: Option<u16>,
+    avoid: &[u16],
 ) -> Option<u16> {
     let same = |c: &ConstSlot| match &c.binding {
         ConstBinding::Literal(l) => {
@@ -102,7 +103,7 @@ pub fn literal_slot(
             Some(p.consts.len() as u16 - 1)
         }
         Dialect::D3d9 => {
-            let slot = free_d3d_const(p, max, prefer)?;
+            let slot = free_d3d_const_avoiding(p, max, prefer, avoid)?;
             p.consts[slot as usize].binding = binding;
             Some(slot)
         }
@@ -119,8 +120,19 @@ fn slot_is_named(p: &Program, slot: u16) -> bool {
 /// A free D3D9 constant register (neither read nor defined), preferring `prefer`. Grows the
 /// dense table with host-set (`Env`) fillers as needed.
 pub fn free_d3d_const(p: &mut Program, max: u16, prefer: Option<u16>) -> Option<u16> {
+    free_d3d_const_avoiding(p, max, prefer, &[])
+}
+
+/// [`free_d3d_const`], also avoiding registers already handed out (a host-set register
+/// looks free until an instruction reads it).
+pub fn free_d3d_const_avoiding(
+    p: &mut Program,
+    max: u16,
+    prefer: Option<u16>,
+    avoid: &[u16],
+) -> Option<u16> {
     let used = d3d_used_consts(p);
-    let is_free = |i: u16| !used.get(i as usize).copied().unwrap_or(false);
+    let is_free = |i: u16| !used.get(i as usize).copied().unwrap_or(false) && !avoid.contains(&i);
     let slot = match prefer {
         Some(i) if i < max && is_free(i) => i,
         _ => (0..max).find(|&i| is_free(i))?,
@@ -142,6 +154,7 @@ pub fn binding_slot(
     binding: ConstBinding,
     max: u16,
     prefer: Option<u16>,
+    avoid: &[u16],
 ) -> Option<u16> {
     match p.dialect() {
         Dialect::Arb => {
@@ -158,7 +171,7 @@ pub fn binding_slot(
             Some(p.consts.len() as u16 - 1)
         }
         Dialect::D3d9 => {
-            let slot = free_d3d_const(p, max, prefer)?;
+            let slot = free_d3d_const_avoiding(p, max, prefer, avoid)?;
             p.consts[slot as usize].binding = ConstBinding::Env(slot);
             Some(slot)
         }
@@ -187,10 +200,13 @@ pub fn declare_io(p: &mut Program, reg: Reg, semantic: Semantic, mask: WriteMask
         d.mask = d.mask.union(mask);
         return;
     }
-    let explicit = match (p.dialect(), reg.file) {
-        (Dialect::D3d9, RegFile::TexCoord | RegFile::Input | RegFile::Output) => true,
-        _ => false,
-    };
+    let explicit = matches!(
+        (p.dialect(), reg.file),
+        (
+            Dialect::D3d9,
+            RegFile::TexCoord | RegFile::Input | RegFile::Output
+        )
+    );
     // Implicit declarations (vs_1_1 outputs, ARB bindings) always cover every component.
     let mask = if explicit { mask } else { WriteMask::ALL };
     p.io.push(IoDecl {
@@ -204,9 +220,9 @@ pub fn declare_io(p: &mut Program, reg: Reg, semantic: Semantic, mask: WriteMask
     });
 }
 
-/// Drops constant slots a pass added that no instruction reads any more: D3D9 `def`s go
-/// back to host-set registers (and trailing ones disappear); ARB anonymous slots are removed
-/// and references renumbered. Slots of `original` are kept as they were.
+/// Drops constant slots nobody reads any more: D3D9 `def`s a pass added go back to host-set
+/// registers (trailing ones disappear; the author's own `def`s stay); ARB anonymous slots —
+/// inline operands, not declarations — are removed and references renumbered.
 pub fn prune_added_consts(p: &mut Program, original: &Program) {
     let mut read = vec![false; p.consts.len()];
     for inst in &p.insts {
@@ -258,8 +274,10 @@ pub fn prune_added_consts(p: &mut Program, original: &Program) {
             }
         }
         Dialect::Arb => {
+            // Anonymous ARB slots are inline operands, not declarations: drop every unread one.
+            let _ = &added;
             let keep: Vec<bool> = (0..p.consts.len())
-                .map(|i| read[i] || i < original.consts.len() || slot_is_named(p, i as u16))
+                .map(|i| read[i] || slot_is_named(p, i as u16))
                 .collect();
             if keep.iter().all(|&k| k) {
                 return;

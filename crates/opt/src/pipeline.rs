@@ -81,10 +81,10 @@ impl Stats {
 fn used_temps(p: &Program) -> u16 {
     let mut hi = 0;
     for i in &p.insts {
-        if let Some(d) = &i.dst {
-            if d.reg.file == RegFile::Temp {
-                hi = hi.max(d.reg.index + 1);
-            }
+        if let Some(d) = &i.dst
+            && d.reg.file == RegFile::Temp
+        {
+            hi = hi.max(d.reg.index + 1);
         }
         for s in &i.src {
             if s.reg.file == RegFile::Temp {
@@ -294,6 +294,7 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
     passes::legalize::run(&mut m.vp, cx.vp_limits);
     prune_io(&mut m.vp.program, &mut m.fp.program);
     crate::edit::prune_added_consts(&mut m.vp.program, cx.vp);
+    crate::edit::prune_added_consts(&mut m.fp.program, cx.fp);
     hoist_asm::canonicalize(&mut m.vp.program);
     hoist_asm::canonicalize(&mut m.fp.program);
 

@@ -43,23 +43,6 @@ impl Evaluator<'_, '_> {
         }
         self.count += 1;
         let r = evaluate(self.cx, sel);
-        if std::env::var_os("HOIST_DEBUG_SELECT").is_some() {
-            if let Err(e) = &r {
-                eprintln!(
-                    "reject {:?}: {e} {:?}",
-                    sel.iter()
-                        .enumerate()
-                        .filter(|(_, s)| **s)
-                        .map(|(i, _)| i)
-                        .collect::<Vec<_>>(),
-                    match e {
-                        Rejected::Invalid(d) =>
-                            d.iter().map(|d| d.message.clone()).collect::<Vec<_>>(),
-                        _ => vec![],
-                    }
-                );
-            }
-        }
         self.memo.insert(sel.to_vec(), r.clone());
         r
     }
@@ -103,19 +86,16 @@ pub fn greedy(cx: &Context, movable: &[bool], groups: &Groups) -> Result<Choice,
             if trial == sel {
                 continue;
             }
-            if let Ok(r) = ev.eval(&trial) {
-                if r.cost < result.cost {
-                    for (i, (&a, &b)) in sel.iter().zip(&trial).enumerate() {
-                        if a && !b {
-                            dropped.push((
-                                i as u32,
-                                "not worth it under the modern cost model".into(),
-                            ));
-                        }
+            if let Ok(r) = ev.eval(&trial)
+                && r.cost < result.cost
+            {
+                for (i, (&a, &b)) in sel.iter().zip(&trial).enumerate() {
+                    if a && !b {
+                        dropped.push((i as u32, "not worth it under the modern cost model".into()));
                     }
-                    sel = trial;
-                    result = r;
                 }
+                sel = trial;
+                result = r;
             }
         }
     }
@@ -244,12 +224,11 @@ pub fn optimal(
             proven = false;
             break;
         }
-        if paper {
-            if let Some((_, b)) = &best {
-                if bound_of(&chosen, d) >= b.cost.0 {
-                    continue;
-                }
-            }
+        if paper
+            && let Some((_, b)) = &best
+            && bound_of(&chosen, d) >= b.cost.0
+        {
+            continue;
         }
         if d == g {
             let sel = groups.closure(

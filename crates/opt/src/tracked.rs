@@ -99,15 +99,13 @@ impl Tracked {
 
     /// Keeps instructions for which `keep(i)` is true.
     pub fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
-        let mut i = 0;
-        let mut insts = std::mem::take(&mut self.program.insts).into_iter();
-        let mut lines = std::mem::take(&mut self.lines).into_iter();
-        for (inst, line) in insts.by_ref().zip(lines.by_ref()) {
+        let insts = std::mem::take(&mut self.program.insts);
+        let lines = std::mem::take(&mut self.lines);
+        for (i, (inst, line)) in insts.into_iter().zip(lines).enumerate() {
             if keep(i) {
                 self.program.insts.push(inst);
                 self.lines.push(line);
             }
-            i += 1;
         }
     }
 

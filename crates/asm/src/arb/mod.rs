@@ -63,6 +63,11 @@ pub fn print(p: &Program) -> String {
     printer::print(p)
 }
 
+/// Prints a program and returns the 0-based line of each instruction.
+pub fn print_with_lines(p: &Program) -> (String, Vec<usize>) {
+    printer::print_with_lines(p)
+}
+
 /// Dialect operand rules over the IR.
 pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     rules::check_rules(p, limits)

@@ -147,6 +147,9 @@ fn array_items(slots: &[ConstSlot]) -> String {
 }
 
 struct Printer<'p> {
+    /// Lines written so far, and the line of each instruction.
+    nlines: usize,
+    inst_lines: Vec<usize>,
     p: &'p Program,
     out: String,
     /// Pending `TEMP a, b` / `ADDRESS a` line being extended.
@@ -162,6 +165,11 @@ struct Printer<'p> {
 
 /// Prints a program as ARB assembly.
 pub fn print(p: &Program) -> String {
+    print_with_lines(p).0
+}
+
+/// Prints a program and returns the 0-based line of each instruction.
+pub fn print_with_lines(p: &Program) -> (String, Vec<usize>) {
     let nsyms = p.symbols.len();
     let mut temp_owner = vec![None; p.num_temps as usize];
     let mut addr_owner = vec![None; p.num_addrs as usize];
@@ -228,6 +236,8 @@ pub fn print(p: &Program) -> String {
         }
     }
     let mut pr = Printer {
+        nlines: 0,
+        inst_lines: Vec::with_capacity(p.insts.len()),
         p,
         out: String::new(),
         pending: None,
@@ -240,7 +250,7 @@ pub fn print(p: &Program) -> String {
         addr_owner,
     };
     pr.run();
-    pr.out
+    (pr.out, pr.inst_lines)
 }
 
 impl Printer<'_> {
@@ -248,12 +258,14 @@ impl Printer<'_> {
         self.flush();
         self.out.push_str(s);
         self.out.push('\n');
+        self.nlines += 1;
     }
 
     fn flush(&mut self) {
         if let Some((_, l)) = self.pending.take() {
             self.out.push_str(&l);
             self.out.push_str(";\n");
+            self.nlines += 1;
         }
     }
 
@@ -282,6 +294,7 @@ impl Printer<'_> {
             self.prepare(inst);
             let text = self.inst_text(inst);
             self.line(&text);
+            self.inst_lines.push(self.nlines - 1);
         }
         self.emit_symbols_through(p.symbols.len());
         self.place_slots(p.consts.len());

@@ -24,9 +24,10 @@
 //! - **C3** every component it writes is uniform or affine, and it reads no low-precision
 //!   colour interpolant, window position or face register (colours are clamped and, on the
 //!   paper's hardware, 8-bit);
-//! - **C4** every value it reads from an earlier instruction comes from one that moves;
-//! plus two conditions of the I/O contract: a host-set fragment parameter only moves with
-//! "mirror parameters", and an interpolant only when the vertex program writes it.
+//! - **C4** every value it reads from an earlier instruction comes from one that moves.
+//!
+//! Two conditions of the I/O contract come on top: a host-set fragment parameter only moves
+//! with "mirror parameters", and an interpolant only when the vertex program writes it.
 //!
 //! ## Compared with Mesa's `nir_opt_varyings` (backward inter-shader code motion)
 //! Mesa moves an expression across interpolation when it is built from `fadd`, `fsub`,
@@ -84,6 +85,8 @@ pub enum Stay {
     Undefined { reg: String },
     /// The fragment program has flow control.
     FlowControl,
+    /// Nothing reads its result (every written component is overwritten first).
+    Dead,
     /// Movable, but the selection left it in place.
     NotSelected { why: String },
     /// Movable, but not worth it under the cost model.
@@ -99,6 +102,7 @@ impl Stay {
             Stay::NonLinear { .. } | Stay::Interpolant { .. } => "C3",
             Stay::DependsOn { .. } => "C4",
             Stay::HostParameter { .. } | Stay::Undefined { .. } => "I/O",
+            Stay::Dead => "dead",
             Stay::FlowControl => "flow",
             Stay::NotSelected { .. } | Stay::Unprofitable => "selection",
         }
@@ -129,6 +133,7 @@ impl Stay {
             ),
             Stay::Undefined { reg } => format!("reads {reg} before it is written"),
             Stay::FlowControl => "the fragment program has flow control".into(),
+            Stay::Dead => "its result is never read (dead code, left as written)".into(),
             Stay::NotSelected { why } => format!("movable, not moved: {why}"),
             Stay::Unprofitable => "movable, but not worth it under the cost model".into(),
         }
@@ -144,6 +149,7 @@ impl Stay {
             Stay::HostParameter { .. } => "host parameter".into(),
             Stay::Undefined { .. } => "undefined read".into(),
             Stay::FlowControl => "flow control".into(),
+            Stay::Dead => "dead code".into(),
             Stay::NotSelected { .. } | Stay::Unprofitable => "not selected".into(),
         }
     }
@@ -354,15 +360,15 @@ fn classify(
             }),
         );
     }
-    if let Some(d) = &inst.dst {
-        if matches!(d.reg.file, RegFile::ColorOut | RegFile::DepthOut) {
-            return (
-                none,
-                Some(Stay::FragmentResource {
-                    what: "writes a fragment output".into(),
-                }),
-            );
-        }
+    if let Some(d) = &inst.dst
+        && matches!(d.reg.file, RegFile::ColorOut | RegFile::DepthOut)
+    {
+        return (
+            none,
+            Some(Stay::FragmentResource {
+                what: "writes a fragment output".into(),
+            }),
+        );
     }
     if !knobs.vp_profile.has(inst.op) && !(knobs.lowerable)(inst) {
         return (none, Some(Stay::FragmentOnly { op: name }));
@@ -371,6 +377,9 @@ fn classify(
     // Only lanes somebody reads matter: a dead lane's inputs cannot block motion (the moved
     // copy drops it, see `live_lanes`).
     let live = live_lanes(du, i, inst);
+    if live.is_empty() {
+        return (none, Some(Stay::Dead));
+    }
     let reads = &du.reads[i];
     let mut read_kinds = Vec::with_capacity(reads.len());
     for r in reads {

@@ -44,11 +44,12 @@ pub fn run(
             dead[i] = true;
             continue;
         }
-        if let Some(d) = &inst.dst {
-            if d.rel.is_none() && !inst.op.is_flow() {
-                for c in d.mask.iter() {
-                    live.remove(&(d.reg, c));
-                }
+        if let Some(d) = &inst.dst
+            && d.rel.is_none()
+            && !inst.op.is_flow()
+        {
+            for c in d.mask.iter() {
+                live.remove(&(d.reg, c));
             }
         }
         for r in &du.reads[i] {

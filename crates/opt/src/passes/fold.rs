@@ -97,7 +97,10 @@ pub fn run(
                     break;
                 }
                 let r = eval(inst.op, d, &args[..inst.src.len()]).expect("op is foldable");
-                values[lane as usize] = if inst.sat { r.max(0.0).min(1.0) } else { r };
+                // The executor's saturate: max then min, so NaN becomes 0 (clamp keeps NaN).
+                #[allow(clippy::manual_clamp)]
+                let sat = r.max(0.0).min(1.0);
+                values[lane as usize] = if inst.sat { sat } else { r };
             }
         }
         if !ok && !t.lines[i].is_original() {
@@ -111,7 +114,8 @@ pub fn run(
         }
         if inst.op != Op::Mov || !inst.src.iter().all(|s| s.reg.file == RegFile::Const) || inst.sat
         {
-            let Some(slot) = crate::edit::literal_slot(&mut t.program, values, max_consts, None)
+            let Some(slot) =
+                crate::edit::literal_slot(&mut t.program, values, max_consts, None, &[])
             else {
                 continue;
             };
@@ -167,7 +171,7 @@ fn propagate_operands(
             continue;
         }
         let mut trial = t.program.clone();
-        let Some(slot) = crate::edit::literal_slot(&mut trial, v, max_consts, None) else {
+        let Some(slot) = crate::edit::literal_slot(&mut trial, v, max_consts, None, &[]) else {
             continue;
         };
         let mut new = s.clone();

@@ -235,13 +235,16 @@ pub fn swizzle_free(fp: Profile) -> bool {
     matches!(fp, Profile::ArbFp1 | Profile::Ps3_0)
 }
 
-/// Places every transported component; returns (inst, comp) → (channel, slot).
+/// Where each transported (instruction, component) travels: (channel, slot).
+type Placement = HashMap<(u32, Comp), (usize, Comp)>;
+
+/// Places every transported component.
 fn pack(
     x: &Input,
     selected: &[bool],
     needed: &[(u32, Comp)],
     chans: &mut [Channel],
-) -> Result<HashMap<(u32, Comp), (usize, Comp)>, Infeasible> {
+) -> Result<Placement, Infeasible> {
     let mut place: HashMap<(u32, Comp), (usize, Comp)> = HashMap::new();
     let any_slot = swizzle_free(x.fp.profile);
     let limit = chans.len() as u32;
@@ -398,6 +401,8 @@ struct Consts<'a> {
     x: &'a Input<'a>,
     cache: HashMap<u16, u16>,
     mirrors: Vec<Mirror>,
+    /// Vertex registers handed out so far (D3D9 host-set ones look free until read).
+    taken: Vec<u16>,
 }
 
 impl Consts<'_> {
@@ -410,8 +415,10 @@ impl Consts<'_> {
         let max = self.x.vp_limits.consts;
         let binding = fp.consts[slot as usize].binding.clone();
         let out = match &binding {
-            ConstBinding::Literal(l) => edit::literal_slot(vp, l.value, max, Some(slot))
-                .ok_or(Infeasible::Constants { limit: max as u32 })?,
+            ConstBinding::Literal(l) => {
+                edit::literal_slot(vp, l.value, max, Some(slot), &self.taken)
+                    .ok_or(Infeasible::Constants { limit: max as u32 })?
+            }
             ConstBinding::State(s)
                 if !matches!(
                     s,
@@ -419,7 +426,7 @@ impl Consts<'_> {
                         | hoist_asm::state::StateRef::DepthRange
                 ) =>
             {
-                edit::binding_slot(vp, binding.clone(), max, None)
+                edit::binding_slot(vp, binding.clone(), max, None, &self.taken)
                     .ok_or(Infeasible::Constants { limit: max as u32 })?
             }
             _ => {
@@ -460,8 +467,8 @@ impl Consts<'_> {
                     }
                 };
                 let s = match vbinding {
-                    Some(vb) => edit::binding_slot(vp, vb, max, None),
-                    None => edit::binding_slot(vp, ConstBinding::Env(0), max, prefer),
+                    Some(vb) => edit::binding_slot(vp, vb, max, None, &self.taken),
+                    None => edit::binding_slot(vp, ConstBinding::Env(0), max, prefer, &self.taken),
                 }
                 .ok_or(Infeasible::Constants { limit: max as u32 })?;
                 self.mirrors.push(Mirror {
@@ -472,6 +479,7 @@ impl Consts<'_> {
             }
         };
         self.cache.insert(slot, out);
+        self.taken.push(out);
         Ok(out)
     }
 }
@@ -532,10 +540,11 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
                 }
                 dup[i] = true;
                 for r in &x.fp_du.reads[i] {
-                    if let Some(d) = r.def {
-                        if selected[d as usize] && !dup[d as usize] {
-                            stack.push(d as usize);
-                        }
+                    if let Some(d) = r.def
+                        && selected[d as usize]
+                        && !dup[d as usize]
+                    {
+                        stack.push(d as usize);
                     }
                 }
             }
@@ -614,10 +623,10 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
         saves.get_mut(j).expect("save exists").0 = t;
     }
     for (k, v) in origins.iter_mut() {
-        if v.reg.index == u16::MAX {
-            if let Origin::Computed { inst, .. } = x.interp.origin(k.0, k.1) {
-                v.reg = Reg::new(RegFile::Temp, saves[&inst].0);
-            }
+        if v.reg.index == u16::MAX
+            && let Origin::Computed { inst, .. } = x.interp.origin(k.0, k.1)
+        {
+            v.reg = Reg::new(RegFile::Temp, saves[&inst].0);
         }
     }
 
@@ -643,6 +652,7 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
         x,
         cache: HashMap::new(),
         mirrors: Vec::new(),
+        taken: Vec::new(),
     };
     let mut transports = Vec::new();
     for (i, inst) in fp.insts.iter().enumerate() {
@@ -653,10 +663,11 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
         new.span = Span::NONE;
         // Dead lanes do not move (their inputs may not exist in the vertex program).
         let live = crate::analysis::movable::live_lanes(x.fp_du, i, inst);
-        if let Some(d) = &mut new.dst {
-            if !live.is_empty() && live != d.mask {
-                d.mask = live;
-            }
+        if let Some(d) = &mut new.dst
+            && !live.is_empty()
+            && live != d.mask
+        {
+            d.mask = live;
         }
         let mut line = Line {
             prov: Prov::Moved { index: i as u32 },
@@ -680,10 +691,9 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
                     let mut vals: Vec<(Comp, VpValue)> = Vec::new();
                     for lane in need.iter() {
                         let c = s.swizzle.get(lane);
-                        let v = origins
-                            .get(&(orig, c))
-                            .copied()
-                            .expect("origin of a moved read");
+                        let Some(&v) = origins.get(&(orig, c)) else {
+                            return Err(Infeasible::Unmovable { inst: i as u32 });
+                        };
                         vals.push((lane, v));
                     }
                     let first = vals[0].1;
@@ -696,10 +706,10 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
                         let mut sw = [0u8, 1, 2, 3];
                         for (lane, c) in sw.iter_mut().enumerate() {
                             let fc = inst.src[k].swizzle.get(lane as u8);
-                            if let Some(v) = origins.get(&(orig, fc)) {
-                                if v.reg == first.reg {
-                                    *c = v.comp;
-                                }
+                            if let Some(v) = origins.get(&(orig, fc))
+                                && v.reg == first.reg
+                            {
+                                *c = v.comp;
                             }
                         }
                         for (lane, v) in &vals {
@@ -759,8 +769,10 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
             vp.push(new, line);
         } else {
             let lim = x.vp_limits.consts;
+            let taken = consts.taken.clone();
             let vprog = &mut vp.program;
-            let mut one_zero = || edit::literal_slot(vprog, [1.0, 0.0, 0.5, 0.0], lim, None);
+            let mut one_zero =
+                || edit::literal_slot(vprog, [1.0, 0.0, 0.5, 0.0], lim, None, &taken);
             let mut scratch = || temps.take(None).ok();
             let seq = crate::passes::lower::expand(&new, &mut scratch, &mut one_zero).ok_or(
                 Infeasible::Temporaries {

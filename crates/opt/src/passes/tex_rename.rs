@@ -27,24 +27,25 @@ fn orders(p: &Program) -> Vec<Option<i32>> {
         if inst.op.is_texture() {
             let mut order = 0;
             let mut involved = Vec::new();
-            if let Some(s) = inst.src.first() {
-                if s.reg.file == RegFile::Temp {
-                    involved.push(s.reg.index as usize);
-                }
+            if let Some(s) = inst.src.first()
+                && s.reg.file == RegFile::Temp
+            {
+                involved.push(s.reg.index as usize);
             }
-            if let Some(d) = &inst.dst {
-                if d.reg.file == RegFile::Temp && written.get(d.reg.index as usize) == Some(&true) {
-                    involved.push(d.reg.index as usize);
-                }
+            if let Some(d) = &inst.dst
+                && d.reg.file == RegFile::Temp
+                && written.get(d.reg.index as usize) == Some(&true)
+            {
+                involved.push(d.reg.index as usize);
             }
             for r in involved {
                 order = order.max(src_dep(&dep, r).map_or(1, |k| (k + 1).max(1)));
             }
-            if let Some(d) = &inst.dst {
-                if let Some(x) = dep.get_mut(d.reg.index as usize) {
-                    *x = Some(order);
-                    written[d.reg.index as usize] = true;
-                }
+            if let Some(d) = &inst.dst
+                && let Some(x) = dep.get_mut(d.reg.index as usize)
+            {
+                *x = Some(order);
+                written[d.reg.index as usize] = true;
             }
             out.push(Some(order));
             continue;

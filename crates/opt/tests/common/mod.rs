@@ -27,6 +27,30 @@ pub fn load(rel: &str) -> Program {
     parse(&text)
 }
 
+/// A render configuration with a smooth, clamped texture on every unit 0..4: its values
+/// change by at most about 1 per unit of texture coordinate, so a rounding difference in an
+/// address changes the fetched value by about as much (not by the texture's size, as noise
+/// under bilinear filtering would).
+pub fn smooth_config(size: u32) -> RenderConfig {
+    let mut cfg = RenderConfig {
+        width: size,
+        height: size,
+        ..RenderConfig::default()
+    };
+    for unit in 0..4u8 {
+        let img = generate(&Pattern::Gradient, 64, 64);
+        let tex = Texture::new_2d(
+            64,
+            64,
+            img.pixels,
+            TexFormat::Rgba32F,
+            Sampler::new(Filter::Linear, Wrap::ClampToEdge),
+        );
+        cfg.textures.insert(unit, Arc::new(tex));
+    }
+    cfg
+}
+
 /// A render configuration with a noise texture on every unit 0..4.
 pub fn config(size: u32, filter: Filter, seed: u64) -> RenderConfig {
     let mut cfg = RenderConfig {
