@@ -123,6 +123,9 @@ pub enum Command {
     /// `use program [NAME]`.
     Use(String),
     Tolerance(f32),
+    /// `compare A B [T]`: a probe that passes when two targets agree within T (default 0:
+    /// bit-identical; NaN equals NaN).
+    Compare(String, String, f32, String),
 }
 
 /// A parsed scene.
@@ -544,6 +547,13 @@ fn parse_command(l: &str, line: u32, caps: &Caps) -> Result<Command, RenderError
         ),
         ("swap", a) if words.len() == 3 => Command::Swap(a.to_string(), words[2].to_string()),
         ("use", "program") => Command::Use(words.get(2).copied().unwrap_or("").to_string()),
+        ("compare", a) if words.len() == 3 || words.len() == 4 => {
+            let tol = match words.get(3) {
+                Some(t) => floats_n(t, 1, line, "compare")?[0],
+                None => 0.0,
+            };
+            Command::Compare(a.to_string(), words[2].to_string(), tol, l.to_string())
+        }
         ("tolerance", _) => {
             let v = floats_n(rest_after(1), 1, line, "tolerance")?;
             Command::Tolerance(v[0])
@@ -1157,6 +1167,34 @@ impl SceneJob {
                 self.program = name.clone();
             }
             Command::Tolerance(t) => self.tolerance = Some(*t),
+            Command::Compare(a, b, tol, text) => {
+                let img = |n: &String| {
+                    self.target_image(n)
+                        .ok_or_else(|| serr(line, format!("no target named `{n}`")))
+                };
+                let v = crate::image::compare(&img(a)?, &img(b)?);
+                let pass = v.within(*tol);
+                let detail = match &v {
+                    crate::image::Verdict::Identical => String::new(),
+                    crate::image::Verdict::Differs {
+                        max_abs_diff, x, y, channel, a: pa, b: pb, differing_pixels, ..
+                    } => format!(
+                        "max |d| {max_abs_diff:e} at ({x},{y}).{} ({} vs {}), {differing_pixels} pixels differ",
+                        ['r', 'g', 'b', 'a'][*channel as usize & 3],
+                        pa[*channel as usize & 3],
+                        pb[*channel as usize & 3]
+                    ),
+                    crate::image::Verdict::SizeMismatch { a, b } => {
+                        format!("sizes differ: {}x{} vs {}x{}", a.0, a.1, b.0, b.1)
+                    }
+                };
+                self.result.probes.push(ProbeResult {
+                    line,
+                    command: text.clone(),
+                    pass,
+                    detail,
+                });
+            }
         }
         Ok(())
     }
