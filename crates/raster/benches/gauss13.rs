@@ -7,8 +7,8 @@
 //! `scripts/bench-executor.sh`, which also times arbref side by side.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use hoist_raster::raster::CompiledProgram;
 use hoist_raster::job::RenderJob;
+use hoist_raster::raster::CompiledProgram;
 use std::sync::Arc;
 
 #[path = "support/workload.rs"]

@@ -20,6 +20,7 @@ use hoist_asm::Dialect;
 pub const FLT_MAX: f32 = f32::MAX;
 
 #[inline(always)]
+#[allow(clippy::manual_clamp)] // `clamp` keeps NaN; `_SAT` must not
 pub fn sat(x: f32) -> f32 {
     // NaN saturates to 0 (`max` returns the non-NaN operand).
     x.max(0.0).min(1.0)
@@ -214,9 +215,18 @@ mod tests {
 
     #[test]
     fn lit_clamps_and_degenerate_cases() {
-        assert_eq!(lit([0.65, 0.0, 0.0, 0.0], Dialect::Arb), [1.0, 0.65, 1.0, 1.0]);
-        assert_eq!(lit([-0.5, 0.0, 0.0, 0.0], Dialect::Arb), [1.0, 0.0, 0.0, 1.0]);
-        assert_eq!(lit([0.65, 0.0, 0.0, 0.0], Dialect::D3d9), [1.0, 0.65, 0.0, 1.0]);
+        assert_eq!(
+            lit([0.65, 0.0, 0.0, 0.0], Dialect::Arb),
+            [1.0, 0.65, 1.0, 1.0]
+        );
+        assert_eq!(
+            lit([-0.5, 0.0, 0.0, 0.0], Dialect::Arb),
+            [1.0, 0.0, 0.0, 1.0]
+        );
+        assert_eq!(
+            lit([0.65, 0.0, 0.0, 0.0], Dialect::D3d9),
+            [1.0, 0.65, 0.0, 1.0]
+        );
         let big = lit([1.0, 0.5, 0.0, 1000.0], Dialect::Arb);
         assert_eq!(big[2], libm::powf(0.5, 127.996_09));
     }
@@ -230,9 +240,22 @@ mod tests {
             s ^= s << 5;
             let x = f32::from_bits(s);
             let (a, b) = (floor(x), libm::floorf(x));
-            assert!(a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()), "{x}: {a} {b}");
+            assert!(
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                "{x}: {a} {b}"
+            );
         }
-        for x in [-0.0f32, 0.0, -0.5, 0.5, -1.0, 8388607.5, -8388607.5, 1e30, f32::NEG_INFINITY] {
+        for x in [
+            -0.0f32,
+            0.0,
+            -0.5,
+            0.5,
+            -1.0,
+            8388607.5,
+            -8388607.5,
+            1e30,
+            f32::NEG_INFINITY,
+        ] {
             assert_eq!(floor(x).to_bits(), libm::floorf(x).to_bits(), "{x}");
         }
     }

@@ -228,15 +228,21 @@ impl Kernel {
     }
 
     pub fn output_row(&self, reg: Reg) -> Option<R> {
-        self.outputs.iter().find(|(r, _)| *r == reg).map(|(_, b)| *b)
+        self.outputs
+            .iter()
+            .find(|(r, _)| *r == reg)
+            .map(|(_, b)| *b)
     }
 }
+
+/// (slot and component or immediate, immediate bits, negate, abs).
+type ConstKey = (Option<(u16, u8)>, u32, bool, bool);
 
 struct Builder<'p> {
     p: &'p Program,
     file_base: HashMap<RegFile, (R, u32)>,
     next: R,
-    const_rows: HashMap<(Option<(u16, u8)>, u32, bool, bool), R>,
+    const_rows: HashMap<ConstKey, R>,
     fills: Vec<ConstFill>,
     scratch: R,
 }
@@ -442,9 +448,7 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
             continue;
         }
         if (b.next as usize) + 4 * n as usize > MAX_ROWS {
-            return Err(err(format!(
-                "program needs too many {f:?} registers ({n})"
-            )));
+            return Err(err(format!("program needs too many {f:?} registers ({n})")));
         }
         b.file_base.insert(f, (b.next, n));
         if !f.is_input() {
@@ -545,7 +549,9 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
                 KOp::Matrix(cols)
             }
             Op::Tex | Op::Txb | Op::Txp | Op::Texldl | Op::Texldd => {
-                let t = ins.tex.ok_or_else(|| err("texture instruction without a unit"))?;
+                let t = ins
+                    .tex
+                    .ok_or_else(|| err("texture instruction without a unit"))?;
                 if !samplers.contains(&(t.unit, t.target)) {
                     samplers.push((t.unit, t.target));
                 }
@@ -556,7 +562,9 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
                     Op::Texldl => TexKind::Lod,
                     _ => TexKind::Grad,
                 };
-                if p.stage() == Stage::Fragment && matches!(kind, TexKind::Tex | TexKind::Txb | TexKind::Txp) {
+                if p.stage() == Stage::Fragment
+                    && matches!(kind, TexKind::Tex | TexKind::Txb | TexKind::Txp)
+                {
                     has_derivs = true;
                 }
                 KOp::Tex(kind, t.unit, t.target)
@@ -601,7 +609,12 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
             Op::Call => KOp::Call(ins.src.first().map_or(0, |s| s.reg.index)),
             Op::Callnz => KOp::Callnz(
                 ins.src.first().map_or(0, |s| s.reg.index),
-                flow_cond(&mut b, ins.src.get(1).ok_or_else(|| err("callnz without condition"))?)?,
+                flow_cond(
+                    &mut b,
+                    ins.src
+                        .get(1)
+                        .ok_or_else(|| err("callnz without condition"))?,
+                )?,
             ),
             Op::Label => KOp::Label,
             Op::Ret => KOp::Ret,
@@ -612,7 +625,9 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
         }
         // Data sources.
         if ins.op == Op::Swz {
-            let e = ins.ext_swizzle.ok_or_else(|| err("SWZ without selectors"))?;
+            let e = ins
+                .ext_swizzle
+                .ok_or_else(|| err("SWZ without selectors"))?;
             let s = &ins.src[0];
             let mut rows = [0; 4];
             let base = if s.reg.file == RegFile::Const || s.rel.is_some() {
@@ -671,7 +686,10 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
                     for r in 0..u16::from(rows) {
                         src.push(push_src(&mut b, s, r)?);
                     }
-                } else if matches!(op, KOp::Tex(..)) && i > 0 && !matches!(op, KOp::Tex(TexKind::Grad, ..)) {
+                } else if matches!(op, KOp::Tex(..))
+                    && i > 0
+                    && !matches!(op, KOp::Tex(TexKind::Grad, ..))
+                {
                     // D3D9 texld's sampler operand is not data.
                 } else if s.reg.file == RegFile::Sampler {
                 } else {
@@ -775,10 +793,10 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
         insts[pc].jump = label_pcs.get(n + 1).copied().unwrap_or(insts.len()) as u32;
     }
     for i in &insts {
-        if let KOp::Call(l) | KOp::Callnz(l, _) = i.op {
-            if !labels.contains_key(&l) {
-                return Err(err(format!("call to undefined label l{l}")));
-            }
+        if let KOp::Call(l) | KOp::Callnz(l, _) = i.op
+            && !labels.contains_key(&l)
+        {
+            return Err(err(format!("call to undefined label l{l}")));
         }
     }
 
@@ -854,7 +872,11 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
     if let Some(r) = b.file_base.get(&RegFile::Loop) {
         mark(r.0);
     }
-    let static_insts = p.insts.iter().filter(|i| !matches!(i.op, Op::Label)).count() as u64;
+    let static_insts = p
+        .insts
+        .iter()
+        .filter(|i| !matches!(i.op, Op::Label))
+        .count() as u64;
     let static_slots: u64 = insts.iter().map(|i| u64::from(i.slots)).sum();
     let _ = ConstBinding::Env(0);
     Ok(Kernel {

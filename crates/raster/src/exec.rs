@@ -250,7 +250,10 @@ impl Machine {
             KOp::Add => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| a + b)),
             KOp::Sub => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| a - b)),
             KOp::Mul => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| a * b)),
-            KOp::Mad => each!(|c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |a, b, e| a * b + e)),
+            KOp::Mad => each!(
+                |c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |a, b, e| a * b
+                    + e)
+            ),
             KOp::Abs => each!(|c| m1(&mut res[c], r!(0, c), |a| a.abs())),
             KOp::Flr | KOp::AddrFloor => each!(|c| m1(&mut res[c], r!(0, c), alu::floor)),
             KOp::AddrRound => each!(|c| m1(&mut res[c], r!(0, c), alu::round_nearest)),
@@ -267,29 +270,25 @@ impl Machine {
             } else {
                 0.0
             })),
-            KOp::Lrp => each!(|c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |t, a, b| t * a
-                + (1.0 - t) * b)),
-            KOp::CmpLt => each!(|c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |t, a, b| if t
-                < 0.0
-            {
-                a
-            } else {
-                b
-            })),
-            KOp::CmpGe => each!(|c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |t, a, b| if t
-                >= 0.0
-            {
-                a
-            } else {
-                b
-            })),
-            KOp::Cnd => each!(|c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |t, a, b| if t
-                > 0.5
-            {
-                a
-            } else {
-                b
-            })),
+            KOp::Lrp => each!(
+                |c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |t, a, b| t * a
+                    + (1.0 - t) * b)
+            ),
+            KOp::CmpLt => each!(
+                |c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |t, a, b| {
+                    if t < 0.0 { a } else { b }
+                })
+            ),
+            KOp::CmpGe => each!(
+                |c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |t, a, b| {
+                    if t >= 0.0 { a } else { b }
+                })
+            ),
+            KOp::Cnd => each!(
+                |c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |t, a, b| {
+                    if t > 0.5 { a } else { b }
+                })
+            ),
             KOp::Sgn => each!(|c| m1(&mut res[c], r!(0, c), alu::sgn)),
             KOp::Rcp => {
                 m1(&mut res[0], r!(0, 0), |x| alu::rcp(x, d));
@@ -398,7 +397,11 @@ impl Machine {
                 for l in 0..LANES {
                     let (x, y, z) = (r!(0, 0)[l], r!(0, 1)[l], r!(0, 2)[l]);
                     let f = x * x + y * y + z * z;
-                    let f = if f != 0.0 { 1.0 / f.sqrt() } else { alu::FLT_MAX };
+                    let f = if f != 0.0 {
+                        1.0 / f.sqrt()
+                    } else {
+                        alu::FLT_MAX
+                    };
                     for c in 0..4 {
                         res[c][l] = r!(0, c)[l] * f;
                     }
@@ -449,11 +452,7 @@ impl Machine {
                     let o = &mut res[c];
                     if env.quads {
                         for q in (0..LANES).step_by(4) {
-                            let v = if dy {
-                                a[q + 2] - a[q]
-                            } else {
-                                a[q + 1] - a[q]
-                            };
+                            let v = if dy { a[q + 2] - a[q] } else { a[q + 1] - a[q] };
                             o[q..q + 4].fill(v);
                         }
                     } else {
@@ -461,13 +460,15 @@ impl Machine {
                     }
                 })
             }
-            KOp::Setp(cond) => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| if cond
-                .test(a, b)
-            {
-                1.0
-            } else {
-                0.0
-            })),
+            KOp::Setp(cond) => {
+                each!(
+                    |c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| if cond.test(a, b) {
+                        1.0
+                    } else {
+                        0.0
+                    })
+                )
+            }
             _ => {}
         }
         false
@@ -689,13 +690,14 @@ impl Machine {
                             m[l] = m[l] && cm[l];
                         }
                     }
-                    if *depth < env.max_call_depth && any(&m) {
-                        if let Some(&lpc) = k.labels.get(&label) {
-                            *depth += 1;
-                            let body_end = k.insts[lpc].jump as usize;
-                            let _ = self.seq(k, env, lpc + 1, body_end, m, depth);
-                            *depth -= 1;
-                        }
+                    if *depth < env.max_call_depth
+                        && any(&m)
+                        && let Some(&lpc) = k.labels.get(&label)
+                    {
+                        *depth += 1;
+                        let body_end = k.insts[lpc].jump as usize;
+                        let _ = self.seq(k, env, lpc + 1, body_end, m, depth);
+                        *depth -= 1;
                     }
                     pc += 1;
                 }

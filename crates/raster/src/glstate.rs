@@ -2,7 +2,9 @@
 //! matrices scenes set (`ortho`). Matrices are row-major `[[f32; 4]; 4]` (`m[row][col]`),
 //! so `state.matrix.X.row[n]` is `m[n]`.
 
-use hoist_asm::state::{Face, LightProdProp, LightProp, MaterialProp, MatrixMod, MatrixName, StateRef, TexGenPlane};
+use hoist_asm::state::{
+    Face, LightProdProp, LightProp, MaterialProp, MatrixMod, MatrixName, StateRef, TexGenPlane,
+};
 use serde::{Deserialize, Serialize};
 
 pub type Mat4 = [[f32; 4]; 4];
@@ -214,7 +216,11 @@ impl GlState {
                 };
                 mm[(row & 3) as usize]
             }
-            StateRef::TexEnvColor(n) => self.texenv_color.get(n as usize).copied().unwrap_or([0.0; 4]),
+            StateRef::TexEnvColor(n) => self
+                .texenv_color
+                .get(n as usize)
+                .copied()
+                .unwrap_or([0.0; 4]),
             StateRef::DepthRange => {
                 let (n, f) = self.depth_range;
                 [n, f, f - n, 1.0]

@@ -215,7 +215,11 @@ impl Default for ToRgba8 {
 pub fn to_rgba8(img: &Image, m: &ToRgba8) -> Vec<u8> {
     let (w, h) = (img.width as usize, img.height as usize);
     let mut out = Vec::with_capacity(w * h * 4);
-    let scale = if m.hi != m.lo { 1.0 / (m.hi - m.lo) } else { 0.0 };
+    let scale = if m.hi != m.lo {
+        1.0 / (m.hi - m.lo)
+    } else {
+        0.0
+    };
     for row in 0..h {
         let y = if m.top_down { h - 1 - row } else { row };
         for p in &img.pixels[y * w..(y + 1) * w] {
@@ -419,11 +423,17 @@ mod tests {
                 differing_pixels,
                 ..
             } => {
-                assert_eq!((max_abs_diff, x, y, channel, differing_pixels), (0.25, 1, 1, 2, 2));
+                assert_eq!(
+                    (max_abs_diff, x, y, channel, differing_pixels),
+                    (0.25, 1, 1, 2, 2)
+                );
             }
             v => panic!("{v:?}"),
         }
-        assert!(matches!(compare(&a, &Image::new(2, 3, [0.0; 4])), Verdict::SizeMismatch { .. }));
+        assert!(matches!(
+            compare(&a, &Image::new(2, 3, [0.0; 4])),
+            Verdict::SizeMismatch { .. }
+        ));
     }
 
     #[test]

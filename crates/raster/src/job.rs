@@ -119,15 +119,16 @@ impl RenderJob {
         if n > 0 {
             let w = self.target.width as usize;
             let start = self.next_band as usize * BAND as usize * w;
-            let end = ((self.next_band + n) as usize * BAND as usize * w).min(self.target.color.len());
+            let end =
+                ((self.next_band + n) as usize * BAND as usize * w).min(self.target.color.len());
             let depth: &mut [f32] = if self.target.depth.is_empty() {
                 &mut []
             } else {
                 &mut self.target.depth[start..end]
             };
-            let s = self
-                .draw
-                .shade_bands(self.next_band, &mut self.target.color[start..end], depth);
+            let s =
+                self.draw
+                    .shade_bands(self.next_band, &mut self.target.color[start..end], depth);
             self.stats.add(&s);
             self.next_band += n;
         }

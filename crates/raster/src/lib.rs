@@ -32,6 +32,12 @@
 //! The crate does no I/O, spawns no threads of its own (rayon only with `parallel`) and
 //! reads no clocks, so it builds for `wasm32-unknown-unknown`.
 
+// Lane loops index several rows in lockstep (`o[l] = f(a[l], b[l])`): written as index
+// loops on purpose, the form that vectorises uniformly.
+#![allow(clippy::needless_range_loop)]
+// `!(a < b)` is deliberate wherever NaN must take the other branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 pub mod alu;
 pub mod compile;
 pub mod exec;
@@ -128,7 +134,9 @@ impl Caps {
     pub fn check_texture(&self, w: u32, h: u32, d: u32) -> Result<(), RenderError> {
         let bytes = u64::from(w) * u64::from(h) * u64::from(d.max(1)) * 16;
         if w == 0 || h == 0 {
-            return Err(RenderError::Config(format!("texture size {w}x{h} is empty")));
+            return Err(RenderError::Config(format!(
+                "texture size {w}x{h} is empty"
+            )));
         }
         if bytes > self.max_texture_bytes {
             return Err(RenderError::Limit(format!(

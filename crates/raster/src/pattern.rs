@@ -31,7 +31,10 @@ pub enum Pattern {
 /// `solid:r,g,b,a`, with an optional `@WxH` suffix.
 pub fn parse_spec(spec: &str) -> Result<(Pattern, Option<(u32, u32)>), String> {
     let (name, size) = match spec.rsplit_once('@') {
-        Some((n, s)) => (n, Some(parse_size(s).ok_or_else(|| format!("bad size `{s}`"))?)),
+        Some((n, s)) => (
+            n,
+            Some(parse_size(s).ok_or_else(|| format!("bad size `{s}`"))?),
+        ),
         None => (spec, None),
     };
     let p = if name == "gradient" {
@@ -129,7 +132,10 @@ mod tests {
     #[test]
     fn specs_parse_with_sizes() {
         assert_eq!(parse_spec("checker").unwrap(), (Pattern::Checker(8), None));
-        assert_eq!(parse_spec("checker:4@16x8").unwrap(), (Pattern::Checker(4), Some((16, 8))));
+        assert_eq!(
+            parse_spec("checker:4@16x8").unwrap(),
+            (Pattern::Checker(4), Some((16, 8)))
+        );
         assert_eq!(parse_spec("noise:0x10").unwrap().0, Pattern::Noise(16));
         assert!(parse_spec("plaid").is_err());
         assert!(parse_spec("gradient@0x4").is_err());

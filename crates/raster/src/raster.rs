@@ -223,15 +223,16 @@ fn out_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
 
 /// Semantic of a fragment-program input register.
 fn in_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
-    p.semantic(reg).or(match (reg.file, reg.index, p.dialect()) {
-        (RegFile::Input, 2, Dialect::Arb) => Some(Semantic::Fog(0)),
-        (RegFile::Input, n, Dialect::Arb) => Some(Semantic::Color(n.min(1) as u8)),
-        (RegFile::Input, n, Dialect::D3d9) => Some(Semantic::Color(n as u8)),
-        (RegFile::TexCoord, n, _) => Some(Semantic::TexCoord(n as u8)),
-        (RegFile::Misc, 0, _) => Some(Semantic::WindowPos),
-        (RegFile::Misc, 1, _) => Some(Semantic::Face),
-        _ => None,
-    })
+    p.semantic(reg)
+        .or(match (reg.file, reg.index, p.dialect()) {
+            (RegFile::Input, 2, Dialect::Arb) => Some(Semantic::Fog(0)),
+            (RegFile::Input, n, Dialect::Arb) => Some(Semantic::Color(n.min(1) as u8)),
+            (RegFile::Input, n, Dialect::D3d9) => Some(Semantic::Color(n as u8)),
+            (RegFile::TexCoord, n, _) => Some(Semantic::TexCoord(n as u8)),
+            (RegFile::Misc, 0, _) => Some(Semantic::WindowPos),
+            (RegFile::Misc, 1, _) => Some(Semantic::Face),
+            _ => None,
+        })
 }
 
 /// Where a fragment input row gets its value.
@@ -311,7 +312,10 @@ fn plane_dist(v: &[f64; 4], k: usize) -> f64 {
 
 fn clip_polygon(mut poly: Vec<CVert>) -> Vec<CVert> {
     for k in 0..7 {
-        if poly.iter().all(|v| plane_dist(&v.clip, k) >= 0.0 && (k != 0 || v.clip[3] > 1e-20)) {
+        if poly
+            .iter()
+            .all(|v| plane_dist(&v.clip, k) >= 0.0 && (k != 0 || v.clip[3] > 1e-20))
+        {
             continue;
         }
         let mut out = Vec::with_capacity(poly.len() + 2);
@@ -382,12 +386,15 @@ pub struct PreparedDraw {
     pub vertex_stats: Stats,
 }
 
+/// Vertices (all attribute slots) and triangle-list indices.
+type VertexList = (Vec<[[f32; 4]; ATTRIBS]>, Vec<u32>);
+
 /// Builds the vertex list and triangle indices of a geometry.
 fn geometry_vertices(
     g: &Geometry,
     state: &DrawState,
     caps: &Caps,
-) -> Result<(Vec<[[f32; 4]; ATTRIBS]>, Vec<u32>), RenderError> {
+) -> Result<VertexList, RenderError> {
     let strip = |pos: [[f32; 2]; 4], tc: Option<[[f32; 2]; 4]>| {
         let vs: Vec<[[f32; 4]; ATTRIBS]> = (0..4)
             .map(|i| {
@@ -479,14 +486,19 @@ impl PreparedDraw {
         };
         let mut finputs = Vec::new();
         let mut ff_colors = (None, None);
-        let two_side = |s: Semantic, sems: &mut Vec<Semantic>, slot_of: &mut dyn FnMut(Semantic, &mut Vec<Semantic>) -> usize| {
-            let front = slot_of(s, sems);
-            let back = match s {
-                Semantic::Color(n) if state.two_side && n < 2 => Some(slot_of(Semantic::BackColor(n), sems)),
-                _ => None,
+        let two_side =
+            |s: Semantic,
+             sems: &mut Vec<Semantic>,
+             slot_of: &mut dyn FnMut(Semantic, &mut Vec<Semantic>) -> usize| {
+                let front = slot_of(s, sems);
+                let back = match s {
+                    Semantic::Color(n) if state.two_side && n < 2 => {
+                        Some(slot_of(Semantic::BackColor(n), sems))
+                    }
+                    _ => None,
+                };
+                FragSrc::Vary(front, back)
             };
-            FragSrc::Vary(front, back)
-        };
         match &fp {
             Some(cp) => {
                 for &(reg, row) in &cp.kernel.inputs {
@@ -547,13 +559,13 @@ impl PreparedDraw {
                     .map(|&(_, row)| row);
                 let mut outs: Vec<(usize, R, bool)> = Vec::new();
                 for &(reg, row) in &k.outputs {
-                    if let Some(s) = out_semantic(p, reg) {
-                        if let Some(i) = sems.iter().position(|&x| x == s) {
-                            let clamp = state.vertex_clamp
-                                && reg.file == RegFile::AttrOut
-                                && matches!(s, Semantic::Color(_) | Semantic::BackColor(_));
-                            outs.push((i, row, clamp));
-                        }
+                    if let Some(s) = out_semantic(p, reg)
+                        && let Some(i) = sems.iter().position(|&x| x == s)
+                    {
+                        let clamp = state.vertex_clamp
+                            && reg.file == RegFile::AttrOut
+                            && matches!(s, Semantic::Color(_) | Semantic::BackColor(_));
+                        outs.push((i, row, clamp));
                     }
                 }
                 let invariant = p.has_option(&ArbOption::PositionInvariant);
@@ -643,10 +655,7 @@ impl PreparedDraw {
                 .iter()
                 .map(|&i| CVert {
                     clip: clip[i as usize].map(f64::from),
-                    vary: vary[i as usize]
-                        .iter()
-                        .map(|v| v.map(f64::from))
-                        .collect(),
+                    vary: vary[i as usize].iter().map(|v| v.map(f64::from)).collect(),
                 })
                 .collect();
             if poly.iter().any(|v| v.clip.iter().any(|c| c.is_nan())) {
@@ -693,7 +702,11 @@ impl PreparedDraw {
             Some(cp) => {
                 let k = &cp.kernel;
                 let c = k.output_row(Reg::new(RegFile::ColorOut, 0));
-                let dcomp = if cp.program.dialect() == Dialect::Arb { 2 } else { 0 };
+                let dcomp = if cp.program.dialect() == Dialect::Arb {
+                    2
+                } else {
+                    0
+                };
                 let d = k
                     .output_row(Reg::new(RegFile::DepthOut, 0))
                     .map(|r| (r, dcomp));
@@ -713,9 +726,7 @@ impl PreparedDraw {
         let d3d_pos = fp
             .as_ref()
             .is_some_and(|cp| cp.program.dialect() == Dialect::D3d9);
-        let needs_position = finputs
-            .iter()
-            .any(|(_, s)| matches!(s, FragSrc::WindowPos));
+        let needs_position = finputs.iter().any(|(_, s)| matches!(s, FragSrc::WindowPos));
         Ok(PreparedDraw {
             fp,
             fconsts,
@@ -754,12 +765,7 @@ impl PreparedDraw {
 
     /// Shades bands `first..first + n` of a target. `color` and `depth` are the rows of
     /// those bands (depth empty when no depth buffer exists).
-    pub fn shade_bands(
-        &self,
-        first: u32,
-        color: &mut [[f32; 4]],
-        depth: &mut [f32],
-    ) -> Stats {
+    pub fn shade_bands(&self, first: u32, color: &mut [[f32; 4]], depth: &mut [f32]) -> Stats {
         let w = self.width as usize;
         let band_len = w * BAND as usize;
         let texrefs: Vec<Option<&Texture>> = self.textures.iter().map(|t| t.as_deref()).collect();
@@ -778,7 +784,9 @@ impl PreparedDraw {
                 .enumerate()
                 .map_init(
                     || self.new_machine(),
-                    |m, (i, (c, dd))| self.shade_band(m.as_mut(), &texrefs, first + i as u32, c, dd),
+                    |m, (i, (c, dd))| {
+                        self.shade_band(m.as_mut(), &texrefs, first + i as u32, c, dd)
+                    },
                 )
                 .reduce(Stats::default, |mut a, b| {
                     a.add(&b);
@@ -824,7 +832,17 @@ impl PreparedDraw {
             let tx0 = tri.x0 & !7;
             let mut tx = tx0;
             while tx < tri.x1 {
-                self.shade_tile(m.as_deref_mut(), texrefs, tri, tx, by0, by1, color, depth, &mut stats);
+                self.shade_tile(
+                    m.as_deref_mut(),
+                    texrefs,
+                    tri,
+                    tx,
+                    by0,
+                    by1,
+                    color,
+                    depth,
+                    &mut stats,
+                );
                 tx += BAND as i32;
             }
         }
@@ -998,14 +1016,14 @@ impl PreparedDraw {
                         interp(s, c, o);
                     }
                 }
-                if self.color_sum {
-                    if let Some(s) = self.ff_colors.1.and_then(vary_slot) {
-                        for c in 0..3 {
-                            let mut r = [0.0; LANES];
-                            interp(s, c, &mut r);
-                            for l in 0..LANES {
-                                out_color[c][l] = (out_color[c][l] + r[l]).min(1.0);
-                            }
+                if self.color_sum
+                    && let Some(s) = self.ff_colors.1.and_then(vary_slot)
+                {
+                    for c in 0..3 {
+                        let mut r = [0.0; LANES];
+                        interp(s, c, &mut r);
+                        for l in 0..LANES {
+                            out_color[c][l] = (out_color[c][l] + r[l]).min(1.0);
                         }
                     }
                 }
@@ -1035,7 +1053,12 @@ impl PreparedDraw {
                     *dv = z;
                 }
             }
-            let mut v = [out_color[0][l], out_color[1][l], out_color[2][l], out_color[3][l]];
+            let mut v = [
+                out_color[0][l],
+                out_color[1][l],
+                out_color[2][l],
+                out_color[3][l],
+            ];
             if clamp {
                 v = v.map(|x| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) });
             }
@@ -1100,7 +1123,11 @@ fn setup_triangle(
         for c in 0..4 {
             planes.push(plane(
                 p,
-                [vary[0][s][c] * k[0], vary[1][s][c] * k[1], vary[2][s][c] * k[2]],
+                [
+                    vary[0][s][c] * k[0],
+                    vary[1][s][c] * k[1],
+                    vary[2][s][c] * k[2],
+                ],
             ));
         }
     }

@@ -180,7 +180,9 @@ pub fn parse_floats(s: &str) -> Result<Vec<f32>, String> {
                 "inf" | "+inf" | "infinity" => Ok(f32::INFINITY),
                 "-inf" | "-infinity" => Ok(f32::NEG_INFINITY),
                 "nan" | "+nan" | "-nan" => Ok(f32::NAN),
-                _ => t.parse::<f32>().map_err(|_| format!("`{t}` is not a number")),
+                _ => t
+                    .parse::<f32>()
+                    .map_err(|_| format!("`{t}` is not a number")),
             }
         })
         .collect()
@@ -284,7 +286,8 @@ fn parse_command(l: &str, line: u32, caps: &Caps) -> Result<Command, RenderError
     let w0 = words.first().copied().unwrap_or("");
     let w1 = words.get(1).copied().unwrap_or("");
     let size = |w: u32, h: u32| -> Result<(u32, u32), RenderError> {
-        caps.check_target(w, h).map_err(|e| serr(line, e.to_string()))?;
+        caps.check_target(w, h)
+            .map_err(|e| serr(line, e.to_string()))?;
         Ok((w, h))
     };
     let int = |s: &str| -> Result<u32, RenderError> {
@@ -314,7 +317,10 @@ fn parse_command(l: &str, line: u32, caps: &Caps) -> Result<Command, RenderError
             };
             let v = floats_n(rest_after(2), 5, line, "parameter")?;
             if !(0.0..65536.0).contains(&v[0]) || v[0].fract() != 0.0 {
-                return Err(serr(line, format!("parameter index {} is out of range", v[0])));
+                return Err(serr(
+                    line,
+                    format!("parameter index {} is out of range", v[0]),
+                ));
             }
             Command::Param {
                 stage,
@@ -323,8 +329,12 @@ fn parse_command(l: &str, line: u32, caps: &Caps) -> Result<Command, RenderError
                 value: vec4(&v[1..]),
             }
         }
-        ("clear", "color") => Command::ClearColor(vec4(&floats_n(rest_after(2), 4, line, "clear color")?)),
-        ("clear", "depth") => Command::ClearDepth(floats_n(rest_after(2), 1, line, "clear depth")?[0]),
+        ("clear", "color") => {
+            Command::ClearColor(vec4(&floats_n(rest_after(2), 4, line, "clear color")?))
+        }
+        ("clear", "depth") => {
+            Command::ClearDepth(floats_n(rest_after(2), 1, line, "clear depth")?[0])
+        }
         ("clear", "") => Command::Clear,
         ("color", _) => Command::Color(vec4(&floats_n(rest_after(1), 4, line, "color")?)),
         ("texcoord", _) => {
@@ -336,16 +346,16 @@ fn parse_command(l: &str, line: u32, caps: &Caps) -> Result<Command, RenderError
         }
         ("texture", kind) => {
             let unit_s = words.get(2).copied().unwrap_or("");
-            let unit: u8 = unit_s
-                .parse()
-                .ok()
-                .filter(|u| *u < 32)
-                .ok_or_else(|| serr(line, format!("`{unit_s}` is not a texture unit (0..31)")))?;
+            let unit: u8 =
+                unit_s.parse().ok().filter(|u| *u < 32).ok_or_else(|| {
+                    serr(line, format!("`{unit_s}` is not a texture unit (0..31)"))
+                })?;
             match kind {
                 "rgbw" => {
                     let v = floats_n(rest_after(3), 2, line, "texture rgbw")?;
                     let (w, h) = (v[0] as u32, v[1] as u32);
-                    caps.check_texture(w, h, 1).map_err(|e| serr(line, e.to_string()))?;
+                    caps.check_texture(w, h, 1)
+                        .map_err(|e| serr(line, e.to_string()))?;
                     Command::Texture(
                         unit,
                         TexSource::Pattern(Pattern::Rgbw, w, h),
@@ -373,16 +383,16 @@ fn parse_command(l: &str, line: u32, caps: &Caps) -> Result<Command, RenderError
                     },
                 ),
                 "pattern" | "image" | "target" => {
-                    let what = words
-                        .get(3)
-                        .copied()
-                        .ok_or_else(|| serr(line, format!("texture {kind} needs a unit and a name")))?;
+                    let what = words.get(3).copied().ok_or_else(|| {
+                        serr(line, format!("texture {kind} needs a unit and a name"))
+                    })?;
                     let opts = parse_tex_options(&words[4..], line)?;
                     let src = match kind {
                         "pattern" => {
                             let (p, sz) = pattern::parse_spec(what).map_err(|e| serr(line, e))?;
                             let (w, h) = sz.unwrap_or((256, 256));
-                            caps.check_texture(w, h, 1).map_err(|e| serr(line, e.to_string()))?;
+                            caps.check_texture(w, h, 1)
+                                .map_err(|e| serr(line, e.to_string()))?;
                             TexSource::Pattern(p, w, h)
                         }
                         "image" => TexSource::Image(what.to_string()),
@@ -480,7 +490,11 @@ fn parse_command(l: &str, line: u32, caps: &Caps) -> Result<Command, RenderError
             if v.len() != npos + channels {
                 return Err(serr(
                     line,
-                    format!("probe expects {} numbers, found {}", npos + channels, v.len()),
+                    format!(
+                        "probe expects {} numbers, found {}",
+                        npos + channels,
+                        v.len()
+                    ),
                 ));
             }
             let mut expect = [0.0, 0.0, 0.0, 1.0];
@@ -525,7 +539,10 @@ fn parse_command(l: &str, line: u32, caps: &Caps) -> Result<Command, RenderError
                 Some(f) => (f, words.get(2), words.get(3)),
                 None => (TargetFormat::Rgba8, words.get(1), words.get(2)),
             };
-            let (w, h) = size(int(a.copied().unwrap_or(""))?, int(b.copied().unwrap_or(""))?)?;
+            let (w, h) = size(
+                int(a.copied().unwrap_or(""))?,
+                int(b.copied().unwrap_or(""))?,
+            )?;
             Command::Window(fmt, w, h)
         }
         ("target", name) if !name.is_empty() => {
@@ -533,7 +550,10 @@ fn parse_command(l: &str, line: u32, caps: &Caps) -> Result<Command, RenderError
                 Some(f) => (f, words.get(3), words.get(4)),
                 None => (TargetFormat::Rgba32F, words.get(2), words.get(3)),
             };
-            let (w, h) = size(int(a.copied().unwrap_or(""))?, int(b.copied().unwrap_or(""))?)?;
+            let (w, h) = size(
+                int(a.copied().unwrap_or(""))?,
+                int(b.copied().unwrap_or(""))?,
+            )?;
             if name == "window" {
                 return Err(serr(line, "`window` is the name of the window"));
             }
@@ -581,6 +601,13 @@ pub fn executor_limits(profile: hoist_asm::Profile) -> hoist_asm::Limits {
     l
 }
 
+/// A section: name, header line, body lines.
+type Section<'a> = (String, u32, Vec<(u32, &'a str)>);
+/// An open `repeat`: its line, count and the commands before it.
+type OpenRepeat = (u32, u32, Vec<(u32, Command)>);
+/// The compiled vertex and fragment programs of a pair.
+type CompiledPair = (Option<Arc<CompiledProgram>>, Option<Arc<CompiledProgram>>);
+
 /// Parses a scene file.
 pub fn parse(text: &str, caps: &Caps) -> Result<Scene, RenderError> {
     let mut scene = Scene {
@@ -588,7 +615,7 @@ pub fn parse(text: &str, caps: &Caps) -> Result<Scene, RenderError> {
         ..Scene::default()
     };
     // Split into sections.
-    let mut sections: Vec<(String, u32, Vec<(u32, &str)>)> = Vec::new();
+    let mut sections: Vec<Section> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i as u32 + 1;
         let t = raw.trim();
@@ -634,12 +661,18 @@ pub fn parse(text: &str, caps: &Caps) -> Result<Scene, RenderError> {
                 let (k, v) = t
                     .split_once('=')
                     .ok_or_else(|| serr(l, "expected `key = value`"))?;
-                scene.meta.insert(k.trim().to_string(), v.trim().to_string());
+                scene
+                    .meta
+                    .insert(k.trim().to_string(), v.trim().to_string());
             }
         } else if let Some(rest) = lower
             .strip_prefix("vertex program")
             .map(|r| (Stage::Vertex, r))
-            .or_else(|| lower.strip_prefix("fragment program").map(|r| (Stage::Fragment, r)))
+            .or_else(|| {
+                lower
+                    .strip_prefix("fragment program")
+                    .map(|r| (Stage::Fragment, r))
+            })
         {
             let (stage, _) = rest;
             let pname = name[name.len() - rest.1.len()..].trim().to_string();
@@ -676,7 +709,10 @@ pub fn parse(text: &str, caps: &Caps) -> Result<Scene, RenderError> {
                 }
             };
             if program.stage() != stage {
-                return Err(serr(first, format!("[{name}] holds a {:?} program", program.stage())));
+                return Err(serr(
+                    first,
+                    format!("[{name}] holds a {:?} program", program.stage()),
+                ));
             }
             *slot = Some(SceneProgram {
                 source: src,
@@ -694,7 +730,7 @@ pub fn parse(text: &str, caps: &Caps) -> Result<Scene, RenderError> {
     }
     let test_lines = test_lines.ok_or_else(|| serr(1, "the scene has no [test] section"))?;
     // Commands, with repeat blocks.
-    let mut stack: Vec<(u32, u32, Vec<(u32, Command)>)> = Vec::new();
+    let mut stack: Vec<OpenRepeat> = Vec::new();
     let mut out: Vec<(u32, Command)> = Vec::new();
     for (line, raw) in test_lines {
         let l = raw.trim();
@@ -711,10 +747,15 @@ pub fn parse(text: &str, caps: &Caps) -> Result<Scene, RenderError> {
             continue;
         }
         if words[0] == "end" {
-            let (_, n, mut outer) = stack.pop().ok_or_else(|| serr(line, "`end` without `repeat`"))?;
-            let body = std::mem::replace(&mut out, Vec::new());
+            let (_, n, mut outer) = stack
+                .pop()
+                .ok_or_else(|| serr(line, "`end` without `repeat`"))?;
+            let body = std::mem::take(&mut out);
             if (body.len() as u64) * u64::from(n) + outer.len() as u64 > caps.max_commands as u64 {
-                return Err(serr(line, format!("more than {} commands", caps.max_commands)));
+                return Err(serr(
+                    line,
+                    format!("more than {} commands", caps.max_commands),
+                ));
             }
             for _ in 0..n {
                 outer.extend(body.iter().cloned());
@@ -724,7 +765,10 @@ pub fn parse(text: &str, caps: &Caps) -> Result<Scene, RenderError> {
         }
         out.push((line, parse_command(l, line, caps)?));
         if out.len() > caps.max_commands {
-            return Err(serr(line, format!("more than {} commands", caps.max_commands)));
+            return Err(serr(
+                line,
+                format!("more than {} commands", caps.max_commands),
+            ));
         }
     }
     if let Some((line, ..)) = stack.last() {
@@ -732,10 +776,11 @@ pub fn parse(text: &str, caps: &Caps) -> Result<Scene, RenderError> {
     }
     // Check references that can be checked statically.
     for (line, c) in &out {
-        if let Command::Use(n) = c {
-            if !scene.programs.contains_key(n) && !n.is_empty() {
-                return Err(serr(*line, format!("no program pair named `{n}`")));
-            }
+        if let Command::Use(n) = c
+            && !scene.programs.contains_key(n)
+            && !n.is_empty()
+        {
+            return Err(serr(*line, format!("no program pair named `{n}`")));
         }
     }
     scene.commands = out;
@@ -806,7 +851,7 @@ enum UnitBinding {
 pub struct SceneJob {
     scene: Scene,
     opts: RunOptions,
-    compiled: BTreeMap<String, (Option<Arc<CompiledProgram>>, Option<Arc<CompiledProgram>>)>,
+    compiled: BTreeMap<String, CompiledPair>,
     pc: usize,
     targets: BTreeMap<String, Target>,
     bound: String,
@@ -860,15 +905,16 @@ impl SceneJob {
     pub fn new(scene: Scene, opts: RunOptions) -> Result<SceneJob, RenderError> {
         let mut compiled = BTreeMap::new();
         for (name, pair) in &scene.programs {
-            let c = |sp: &Option<SceneProgram>| -> Result<Option<Arc<CompiledProgram>>, RenderError> {
-                sp.as_ref()
-                    .map(|sp| {
-                        CompiledProgram::new(&sp.program)
-                            .map(Arc::new)
-                            .map_err(|e| serr(sp.line, e.to_string()))
-                    })
-                    .transpose()
-            };
+            let c =
+                |sp: &Option<SceneProgram>| -> Result<Option<Arc<CompiledProgram>>, RenderError> {
+                    sp.as_ref()
+                        .map(|sp| {
+                            CompiledProgram::new(&sp.program)
+                                .map(Arc::new)
+                                .map_err(|e| serr(sp.line, e.to_string()))
+                        })
+                        .transpose()
+                };
             compiled.insert(name.clone(), (c(&pair.vertex)?, c(&pair.fragment)?));
         }
         let (w, h) = scene.window;
@@ -903,7 +949,8 @@ impl SceneJob {
         Progress {
             bands_done: self.pc as u64,
             bands_total: self.scene.commands.len() as u64,
-            done: self.error.is_some() || (self.pc >= self.scene.commands.len() && self.pending.is_none()),
+            done: self.error.is_some()
+                || (self.pc >= self.scene.commands.len() && self.pending.is_none()),
         }
     }
 
@@ -915,7 +962,11 @@ impl SceneJob {
     }
 
     fn total_bytes(&self) -> u64 {
-        let t: u64 = self.targets.values().map(|t| t.color.len() as u64 * 16).sum();
+        let t: u64 = self
+            .targets
+            .values()
+            .map(|t| t.color.len() as u64 * 16)
+            .sum();
         let u: u64 = self
             .units
             .values()
@@ -927,17 +978,21 @@ impl SceneJob {
         t + u
     }
 
-    fn build_texture(&self, line: u32, src: &TexSource, o: &TexOptions) -> Result<Texture, RenderError> {
+    fn build_texture(
+        &self,
+        line: u32,
+        src: &TexSource,
+        o: &TexOptions,
+    ) -> Result<Texture, RenderError> {
         let caps = &self.opts.caps;
         let img = match src {
             TexSource::Miptree => return Ok(miptree()),
             TexSource::Pattern(p, w, h) => pattern::generate(p, *w, *h),
             TexSource::Image(name) => {
-                let bytes = self
-                    .opts
-                    .images
-                    .get(name)
-                    .ok_or_else(|| serr(line, format!("no image named `{name}` was supplied")))?;
+                let bytes =
+                    self.opts.images.get(name).ok_or_else(|| {
+                        serr(line, format!("no image named `{name}` was supplied"))
+                    })?;
                 let max = caps.max_texture_bytes / 16;
                 if bytes.starts_with(b"\x89PNG") {
                     decode_png(bytes, max).map_err(|e| serr(line, e))?
@@ -981,7 +1036,11 @@ impl SceneJob {
 
     fn step_one(&mut self, budget: &mut u32) -> Result<(), RenderError> {
         if let Some((draw, next)) = self.pending.take() {
-            let line = self.scene.commands.get(self.pc.saturating_sub(1)).map_or(0, |c| c.0);
+            let line = self
+                .scene
+                .commands
+                .get(self.pc.saturating_sub(1))
+                .map_or(0, |c| c.0);
             let t = self.target(line)?;
             let total = t.bands();
             let n = (*budget).min(total - next);
@@ -1137,7 +1196,8 @@ impl SceneJob {
                     .insert("window".into(), Target::new(*w, *h, *fmt, [0.0; 4]));
             }
             Command::NewTarget(name, fmt, w, h) => {
-                self.targets.insert(name.clone(), Target::new(*w, *h, *fmt, [0.0; 4]));
+                self.targets
+                    .insert(name.clone(), Target::new(*w, *h, *fmt, [0.0; 4]));
                 if self.total_bytes() > self.opts.caps.max_total_bytes {
                     return Err(serr(line, "targets exceed the memory cap"));
                 }
@@ -1177,7 +1237,14 @@ impl SceneJob {
                 let detail = match &v {
                     crate::image::Verdict::Identical => String::new(),
                     crate::image::Verdict::Differs {
-                        max_abs_diff, x, y, channel, a: pa, b: pb, differing_pixels, ..
+                        max_abs_diff,
+                        x,
+                        y,
+                        channel,
+                        a: pa,
+                        b: pb,
+                        differing_pixels,
+                        ..
                     } => format!(
                         "max |d| {max_abs_diff:e} at ({x},{y}).{} ({} vs {}), {differing_pixels} pixels differ",
                         ['r', 'g', 'b', 'a'][*channel as usize & 3],
@@ -1205,7 +1272,13 @@ impl SceneJob {
             (t.width, t.height, t.format)
         };
         let geometry = match g {
-            Geometry::Rect { x, y, w, h, tex: Some(t) } if t[0].is_nan() => Geometry::Rect {
+            Geometry::Rect {
+                x,
+                y,
+                w,
+                h,
+                tex: Some(t),
+            } if t[0].is_nan() => Geometry::Rect {
                 x: -1.0 + 2.0 * x / tw as f32,
                 y: -1.0 + 2.0 * y / th as f32,
                 w: 2.0 * w / tw as f32,

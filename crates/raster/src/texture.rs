@@ -151,7 +151,11 @@ impl Texture {
                 break;
             }
             let (w, h) = ((prev.width / 2).max(1), (prev.height / 2).max(1));
-            let d = if cube { prev.depth } else { (prev.depth / 2).max(1) };
+            let d = if cube {
+                prev.depth
+            } else {
+                (prev.depth / 2).max(1)
+            };
             let mut texels = Vec::with_capacity((w * h * d) as usize);
             for z in 0..d {
                 for y in 0..h {
@@ -168,8 +172,8 @@ impl Texture {
                                 for dx in 0..2u32 {
                                     let sx = (2 * x + dx).min(prev.width - 1);
                                     let sy = (2 * y + dy).min(prev.height - 1);
-                                    let t = prev.texels[((sz * prev.height + sy) * prev.width + sx)
-                                        as usize];
+                                    let t = prev.texels
+                                        [((sz * prev.height + sy) * prev.width + sx) as usize];
                                     for c in 0..4 {
                                         acc[c] += t[c];
                                     }
@@ -240,7 +244,11 @@ fn linear_coords(s: f32, n: u32, wrap: Wrap, normalized: bool) -> (usize, usize,
         (_, true) => s * n as f32,
         (_, false) => s,
     } - 0.5;
-    let u = if u.is_nan() { 0.0 } else { u.clamp(-2.0, n as f32 + 1.0) };
+    let u = if u.is_nan() {
+        0.0
+    } else {
+        u.clamp(-2.0, n as f32 + 1.0)
+    };
     let i0 = crate::alu::floor(u);
     let f = u - i0;
     let i0 = i0 as i32;
@@ -338,7 +346,10 @@ fn target_fits(tex: &Texture, target: TexTarget) -> bool {
             | (TexShape::D2, TexTarget::Rect)
             | (TexShape::D3, TexTarget::T3D)
             | (TexShape::Cube, TexTarget::Cube)
-            | (TexShape::D1 | TexShape::D2, TexTarget::Shadow1D | TexTarget::Shadow2D)
+            | (
+                TexShape::D1 | TexShape::D2,
+                TexTarget::Shadow1D | TexTarget::Shadow2D
+            )
             | (TexShape::Rect | TexShape::D2, TexTarget::ShadowRect)
     )
 }
@@ -451,7 +462,11 @@ pub fn sample_batch(
             let mut sx = 0.0;
             let mut sy = 0.0;
             for c in 0..dims.min(3) as usize {
-                let k = if target == TexTarget::Cube { scale[0] } else { scale[c] };
+                let k = if target == TexTarget::Cube {
+                    scale[0]
+                } else {
+                    scale[c]
+                };
                 sx += (dx[c] * k) * (dx[c] * k);
                 sy += (dy[c] * k) * (dy[c] * k);
             }
@@ -581,23 +596,64 @@ mod tests {
         let mut t = Texture::new_2d(4, 1, texels, TexFormat::Rgba32F, Sampler::default());
         let c = rows([1.3, 0.5, 0.0, 1.0]);
         let mut out = [[0.0; LANES]; 4];
-        sample_batch(Some(&t), TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, refs(&mut out));
+        sample_batch(
+            Some(&t),
+            TexKind::Tex,
+            TexTarget::T2D,
+            [&c[0], &c[1], &c[2], &c[3]],
+            None,
+            true,
+            refs(&mut out),
+        );
         assert_eq!(out[0][0], 3.0);
         t.sampler.wrap = Wrap::Repeat;
-        sample_batch(Some(&t), TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, refs(&mut out));
+        sample_batch(
+            Some(&t),
+            TexKind::Tex,
+            TexTarget::T2D,
+            [&c[0], &c[1], &c[2], &c[3]],
+            None,
+            true,
+            refs(&mut out),
+        );
         assert_eq!(out[0][0], 1.0);
     }
 
     #[test]
     fn bilinear_blends_neighbours_and_missing_unit_is_black_opaque() {
         let texels = vec![[0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 1.0]];
-        let t = Texture::new_2d(2, 1, texels, TexFormat::Rgba32F, Sampler::new(Filter::Linear, Wrap::ClampToEdge));
+        let t = Texture::new_2d(
+            2,
+            1,
+            texels,
+            TexFormat::Rgba32F,
+            Sampler::new(Filter::Linear, Wrap::ClampToEdge),
+        );
         let c = rows([0.5, 0.5, 0.0, 1.0]);
         let mut out = [[0.0; LANES]; 4];
-        sample_batch(Some(&t), TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, refs(&mut out));
+        sample_batch(
+            Some(&t),
+            TexKind::Tex,
+            TexTarget::T2D,
+            [&c[0], &c[1], &c[2], &c[3]],
+            None,
+            true,
+            refs(&mut out),
+        );
         assert_eq!(out[0][0], 0.5);
-        sample_batch(None, TexKind::Tex, TexTarget::T2D, [&c[0], &c[1], &c[2], &c[3]], None, true, refs(&mut out));
-        assert_eq!([out[0][0], out[1][0], out[2][0], out[3][0]], [0.0, 0.0, 0.0, 1.0]);
+        sample_batch(
+            None,
+            TexKind::Tex,
+            TexTarget::T2D,
+            [&c[0], &c[1], &c[2], &c[3]],
+            None,
+            true,
+            refs(&mut out),
+        );
+        assert_eq!(
+            [out[0][0], out[1][0], out[2][0], out[3][0]],
+            [0.0, 0.0, 0.0, 1.0]
+        );
     }
 
     #[test]

@@ -84,7 +84,11 @@ fn ours(c: &Case) -> hoist_raster::Image {
         height: c.size,
         ..RenderConfig::default()
     };
-    let filter = if c.linear { Filter::Linear } else { Filter::Nearest };
+    let filter = if c.linear {
+        Filter::Linear
+    } else {
+        Filter::Nearest
+    };
     for (u, spec) in &c.textures {
         let (p, sz) = pattern::parse_spec(spec).unwrap();
         let (w, h) = sz.unwrap_or((256, 256));
@@ -176,7 +180,9 @@ fn example(shared: &Path, name: &str) -> String {
 
 fn d3d9_file(name: &str) -> String {
     std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../asm/tests/d3d9").join(name),
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../asm/tests/d3d9")
+            .join(name),
     )
     .unwrap()
 }
@@ -222,7 +228,8 @@ fn mask(r: &mut Rng) -> &'static str {
 fn random_pair(seed: u64, transcendental: bool, perspective: bool) -> Case {
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     // Vertex program: non-affine outputs (products of attributes) into texcoord[1..3].
-    let mut vp = String::from("!!ARBvp1.0\nPARAM p[4] = { program.local[0..3] };\nTEMP a, b, c, pos;\n");
+    let mut vp =
+        String::from("!!ARBvp1.0\nPARAM p[4] = { program.local[0..3] };\nTEMP a, b, c, pos;\n");
     vp += "MOV a, vertex.texcoord[0];\n";
     if perspective {
         // w varies per vertex; x, y scaled so the quad still covers the target.
@@ -230,18 +237,33 @@ fn random_pair(seed: u64, transcendental: bool, perspective: bool) -> Case {
     } else {
         vp += "MOV result.position, vertex.position;\n";
     }
-    vp += "MUL b, a.xyxy, a.yxyx;\nMAD b, b, p[1], p[2];\nADD c, a, vertex.color;\nMUL c, c, p[3];\n";
+    vp +=
+        "MUL b, a.xyxy, a.yxyx;\nMAD b, b, p[1], p[2];\nADD c, a, vertex.color;\nMUL c, c, p[3];\n";
     vp += "MOV result.texcoord[0], vertex.texcoord[0];\nMOV result.texcoord[1], b;\nMOV result.texcoord[2], c;\n";
     vp += "MAD result.texcoord[3], a.yxyx, 0.5, 0.25;\nMOV result.color, vertex.color;\nEND\n";
 
-    let mut fp = String::from("!!ARBfp1.0\nPARAM q[4] = { program.local[0..3] };\nTEMP r0, r1, r2, r3;\n");
+    let mut fp =
+        String::from("!!ARBfp1.0\nPARAM q[4] = { program.local[0..3] };\nTEMP r0, r1, r2, r3;\n");
     fp += "TEX r0, fragment.texcoord[0], texture[0], 2D;\n";
     fp += "TXP r1, fragment.texcoord[3], texture[1], 2D;\n";
     fp += "MOV r2, fragment.texcoord[1];\nMOV r3, fragment.texcoord[2];\n";
     let srcs = |r: &mut Rng| -> String {
         let base = r.pick(&[
-            "r0", "r1", "r2", "r3", "r0", "r1", "r2", "r3", "q[0]", "q[1]", "q[2]", "q[3]",
-            "fragment.color", "fragment.texcoord[0]", "fragment.texcoord[1]",
+            "r0",
+            "r1",
+            "r2",
+            "r3",
+            "r0",
+            "r1",
+            "r2",
+            "r3",
+            "q[0]",
+            "q[1]",
+            "q[2]",
+            "q[3]",
+            "fragment.color",
+            "fragment.texcoord[0]",
+            "fragment.texcoord[1]",
         ]);
         let neg = if r.below(5) == 0 { "-" } else { "" };
         format!("{neg}{base}{}", swz(r))
@@ -254,21 +276,32 @@ fn random_pair(seed: u64, transcendental: bool, perspective: bool) -> Case {
     // input into a jump; they are left out where interpolation is not exact in both
     // implementations (perspective-divided varyings).
     let alu: &[&str] = if perspective {
-        &["ADD", "SUB", "MUL", "MAD", "DP3", "DP4", "DPH", "MIN", "MAX", "ABS", "LRP", "XPD", "DST", "MOV", "SWZ"]
+        &[
+            "ADD", "SUB", "MUL", "MAD", "DP3", "DP4", "DPH", "MIN", "MAX", "ABS", "LRP", "XPD",
+            "DST", "MOV", "SWZ",
+        ]
     } else {
         &[
             "ADD", "SUB", "MUL", "MAD", "DP3", "DP4", "DPH", "MIN", "MAX", "ABS", "FLR", "FRC",
             "SGE", "SLT", "CMP", "LRP", "XPD", "DST", "MOV", "SWZ",
         ]
     };
-    let trans = ["RCP", "RSQ", "EX2", "LG2", "POW", "SIN", "COS", "SCS", "LIT"];
+    let trans = [
+        "RCP", "RSQ", "EX2", "LG2", "POW", "SIN", "COS", "SCS", "LIT",
+    ];
     let n = 8 + r.below(8);
     for _ in 0..n {
         let dst = format!("r{}", r.below(4));
         let use_t = transcendental && r.below(3) == 0;
         let op = if use_t { r.pick(&trans) } else { r.pick(alu) };
         let sat = if r.below(4) == 0 { "_SAT" } else { "" };
-        let m = if matches!(op, "XPD") { ".xyz" } else if op == "SCS" { ".xy" } else { mask(&mut r) };
+        let m = if matches!(op, "XPD") {
+            ".xyz"
+        } else if op == "SCS" {
+            ".xy"
+        } else {
+            mask(&mut r)
+        };
         let line = match op {
             "ADD" | "SUB" | "MUL" | "DP3" | "DP4" | "DPH" | "MIN" | "MAX" | "SGE" | "SLT"
             | "XPD" | "DST" => format!("{op}{sat} {dst}{m}, {}, {};", srcs(&mut r), srcs(&mut r)),
@@ -294,11 +327,15 @@ fn random_pair(seed: u64, transcendental: bool, perspective: bool) -> Case {
             // Keep inputs of the approximated functions in tame ranges.
             "RCP" | "RSQ" => {
                 let s = scalar(&mut r);
-                format!("ABS {dst}.w, {s};\nADD {dst}.w, {dst}.w, 0.5;\n{op}{sat} {dst}{m}, {dst}.w;")
+                format!(
+                    "ABS {dst}.w, {s};\nADD {dst}.w, {dst}.w, 0.5;\n{op}{sat} {dst}{m}, {dst}.w;"
+                )
             }
             "LG2" => {
                 let s = scalar(&mut r);
-                format!("ABS {dst}.w, {s};\nADD {dst}.w, {dst}.w, 0.25;\n{op}{sat} {dst}{m}, {dst}.w;")
+                format!(
+                    "ABS {dst}.w, {s};\nADD {dst}.w, {dst}.w, 0.25;\n{op}{sat} {dst}{m}, {dst}.w;"
+                )
             }
             "POW" => {
                 let s = scalar(&mut r);
@@ -325,14 +362,33 @@ fn random_pair(seed: u64, transcendental: bool, perspective: bool) -> Case {
         vp,
         fp,
         size: 64,
-        textures: vec![(0, format!("noise:{seed}@32x32")), (1, "gradient@16x16".into())],
+        textures: vec![
+            (0, format!("noise:{seed}@32x32")),
+            (1, "gradient@16x16".into()),
+        ],
         tol: 2e-7,
         color: Some([r.f(0.0, 1.0), r.f(0.0, 1.0), r.f(0.0, 1.0), r.f(0.0, 1.0)]),
         ..Case::default()
     };
     for i in 0..4 {
-        c.local_fp.push((i, [r.f(-1.0, 1.0), r.f(-1.0, 1.0), r.f(-1.0, 1.0), r.f(-1.0, 1.0)]));
-        c.local_vp.push((i, [r.f(-1.0, 1.0), r.f(-1.0, 1.0), r.f(-1.0, 1.0), r.f(-1.0, 1.0)]));
+        c.local_fp.push((
+            i,
+            [
+                r.f(-1.0, 1.0),
+                r.f(-1.0, 1.0),
+                r.f(-1.0, 1.0),
+                r.f(-1.0, 1.0),
+            ],
+        ));
+        c.local_vp.push((
+            i,
+            [
+                r.f(-1.0, 1.0),
+                r.f(-1.0, 1.0),
+                r.f(-1.0, 1.0),
+                r.f(-1.0, 1.0),
+            ],
+        ));
     }
     if perspective {
         c.local_vp[0].1[0] = 0.5;
@@ -369,8 +425,15 @@ fn cases(shared: &Path) -> Vec<Case> {
         }
     }
     // Bilinear filtering between texel centres: magnified 61x47 noise, taps 0.37 texel apart.
-    for (name, tex) in [("gauss13_bilinear_magnified", "noise:5@61x47"), ("conv3_bilinear_offsets", "gradient@33x29")] {
-        let base = if name.starts_with("gauss") { "gauss13" } else { "conv3" };
+    for (name, tex) in [
+        ("gauss13_bilinear_magnified", "noise:5@61x47"),
+        ("conv3_bilinear_offsets", "gradient@33x29"),
+    ] {
+        let base = if name.starts_with("gauss") {
+            "gauss13"
+        } else {
+            "conv3"
+        };
         v.push(Case {
             name: name.into(),
             vp: example(shared, &format!("{base}.vp")),
@@ -438,11 +501,11 @@ fn agrees_with_llvmpipe() {
     std::fs::create_dir_all(&dir).unwrap();
     // Probe OSMesa with the first case.
     let all = cases(&shared);
-    if let Err(e) = theirs(&bin, &dir, &all[0]) {
-        if e.contains("OSMesa") || e.contains("dlopen") {
-            eprintln!("skipping: {e}");
-            return;
-        }
+    if let Err(e) = theirs(&bin, &dir, &all[0])
+        && (e.contains("OSMesa") || e.contains("dlopen"))
+    {
+        eprintln!("skipping: {e}");
+        return;
     }
     let (mut passed, mut failed) = (0, 0);
     let mut strict = 0;

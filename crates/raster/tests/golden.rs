@@ -73,11 +73,21 @@ fn hashes() -> Vec<(String, u64)> {
         include_str!("golden/transcendental.fp"),
         base.clone(),
     );
-    one("partial", include_str!("golden/partial.vp"), SHOW_FP, base.clone());
+    one(
+        "partial",
+        include_str!("golden/partial.vp"),
+        SHOW_FP,
+        base.clone(),
+    );
     let mut cfg = base.clone();
     cfg.textures.insert(
         0,
-        texture("noise:9@37x23", Filter::Linear, MipFilter::Linear, Wrap::Repeat),
+        texture(
+            "noise:9@37x23",
+            Filter::Linear,
+            MipFilter::Linear,
+            Wrap::Repeat,
+        ),
     );
     one(
         "sampling",
@@ -88,7 +98,12 @@ fn hashes() -> Vec<(String, u64)> {
     let mut cfg = base.clone();
     cfg.textures.insert(
         0,
-        texture("gradient@16x16", Filter::Nearest, MipFilter::Nearest, Wrap::ClampToEdge),
+        texture(
+            "gradient@16x16",
+            Filter::Nearest,
+            MipFilter::Nearest,
+            Wrap::ClampToEdge,
+        ),
     );
     one(
         "d3d9_flow",
@@ -116,5 +131,8 @@ fn images_match_the_golden_hashes() {
         std::fs::write(p, &got).unwrap();
         return;
     }
-    assert_eq!(got, GOLDEN, "image hashes differ from tests/golden/hashes.txt");
+    assert_eq!(
+        got, GOLDEN,
+        "image hashes differ from tests/golden/hashes.txt"
+    );
 }

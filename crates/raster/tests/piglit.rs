@@ -1,17 +1,20 @@
 //! Conformance: every probe of the piglit ARB shader_test files in `../shared/corpus`
 //! must pass. Skips (with a notice) when `../shared` is not next to the repository.
 
-use hoist_raster::scene::{self, RunOptions};
 use hoist_raster::Caps;
+use hoist_raster::scene::{self, RunOptions};
 use std::path::{Path, PathBuf};
 
 fn corpus() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/piglit/tests/spec");
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/piglit/tests/spec");
     root.is_dir().then_some(root)
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() {

@@ -68,13 +68,22 @@ fn zero_inputs_per_dialect() {
     assert_eq!(pixel(&vs), [f32::MAX, f32::MAX, -f32::MAX, 0.0]);
     let vp = "!!ARBvp1.0\nTEMP t;\nMOV result.position, vertex.position;\nRCP t.x, {0}.x;\nRSQ t.y, {0}.x;\n\
               LG2 t.z, {0}.x;\nRCP t.w, {-0.0}.x;\nMOV result.texcoord[0], t;\nEND\n";
-    assert_eq!(pixel(vp), [f32::INFINITY, f32::INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY]);
+    assert_eq!(
+        pixel(vp),
+        [
+            f32::INFINITY,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NEG_INFINITY
+        ]
+    );
 }
 
 #[test]
 fn expp_differs_between_vs_1_1_and_vs_2_0() {
     // vs_1_1: (2^floor(x), frac(x), 2^x, 1); vs_2_0: 2^x replicated. x = 2.5.
-    let v11 = "vs_1_1\ndcl_position v0\ndef c0, 2.5, 0, 0, 0\nmov oPos, v0\nexpp r0, c0.x\nmov oT0, r0\n";
+    let v11 =
+        "vs_1_1\ndcl_position v0\ndef c0, 2.5, 0, 0, 0\nmov oPos, v0\nexpp r0, c0.x\nmov oT0, r0\n";
     let p = pixel(v11);
     assert_eq!((p[0], p[1], p[3]), (4.0, 0.5, 1.0));
     assert!((p[2] - 5.656_854).abs() < 1e-5);
@@ -110,11 +119,9 @@ fn kill_discards_fragments() {
 #[test]
 fn runaway_loops_are_cut_off() {
     // 255^3 iterations would take minutes; the batch budget stops it and says so.
-    let vs = format!(
-        "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\nmov o0, v0\n\
+    let vs = "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord0 o1\nmov o0, v0\n\
          def c0, 0, 0, 0, 0\ndef c1, 1, 0, 0, 0\ndefi i0, 255, 0, 1, 0\nmov r0, c0\n\
-         rep i0\nrep i0\nrep i0\nadd r0.x, r0.x, c1.x\nendrep\nendrep\nendrep\nmov o1, r0\n"
-    );
+         rep i0\nrep i0\nrep i0\nadd r0.x, r0.x, c1.x\nendrep\nendrep\nendrep\nmov o1, r0\n";
     let sc = scene::parse(
         &format!("[vertex program]\n{vs}\n[fragment program]\nps_2_0\ndcl t0\nmov oC0, t0\n[test]\nwindow rgba32f 4 4\ndraw quad\n"),
         &Caps::default(),
@@ -150,12 +157,18 @@ fn bad_sizes_and_scenes_are_errors() {
         height: 100_000,
         ..RenderConfig::default()
     };
-    assert!(matches!(render(None, None, &cfg), Err(RenderError::Limit(_))));
+    assert!(matches!(
+        render(None, None, &cfg),
+        Err(RenderError::Limit(_))
+    ));
     let cfg = RenderConfig {
         width: 0,
         ..RenderConfig::default()
     };
-    assert!(matches!(render(None, None, &cfg), Err(RenderError::Config(_))));
+    assert!(matches!(
+        render(None, None, &cfg),
+        Err(RenderError::Config(_))
+    ));
     let caps = Caps::default();
     assert!(matches!(
         scene::parse("[vertex program]\n!!ARBvp1.0\nEND\n", &caps),
@@ -163,7 +176,11 @@ fn bad_sizes_and_scenes_are_errors() {
     ));
     let e = scene::parse("[test]\ntexture pattern 0 noise:1@100000x100000\n", &caps).unwrap_err();
     assert!(matches!(e, RenderError::Scene { line: 2, .. }), "{e:?}");
-    let e = scene::parse("[vertex program]\n!!ARBvp1.0\nMOV foo, bar;\nEND\n[test]\n", &caps).unwrap_err();
+    let e = scene::parse(
+        "[vertex program]\n!!ARBvp1.0\nMOV foo, bar;\nEND\n[test]\n",
+        &caps,
+    )
+    .unwrap_err();
     assert!(matches!(e, RenderError::Scene { line: 3, .. }), "{e:?}");
     let sc = scene::parse("[test]\nbind target nowhere\n", &caps).unwrap();
     let e = scene::run(&sc, &RunOptions::default()).unwrap_err();

@@ -28,7 +28,9 @@ pub fn gauss_programs(k: i32) -> (String, String) {
     fp += "TEMP acc, tc, t;\nMOV tc, fragment.texcoord[0];\n";
     for (i, tap) in (-h..=h).enumerate() {
         let wi = format!("w{}.{}", i / 4, ['x', 'y', 'z', 'w'][i % 4]);
-        fp += &format!("MAD tc.x, texel.x, {tap}.0, fragment.texcoord[0].x;\nTEX t, tc, texture[0], 2D;\n");
+        fp += &format!(
+            "MAD tc.x, texel.x, {tap}.0, fragment.texcoord[0].x;\nTEX t, tc, texture[0], 2D;\n"
+        );
         fp += &if i == 0 {
             format!("MUL acc, t, {wi};\n")
         } else {
