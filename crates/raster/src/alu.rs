@@ -31,6 +31,25 @@ pub fn sat(x: f32) -> f32 {
 /// of magnitude ≥ 2^23, infinities and NaN are already integral and returned as they are.
 #[inline(always)]
 pub fn floor(x: f32) -> f32 {
+    // Targets with a rounding instruction (SSE4.1, wasm, AArch64) use it: the result is the
+    // same exact floor either way.
+    #[cfg(any(
+        target_arch = "wasm32",
+        target_arch = "aarch64",
+        target_feature = "sse4.1"
+    ))]
+    return x.floor();
+    #[cfg(not(any(
+        target_arch = "wasm32",
+        target_arch = "aarch64",
+        target_feature = "sse4.1"
+    )))]
+    floor_portable(x)
+}
+
+/// The floor of [`floor`] for targets without a rounding instruction (public for tests).
+#[inline(always)]
+pub fn floor_portable(x: f32) -> f32 {
     if x.abs() < 8_388_608.0 {
         // Adding and subtracting 2^23 rounds to an integer (IEEE round-to-nearest).
         let m = 8_388_608.0f32.copysign(x);
@@ -239,7 +258,7 @@ mod tests {
             s ^= s >> 17;
             s ^= s << 5;
             let x = f32::from_bits(s);
-            let (a, b) = (floor(x), libm::floorf(x));
+            let (a, b) = (floor_portable(x), libm::floorf(x));
             assert!(
                 a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
                 "{x}: {a} {b}"
@@ -256,6 +275,7 @@ mod tests {
             1e30,
             f32::NEG_INFINITY,
         ] {
+            assert_eq!(floor_portable(x).to_bits(), libm::floorf(x).to_bits(), "{x}");
             assert_eq!(floor(x).to_bits(), libm::floorf(x).to_bits(), "{x}");
         }
     }
