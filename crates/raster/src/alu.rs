@@ -275,7 +275,11 @@ mod tests {
             1e30,
             f32::NEG_INFINITY,
         ] {
-            assert_eq!(floor_portable(x).to_bits(), libm::floorf(x).to_bits(), "{x}");
+            assert_eq!(
+                floor_portable(x).to_bits(),
+                libm::floorf(x).to_bits(),
+                "{x}"
+            );
             assert_eq!(floor(x).to_bits(), libm::floorf(x).to_bits(), "{x}");
         }
     }

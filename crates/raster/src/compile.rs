@@ -20,7 +20,7 @@ use hoist_asm::ops::Cond;
 use hoist_asm::{Dialect, Op, Program, Reg, Stage};
 use std::collections::HashMap;
 
-/// Invocations per batch: an 8×8 tile of fragments (16 quads) or 64 vertices.
+/// Invocations per batch: a 16×8 tile of fragments (32 quads) or 128 vertices.
 pub const LANES: usize = 64;
 /// One register component for every lane of a batch.
 pub type Row = [f32; LANES];

@@ -27,10 +27,12 @@ use hoist_asm::{Dialect, Program, Reg};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// Rows per band (and tile edge).
+/// Rows per band (and tile height).
 pub const BAND: u32 = 8;
+/// Tile width: a tile of `TILE_W`×`BAND` pixels is one batch of [`LANES`] fragments.
+pub const TILE_W: u32 = (LANES as u32) / BAND;
 
-/// Lane layout of a tile: lane = quad·4 + (dy·2 + dx), quads row-major 4 per row.
+/// Lane layout of a tile: lane = quad·4 + (dy·2 + dx), quads row-major.
 const fn lane_xy() -> ([u32; LANES], [u32; LANES]) {
     let mut xs = [0u32; LANES];
     let mut ys = [0u32; LANES];
@@ -38,8 +40,9 @@ const fn lane_xy() -> ([u32; LANES], [u32; LANES]) {
     while l < LANES {
         let q = (l / 4) as u32;
         let s = (l % 4) as u32;
-        xs[l] = (q % 4) * 2 + (s & 1);
-        ys[l] = (q / 4) * 2 + (s >> 1);
+        let per_row = TILE_W / 2;
+        xs[l] = (q % per_row) * 2 + (s & 1);
+        ys[l] = (q / per_row) * 2 + (s >> 1);
         l += 1;
     }
     (xs, ys)
@@ -829,7 +832,7 @@ impl PreparedDraw {
             if tri.y1 <= by0 || tri.y0 >= by1 {
                 continue;
             }
-            let tx0 = tri.x0 & !7;
+            let tx0 = tri.x0 - tri.x0.rem_euclid(TILE_W as i32);
             let mut tx = tx0;
             while tx < tri.x1 {
                 self.shade_tile(
@@ -843,7 +846,7 @@ impl PreparedDraw {
                     depth,
                     &mut stats,
                 );
-                tx += BAND as i32;
+                tx += TILE_W as i32;
             }
         }
         stats
@@ -868,7 +871,8 @@ impl PreparedDraw {
         let ymax = by1.min(tri.y1);
         let ymin = by0.max(tri.y0);
         // Whole tile inside every edge (checked at its four corner samples)?
-        let corners = [(0i64, 0i64), (7, 0), (0, 7), (7, 7)];
+        let (cx, cy) = (i64::from(TILE_W) - 1, i64::from(BAND) - 1);
+        let corners = [(0i64, 0i64), (cx, 0), (0, cy), (cx, cy)];
         let all_inside = tri.edges.iter().all(|&[a, b, c]| {
             corners.iter().all(|&(ox, oy)| {
                 let sx = (i64::from(tx) + ox) * 256 + 128;
@@ -1160,7 +1164,7 @@ mod tests {
         assert_eq!((xs[2], ys[2]), (0, 1));
         assert_eq!((xs[3], ys[3]), (1, 1));
         assert_eq!((xs[4], ys[4]), (2, 0));
-        assert_eq!((xs[63], ys[63]), (7, 7));
+        assert_eq!((xs[LANES - 1], ys[LANES - 1]), (TILE_W - 1, BAND - 1));
     }
 
     #[test]

@@ -186,3 +186,57 @@ fn bad_sizes_and_scenes_are_errors() {
     let e = scene::run(&sc, &RunOptions::default()).unwrap_err();
     assert!(matches!(e, RenderError::Scene { line: 2, .. }), "{e:?}");
 }
+
+#[test]
+fn d3d9_macros_and_vector_ops() {
+    // D3D9 allows one constant register per instruction, so operands go through temps.
+    let consts = "def c0, 1, 2, 3, 4\ndef c1, 0, 0, 0, 0\n\
+                  def c4, 0, 1, 0, 0\ndef c5, 2, 0, 0, 0\ndef c6, 0, 0, 0, 0.5\ndef c7, 0, 0, 1, 0\n\
+                  def c8, 3, 4, 0, 0\ndef c9, 0.5, -0.5, -1, 2\n\
+                  mov r10, c0\nmov r11, c8\nmov r12, c9\n";
+    let cases: [(&str, [f32; 4]); 6] = [
+        // m4x4: (c0·c4, c0·c5, c0·c6, c0·c7) = (2, 2, 2, 3).
+        ("m4x4 r0, r10, c4\nmov oT0, r0\n", [2.0, 2.0, 2.0, 3.0]),
+        // m3x2 writes x and y only; nrm (3, 4, 0, 0) = (0.6, 0.8, 0, 0) (a swizzle maps by
+        // destination position: `r0.zw, r2.xxxy` takes z from x and w from y).
+        (
+            "mov r0, c1\nm3x2 r0.xy, r10, c4\nnrm r2, r11\nmov r0.zw, r2.xxxy\nmov oT0, r0\n",
+            [2.0, 2.0, 0.6, 0.8],
+        ),
+        // sincos of 0: (cos, sin) = (1, 0); D3D9 lit: (1, 0.5, 0 since y <= 0, 1).
+        (
+            "mov r0, c1\nsincos r0.xy, r0.x, c10, c11\nlit r4, r12\nmov r0.zw, r4.xxyz\nmov oT0, r0\n",
+            [1.0, 0.0, 0.5, 0.0],
+        ),
+        // dst(c0, c9) = (1, 2·-0.5, 3, 2).
+        ("dst r0, r10, r12\nmov oT0, r0\n", [1.0, -1.0, 3.0, 2.0]),
+        // sgn(0.5, -0.5, -1, 2).
+        ("sgn r0, r12, r7, r8\nmov oT0, r0\n", [1.0, -1.0, -1.0, 1.0]),
+        // crs: (1,2,3) x (3,4,0) = (-12, 9, -2); w untouched (0).
+        (
+            "mov r0, c1\ncrs r0.xyz, r10, r11\nmov oT0, r0\n",
+            [-12.0, 9.0, -2.0, 0.0],
+        ),
+    ];
+    for (body, want) in cases {
+        let vs = format!("{D3D_HEAD}{consts}{body}");
+        let p = pixel(&vs);
+        for c in 0..4 {
+            assert!((p[c] - want[c]).abs() < 1e-6, "{body}: {p:?}");
+        }
+    }
+    // Pixel-shader selection ops on t0 = (0.5, -0.5, 0.75, 0): cmp (>= 0) of t0 and -t0,
+    // dp2add and lrp.
+    let vs = format!("{D3D_HEAD}def c0, 0.5, -0.5, 0.75, 0\nmov oT0, c0\n");
+    let ps = "ps_2_0\ndcl t0\ndef c0, 1, 2, 0.25, 4\ncmp r0, t0, c0.x, c0.y\ncmp r1, -t0, c0.x, c0.y\n\
+              dp2add r2, t0, c0, c0.z\nmov r3, t0\nlrp r4, c0.z, r3, c0\n\
+              mov r5.x, r0.y\nmov r5.y, r1.z\nmov r5.z, r2.x\nmov r5.w, r4.w\nmov oC0, r5\n";
+    let text = format!(
+        "[vertex program]\n{vs}\n[fragment program]\n{ps}\n[test]\nwindow rgba32f 4 4\ndraw quad\n"
+    );
+    let sc = scene::parse(&text, &Caps::default()).unwrap();
+    let p = scene::run(&sc, &RunOptions::default()).unwrap().targets["window"].pixels[5];
+    // cmp(-0.5) = 2; cmp(-0.75) = 2; dp2add = 0.5·1 + -0.5·2 + 0.25 = -0.25;
+    // lrp(0.25, 0, 4).w = 0.25·0 + 0.75·4 = 3.
+    assert_eq!(p, [2.0, 2.0, -0.25, 3.0]);
+}
