@@ -689,6 +689,98 @@ mod tests {
     }
 
     #[test]
+    fn multi_pass_scenes_render_the_optimized_pair_in_place() {
+        let vsh = include_str!("../../examples/paper/fig3.vsh");
+        let psh = include_str!("../../examples/paper/fig3.psh");
+        let scene = format!(
+            "[require]\nSIZE 32 32\n\n[hoist]\ntitle = two passes\noptimize = step\ndisplay = out\n\n\
+             [vertex program]\nvs_1_1\ndcl_position v0\ndcl_texcoord v1\nmov oPos, v0\nmov oT0, v1\n\n\
+             [fragment program]\nps_2_0\ndcl t0.xy\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n\n\
+             [vertex program step]\n{vsh}\n[fragment program step]\n{psh}\n\
+             [test]\ntarget src rgba32f 32 32\ntarget out rgba32f 32 32\n\
+             texture pattern 0 noise:7@32x32\nbind target src\nuse program\ndraw quad\n\
+             texture target 0 src\nbind target out\nuse program step\ndraw quad\n"
+        );
+        let split = crate::examples::split_scene(&scene).expect("split");
+        assert_eq!(split.pair, "step");
+        assert!(split.fp.starts_with("ps_2_0\n; Figure 3(b)"));
+        let d = Doc {
+            vp: split.vp,
+            fp: split.fp,
+            scene: Some(split.rest),
+            inputs: crate::doc::Inputs {
+                width: 32,
+                height: 32,
+                ..Default::default()
+            },
+            ..Doc::default()
+        };
+        let a = analyze(&d);
+        assert!(a.optimized.is_some(), "{:?}", a.problem);
+        let p = plan(&d, &a, &Images::new()).unwrap().unwrap();
+        assert_eq!(p.display, "out");
+        let mut t = Task::new(p);
+        t.run_to_end();
+        let o = t.original.unwrap().unwrap();
+        let q = t.optimized.unwrap().unwrap();
+        assert_eq!((o.image.width, o.image.height), (32, 32));
+        // The second pass filtered the noise of the first: not a constant image.
+        assert!(o.image.pixels.iter().any(|px| *px != o.image.pixels[0]));
+        assert_eq!(o.stats.draws, 2);
+        let v = verdict_view(&hoist_raster::compare(&o.image, &q.image), 1e-4);
+        assert_ne!(v.kind, VerdictKind::Different, "{v:?}");
+    }
+
+    #[test]
+    fn mirrored_parameters_reach_the_optimized_vertex_program() {
+        let mut d = Doc {
+            vp: "vs_1_1\ndcl_position v0\ndcl_texcoord v1\nmov oPos, v0\nmov oT0, v1\n".into(),
+            fp: "ps_2_0\ndcl t0.xy\ndcl_2d s0\nmad r0.xy, t0, c2, c3\ntexld r1, r0, s0\nmov oC0, r1\n"
+                .into(),
+            ..Doc::default()
+        };
+        d.inputs.width = 32;
+        d.inputs.height = 32;
+        d.opts.mirror_params = true;
+        let key = |index| ParamKey {
+            vertex: false,
+            local: false,
+            index,
+        };
+        d.inputs.set_param(key(2), [0.5, 2.0, 0.0, 0.0]);
+        d.inputs.set_param(key(3), [0.25, -0.5, 0.0, 0.0]);
+        let a = analyze(&d);
+        let o = a.optimized.as_ref().expect("optimized");
+        assert!(!o.outcome.mirrors.is_empty(), "{:?}", o.outcome.notes);
+        let p = plan(&d, &a, &Images::new()).unwrap().unwrap();
+        let mut t = Task::new(p.clone());
+        t.run_to_end();
+        let (x, y) = (t.original.unwrap().unwrap(), t.optimized.unwrap().unwrap());
+        let v = verdict_view(&hoist_raster::compare(&x.image, &y.image), 1e-4);
+        assert_ne!(v.kind, VerdictKind::Different, "{v:?}");
+        // Without the mirrors the optimized pair reads zeros and differs.
+        let mut bare = p.optimized.clone().unwrap();
+        bare.commands
+            .retain(|(_, c)| param_key(c).is_none_or(|k| !k.vertex));
+        let mut t = Task::new(Plan {
+            optimized: Some(bare),
+            ..p
+        });
+        t.run_to_end();
+        let y = t.optimized.unwrap().unwrap();
+        assert!(!hoist_raster::compare(&x.image, &y.image).is_identical());
+    }
+
+    #[test]
+    fn a_broken_scene_is_a_message() {
+        let mut d = fig3();
+        d.scene = Some("[test]\ndraw sideways\n".into());
+        let a = analyze(&d);
+        let e = plan(&d, &a, &Images::new()).err().expect("an error");
+        assert!(e.starts_with("scene: line 2"), "{e}");
+    }
+
+    #[test]
     fn verdict_words() {
         assert_eq!(
             verdict_view(&Verdict::Identical, 0.0).headline,

@@ -84,7 +84,7 @@ pub fn options_panel(p: &OptionsProps) -> Html {
                 Ok(None)
             } else {
                 match t.parse::<u32>() {
-                    Ok(n) if n >= 1 && n <= 65_536 => Ok(Some(n)),
+                    Ok(n) if (1..=65_536).contains(&n) => Ok(Some(n)),
                     _ => Err(format!("`{t}` is not a limit (1…65536, empty = default)")),
                 }
             };
