@@ -7,7 +7,7 @@ use crate::analysis::analyze;
 use crate::components::Shared;
 use crate::components::dag::DagView;
 use crate::components::editor::Editor;
-use crate::components::examples::Gallery;
+use crate::components::examples::{About, Gallery};
 use crate::components::inputs::InputsPanel;
 use crate::components::optimized::OptimizedView;
 use crate::components::options::OptionsPanel;
@@ -347,6 +347,9 @@ pub fn app() -> Html {
                     <button type="button" class="link" aria-label="Dismiss"
                         onclick={{ let d = dispatch.clone(); Callback::from(move |_| d.emit(Action::Notice(None))) }}>{ "×" }</button>
                 </div>
+            }
+            if let Some(id) = &state.doc.example {
+                <About id={id.clone()} pristine={state.link().starts_with("ex=")} />
             }
             <main class="layout">
                 <section class="col" aria-label="Original programs">

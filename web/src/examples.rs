@@ -1,11 +1,11 @@
 //! The examples gallery, embedded at build time.
 //!
-//! Each entry is one line of [`EXAMPLES`]: an id (also its permalink, `#ex=<id>`), a
-//! category, a title, a one-line blurb and its files under the repository's `examples/`
-//! directory — either a vertex/fragment pair or a scene (piglit shader_runner format,
-//! `crates/raster/SCENES.md`). Loading a scene puts the programs of its `[hoist] optimize`
-//! pair in the editors and keeps the rest of the scene (textures, parameters, passes) in
-//! [`Doc::scene`] with those program bodies left empty.
+//! Each entry is one line of [`EXAMPLES`]: the scene file `examples/<id>.shader_test` (piglit
+//! shader_runner format plus Hoist's `[hoist]` section: title, description, the paper's
+//! figures, a note) and its gallery category; the id is also its permalink, `#ex=<id>`.
+//! Loading a scene puts the programs of its `[hoist] optimize` pair in the editors and keeps
+//! the rest of the scene (textures, parameters, passes) in [`Doc::scene`] with those program
+//! bodies left empty.
 
 use crate::doc::Doc;
 
@@ -36,54 +36,99 @@ impl Category {
 }
 
 #[derive(Clone, Copy, Debug)]
-pub enum Source {
-    Pair { vp: &'static str, fp: &'static str },
-    Scene(&'static str),
-}
-
-#[derive(Clone, Copy, Debug)]
 pub struct Example {
     pub id: &'static str,
     pub category: Category,
-    pub title: &'static str,
-    pub blurb: &'static str,
-    pub source: Source,
+    /// The scene file's text.
+    pub scene: &'static str,
 }
 
-macro_rules! pair {
-    ($id:literal, $cat:ident, $title:literal, $blurb:literal, $vp:literal, $fp:literal) => {
-        Example {
-            id: $id,
-            category: Category::$cat,
-            title: $title,
-            blurb: $blurb,
-            source: Source::Pair {
-                vp: include_str!(concat!("../../examples/", $vp)),
-                fp: include_str!(concat!("../../examples/", $fp)),
-            },
+/// What a scene's `[hoist]` section says about it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Meta {
+    pub title: String,
+    pub description: String,
+    /// The paper's figures, `V F -> V F`.
+    pub paper: String,
+    pub note: String,
+}
+
+impl Meta {
+    /// The paper's figures in words: `2 16 -> 14 7` → `V 2 → 14, F 16 → 7` (`-` = not
+    /// reported).
+    pub fn paper_text(&self) -> Option<String> {
+        let (b, a) = self.paper.split_once("->")?;
+        let b: Vec<&str> = b.split_whitespace().collect();
+        let a: Vec<&str> = a.split_whitespace().collect();
+        if b.len() != 2 || a.len() != 2 {
+            return None;
         }
-    };
+        let parts: Vec<String> = ["V", "F"]
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| b[*i] != "-" || a[*i] != "-")
+            .map(|(i, n)| format!("{n} {} → {}", b[i], a[i]))
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
 }
 
-#[allow(unused_macros)]
+impl Example {
+    pub fn meta(&self) -> Meta {
+        let get = |k: &str| hoist_key(self.scene, k).unwrap_or_default();
+        let mut m = Meta {
+            title: get("title"),
+            description: get("description"),
+            paper: get("paper"),
+            note: get("note"),
+        };
+        if m.title.is_empty() {
+            m.title = self.id.to_string();
+        }
+        if m.note == "NOTE" {
+            m.note.clear();
+        }
+        m
+    }
+}
+
 macro_rules! scene {
-    ($id:literal, $cat:ident, $title:literal, $blurb:literal, $file:literal) => {
+    ($id:literal, $cat:ident) => {
         Example {
             id: $id,
             category: Category::$cat,
-            title: $title,
-            blurb: $blurb,
-            source: Source::Scene(include_str!(concat!("../../examples/", $file))),
+            scene: include_str!(concat!("../../examples/", $id, ".shader_test")),
         }
     };
 }
 
-/// Every example, one line each (kept on one line: rustfmt skips this list).
+/// Every example, one line each (rustfmt leaves this list alone).
 #[rustfmt::skip]
 pub const EXAMPLES: &[Example] = &[
-    pair!("paper/fig3", Paper, "Figure 3: 1-D convolution", "The paper's running example: address arithmetic moves, texture reads stay (F 16 → 7).", "paper/fig3.vsh", "paper/fig3.psh"),
-    pair!("paper/gauss13", Paper, "Table 4: Gaussian filter, K = 13 (D3D9)", "Thirteen taps on a 256-texel row: every texture address can be interpolated.", "paper/gauss13.vsh", "paper/gauss13.psh"),
-    pair!("paper/gauss13-arb", Paper, "Table 4: Gaussian filter, K = 13 (ARB)", "The same filter as ARB_vertex_program / ARB_fragment_program assembly.", "paper/gauss13.vp", "paper/gauss13.fp"),
+    scene!("paper/fig3", Paper),
+    scene!("paper/gauss13", Paper),
+    scene!("paper/gauss13-arb", Paper),
+    scene!("paper/conv2d", Paper),
+    scene!("paper/sum", Paper),
+    scene!("paper/sort", Paper),
+    scene!("fluid/advect", Fluid),
+    scene!("fluid/divergence", Fluid),
+    scene!("fluid/jacobi", Fluid),
+    scene!("fluid/subgradient", Fluid),
+    scene!("fluid/scroll", Fluid),
+    scene!("fluid/scroll2", Fluid),
+    scene!("fluid/display", Fluid),
+    scene!("fluid/vortex", Fluid),
+    scene!("fluid/splat", Fluid),
+    scene!("fluid/add", Fluid),
+    scene!("fluid/copy", Fluid),
+    scene!("fluid/clear", Fluid),
+    scene!("fluid/actuallyrender", Fluid),
+    scene!("graphics/ambient", NoGain),
+    scene!("graphics/diffuse", NoGain),
+    scene!("graphics/multitexture", Graphics),
+    scene!("graphics/dot3", Graphics),
+    scene!("graphics/toon", Graphics),
 ];
 
 /// The example shown on a first visit.
@@ -104,8 +149,8 @@ pub struct SplitScene {
     pub pair: String,
 }
 
-/// The value of `[hoist] optimize` (the pair to optimize), `""` when absent.
-fn optimize_target(text: &str) -> String {
+/// The value of `key` in a scene's `[hoist]` section.
+pub fn hoist_key(text: &str, key: &str) -> Option<String> {
     let mut in_hoist = false;
     for line in text.lines() {
         let t = line.trim();
@@ -115,18 +160,18 @@ fn optimize_target(text: &str) -> String {
         }
         if in_hoist
             && let Some((k, v)) = t.split_once('=')
-            && k.trim() == "optimize"
+            && k.trim() == key
         {
-            return v.trim().to_string();
+            return Some(v.trim().to_string());
         }
     }
-    String::new()
+    None
 }
 
 /// Splits a scene: takes the bodies of `[vertex program P]` and `[fragment program P]` for
 /// the pair P that `[hoist] optimize` names. `None` when the scene has no such sections.
 pub fn split_scene(text: &str) -> Option<SplitScene> {
-    let pair = optimize_target(text);
+    let pair = hoist_key(text, "optimize").unwrap_or_default();
     let mut vp = None::<String>;
     let mut fp = None::<String>;
     let mut rest = String::with_capacity(text.len());
@@ -174,22 +219,23 @@ pub fn load(e: &Example) -> Doc {
         example: Some(e.id.to_string()),
         ..Doc::default()
     };
-    match e.source {
-        Source::Pair { vp, fp } => {
-            d.vp = vp.to_string();
-            d.fp = fp.to_string();
-        }
-        Source::Scene(text) => {
-            if let Some(s) = split_scene(text) {
-                d.vp = s.vp;
-                d.fp = s.fp;
-                d.scene = Some(s.rest);
-                if let Ok(sc) = hoist_raster::scene::parse(text, &hoist_raster::Caps::default()) {
-                    d.inputs.width = sc.window.0.min(crate::doc::MAX_SIZE);
-                    d.inputs.height = sc.window.1.min(crate::doc::MAX_SIZE);
-                }
-            }
-        }
+    if let Some(s) = split_scene(e.scene) {
+        d.vp = s.vp;
+        d.fp = s.fp;
+        d.scene = Some(s.rest);
+    }
+    if let Ok(sc) = hoist_raster::scene::parse(e.scene, &hoist_raster::Caps::default()) {
+        // The window's size: its `window` command, else `SIZE` (or piglit's default).
+        let (w, h) = sc
+            .commands
+            .iter()
+            .find_map(|(_, c)| match c {
+                hoist_raster::scene::Command::Window(_, w, h) => Some((*w, *h)),
+                _ => None,
+            })
+            .unwrap_or(sc.window);
+        d.inputs.width = w.clamp(1, crate::doc::MAX_SIZE);
+        d.inputs.height = h.clamp(1, crate::doc::MAX_SIZE);
     }
     d
 }
@@ -206,11 +252,66 @@ mod tests {
             assert!(ids.insert(e.id), "duplicate id {}", e.id);
             assert!(crate::codec::decode(&crate::codec::encode_example(e.id)).is_ok());
             let d = load(e);
+            assert!(
+                d.scene.is_some(),
+                "{}: no optimized pair in the scene",
+                e.id
+            );
+            assert!(!e.meta().title.is_empty());
             let a = crate::analysis::analyze(&d);
             assert_eq!(a.vp.errors(), 0, "{}: {:?}", e.id, a.vp.diagnostics);
             assert_eq!(a.fp.errors(), 0, "{}: {:?}", e.id, a.fp.diagnostics);
             assert!(a.optimized.is_some(), "{}: {:?}", e.id, a.problem);
         }
+    }
+
+    #[test]
+    fn every_example_renders_and_the_pairs_agree() {
+        use crate::render::{self, Task, VerdictKind};
+        let mut report = Vec::new();
+        for e in EXAMPLES {
+            let d = load(e);
+            let a = crate::analysis::analyze(&d);
+            let plan = render::plan(&d, &a, &render::Images::new())
+                .unwrap_or_else(|m| panic!("{}: {m}", e.id))
+                .expect("a plan");
+            let mut t = Task::new(plan);
+            t.run_to_end();
+            let o = t
+                .original
+                .unwrap()
+                .unwrap_or_else(|m| panic!("{}: {m}", e.id));
+            let p = t
+                .optimized
+                .expect("optimized run")
+                .unwrap_or_else(|m| panic!("{}: {m}", e.id));
+            let v = render::verdict_view(
+                &hoist_raster::compare(&o.image, &p.image),
+                d.inputs.tolerance,
+            );
+            if v.kind == VerdictKind::Different {
+                report.push(format!("{}: {} ({})", e.id, v.headline, v.detail));
+            }
+        }
+        assert!(report.is_empty(), "{report:#?}");
+    }
+
+    #[test]
+    fn paper_figures_in_words() {
+        let m = |p: &str| Meta {
+            paper: p.into(),
+            ..Meta::default()
+        };
+        assert_eq!(
+            m("2 16 -> 14 7").paper_text().as_deref(),
+            Some("V 2 → 14, F 16 → 7")
+        );
+        assert_eq!(m("6 - -> 6 -").paper_text().as_deref(), Some("V 6 → 6"));
+        assert_eq!(m("junk").paper_text(), None);
+        assert_eq!(
+            find("paper/fig3").unwrap().meta().paper_text().as_deref(),
+            Some("V 2 → 14, F 16 → 7")
+        );
     }
 
     #[test]

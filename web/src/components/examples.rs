@@ -30,13 +30,16 @@ pub fn gallery(p: &ExamplesProps) -> Html {
                 .map(|e| {
                     let onpick = p.onpick.clone();
                     let current = p.current.as_deref() == Some(e.id);
+                    let m = e.meta();
                     html! {
                         <li>
                             <a class={classes!("card", current.then_some("current"))} id={card_id(e.id)}
-                                href={format!("#{}", codec::encode_example(e.id))}
+                                href={format!("#{}", codec::encode_example(e.id))} title={m.description.clone()}
                                 onclick={Callback::from(move |_| onpick.emit(()))}>
-                                <span class="card-title">{ e.title }</span>
-                                <span class="card-blurb">{ e.blurb }</span>
+                                <span class="card-title">{ m.title }</span>
+                                if let Some(t) = m.paper_text() {
+                                    <span class="card-blurb">{ format!("paper: {t}") }</span>
+                                }
                                 <span class="card-link">{ format!("#{}", codec::encode_example(e.id)) }</span>
                             </a>
                         </li>
@@ -52,4 +55,35 @@ pub fn gallery(p: &ExamplesProps) -> Html {
         })
         .collect();
     html! { <nav class="gallery" id="gallery" aria-label="Examples">{ groups }</nav> }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct AboutProps {
+    pub id: AttrValue,
+    /// The document still is the example, unchanged.
+    pub pristine: bool,
+}
+
+/// What the current example is about (its scene's `[hoist]` description and note).
+#[function_component(About)]
+pub fn about(p: &AboutProps) -> Html {
+    let Some(e) = crate::examples::find(&p.id) else {
+        return html! {};
+    };
+    let m = e.meta();
+    html! {
+        <details class="about" id="about" open=true>
+            <summary>
+                <b>{ m.title.clone() }</b>
+                if let Some(t) = m.paper_text() {
+                    <span class="muted">{ format!(" — the paper reports {t}") }</span>
+                }
+                if !p.pristine {
+                    <span class="muted">{ " (edited)" }</span>
+                }
+            </summary>
+            if !m.description.is_empty() { <p>{ m.description.clone() }</p> }
+            if !m.note.is_empty() { <p class="muted">{ m.note.clone() }</p> }
+        </details>
+    }
 }
