@@ -36,7 +36,7 @@ pub fn gallery(p: &ExamplesProps) -> Html {
                             <a class={classes!("card", current.then_some("current"))} id={card_id(e.id)}
                                 href={format!("#{}", codec::encode_example(e.id))} title={m.description.clone()}
                                 onclick={Callback::from(move |_| onpick.emit(()))}>
-                                <span class="card-title">{ m.title }</span>
+                                <span class="card-title">{ m.title.clone() }</span>
                                 if let Some(t) = m.paper_text() {
                                     <span class="card-blurb">{ format!("paper: {t}") }</span>
                                 }
