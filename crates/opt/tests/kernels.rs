@@ -653,7 +653,11 @@ fn table(results: &[KernelResult], d3d: &[Step], arb: &[Step]) -> String {
             );
             let e = v.equivalence.as_ref().map_or("—".into(), |e| e.describe());
             if v.variant == Variant::Default {
-                ours = if k.matches_paper { text } else { format!("{text} †") };
+                ours = if k.matches_paper {
+                    text
+                } else {
+                    format!("{text} †")
+                };
                 ours_r = pct(b.fp_slots.total(), a.fp_slots.total());
                 equiv.push(e);
             } else {
