@@ -126,6 +126,15 @@ async function main() {
     log('statistics: fragment', fp, '| vertex', vp);
     await waitText(page, '#verdict', (t) => t === 'bit-identical', 'a bit-identical verdict');
     log('verdict: bit-identical');
+    // The page shows what the optimizer computed (window.hoistReport() is the data).
+    const rep = await page.evaluate(() => window.hoistReport());
+    const slots = (c) => c.alu + c.tex + c.flow;
+    const shown = `${slots(rep.before.fpSlots ?? rep.before.fp_slots)} → ${slots(rep.after.fpSlots ?? rep.after.fp_slots)}`;
+    if (shown !== fp || rep.verdict !== 'bit-identical' || !rep.current || rep.example !== 'paper/fig3') {
+      fail(`hoistReport() disagrees with the page: ${JSON.stringify({ shown, fp, verdict: rep.verdict, current: rep.current, example: rep.example })}`);
+    }
+    const moved = rep.fates.filter((f) => f.fate === 'moved').length;
+    log(`report: ${moved} of ${rep.fates.length} fragment instructions moved; optimizer ${rep.optimizerMs.toFixed(1)} ms, render ${rep.renderMs.map((x) => x.toFixed(1)).join(' / ')} ms`);
     await shot(page, '01-figure3.png');
 
     // 2. A syntax error shows inline, at its line.

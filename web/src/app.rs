@@ -18,8 +18,10 @@ use crate::state::{Action, Notice, Rendered, STORAGE_KEY, State, initial_doc};
 use gloo::storage::{LocalStorage, Storage};
 use gloo::timers::future::TimeoutFuture;
 use hoist_asm::Stage;
-use std::cell::Cell;
+use serde::Serialize;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use wasm_bindgen::prelude::*;
 use yew::platform::spawn_local;
 use yew::prelude::*;
 
@@ -57,6 +59,57 @@ fn replace_url(fragment: &str) {
             Some(&format!("#{fragment}")),
         );
     }
+}
+
+thread_local! {
+    /// The state last drawn, for `window.hoistReport()`.
+    static LATEST: RefCell<Option<UseReducerHandle<State>>> = const { RefCell::new(None) };
+}
+
+/// What `window.hoistReport()` returns: the page's figures as data, for scripts, the
+/// devtools console and the end-to-end test.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Report {
+    link: String,
+    example: Option<String>,
+    current: bool,
+    before: Option<hoist_opt::Stats>,
+    after: Option<hoist_opt::Stats>,
+    fates: Vec<hoist_opt::Fate>,
+    problem: Option<String>,
+    verdict: Option<String>,
+    render_ms: Option<[f64; 2]>,
+    optimizer_ms: f64,
+}
+
+fn report() -> Result<JsValue, JsValue> {
+    LATEST.with(|l| {
+        let Some(s) = l.borrow().clone() else {
+            return Ok(JsValue::NULL);
+        };
+        let a = s.analysis.as_ref();
+        let r = Report {
+            link: s.link(),
+            example: s.doc.example.clone(),
+            current: s.is_current(),
+            before: a.and_then(|a| a.before),
+            after: a.and_then(|a| a.after),
+            fates: a
+                .and_then(|a| a.optimized.as_ref())
+                .map(|o| o.outcome.fates.clone())
+                .unwrap_or_default(),
+            problem: a.and_then(|a| a.problem.clone()),
+            verdict: s.rendered.as_ref().and_then(|r| {
+                r.verdict
+                    .as_ref()
+                    .map(|v| render::verdict_view(v, s.doc.inputs.tolerance).headline)
+            }),
+            render_ms: s.rendered.as_ref().map(|r| [r.ms_original, r.ms_optimized]),
+            optimizer_ms: s.analysis_ms,
+        };
+        serde_wasm_bindgen::to_value(&r).map_err(Into::into)
+    })
 }
 
 /// Renders both pairs of the analysis of revision `rev`, yielding to the browser between
@@ -148,6 +201,7 @@ pub fn app() -> Html {
         s.notice = notice;
         s
     });
+    LATEST.with(|l| *l.borrow_mut() = Some(state.clone()));
     let gallery_open = use_state(|| false);
     let link_shown = use_state(|| None::<String>);
 
@@ -176,9 +230,11 @@ pub fn app() -> Html {
                 if c.get() {
                     return;
                 }
+                let t0 = now();
                 let a = analyze(&doc);
+                let ms = now() - t0;
                 if !c.get() {
-                    dispatch.dispatch(Action::Analyzed(rev, Rc::new(a)));
+                    dispatch.dispatch(Action::Analyzed(rev, Rc::new(a), ms));
                 }
             });
             move || cancel.set(true)
@@ -377,7 +433,8 @@ pub fn app() -> Html {
                     error={error} dispatch={dispatch.clone()} />
                 <div class="panels">
                     <StatsPanel analysis={a.clone()} rendered={state.rendered.clone().map(Shared::from)}
-                        width={state.doc.inputs.width} height={state.doc.inputs.height} />
+                        width={state.doc.inputs.width} height={state.doc.inputs.height}
+                        analysis_ms={state.analysis_ms} />
                     <OptionsPanel opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
                         vp_profile={a.as_ref().and_then(|a| a.vp.profile)}
                         fp_profile={a.as_ref().and_then(|a| a.fp.profile)} dispatch={dispatch.clone()} />
@@ -395,7 +452,13 @@ pub fn app() -> Html {
     }
 }
 
-/// Mounts the app on the page body.
+/// Mounts the app on the page body and installs `window.hoistReport()`.
 pub fn start() {
+    if let Some(w) = web_sys::window() {
+        let f = Closure::<dyn Fn() -> Result<JsValue, JsValue>>::new(report);
+        let _ = js_sys::Reflect::set(&w, &JsValue::from_str("hoistReport"), f.as_ref());
+        // The page keeps the function for its whole life.
+        f.forget();
+    }
     yew::Renderer::<App>::new().render();
 }

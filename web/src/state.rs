@@ -39,6 +39,8 @@ pub struct State {
     pub analysis: Option<Rc<Analysis>>,
     /// Revision the analysis belongs to.
     pub analysis_rev: u64,
+    /// Milliseconds the analysis (parse + optimize) took.
+    pub analysis_ms: f64,
     /// Render in progress: fraction done, for the analysis revision.
     pub progress: Option<f64>,
     pub rendered: Option<Rc<Rendered>>,
@@ -76,7 +78,8 @@ pub enum Action {
     HandEdit(bool),
     SetHandVp(String),
     SetHandFp(String),
-    Analyzed(u64, Rc<Analysis>),
+    /// The analysis of a revision and how long it took (ms).
+    Analyzed(u64, Rc<Analysis>, f64),
     Progress(u64, f64),
     Rendered(u64, Rc<Rendered>),
     RenderFailed(u64, String),
@@ -263,9 +266,10 @@ impl State {
                     self.touch();
                 }
             }
-            Action::Analyzed(rev, a) => {
+            Action::Analyzed(rev, a, ms) => {
                 if rev == self.rev {
                     self.analysis = Some(a);
+                    self.analysis_ms = ms;
                     self.analysis_rev = rev;
                     self.progress = Some(0.0);
                     self.render_error = None;
@@ -365,9 +369,9 @@ mod tests {
         s.apply(Action::SetFp(s.doc.fp.replace("c0.x", "c1.x")));
         assert!(s.rev > r0);
         // The analysis of the old text arrives late: ignored.
-        s.apply(Action::Analyzed(r0, a.clone()));
+        s.apply(Action::Analyzed(r0, a.clone(), 1.0));
         assert!(s.analysis.is_none());
-        s.apply(Action::Analyzed(s.rev, a));
+        s.apply(Action::Analyzed(s.rev, a, 1.0));
         assert!(s.is_current());
         assert_eq!(s.progress, Some(0.0));
         s.apply(Action::Progress(s.rev, 0.5));
@@ -389,7 +393,7 @@ mod tests {
         let mut s = fig3();
         let a = Rc::new(analyze(&s.doc));
         let opt_fp = a.optimized.as_ref().unwrap().fp_text.clone();
-        s.apply(Action::Analyzed(s.rev, a));
+        s.apply(Action::Analyzed(s.rev, a, 1.0));
         s.apply(Action::HandEdit(true));
         assert_eq!(s.doc.hand.as_ref().unwrap().fp, opt_fp);
         s.apply(Action::SetHandFp("ps_2_0\nmov oC0, c0\n".into()));

@@ -168,13 +168,26 @@ pub fn editor(p: &EditorProps) -> Html {
                 .map(|d| {
                     let more = by_line[n].len() - 1;
                     let mut msg = format!("{} {}", if d.is_error() { "✖" } else { "⚠" }, d.message);
+                    if !d.label.is_empty() && !d.message.starts_with(d.label.as_str()) {
+                        msg.push_str(&format!(" — {}", d.label));
+                    }
                     if more > 0 {
                         msg.push_str(&format!(" (+{more} more)"));
                     }
-                    html! { <span class={classes!("lens", severity_class(d.severity))}>{ msg }</span> }
+                    html! {
+                        <span class={classes!("lens", severity_class(d.severity))}>
+                            { msg }
+                            if let Some(h) = &d.hint {
+                                <span class="lens-hint">{ format!(" · help: {h}") }</span>
+                            }
+                        </span>
+                    }
                 })
                 .unwrap_or_default();
-            let class = classes!("cl", (p.highlight_line == Some(n as u32)).then_some("hl-line"));
+            let class = classes!(
+                "cl",
+                (p.highlight_line == Some(n as u32)).then_some("hl-line")
+            );
             let last = i + 1 == lines.len();
             html! {
                 <>

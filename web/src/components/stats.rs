@@ -13,6 +13,9 @@ pub struct StatsProps {
     pub rendered: Option<Shared<Rendered>>,
     pub width: u32,
     pub height: u32,
+    /// Time the parse and optimization took (ms).
+    #[prop_or_default]
+    pub analysis_ms: f64,
 }
 
 fn arrow(id: &str, label: &str, b: String, a: String, note: String) -> Html {
@@ -126,6 +129,10 @@ pub fn stats_panel(p: &StatsProps) -> Html {
                         format!("of {}", af.interp_available)) }
                     { arrow("stat-vtemps", "vertex temporaries", b.vp_temps.to_string(), af.vp_temps.to_string(), String::new()) }
                     { arrow("stat-ftemps", "fragment temporaries", b.fp_temps.to_string(), af.fp_temps.to_string(), String::new()) }
+                    <tr title="Parsing and optimizing both programs, in this browser">
+                        <th scope="row">{ "optimizer time" }</th>
+                        <td class="num"><span id="stat-opt-time">{ format!("{:.1} ms", p.analysis_ms) }</span></td>
+                    </tr>
                     if let Some((to, tp)) = times {
                         <tr title="Wall-clock time of the software rasterizer in this browser">
                             <th scope="row">{ "render time" }</th>
