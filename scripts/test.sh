@@ -15,6 +15,8 @@ cargo fmt --all -- --check
 
 step "clippy"
 cargo clippy --workspace --all-targets -- -D warnings
+# The playground's components only build for wasm32.
+cargo clippy -p hoist-web --all-targets --target wasm32-unknown-unknown -- -D warnings
 
 step "native tests"
 mkdir -p target
@@ -30,6 +32,9 @@ cargo test --target wasm32-unknown-unknown -p hoist-web
 
 step "playground build"
 trunk build --release
+for f in dist/*.wasm; do
+  echo "bundle: $f $(stat -c %s "$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"
+done
 
 step "end-to-end browser test"
 node tests/e2e/e2e.mjs
