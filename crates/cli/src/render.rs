@@ -46,22 +46,22 @@ pub struct Args {
     #[arg(long, default_value = "clamp")]
     wrap: String,
     /// Fragment program local parameter: N x,y,z,w (repeatable)
-    #[arg(long, num_args = 2, value_names = ["N", "X,Y,Z,W"], action = clap::ArgAction::Append)]
+    #[arg(long, num_args = 2, value_names = ["N", "X,Y,Z,W"], action = clap::ArgAction::Append, allow_hyphen_values = true)]
     local_fp: Vec<String>,
     /// Vertex program local parameter: N x,y,z,w (repeatable)
-    #[arg(long, num_args = 2, value_names = ["N", "X,Y,Z,W"], action = clap::ArgAction::Append)]
+    #[arg(long, num_args = 2, value_names = ["N", "X,Y,Z,W"], action = clap::ArgAction::Append, allow_hyphen_values = true)]
     local_vp: Vec<String>,
     /// Fragment env parameter (D3D9: constant c#): N x,y,z,w (repeatable)
-    #[arg(long, num_args = 2, value_names = ["N", "X,Y,Z,W"], action = clap::ArgAction::Append)]
+    #[arg(long, num_args = 2, value_names = ["N", "X,Y,Z,W"], action = clap::ArgAction::Append, allow_hyphen_values = true)]
     env_fp: Vec<String>,
     /// Vertex env parameter (D3D9: constant c#): N x,y,z,w (repeatable)
-    #[arg(long, num_args = 2, value_names = ["N", "X,Y,Z,W"], action = clap::ArgAction::Append)]
+    #[arg(long, num_args = 2, value_names = ["N", "X,Y,Z,W"], action = clap::ArgAction::Append, allow_hyphen_values = true)]
     env_vp: Vec<String>,
     /// Current colour (vertex.color), default 1,1,1,1
     #[arg(long, value_parser = parse_vec4, allow_hyphen_values = true)]
     color: Option<[f32; 4]>,
     /// Constant texcoord for unit N > 0: N x,y,z,w (unit 0 comes from the quad)
-    #[arg(long, num_args = 2, value_names = ["N", "X,Y,Z,W"], action = clap::ArgAction::Append)]
+    #[arg(long, num_args = 2, value_names = ["N", "X,Y,Z,W"], action = clap::ArgAction::Append, allow_hyphen_values = true)]
     texcoord: Vec<String>,
     /// Clear colour before drawing (default 0,0,0,0)
     #[arg(long, value_parser = parse_vec4, allow_hyphen_values = true)]
