@@ -8,7 +8,9 @@ use hoist_asm::{ParseOptions, Program};
 use hoist_raster::{Filter, RenderConfig, Sampler, TexFormat, Texture, Wrap, pattern};
 use std::sync::Arc;
 
-pub const SIZE: u32 = 1024;
+/// 1024 in optimised builds; unoptimised builds (`cargo test --all-targets` runs benches
+/// once as tests) use 256 to stay quick.
+pub const SIZE: u32 = if cfg!(debug_assertions) { 256 } else { 1024 };
 
 /// The K-tap Gaussian along x: weights exp(-k²/2σ²) with σ = K/6, normalised.
 pub fn gauss_programs(k: i32) -> (String, String) {
