@@ -26,7 +26,8 @@ fn bench(c: &mut Criterion) {
     };
     let px = u64::from(workload::SIZE) * u64::from(workload::SIZE);
     println!(
-        "gauss13 1024x1024: {} fragment instructions per draw ({} per fragment), fnv1a64 {:016x}",
+        "gauss13 {0}x{0}: {1} fragment instructions per draw ({2} per fragment), fnv1a64 {3:016x}",
+        workload::SIZE,
         first.stats.fragment_instructions,
         first.stats.fragment_instructions / px,
         first.image.hash()
