@@ -541,3 +541,61 @@ fn agrees_with_llvmpipe() {
     assert_eq!(failed, 0);
     assert!(strict >= 20, "only {strict} programs within 2e-7");
 }
+
+/// Pixel centres exactly on an edge: both implementations decide each of the four edges of
+/// a rectangle the same way (llvmpipe owns left and bottom edges on an FBO, like Hoist).
+#[test]
+fn fill_rule_matches_llvmpipe() {
+    let Some(shared) = shared() else {
+        eprintln!("skipping: ../shared/tools/arbref is not next to the repository");
+        return;
+    };
+    let bin = match arbref(&shared) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("skipping: {e}");
+            return;
+        }
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fill_rule");
+    std::fs::create_dir_all(&dir).unwrap();
+    // (name, rect in window pixels, two probed pixels on either side of the tied edge)
+    let cases = [
+        ("right", "0 0 128.5 256", "128 5", "127 5"),
+        ("top", "0 0 256 128.5", "5 128", "5 127"),
+        ("bottom", "0 127.5 256 10", "5 127", "5 126"),
+        ("left", "127.5 0 10 256", "127 5", "126 5"),
+        ("diagonal_tip", "100.5 100.5 27 27", "100 100", "127 127"),
+    ];
+    for (name, rect, p1, p2) in cases {
+        let text = format!(
+            "[require]\nGL >= 1.3\nARB_vertex_program\nSIZE 256 256\n\n\
+             [vertex program]\n!!ARBvp1.0\nOPTION ARB_position_invariant;\nMOV result.color, vertex.color;\nEND\n\n\
+             [test]\northo\nclear color 0 0 0 1\nclear\ncolor 0 1 0 1\ndraw rect {rect}\n\
+             probe rgba {p1} 0 1 0 1\nprobe rgba {p2} 0 1 0 1\n"
+        );
+        let path = dir.join(format!("{name}.shader_test"));
+        std::fs::write(&path, &text).unwrap();
+        let o = Command::new(&bin)
+            .args(["-q", "--osmesa", "--size", "256x256", "--shader-test"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        if stdout.is_empty() && String::from_utf8_lossy(&o.stderr).contains("OSMesa") {
+            eprintln!("skipping: no OSMesa");
+            return;
+        }
+        let theirs: Vec<bool> = stdout
+            .lines()
+            .filter(|l| l.starts_with("PASS") || l.starts_with("FAIL"))
+            .map(|l| l.starts_with("PASS"))
+            .collect();
+        let sc = hoist_raster::scene::parse(&text, &hoist_raster::Caps::default()).unwrap();
+        let r = hoist_raster::scene::run(&sc, &hoist_raster::scene::RunOptions::default()).unwrap();
+        let ours: Vec<bool> = r.probes.iter().map(|p| p.pass).collect();
+        println!("{name}: llvmpipe {theirs:?}, hoist {ours:?}");
+        assert_eq!(theirs.len(), 2, "{stdout}");
+        assert_eq!(ours, theirs, "{name}");
+    }
+}
