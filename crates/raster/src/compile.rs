@@ -176,6 +176,9 @@ pub struct KInst {
     pub jump2: u32,
     /// Instruction slots this instruction costs in its profile.
     pub slots: u32,
+    /// Bit `4·i + c`: lane-component `c` of source `i` is a broadcast constant row, so
+    /// arithmetic may read its first lane as a scalar (same value, same rounding).
+    pub uniform: u16,
 }
 
 /// How a constant row is filled when a draw binds its parameters.
@@ -725,7 +728,18 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
             jump: 0,
             jump2: 0,
             slots,
+            uniform: 0,
         });
+    }
+    let const_rows: std::collections::HashSet<R> = b.fills.iter().map(|f| f.row).collect();
+    for i in &mut insts {
+        for (k, rows) in i.src.iter().enumerate().take(3) {
+            for (c, r) in rows.iter().enumerate() {
+                if const_rows.contains(r) {
+                    i.uniform |= 1 << (4 * k + c);
+                }
+            }
+        }
     }
     if b.next as usize > MAX_ROWS {
         return Err(err("program needs too many registers"));

@@ -236,6 +236,7 @@ impl Machine {
                 &*regs[s[$i][$c] as usize]
             };
         }
+        let uni = |i: usize, c: usize| ins.uniform & (1 << (4 * i + c)) != 0;
         macro_rules! each {
             (|$c:ident| $body:expr) => {
                 for $c in 0..4 {
@@ -247,13 +248,35 @@ impl Machine {
         }
         match ins.op {
             KOp::Mov => each!(|c| *res[c] = *r!(0, c)),
-            KOp::Add => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| a + b)),
+            KOp::Add => each!(|c| {
+                let (a, b) = (r!(0, c), r!(1, c));
+                match (uni(0, c), uni(1, c)) {
+                    (_, true) => m1(&mut res[c], a, |x| x + b[0]),
+                    (true, false) => m1(&mut res[c], b, |y| a[0] + y),
+                    _ => m2(&mut res[c], a, b, |x, y| x + y),
+                }
+            }),
             KOp::Sub => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| a - b)),
-            KOp::Mul => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| a * b)),
-            KOp::Mad => each!(
-                |c| m3(&mut res[c], r!(0, c), r!(1, c), r!(2, c), |a, b, e| a * b
-                    + e)
-            ),
+            KOp::Mul => each!(|c| {
+                let (a, b) = (r!(0, c), r!(1, c));
+                match (uni(0, c), uni(1, c)) {
+                    (_, true) => m1(&mut res[c], a, |x| x * b[0]),
+                    (true, false) => m1(&mut res[c], b, |y| a[0] * y),
+                    _ => m2(&mut res[c], a, b, |x, y| x * y),
+                }
+            }),
+            KOp::Mad => each!(|c| {
+                let (a, b, e) = (r!(0, c), r!(1, c), r!(2, c));
+                match (uni(0, c), uni(1, c)) {
+                    (true, true) => {
+                        let p = a[0] * b[0];
+                        m1(&mut res[c], e, |z| p + z)
+                    }
+                    (false, true) => m2(&mut res[c], a, e, |x, z| x * b[0] + z),
+                    (true, false) => m2(&mut res[c], b, e, |y, z| a[0] * y + z),
+                    _ => m3(&mut res[c], a, b, e, |x, y, z| x * y + z),
+                }
+            }),
             KOp::Abs => each!(|c| m1(&mut res[c], r!(0, c), |a| a.abs())),
             KOp::Flr | KOp::AddrFloor => each!(|c| m1(&mut res[c], r!(0, c), alu::floor)),
             KOp::AddrRound => each!(|c| m1(&mut res[c], r!(0, c), alu::round_nearest)),
