@@ -15,7 +15,7 @@
 //! The executor ([`crate::exec`]) then interprets the flat list over whole batches.
 
 use crate::RenderError;
-use hoist_asm::ir::{ConstBinding, ExtSel, RegFile, TexTarget};
+use hoist_asm::ir::{ExtSel, RegFile, TexTarget};
 use hoist_asm::ops::Cond;
 use hoist_asm::{Dialect, Op, Program, Reg, Stage};
 use std::collections::HashMap;
@@ -153,8 +153,6 @@ pub enum Pre {
         abs: bool,
         to: R,
     },
-    /// Relative destination (vs_3_0 `o[aL]`): nothing to prefill; handled at store.
-    None,
 }
 
 #[derive(Clone, Debug)]
@@ -241,8 +239,7 @@ impl Kernel {
 /// (slot and component or immediate, immediate bits, negate, abs).
 type ConstKey = (Option<(u16, u8)>, u32, bool, bool);
 
-struct Builder<'p> {
-    p: &'p Program,
+struct Builder {
     file_base: HashMap<RegFile, (R, u32)>,
     next: R,
     const_rows: HashMap<ConstKey, R>,
@@ -256,7 +253,7 @@ fn err(msg: impl Into<String>) -> RenderError {
     RenderError::Program(msg.into())
 }
 
-impl<'p> Builder<'p> {
+impl Builder {
     fn file_row(&self, reg: Reg) -> Result<R, RenderError> {
         let (base, n) = self
             .file_base
@@ -419,7 +416,6 @@ fn flow_cond(b: &mut Builder, s: &hoist_asm::Src) -> Result<FlowCond, RenderErro
 pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
     let dialect = p.dialect();
     let mut b = Builder {
-        p,
         file_base: HashMap::new(),
         next: 0,
         const_rows: HashMap::new(),
@@ -461,7 +457,6 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
     }
     b.scratch = b.next;
     b.next += 4 * SCRATCH_REGS;
-    let _ = b.p;
 
     let mut insts = Vec::with_capacity(p.insts.len());
     let mut samplers = Vec::new();
@@ -714,9 +709,6 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
             }
             None => None,
         };
-        if matches!(op, KOp::Kill(_)) {
-            // Kill tests the lanes after swizzle: express as a mask over source lanes.
-        }
         insts.push(KInst {
             op,
             sat: ins.sat,
@@ -879,7 +871,6 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
                         }
                     }
                 }
-                Pre::None => {}
             }
         }
     }
@@ -892,7 +883,6 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
         .filter(|i| !matches!(i.op, Op::Label))
         .count() as u64;
     let static_slots: u64 = insts.iter().map(|i| u64::from(i.slots)).sum();
-    let _ = ConstBinding::Env(0);
     Ok(Kernel {
         stage: p.stage(),
         dialect,

@@ -19,7 +19,6 @@ use crate::compile::{
     ConstFill, FlowCond, GatherFrom, KInst, KOp, Kernel, LANES, Pre, Row, TexKind,
 };
 use crate::texture::{self, Texture};
-use hoist_asm::Dialect;
 
 pub type Mask = [bool; LANES];
 
@@ -219,7 +218,6 @@ impl Machine {
                     *self.regs[*to as usize + c] = *row;
                 }
             }
-            Pre::None => {}
         }
     }
 
@@ -429,7 +427,6 @@ impl Machine {
                         res[c][l] = r!(0, c)[l] * f;
                     }
                 }
-                let _ = Dialect::D3d9;
             }
             KOp::Matrix(cols) => {
                 for row in 0..(s.len() - 1).min(4) {

@@ -2,9 +2,7 @@
 //! matrices scenes set (`ortho`). Matrices are row-major `[[f32; 4]; 4]` (`m[row][col]`),
 //! so `state.matrix.X.row[n]` is `m[n]`.
 
-use hoist_asm::state::{
-    Face, LightProdProp, LightProp, MaterialProp, MatrixMod, MatrixName, StateRef, TexGenPlane,
-};
+use hoist_asm::state::{LightProdProp, LightProp, MaterialProp, MatrixMod, MatrixName, StateRef};
 use serde::{Deserialize, Serialize};
 
 pub type Mat4 = [[f32; 4]; 4];
@@ -192,15 +190,11 @@ impl GlState {
                 let (l, m) = (light(n, lp), material(mp));
                 [l[0] * m[0], l[1] * m[1], l[2] * m[2], m[3]]
             }
-            StateRef::TexGen(_, plane, coord) => {
-                let _ = TexGenPlane::Eye;
-                let _ = plane;
-                match coord {
-                    0 => [1.0, 0.0, 0.0, 0.0],
-                    1 => [0.0, 1.0, 0.0, 0.0],
-                    _ => [0.0; 4],
-                }
-            }
+            StateRef::TexGen(_, _, coord) => match coord {
+                0 => [1.0, 0.0, 0.0, 0.0],
+                1 => [0.0, 1.0, 0.0, 0.0],
+                _ => [0.0; 4],
+            },
             StateRef::FogColor => self.fog_color,
             StateRef::FogParams => [1.0, 0.0, 1.0, 1.0],
             StateRef::ClipPlane(_) => [0.0; 4],
@@ -228,9 +222,6 @@ impl GlState {
         }
     }
 }
-
-#[allow(dead_code)]
-fn _face_unused(_: Face) {}
 
 #[cfg(test)]
 mod tests {
