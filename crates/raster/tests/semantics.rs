@@ -240,3 +240,62 @@ fn d3d9_macros_and_vector_ops() {
     // lrp(0.25, 0, 4).w = 0.25·0 + 0.75·4 = 3.
     assert_eq!(p, [2.0, 2.0, -0.25, 3.0]);
 }
+
+#[test]
+fn indexed_meshes_with_culling_and_ties() {
+    use hoist_raster::{Geometry, Mesh};
+    let v = |x: f32, y: f32| {
+        let mut a = hoist_raster::DrawState::default().current;
+        a[0] = [x, y, 0.0, 1.0];
+        a
+    };
+    let mesh = Mesh {
+        vertices: vec![v(-1.0, -1.0), v(1.0, -1.0), v(-1.0, 1.0), v(1.0, 1.0)],
+        indices: vec![0, 1, 2],
+    };
+    let mut cfg = RenderConfig {
+        width: 8,
+        height: 8,
+        geometry: Geometry::Mesh(mesh.clone()),
+        ..RenderConfig::default()
+    };
+    // Pixel centres with x + y < 7 are inside; the 8 on the diagonal x + y = 7 lie on the
+    // edge (1,-1)-(-1,1), which is neither a left nor a bottom edge of this triangle.
+    let r = render(None, None, &cfg).unwrap();
+    assert_eq!(r.stats.fragment_invocations, 28);
+    assert_eq!(r.image.get(0, 0), Some([1.0; 4]));
+    assert_eq!(r.image.get(7, 0), Some([0.0; 4]));
+    // Both triangles of the quad: every pixel exactly once.
+    cfg.geometry = Geometry::Mesh(Mesh {
+        indices: vec![0, 1, 2, 2, 1, 3],
+        ..mesh.clone()
+    });
+    assert_eq!(
+        render(None, None, &cfg).unwrap().stats.fragment_invocations,
+        64
+    );
+    // Clockwise winding is back-facing: culled when culling is on.
+    cfg.geometry = Geometry::Mesh(Mesh {
+        indices: vec![0, 2, 1],
+        ..mesh.clone()
+    });
+    cfg.state.cull_back = true;
+    assert_eq!(
+        render(None, None, &cfg).unwrap().stats.fragment_invocations,
+        0
+    );
+    cfg.state.cull_back = false;
+    assert_eq!(
+        render(None, None, &cfg).unwrap().stats.fragment_invocations,
+        28
+    );
+    // An index past the vertex list is an error, not a panic.
+    cfg.geometry = Geometry::Mesh(Mesh {
+        indices: vec![0, 1, 9],
+        ..mesh
+    });
+    assert!(matches!(
+        render(None, None, &cfg),
+        Err(RenderError::Config(_))
+    ));
+}
