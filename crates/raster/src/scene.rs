@@ -945,6 +945,8 @@ impl SceneJob {
         })
     }
 
+    /// Progress in commands: `bands_done`/`bands_total` count executed/all `[test]`
+    /// commands (a draw counts as done once all its bands are shaded).
     pub fn progress(&self) -> Progress {
         Progress {
             bands_done: self.pc as u64,
