@@ -32,10 +32,16 @@ fn image_name(unit: u8) -> String {
     format!("user-unit-{unit}")
 }
 
+/// Instructions one batch of 64 pixels may dispatch in the playground (loops are cut off
+/// beyond it, and the page says so): keeps every render step short enough for the page to
+/// stay responsive.
+pub const MAX_BATCH_INSTRUCTIONS: u64 = 1 << 13;
+
 /// The caps of playground renders: the scene defaults, with targets no larger than the
-/// Inputs panel allows.
+/// Inputs panel allows and a tighter instruction budget per batch.
 pub fn caps() -> Caps {
     Caps {
+        max_batch_instructions: MAX_BATCH_INSTRUCTIONS,
         max_target_size: crate::doc::MAX_SIZE,
         max_target_pixels: u64::from(crate::doc::MAX_SIZE) * u64::from(crate::doc::MAX_SIZE),
         max_texture_bytes: 64 << 20,
@@ -769,6 +775,28 @@ mod tests {
         t.run_to_end();
         let y = t.optimized.unwrap().unwrap();
         assert!(!hoist_raster::compare(&x.image, &y.image).is_identical());
+    }
+
+    #[test]
+    fn runaway_loops_are_cut_off_and_reported() {
+        let mut d = Doc {
+            vp: "vs_3_0\ndcl_position v0\ndcl_texcoord v1\ndcl_position o0\ndcl_texcoord o1\n\
+                 mov o0, v0\nmov o1, v1\n"
+                .into(),
+            fp: "ps_3_0\ndefi i0, 255, 0, 1, 0\ndef c0, 0.001, 0, 0, 0\ndcl_texcoord v0\nmov r0, c0.y\n\
+                 rep i0\nrep i0\nrep i0\nadd r0, r0, c0.x\nendrep\nendrep\nendrep\nmov oC0, r0\n"
+                .into(),
+            ..Doc::default()
+        };
+        d.inputs.width = 16;
+        d.inputs.height = 8;
+        let a = analyze(&d);
+        assert_eq!(a.fp.errors(), 0, "{:?}", a.fp.diagnostics);
+        let mut t = Task::new(plan(&d, &a, &Images::new()).unwrap().unwrap());
+        t.run_to_end();
+        let o = t.original.unwrap().unwrap();
+        assert!(o.stats.truncated_batches > 0);
+        assert!(o.stats.fragment_instructions <= 2 * 64 * MAX_BATCH_INSTRUCTIONS);
     }
 
     #[test]

@@ -50,6 +50,23 @@ fn image(r: &Option<render::RunResult>) -> Option<&Image> {
     r.as_ref().and_then(|r| r.as_ref().ok()).map(|r| &r.image)
 }
 
+/// A warning when loops were cut off by the per-batch instruction budget.
+fn truncation(r: &Option<Shared<Rendered>>) -> Option<String> {
+    let r = r.as_ref()?;
+    let count = |x: Option<&render::RunResult>| {
+        x.and_then(|x| x.as_ref().ok())
+            .map_or(0, |x| x.stats.truncated_batches)
+    };
+    let n = count(Some(&r.original)) + count(r.optimized.as_ref());
+    (n > 0).then(|| {
+        format!(
+            "{n} batch(es) of 64 pixels reached the playground's limit of {} instructions per \
+             pixel; their loops were cut short, so the images show partial results",
+            render::MAX_BATCH_INSTRUCTIONS
+        )
+    })
+}
+
 fn fmt_px(v: [f32; 4]) -> String {
     v.map(|x| format!("{x:.6}")).join(", ")
 }
@@ -251,6 +268,9 @@ pub fn output(p: &OutputProps) -> Html {
             { verdict_html }
             if let Some(e) = &p.error {
                 <p class="message bad">{ e.clone() }</p>
+            }
+            if let Some(w) = truncation(&p.rendered) {
+                <p class="message" id="truncated">{ w }</p>
             }
             <div class="canvases">
                 <figure>
