@@ -144,7 +144,7 @@ async fn render_loop(
     };
     let mut task = Task::new(plan);
     let (mut ms_orig, mut ms_opt) = (now() - start, 0.0);
-    let mut bands = 2u32;
+    let mut bands = 1u32;
     while !task.is_done() {
         let slice = now();
         while !task.is_done() && now() - slice < SLICE_MS {
