@@ -800,6 +800,49 @@ mod tests {
     }
 
     #[test]
+    fn user_pictures_become_textures() {
+        // A 2×2 picture, rows bottom first: blue, white / red, green.
+        let mut pic = Image::new(2, 2, [0.0; 4]);
+        pic.pixels = vec![
+            [0.0, 0.0, 1.0, 1.0],
+            [1.0, 1.0, 1.0, 1.0],
+            [1.0, 0.0, 0.0, 1.0],
+            [0.0, 1.0, 0.0, 1.0],
+        ];
+        let png = hoist_raster::image::encode_png(&pic, &ToRgba8::default()).unwrap();
+        let mut s = crate::state::State::new(fig3());
+        s.apply(crate::state::Action::SetImage(
+            0,
+            "pic.png".into(),
+            Rc::new(png),
+        ));
+        assert_eq!(s.doc.inputs.texture(0).pattern, Pattern::Image);
+        // Not part of links.
+        let Ok(crate::codec::Link::State(back)) =
+            crate::codec::decode(&crate::codec::encode(&s.doc))
+        else {
+            panic!()
+        };
+        assert_eq!(back.inputs.texture(0).pattern, Pattern::Checker);
+        let a = analyze(&s.doc);
+        let p = plan(&s.doc, &a, &s.images).unwrap().unwrap();
+        assert!(
+            p.original
+                .commands
+                .iter()
+                .any(|(_, c)| matches!(c, Command::Texture(0, TexSource::Image(_), _)))
+        );
+        let mut t = Task::new(p);
+        t.run_to_end();
+        let o = t.original.unwrap().unwrap();
+        // Corners sample the corner texels: the picture is upright.
+        let bl = o.image.get(0, 0).unwrap();
+        let tl = o.image.get(0, o.image.height - 1).unwrap();
+        assert!(bl[2] > 0.5 && bl[0] < 0.5, "{bl:?}");
+        assert!(tl[0] > 0.5 && tl[2] < 0.5, "{tl:?}");
+    }
+
+    #[test]
     fn a_broken_scene_is_a_message() {
         let mut d = fig3();
         d.scene = Some("[test]\ndraw sideways\n".into());
