@@ -405,7 +405,7 @@ pub fn app() -> Html {
                 </div>
             }
             if let Some(id) = &state.doc.example {
-                <About id={id.clone()} pristine={state.link().starts_with("ex=")} />
+                <About id={id.clone()} pristine={state.is_pristine_example()} />
             }
             <main class="layout">
                 <section class="col" aria-label="Original programs">

@@ -329,13 +329,19 @@ impl State {
     /// The link fragment for the current document: the example's short link while the
     /// document is still that example, untouched.
     pub fn link(&self) -> String {
-        if let Some(id) = &self.doc.example
-            && let Some(e) = examples::find(id)
-            && examples::load(e) == self.doc
-        {
-            return crate::codec::encode_example(id);
+        match (&self.doc.example, self.is_pristine_example()) {
+            (Some(id), true) => crate::codec::encode_example(id),
+            _ => crate::codec::encode(&self.doc),
         }
-        crate::codec::encode(&self.doc)
+    }
+
+    /// Whether the document is an example exactly as it loads.
+    pub fn is_pristine_example(&self) -> bool {
+        self.doc
+            .example
+            .as_deref()
+            .and_then(examples::find)
+            .is_some_and(|e| examples::load(e) == self.doc)
     }
 }
 
