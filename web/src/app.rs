@@ -116,7 +116,7 @@ fn report() -> Result<JsValue, JsValue> {
 /// slices, until done or `cancel` is set.
 async fn render_loop(
     rev: u64,
-    state: Rc<State>,
+    state: UseReducerHandle<State>,
     dispatch: UseReducerDispatcher<State>,
     cancel: Rc<Cell<bool>>,
 ) {
@@ -243,7 +243,7 @@ pub fn app() -> Html {
 
     // Render loop per analysis; persistence of the analysed document.
     {
-        let s: Rc<State> = Rc::new((*state).clone());
+        let s = state.clone();
         let dispatch = state.dispatcher();
         use_effect_with(state.analysis_rev, move |&rev| {
             let cancel = Rc::new(Cell::new(false));

@@ -330,6 +330,7 @@ async fn stats_report_slots_and_the_estimate() {
         rendered: None,
         width: 256,
         height: 256,
+        analysis_ms: 12.5,
     };
     yew::Renderer::<StatsPanel>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -343,6 +344,7 @@ async fn stats_report_slots_and_the_estimate() {
         format!("2 → {}", after.vp_slots.total())
     );
     assert!(text(&root, "#estimate").contains("65,536"));
+    assert_eq!(text(&root, "#stat-opt-time"), "12.5 ms");
     assert!(text(&root, "#estimate-change").contains('%'));
 }
 
