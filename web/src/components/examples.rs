@@ -83,7 +83,12 @@ pub fn about(p: &AboutProps) -> Html {
                 }
             </summary>
             if !m.description.is_empty() { <p>{ m.description.clone() }</p> }
-            if !m.note.is_empty() { <p class="muted">{ m.note.clone() }</p> }
+            if !m.note.is_empty() {
+                <details class="note">
+                    <summary>{ "What Hoist does with it" }</summary>
+                    <p class="muted">{ m.note.clone() }</p>
+                </details>
+            }
         </details>
     }
 }
