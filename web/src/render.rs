@@ -45,7 +45,7 @@ pub fn caps() -> Caps {
         max_target_size: crate::doc::MAX_SIZE,
         max_target_pixels: u64::from(crate::doc::MAX_SIZE) * u64::from(crate::doc::MAX_SIZE),
         max_texture_bytes: 64 << 20,
-        max_total_bytes: 512 << 20,
+        max_total_bytes: 192 << 20,
         max_commands: 20_000,
         ..Caps::default()
     }

@@ -149,7 +149,33 @@ impl State {
         self.analysis_rev == self.rev
     }
 
+    /// Refuses program texts above [`crate::doc::MAX_PROGRAM`] with a notice.
+    fn fits(&mut self, text: &str) -> bool {
+        if text.len() > crate::doc::MAX_PROGRAM {
+            self.notice = Some(Notice {
+                text: format!(
+                    "That program is {} KiB; the playground accepts programs of up to {} KiB, \
+                     so the edit was not applied.",
+                    text.len().div_ceil(1024),
+                    crate::doc::MAX_PROGRAM / 1024
+                ),
+                error: true,
+            });
+            false
+        } else {
+            true
+        }
+    }
+
     pub fn apply(&mut self, action: Action) {
+        match &action {
+            Action::SetVp(t) | Action::SetFp(t) | Action::SetHandVp(t) | Action::SetHandFp(t)
+                if !self.fits(t) =>
+            {
+                return;
+            }
+            _ => {}
+        }
         match action {
             Action::SetVp(s) => {
                 if s != self.doc.vp {
@@ -453,6 +479,16 @@ mod tests {
         s.apply(Action::Hash("#garbage".into()));
         assert!(s.notice.as_ref().unwrap().error);
         assert_eq!(s.doc.inputs.width, 16);
+    }
+
+    #[test]
+    fn oversized_programs_are_refused_with_a_message() {
+        let mut s = fig3();
+        let before = s.doc.fp.clone();
+        s.apply(Action::SetFp("x".repeat(crate::doc::MAX_PROGRAM + 1)));
+        assert_eq!(s.doc.fp, before);
+        let n = s.notice.as_ref().unwrap();
+        assert!(n.error && n.text.contains("64 KiB"), "{}", n.text);
     }
 
     #[test]

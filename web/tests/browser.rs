@@ -156,6 +156,11 @@ async fn editor_highlights_numbers_lines_and_shows_diagnostics_inline() {
     fire(&ta, "input");
     assert_eq!(seen.borrow().last().unwrap(), "ps_2_0\nmov oC0, c0\n");
 
+    // A text above the cap is put back as it was (the reducer explains why).
+    ta.set_value(&"x".repeat(hoist_web::doc::MAX_PROGRAM + 1));
+    fire(&ta, "input");
+    assert_eq!(ta.value(), src);
+
     // The diagnostic's button puts the cursor on the error.
     ta.set_value(src);
     let b: HtmlElement = one(&root, ".diag-pos").dyn_into().unwrap();

@@ -138,8 +138,17 @@ pub fn editor(p: &EditorProps) -> Html {
     let oninput = {
         let cb = p.onchange.clone();
         let reveal = reveal.clone();
+        let area = area.clone();
+        let current = text.clone();
         Callback::from(move |e: InputEvent| {
-            cb.emit(event_value(&e));
+            let v = event_value(&e);
+            if v.len() > crate::doc::MAX_PROGRAM {
+                // Refused (the reducer says why): put the text back as it was.
+                if let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>() {
+                    t.set_value(&current);
+                }
+            }
+            cb.emit(v);
             reveal();
         })
     };
