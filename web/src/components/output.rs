@@ -283,7 +283,12 @@ pub fn output(p: &OutputProps) -> Html {
                 </figure>
                 <figure>
                     <canvas ref={c_diff} id="canvas-diff" onmousemove={onmove} onmouseleave={onleave}></canvas>
-                    <figcaption>{ "|Δ| heat map (black: identical)" }</figcaption>
+                    <figcaption>
+                        { "|Δ| heat map (black: identical) " }
+                        <span class="heat-legend" title="log scale; magenta: NaN on one side only">
+                            { "1e-7" }<span class="heat-bar"></span>{ "≥ 1" }
+                        </span>
+                    </figcaption>
                 </figure>
             </div>
             { inspector }
