@@ -173,6 +173,17 @@ async function main() {
       return lens.top >= box.top && lens.bottom <= box.bottom;
     });
     if (!visible) fail('the erroneous line is not scrolled into view');
+    // The textarea is exactly as large as the highlighted text under it, so it never
+    // scrolls on its own and the caret stays on the highlighted characters.
+    const fit = await page.evaluate(() => {
+      const t = document.querySelector('#fp');
+      const pre = document.querySelector('#ed-fp .ed-hl');
+      return { top: t.scrollTop, left: t.scrollLeft, h: t.clientHeight, sh: t.scrollHeight,
+        w: t.clientWidth, sw: t.scrollWidth, ph: pre.offsetHeight, pw: pre.offsetWidth };
+    });
+    if (fit.top || fit.left || fit.h !== fit.sh || fit.w !== fit.sw || fit.h !== fit.ph || fit.w !== fit.pw) {
+      fail(`the editor's textarea and its highlighting do not line up: ${JSON.stringify(fit)}`);
+    }
     await page.locator('#ed-fp').scrollIntoViewIfNeeded();
     await shot(page, '02-diagnostic.png');
     await page.fill('#fp', original);
