@@ -298,12 +298,17 @@ pub fn editor(p: &EditorProps) -> Html {
             html! { <span class={classes!("badge", if e > 0 { "bad" } else { "warn" })}>{ parts.join(", ") }</span> }
         }
     };
-    // Clicks on the line numbers focus the text.
+    // Clicks on the line numbers or the empty space below the text focus the text.
     let onclick_gutter = {
         let area = area.clone();
-        Callback::from(move |_| {
-            if let Some(t) = area.cast::<web_sys::HtmlElement>() {
+        Callback::from(move |e: MouseEvent| {
+            let on_box = e.target() == e.current_target();
+            if let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>() {
                 let _ = t.focus();
+                if on_box {
+                    let end = t.value().encode_utf16().count() as u32;
+                    let _ = t.set_selection_range(end, end);
+                }
             }
         })
     };
@@ -314,7 +319,7 @@ pub fn editor(p: &EditorProps) -> Html {
                 { picker }
                 { status }
             </header>
-            <div class="ed-scroll" ref={scroller}>
+            <div class="ed-scroll" ref={scroller} onclick={onclick_gutter.clone()}>
                 <div class="ed-gutter" aria-hidden="true" onclick={onclick_gutter}>{ gutter }</div>
                 <div class="ed-body">
                     <pre class="ed-hl" aria-hidden="true">{ body }</pre>
