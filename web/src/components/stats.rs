@@ -94,11 +94,12 @@ pub fn stats_panel(p: &StatsProps) -> Html {
         })
         .unwrap_or_default();
 
-    // Estimate: measured invocation counts when available, else the quad.
+    // Estimate: the rasterizer's counts for a single-draw render, else one full-window quad.
     let measured = p
         .rendered
         .as_ref()
         .and_then(|r| r.original.as_ref().ok())
+        .filter(|r| r.stats.draws == 1)
         .map(|r| (r.stats.vertex_invocations, r.stats.fragment_invocations));
     let (verts, frags) =
         measured.unwrap_or((QUAD_VERTICES, u64::from(p.width) * u64::from(p.height)));
@@ -150,7 +151,7 @@ pub fn stats_panel(p: &StatsProps) -> Html {
             <p>
                 { "Per frame the vertex program runs " }<b>{ thousands(verts) }</b>{ "×, the fragment program " }
                 <b>{ thousands(frags) }</b>{ "×" }
-                { if measured.is_some() { " (counted by the rasterizer)" } else { "" } }
+                { if measured.is_some() { " (counted by the rasterizer)" } else { " (one quad over the window)" } }
                 { format!(": a fragment slot costs {:.0}× a vertex slot.", e.ratio()) }
             </p>
             <table>
