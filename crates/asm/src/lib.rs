@@ -167,6 +167,19 @@ pub fn print(program: &Program) -> String {
     }
 }
 
+/// The dialect's operand rules for one instruction in the context of `program` (it need not
+/// be part of it): errors only. ARB has no per-instruction operand restrictions beyond what
+/// its parser enforces, so this is empty for ARB programs.
+pub fn check_inst(program: &Program, inst: &Inst) -> Vec<Diagnostic> {
+    match program.dialect() {
+        Dialect::Arb => Vec::new(),
+        Dialect::D3d9 => d3d9::check_inst(program, inst)
+            .into_iter()
+            .filter(Diagnostic::is_error)
+            .collect(),
+    }
+}
+
 /// Puts a program's side tables in the order its front end produces, so that a program a
 /// pass edited satisfies `parse(print(p)) == p` (ARB: declarations sorted by register;
 /// D3D9: explicit `dcl`s first, then implicit registers in order of first use, and

@@ -77,12 +77,27 @@ pub struct Args {
     vp_temps: Option<u16>,
 }
 
-fn load(path: &PathBuf) -> Result<(String, Program), u8> {
+fn load(
+    path: &std::path::Path,
+    adjust: &dyn Fn(&mut hoist_asm::Limits),
+) -> Result<(String, Program), u8> {
     let source = util::read_source(path).map_err(|e| {
         util::error(e);
         2
     })?;
-    let parsed = hoist_asm::parse(&source, &ParseOptions::default());
+    // Parse under the limits the optimizer will use, so overrides apply to the input too.
+    let limits = hoist_asm::detect_profile(&source).map(|p| {
+        let mut l = p.limits();
+        adjust(&mut l);
+        l
+    });
+    let parsed = hoist_asm::parse(
+        &source,
+        &ParseOptions {
+            profile: None,
+            limits,
+        },
+    );
     let name = path.display().to_string();
     if !parsed.diagnostics.is_empty() {
         eprint!(
@@ -188,11 +203,32 @@ fn annotate(p: &Program, lines: &[hoist_opt::Line], fp_line: &dyn Fn(u32) -> u32
 }
 
 pub fn run(args: Args) -> u8 {
-    let (vp_src, vp) = match load(&args.vp) {
+    let vp_adjust = |l: &mut hoist_asm::Limits| {
+        if let Some(n) = args.vp_slots {
+            l.max_slots = n;
+        }
+        if let Some(n) = args.texcoords {
+            l.texcoords = n;
+        }
+        if let Some(n) = args.vp_temps {
+            l.temps = n;
+        }
+    };
+    let fp_adjust = |l: &mut hoist_asm::Limits| {
+        if let Some(n) = args.fp_slots {
+            l.max_slots = n;
+            l.max_alu_slots = l.max_alu_slots.map(|a| a.max(n));
+            l.max_tex_slots = l.max_tex_slots.map(|t| t.max(n));
+        }
+        if let Some(n) = args.texcoords {
+            l.texcoords = n;
+        }
+    };
+    let (vp_src, vp) = match load(&args.vp, &vp_adjust) {
         Ok(x) => x,
         Err(c) => return c,
     };
-    let (fp_src, fp) = match load(&args.fp) {
+    let (fp_src, fp) = match load(&args.fp, &fp_adjust) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -224,19 +260,8 @@ pub fn run(args: Args) -> u8 {
     };
     let mut vl = vp.profile.limits();
     let mut fl = fp.profile.limits();
-    if let Some(n) = args.vp_slots {
-        vl.max_slots = n;
-    }
-    if let Some(n) = args.fp_slots {
-        fl.max_slots = n;
-    }
-    if let Some(n) = args.texcoords {
-        vl.texcoords = n;
-        fl.texcoords = n;
-    }
-    if let Some(n) = args.vp_temps {
-        vl.temps = n;
-    }
+    vp_adjust(&mut vl);
+    fp_adjust(&mut fl);
     opts.vp_limits = Some(vl);
     opts.fp_limits = Some(fl);
     let res = match hoist_opt::optimize(&vp, &fp, &opts) {
@@ -372,11 +397,11 @@ pub fn run(args: Args) -> u8 {
         return 0;
     }
     for (path, text) in [(&args.out_vp, &vp_text), (&args.out_fp, &fp_text)] {
-        if let Some(p) = path {
-            if let Err(e) = std::fs::write(p, text) {
-                util::error(format!("cannot write {}: {e}", p.display()));
-                return 2;
-            }
+        if let Some(p) = path
+            && let Err(e) = std::fs::write(p, text)
+        {
+            util::error(format!("cannot write {}: {e}", p.display()));
+            return 2;
         }
     }
     0

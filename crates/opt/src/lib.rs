@@ -175,13 +175,13 @@ fn analyze(vp: &Program, fp: &Program, opts: &Options) -> pipeline::Analysis {
         mirror_params: opts.mirror_params,
         lowerable: &lowerable,
     };
-    let (movability, groups) = match &fp_du {
-        Some(du) => {
+    let (movability, groups) = match (&fp_du, &vp_du) {
+        (Some(du), Some(_)) => {
             let m = Movability::compute(fp, du, &interp, &knobs);
             let g = Groups::compute(du, &m);
             (m, g)
         }
-        None => {
+        _ => {
             let n = fp.insts.len();
             (
                 Movability {

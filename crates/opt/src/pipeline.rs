@@ -172,14 +172,6 @@ pub fn fragment_swizzle_ok(profile: Profile, inst: &Inst, k: usize, s: &Src) -> 
     }
 }
 
-fn rules_ok(p: &Program, limits: &Limits) -> bool {
-    let diags = match p.dialect() {
-        hoist_asm::Dialect::Arb => hoist_asm::arb::check_rules(p, limits),
-        hoist_asm::Dialect::D3d9 => hoist_asm::d3d9::check_rules(p, limits),
-    };
-    !diags.iter().any(|d| d.is_error())
-}
-
 /// Vertex outputs still needed: non-interpolant outputs always, interpolants when read.
 fn vp_live_out(vp: &Program, fp: &Program) -> impl Fn(Reg, Comp) -> bool + use<> {
     let mut read: Vec<(Semantic, Comp)> = Vec::new();
@@ -236,7 +228,25 @@ fn prune_io(vp: &mut Program, fp: &mut Program) {
 pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> {
     let a = cx.analysis;
     let (Some(vp_du), Some(fp_du)) = (&a.vp_du, &a.fp_du) else {
-        return Err(Rejected::Infeasible(fp_to_vp::Infeasible::Parameters));
+        // Flow control in either program: nothing can move; the pair stays as written.
+        if selected.iter().any(|&s| s) {
+            return Err(Rejected::Infeasible(fp_to_vp::Infeasible::FlowControl));
+        }
+        let stats = Stats::of(cx.vp, cx.fp, cx.vp_limits, cx.fp_limits);
+        let cost = cx.cost.cost(
+            stats.fp_slots.total(),
+            stats.vp_slots.total(),
+            stats.interp_components,
+        );
+        return Ok(Evaluated {
+            vp: Tracked::new(cx.vp.clone()),
+            fp: Tracked::new(cx.fp.clone()),
+            mirrors: Vec::new(),
+            transports: Vec::new(),
+            duplicated: Vec::new(),
+            stats,
+            cost,
+        });
     };
     let input = fp_to_vp::Input {
         vp: cx.vp,
@@ -275,12 +285,11 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
     // Vertex side: write interpolators directly, fold copies in moved code, drop dead code
     // (including interpolants the fragment program no longer reads).
     if cx.vp_cleanup {
-        let lim = cx.vp_limits.clone();
         let not_original = |l: &Line, _: &Inst| !l.is_original();
         let legal = |p: &Program, j: usize, k: usize, s: &Src| {
-            let mut q = p.clone();
-            q.insts[j].src[k] = s.clone();
-            rules_ok(&q, &lim)
+            let mut inst = p.insts[j].clone();
+            inst.src[k] = s.clone();
+            hoist_asm::check_inst(p, &inst).is_empty()
         };
         passes::fold::run(&mut m.vp, cx.vp_limits.consts, &legal);
         copy_prop::run(&mut m.vp, &not_original, &|l| !l.is_original(), &legal);

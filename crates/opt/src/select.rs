@@ -66,6 +66,18 @@ pub fn greedy(cx: &Context, movable: &[bool], groups: &Groups) -> Result<Choice,
     };
     let mut sel = movable.to_vec();
     let mut dropped = Vec::new();
+    // While even the necessary interpolator condition fails, drop without evaluating.
+    let cap = crate::pipeline::capacity(cx);
+    while !fits(&cap, &demand_of(cx, &sel)) {
+        let Some(last) = sel.iter().rposition(|&s| s) else {
+            break;
+        };
+        sel[last] = false;
+        dropped.push((
+            last as u32,
+            "dropped by the greedy rule: not enough free interpolators".to_string(),
+        ));
+    }
     let mut result = ev.eval(&sel);
     while let Err(why) = &result {
         let Some(last) = sel.iter().rposition(|&s| s) else {
@@ -133,7 +145,7 @@ pub struct Capacity {
 /// Transported non-uniform components of each group (uniform ones may be recomputed on both
 /// sides instead). Groups are connected components of non-uniform def-use edges, so a
 /// group's transported values do not depend on which other groups move.
-fn group_demand(cx: &Context, groups: &Groups) -> Vec<[u32; 4]> {
+fn group_demand(cx: &Context, groups: &Groups, with_uniform: bool) -> Vec<[u32; 4]> {
     let n = cx.fp.insts.len();
     let Some(du) = &cx.analysis.fp_du else {
         return vec![[0; 4]; groups.len()];
@@ -147,9 +159,8 @@ fn group_demand(cx: &Context, groups: &Groups) -> Vec<[u32; 4]> {
                 let i = i as usize;
                 for c in 0..4u8 {
                     let read_outside = du.uses[i][c as usize].iter().any(|u| !sel[u.inst as usize]);
-                    if read_outside
-                        && m.kinds[i][c as usize] != crate::analysis::movable::Kind::Uniform
-                    {
+                    let uniform = m.kinds[i][c as usize] == crate::analysis::movable::Kind::Uniform;
+                    if read_outside && (with_uniform || !uniform) {
                         d[c as usize] += 1;
                     }
                 }
@@ -157,6 +168,25 @@ fn group_demand(cx: &Context, groups: &Groups) -> Vec<[u32; 4]> {
             d
         })
         .collect()
+}
+
+/// Transported non-uniform components of an arbitrary selection, by component position.
+fn demand_of(cx: &Context, sel: &[bool]) -> [u32; 4] {
+    let mut d = [0u32; 4];
+    let Some(du) = &cx.analysis.fp_du else {
+        return d;
+    };
+    let m = &cx.analysis.movability;
+    for (i, _) in sel.iter().enumerate().filter(|(_, s)| **s) {
+        for (c, dc) in d.iter_mut().enumerate() {
+            if m.kinds[i][c] != crate::analysis::movable::Kind::Uniform
+                && du.uses[i][c].iter().any(|u| !sel[u.inst as usize])
+            {
+                *dc += 1;
+            }
+        }
+    }
+    d
 }
 
 fn fits(cap: &Capacity, demand: &[u32; 4]) -> bool {
@@ -169,6 +199,13 @@ fn fits(cap: &Capacity, demand: &[u32; 4]) -> bool {
 }
 
 /// Exact search over groups, within `budget` evaluations, starting from `incumbent`.
+///
+/// The bound on a node: moving a group saves at most the fragment slots of its closure, and
+/// groups share the free interpolator components, so the savings still reachable are at most
+/// a fractional knapsack of the undecided groups (value: slots, weight: transported
+/// components) into the components left. Groups whose transported values are all uniform
+/// weigh nothing. The bound ignores that shared helpers are saved once, which only makes it
+/// weaker, never wrong.
 pub fn optimal(
     cx: &Context,
     groups: &Groups,
@@ -183,7 +220,7 @@ pub fn optimal(
         memo: HashMap::new(),
         count: 0,
     };
-    let f0 = cx.fp.slots().total();
+    let f0 = cx.fp.slots().total() as f64;
     let mut best: Option<(Vec<bool>, Evaluated)> = None;
     let consider = |best: &mut Option<(Vec<bool>, Evaluated)>, sel: Vec<bool>, r: Evaluated| {
         if best.as_ref().is_none_or(|(_, b)| r.cost < b.cost) {
@@ -198,35 +235,97 @@ pub fn optimal(
         consider(&mut best, none, r);
     }
     let cap = crate::pipeline::capacity(cx);
-    let demand = group_demand(cx, groups);
-    let slots_of = |sel: &[bool]| -> u32 {
-        sel.iter()
-            .enumerate()
-            .filter(|(_, s)| **s)
-            .map(|(i, _)| fp_slots(cx, i))
-            .sum()
+    // Feasibility ignores uniform values (they can be recomputed on both sides); the bound
+    // counts them, since a uniform group only saves slots when it gets an interpolator.
+    let demand = group_demand(cx, groups, false);
+    let bound_demand = group_demand(cx, groups, true);
+    let slot_of: Vec<f64> = (0..n).map(|i| fp_slots(cx, i) as f64).collect();
+    let value: Vec<f64> = (0..g)
+        .map(|k| {
+            let sel = groups.closure([k], n);
+            sel.iter()
+                .enumerate()
+                .filter(|(_, s)| **s)
+                .map(|(i, _)| slot_of[i])
+                .sum()
+        })
+        .collect();
+    // Each constraint alone bounds the reachable savings: the total of free components, and
+    // (when components keep their positions) each position's free slots. The bound is the
+    // smallest of those fractional knapsacks.
+    let weights: Vec<Vec<f64>> = {
+        let mut w = vec![
+            bound_demand
+                .iter()
+                .map(|d| d.iter().sum::<u32>() as f64)
+                .collect::<Vec<f64>>(),
+        ];
+        if !cap.any_slot {
+            for c in 0..4 {
+                w.push(bound_demand.iter().map(|d| d[c] as f64).collect());
+            }
+        }
+        w
     };
-    // Lower bound on fragment slots of any completion of `chosen` (first `from` decided).
-    let bound_of = |chosen: &[bool], from: usize| -> f64 {
-        let idx = chosen
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| **c)
-            .map(|(i, _)| i)
-            .chain(from..g);
-        f0.saturating_sub(slots_of(&groups.closure(idx, n))) as f64
+    let orders: Vec<Vec<usize>> = weights
+        .iter()
+        .map(|w| {
+            let mut o: Vec<usize> = (0..g).collect();
+            let r = |k: usize| {
+                if w[k] == 0.0 {
+                    f64::INFINITY
+                } else {
+                    value[k] / w[k]
+                }
+            };
+            o.sort_by(|&a, &b| r(b).total_cmp(&r(a)));
+            o
+        })
+        .collect();
+    let knapsack = |order: &[usize], w: &[f64], from: usize, mut room: f64| -> f64 {
+        let mut v = 0.0;
+        for &k in order {
+            if k < from {
+                continue;
+            }
+            if w[k] <= room {
+                v += value[k];
+                room -= w[k];
+            } else if room > 0.0 {
+                v += value[k] * room / w[k];
+                room = 0.0;
+            }
+        }
+        v
     };
+    let reachable = |from: usize, dem: &[u32; 4]| -> f64 {
+        let mut best = f64::INFINITY;
+        for (j, (order, w)) in orders.iter().zip(&weights).enumerate() {
+            let room = if j == 0 {
+                cap.total.saturating_sub(dem.iter().sum::<u32>())
+            } else {
+                cap.per_comp[j - 1].saturating_sub(dem[j - 1])
+            };
+            best = best.min(knapsack(order, w, from, room as f64));
+        }
+        best
+    };
+    let max_nodes = 200_000u32;
+    let mut nodes = 0u32;
     let mut proven = true;
-    // Depth-first over (next group, chosen so far, demand so far); include before exclude.
-    let mut stack: Vec<(usize, Vec<bool>, [u32; 4])> = vec![(0, vec![false; g], [0; 4])];
-    while let Some((d, chosen, dem)) = stack.pop() {
-        if ev.count >= budget {
+    // Depth-first over (next group, chosen, demand, savings so far); include before exclude.
+    /// A search node: next group, groups chosen, demand (feasibility and bound), savings.
+    type Node = (usize, Vec<bool>, [u32; 4], [u32; 4], f64);
+    let mut stack: Vec<Node> = vec![(0, vec![false; g], [0; 4], [0; 4], 0.0)];
+    while let Some((d, chosen, dem, bdem, saved)) = stack.pop() {
+        nodes += 1;
+        if ev.count >= budget || nodes >= max_nodes {
             proven = false;
             break;
         }
         if paper
             && let Some((_, b)) = &best
-            && bound_of(&chosen, d) >= b.cost.0
+            && f0 - saved - reachable(d, &bdem) >= b.cost.0
         {
             continue;
         }
@@ -246,15 +345,19 @@ pub fn optimal(
         }
         let mut without = chosen.clone();
         without[d] = false;
-        stack.push((d + 1, without, dem));
+        stack.push((d + 1, without, dem, bdem, saved));
         let mut more = dem;
+        let mut bmore = bdem;
         for c in 0..4 {
             more[c] += demand[d][c];
+            bmore[c] += bound_demand[d][c];
         }
         if fits(&cap, &more) {
             let mut with = chosen;
             with[d] = true;
-            stack.push((d + 1, with, more));
+            // A uniform group beyond the capacity is duplicated and saves nothing.
+            let gain = if fits(&cap, &bmore) { value[d] } else { 0.0 };
+            stack.push((d + 1, with, more, bmore, saved + gain));
         }
     }
     let Some((selected, result)) = best else {

@@ -66,6 +66,11 @@ pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     rules::check(p, limits)
 }
 
+/// The operand rules of one instruction (see [`rules::check_inst`]).
+pub fn check_inst(p: &Program, inst: &crate::ir::Inst) -> Vec<Diagnostic> {
+    rules::check_inst(p, inst)
+}
+
 /// Reorders `io` the way the front end builds it: explicit declarations (and those the
 /// version requires) first, in their current order, then implicitly declared registers in
 /// order of first use. Passes that add outputs can call this so that

@@ -46,6 +46,16 @@ struct Rules<'a> {
     out: Vec<Diagnostic>,
 }
 
+/// The operand rules of one instruction of `p` (read ports, swizzles, modifiers, masks,
+/// operand kinds), which need not be in `p` yet: what a pass needs to vet a rewritten
+/// instruction without re-checking the whole program. Program-wide rules (declarations,
+/// dependent reads, flow structure, uninitialised reads) are left to [`check`].
+pub fn check_inst(p: &Program, inst: &Inst) -> Vec<Diagnostic> {
+    let mut r = Rules { p, out: Vec::new() };
+    r.instruction(0, inst);
+    r.out
+}
+
 fn at(s: Span, inst: &Inst) -> Span {
     if s.is_none() { inst.span } else { s }
 }

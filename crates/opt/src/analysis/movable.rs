@@ -132,7 +132,9 @@ impl Stay {
                  enable \"mirror parameters\" to move it"
             ),
             Stay::Undefined { reg } => format!("reads {reg} before it is written"),
-            Stay::FlowControl => "the fragment program has flow control".into(),
+            Stay::FlowControl => {
+                "a program of the pair has flow control (straight-line code only)".into()
+            }
             Stay::Dead => "its result is never read (dead code, left as written)".into(),
             Stay::NotSelected { why } => format!("movable, not moved: {why}"),
             Stay::Unprofitable => "movable, but not worth it under the cost model".into(),

@@ -170,17 +170,16 @@ fn propagate_operands(
         {
             continue;
         }
-        let mut trial = t.program.clone();
-        let Some(slot) = crate::edit::literal_slot(&mut trial, v, max_consts, None, &[]) else {
+        // A slot that ends up unused is dropped later (`edit::prune_added_consts`).
+        let Some(slot) = crate::edit::literal_slot(&mut t.program, v, max_consts, None, &[]) else {
             continue;
         };
         let mut new = s.clone();
         new.reg = Reg::new(RegFile::Const, slot);
         new.name = None;
-        if !legal(&trial, i, k, &new) {
+        if !legal(&t.program, i, k, &new) {
             continue;
         }
-        t.program = trial;
         t.program.insts[i].src[k] = new;
         t.lines[i].mark_src(k);
         changed = true;

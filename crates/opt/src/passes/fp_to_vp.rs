@@ -112,6 +112,8 @@ pub enum Infeasible {
         limit: u32,
     },
     Parameters,
+    /// A program has flow control.
+    FlowControl,
     /// The selection contains an instruction that cannot move.
     Unmovable {
         inst: u32,
@@ -134,6 +136,7 @@ impl std::fmt::Display for Infeasible {
                 write!(f, "no free vertex parameter for a mirrored parameter")
             }
             Infeasible::Unmovable { inst } => write!(f, "instruction {} cannot move", inst + 1),
+            Infeasible::FlowControl => write!(f, "a program has flow control"),
         }
     }
 }
@@ -242,6 +245,7 @@ type Placement = HashMap<(u32, Comp), (usize, Comp)>;
 fn pack(
     x: &Input,
     selected: &[bool],
+    dup: &[bool],
     needed: &[(u32, Comp)],
     chans: &mut [Channel],
 ) -> Result<Placement, Infeasible> {
@@ -261,7 +265,7 @@ fn pack(
             let mut mixed = false;
             for r in reads.iter().filter(|r| r.src == k) {
                 match r.def {
-                    Some(d) if selected[d as usize] => {
+                    Some(d) if selected[d as usize] && !dup[d as usize] => {
                         if !vals.contains(&(d, r.comp)) {
                             vals.push((d, r.comp));
                         }
@@ -515,7 +519,7 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
     // transported (with their uniform ancestors), and packing is retried.
     let mut dup = vec![false; selected.len()];
     let mut trial = chans.clone();
-    let place = match pack(x, selected, &needed, &mut trial) {
+    let place = match pack(x, selected, &dup, &needed, &mut trial) {
         Ok(p) => {
             chans = trial;
             p
@@ -549,7 +553,7 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
                 }
             }
             needed.retain(|v| !dup[v.0 as usize]);
-            pack(x, selected, &needed, &mut chans)?
+            pack(x, selected, &dup, &needed, &mut chans)?
         }
     };
 

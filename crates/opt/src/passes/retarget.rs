@@ -23,7 +23,9 @@ struct Plan {
     lanes: Vec<(u8, u8)>,
 }
 
-fn find(t: &Tracked, du: &DefUse) -> Option<Plan> {
+/// Non-overlapping plans: each producer and each transport appears at most once.
+fn find(t: &Tracked, du: &DefUse) -> Vec<Plan> {
+    let mut plans: Vec<Plan> = Vec::new();
     for q in 0..t.program.insts.len() {
         if !matches!(
             t.lines[q].prov,
@@ -45,7 +47,9 @@ fn find(t: &Tracked, du: &DefUse) -> Option<Plan> {
         {
             continue;
         }
-        let mask = mv.dst.as_ref()?.mask;
+        let Some(mask) = mv.dst.as_ref().map(|d| d.mask) else {
+            continue;
+        };
         let mut producers: Vec<u32> = du.reads[q].iter().filter_map(|r| r.def).collect();
         producers.sort_unstable();
         producers.dedup();
@@ -85,16 +89,17 @@ fn find(t: &Tracked, du: &DefUse) -> Option<Plan> {
                 Shape::Scalar | Shape::Dot(_) | Shape::Dph | Shape::Dp2add => true,
                 _ => identity && lanes.len() as u32 == pd.mask.count(),
             };
-            if relane {
-                return Some(Plan {
+            if relane && !plans.iter().any(|pl| pl.transport == q || pl.producer == p) {
+                plans.push(Plan {
                     producer: p,
                     transport: q,
                     lanes,
                 });
+                break;
             }
         }
     }
-    None
+    plans
 }
 
 /// Returns whether anything changed.
@@ -104,44 +109,49 @@ pub fn run(t: &mut Tracked) -> bool {
         let Ok(du) = DefUse::compute(&t.program) else {
             return progress;
         };
-        let Some(plan) = find(t, &du) else {
+        let plans = find(t, &du);
+        if plans.is_empty() {
             return progress;
-        };
-        let out = t.program.insts[plan.transport]
-            .dst
-            .clone()
-            .expect("mov has a destination");
-        let new_mask = plan
-            .lanes
-            .iter()
-            .fold(WriteMask::NONE, |m, &(l, _)| m.union(WriteMask::single(l)));
-        let prod = &mut t.program.insts[plan.producer];
-        if prod.info().shape == Shape::Componentwise {
-            for src in prod.src.iter_mut() {
-                let old = src.swizzle.comps();
-                let mut sw = old;
-                for &(l, a) in &plan.lanes {
-                    sw[l as usize] = old[a as usize];
+        }
+        let mut remove = vec![false; t.program.insts.len()];
+        for plan in plans {
+            let out = t.program.insts[plan.transport]
+                .dst
+                .clone()
+                .expect("mov has a destination");
+            let new_mask = plan
+                .lanes
+                .iter()
+                .fold(WriteMask::NONE, |m, &(l, _)| m.union(WriteMask::single(l)));
+            let prod = &mut t.program.insts[plan.producer];
+            if prod.info().shape == Shape::Componentwise {
+                for src in prod.src.iter_mut() {
+                    let old = src.swizzle.comps();
+                    let mut sw = old;
+                    for &(l, a) in &plan.lanes {
+                        sw[l as usize] = old[a as usize];
+                    }
+                    src.swizzle = Swizzle::new(sw[0], sw[1], sw[2], sw[3]);
                 }
-                src.swizzle = Swizzle::new(sw[0], sw[1], sw[2], sw[3]);
+            }
+            let d = prod.dst.as_mut().expect("producer has a destination");
+            d.reg = out.reg;
+            d.mask = new_mask;
+            d.name = None;
+            t.lines[plan.producer].mark_dst();
+            let rest = out.mask.minus(new_mask);
+            if rest.is_empty() {
+                remove[plan.transport] = true;
+            } else {
+                // The producer now writes the output earlier; the other lanes keep their mov.
+                t.program.insts[plan.transport]
+                    .dst
+                    .as_mut()
+                    .expect("mov has a destination")
+                    .mask = rest;
             }
         }
-        let d = prod.dst.as_mut().expect("producer has a destination");
-        d.reg = out.reg;
-        d.mask = new_mask;
-        d.name = None;
-        t.lines[plan.producer].mark_dst();
-        let rest = out.mask.minus(new_mask);
-        if rest.is_empty() {
-            t.retain(|i| i != plan.transport);
-        } else {
-            // The producer now writes the output earlier; the remaining lanes keep their mov.
-            t.program.insts[plan.transport]
-                .dst
-                .as_mut()
-                .expect("mov has a destination")
-                .mask = rest;
-        }
+        t.retain(|i| !remove[i]);
         progress = true;
     }
 }
