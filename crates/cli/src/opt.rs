@@ -10,7 +10,8 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  hoist opt --vp conv.vsh --fp conv.psh\n  \
 hoist opt --vp gauss.vp --fp gauss.fp --mirror-params --json\n  \
-hoist opt --vp a.vsh --fp a.psh --steps 3 --out-vp a2.vsh --out-fp a2.psh\n\n\
+hoist opt --vp a.vsh --fp a.psh --steps 3 --out-vp a2.vsh --out-fp a2.psh\n  \
+hoist opt examples/paper/fig3.shader_test   (optimizes, then runs the scene both ways)\n\n\
 Annotations: `->` moved from the fragment program, `+` added, `*` an operand changed.\n\n\
 JSON (--json): one object with `vp`/`fp` (optimized text), `vp_lines`/`fp_lines` (per printed\n\
 instruction: `prov` = original/moved/added with the source instruction index, `changed` bit\n\
@@ -20,12 +21,16 @@ temporaries, interpolator components and registers), `rules` (greedy and optimal
 `groups`, `mirrors` (vertex parameters the host must set), `transports` and `notes`.\n\n\
 Exit status: 0 on success, 1 when a program has errors, 2 on a usage error.")]
 pub struct Args {
+    /// A scene file (piglit shader_runner format): optimize its `[hoist] optimize` pair, then
+    /// run the scene with the original and the optimized pair and compare every target
+    #[arg(conflicts_with_all = ["vp", "fp"], required_unless_present_all = ["vp", "fp"])]
+    scene: Option<PathBuf>,
     /// Vertex program
-    #[arg(long)]
-    vp: PathBuf,
+    #[arg(long, requires = "fp")]
+    vp: Option<PathBuf>,
     /// Fragment program
-    #[arg(long)]
-    fp: PathBuf,
+    #[arg(long, requires = "vp")]
+    fp: Option<PathBuf>,
     /// Write the optimized vertex program here instead of printing it
     #[arg(long)]
     out_vp: Option<PathBuf>,
@@ -224,13 +229,37 @@ pub fn run(args: Args) -> u8 {
             l.texcoords = n;
         }
     };
-    let (vp_src, vp) = match load(&args.vp, &vp_adjust) {
-        Ok(x) => x,
-        Err(c) => return c,
-    };
-    let (fp_src, fp) = match load(&args.fp, &fp_adjust) {
-        Ok(x) => x,
-        Err(c) => return c,
+    let mut scene = None;
+    let (vp_src, vp, fp_src, fp, fp_first_line) = match (&args.scene, &args.vp, &args.fp) {
+        (Some(path), _, _) => match load_scene(path) {
+            Ok((sc, v, f, line)) => {
+                let r = (
+                    v.source.clone(),
+                    v.program.clone(),
+                    f.source.clone(),
+                    f.program.clone(),
+                    line,
+                );
+                scene = Some(sc);
+                r
+            }
+            Err(c) => return c,
+        },
+        (None, Some(vpath), Some(fpath)) => {
+            let (vs, v) = match load(vpath, &vp_adjust) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            let (fs, f) = match load(fpath, &fp_adjust) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            (vs, v, fs, f, 1)
+        }
+        _ => {
+            util::error("give a scene file or both --vp and --fp");
+            return 2;
+        }
     };
     let Some((w, h)) = parse_size(&args.size) else {
         util::error(format!("bad --size `{}` (expected WxH)", args.size));
@@ -271,7 +300,10 @@ pub fn run(args: Args) -> u8 {
             return 1;
         }
     };
-    let fp_lines = line_of(&fp, &fp_src);
+    let fp_lines: Vec<u32> = line_of(&fp, &fp_src)
+        .into_iter()
+        .map(|l| l + fp_first_line - 1)
+        .collect();
     let _ = vp_src;
     let fp_line = |i: u32| fp_lines.get(i as usize).copied().unwrap_or(i + 1);
     let (fp_printed, fp_rows) = printed_lines(&fp);
@@ -393,8 +425,23 @@ pub fn run(args: Args) -> u8 {
             out.push_str(&annotate(&res.fp, &res.fp_lines, &fp_line));
         }
     }
+    let mut status = 0;
+    if let Some(sc) = scene {
+        match compare_scene(sc, &res) {
+            Ok((text, same)) => {
+                out.push_str(&text);
+                if !same {
+                    status = 1;
+                }
+            }
+            Err(e) => {
+                util::error(e);
+                status = 1;
+            }
+        }
+    }
     if !util::write_stdout(&out) {
-        return 0;
+        return status;
     }
     for (path, text) in [(&args.out_vp, &vp_text), (&args.out_fp, &fp_text)] {
         if let Some(p) = path
@@ -404,5 +451,116 @@ pub fn run(args: Args) -> u8 {
             return 2;
         }
     }
-    0
+    status
+}
+
+type ScenePair = (
+    hoist_raster::scene::Scene,
+    hoist_raster::scene::SceneProgram,
+    hoist_raster::scene::SceneProgram,
+    u32,
+);
+
+/// Reads a scene and the pair it asks to optimize.
+fn load_scene(path: &std::path::Path) -> Result<ScenePair, u8> {
+    let text = util::read_source(path).map_err(|e| {
+        util::error(e);
+        2
+    })?;
+    let sc = hoist_raster::scene::parse(&text, &hoist_raster::Caps::default()).map_err(|e| {
+        util::error(format!("{}: {e}", path.display()));
+        1
+    })?;
+    let name = sc.optimize_target().to_string();
+    let pair = sc.programs.get(&name).cloned().unwrap_or_default();
+    let (Some(v), Some(f)) = (pair.vertex, pair.fragment) else {
+        util::error(format!(
+            "{}: the pair to optimize needs a vertex and a fragment program",
+            path.display()
+        ));
+        return Err(1);
+    };
+    let line = f.line.max(1);
+    Ok((sc, v, f, line))
+}
+
+/// Runs the scene with the original and with the optimized pair; returns the report and
+/// whether every target came out within rounding (1e-6 of its value range).
+fn compare_scene(sc: hoist_raster::scene::Scene, res: &Outcome) -> Result<(String, bool), String> {
+    use hoist_asm::ir::ConstBinding;
+    use hoist_raster::scene::ParamKind;
+    let opts = hoist_raster::scene::RunOptions::default();
+    let before = hoist_raster::scene::run(&sc, &opts).map_err(|e| e.to_string())?;
+    let name = sc.optimize_target().to_string();
+    let mut opt = sc.clone();
+    opt.set_program(&name, res.vp.clone());
+    opt.set_program(&name, res.fp.clone());
+    let key = |stage, b: &ConstBinding| match b {
+        ConstBinding::Env(n) => Some((stage, ParamKind::Env, *n)),
+        ConstBinding::Local(n) => Some((stage, ParamKind::Local, *n)),
+        _ => None,
+    };
+    for m in &res.mirrors {
+        let Some(to) = key(hoist_asm::Stage::Vertex, &m.vertex) else {
+            continue;
+        };
+        match &m.fragment {
+            ConstBinding::Literal(l) => opt.preset_parameter(to, l.value),
+            ConstBinding::State(s) => {
+                opt.preset_parameter(to, hoist_raster::GlState::default().value(s))
+            }
+            f => {
+                if let Some(from) = key(hoist_asm::Stage::Fragment, f) {
+                    opt.link_parameter(from, to);
+                }
+            }
+        }
+    }
+    let after = hoist_raster::scene::run(&opt, &opts).map_err(|e| e.to_string())?;
+    let mut text = String::from("\nscene check (original vs optimized):\n");
+    let mut all = true;
+    for (target, a) in &before.targets {
+        let Some(b) = after.targets.get(target) else {
+            continue;
+        };
+        let v = hoist_raster::compare(a, b);
+        let range = a
+            .pixels
+            .iter()
+            .flatten()
+            .filter(|x| x.is_finite())
+            .fold(0f32, |m, x| m.max(x.abs()));
+        let ok = v.max_abs_diff() <= 1e-6 * range.max(1.0);
+        all &= ok;
+        let verdict = match &v {
+            hoist_raster::Verdict::Identical => "bit-identical".to_string(),
+            hoist_raster::Verdict::Differs {
+                max_abs_diff, x, y, ..
+            } if ok => {
+                format!("equivalent: max |Δ| = {max_abs_diff:e} (at {x}, {y})")
+            }
+            hoist_raster::Verdict::Differs {
+                max_abs_diff,
+                x,
+                y,
+                a,
+                b,
+                ..
+            } => {
+                format!("DIFFERENT: max |Δ| = {max_abs_diff:e} at ({x}, {y}): {a:?} vs {b:?}")
+            }
+            hoist_raster::Verdict::SizeMismatch { a, b } => {
+                format!("DIFFERENT: sizes {a:?} vs {b:?}")
+            }
+        };
+        text.push_str(&format!("  {target}: {verdict}\n"));
+    }
+    text.push_str(&format!(
+        "  probes: original {} passed, {} failed; optimized {} passed, {} failed\n",
+        before.passed(),
+        before.failed(),
+        after.passed(),
+        after.failed()
+    ));
+    Ok((text, all && after.failed() <= before.failed()))
 }

@@ -86,6 +86,34 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    // Every example scene's optimized pair (the playground's gallery).
+    let mut scenes: Vec<_> = ["examples/paper", "examples/fluid", "examples/graphics"]
+        .iter()
+        .flat_map(|d| {
+            std::fs::read_dir(format!("{}/../../{d}", env!("CARGO_MANIFEST_DIR")))
+                .into_iter()
+                .flatten()
+        })
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "shader_test"))
+        .collect();
+    scenes.sort();
+    let mut g = c.benchmark_group("examples");
+    for path in scenes {
+        let text = std::fs::read_to_string(&path).expect("scene reads");
+        let scene = hoist_raster::scene::parse(&text, &Default::default()).expect("scene parses");
+        let pair = &scene.programs[scene.optimize_target()];
+        let (Some(vp), Some(fp)) = (&pair.vertex, &pair.fragment) else {
+            continue;
+        };
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        g.bench_function(name, |b| {
+            b.iter(|| hoist_opt::optimize(black_box(&vp.program), black_box(&fp.program), &opts))
+        });
+    }
+    g.finish();
+
     let (vp, fp) = synthetic(125);
     assert!(fp.insts.len() >= 1000, "{} instructions", fp.insts.len());
     let opts = Options {

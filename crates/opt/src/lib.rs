@@ -23,6 +23,7 @@
 pub mod analysis;
 pub mod cost;
 pub mod edit;
+pub mod fxhash;
 pub mod passes;
 pub mod pipeline;
 pub mod select;
@@ -305,7 +306,7 @@ pub fn optimize(vp: &Program, fp: &Program, opts: &Options) -> Result<Outcome, O
             let result = select::nothing(&cx).map_err(|e| OptError::Invalid(e.to_string()))?;
             select::Choice {
                 selected: vec![false; n],
-                result,
+                result: result.into(),
                 proven: false,
                 evaluations: 1,
                 dropped: Vec::new(),
@@ -352,7 +353,7 @@ pub fn optimize(vp: &Program, fp: &Program, opts: &Options) -> Result<Outcome, O
         ));
     }
     let before = Stats::of(vp, fp, &vp_limits, &fp_limits);
-    let r = chosen.result;
+    let r = std::sync::Arc::unwrap_or_clone(chosen.result);
     Ok(Outcome {
         vp: r.vp.program,
         fp: r.fp.program,

@@ -14,14 +14,15 @@
 //!   Gaussian filter's 7 groups one by one).
 
 use crate::analysis::groups::Groups;
+use crate::fxhash::FastMap;
 use crate::pipeline::{Context, Evaluated, Rejected, evaluate};
-use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Outcome of a selection rule.
 #[derive(Clone, Debug)]
 pub struct Choice {
     pub selected: Vec<bool>,
-    pub result: Evaluated,
+    pub result: Arc<Evaluated>,
     /// Whether the search proved no other choice is cheaper.
     pub proven: bool,
     pub evaluations: u32,
@@ -32,17 +33,17 @@ pub struct Choice {
 /// Evaluates with memoisation.
 struct Evaluator<'a, 'b> {
     cx: &'a Context<'b>,
-    memo: HashMap<Vec<bool>, Result<Evaluated, Rejected>>,
+    memo: FastMap<Vec<bool>, Result<Arc<Evaluated>, Rejected>>,
     count: u32,
 }
 
 impl Evaluator<'_, '_> {
-    fn eval(&mut self, sel: &[bool]) -> Result<Evaluated, Rejected> {
+    fn eval(&mut self, sel: &[bool]) -> Result<Arc<Evaluated>, Rejected> {
         if let Some(r) = self.memo.get(sel) {
             return r.clone();
         }
         self.count += 1;
-        let r = evaluate(self.cx, sel);
+        let r = evaluate(self.cx, sel).map(Arc::new);
         self.memo.insert(sel.to_vec(), r.clone());
         r
     }
@@ -61,7 +62,7 @@ pub fn nothing(cx: &Context) -> Result<Evaluated, Rejected> {
 pub fn greedy(cx: &Context, movable: &[bool], groups: &Groups) -> Result<Choice, Rejected> {
     let mut ev = Evaluator {
         cx,
-        memo: HashMap::new(),
+        memo: FastMap::default(),
         count: 0,
     };
     let mut sel = movable.to_vec();
@@ -217,16 +218,17 @@ pub fn optimal(
     let paper = matches!(cx.cost, crate::cost::CostModel::Paper);
     let mut ev = Evaluator {
         cx,
-        memo: HashMap::new(),
+        memo: FastMap::default(),
         count: 0,
     };
     let f0 = cx.fp.slots().total() as f64;
-    let mut best: Option<(Vec<bool>, Evaluated)> = None;
-    let consider = |best: &mut Option<(Vec<bool>, Evaluated)>, sel: Vec<bool>, r: Evaluated| {
-        if best.as_ref().is_none_or(|(_, b)| r.cost < b.cost) {
-            *best = Some((sel, r));
-        }
-    };
+    let mut best: Option<(Vec<bool>, Arc<Evaluated>)> = None;
+    let consider =
+        |best: &mut Option<(Vec<bool>, Arc<Evaluated>)>, sel: Vec<bool>, r: Arc<Evaluated>| {
+            if best.as_ref().is_none_or(|(_, b)| r.cost < b.cost) {
+                *best = Some((sel, r));
+            }
+        };
     if let Some(c) = incumbent {
         consider(&mut best, c.selected.clone(), c.result.clone());
     }
@@ -240,16 +242,23 @@ pub fn optimal(
     let demand = group_demand(cx, groups, false);
     let bound_demand = group_demand(cx, groups, true);
     let slot_of: Vec<f64> = (0..n).map(|i| fp_slots(cx, i) as f64).collect();
-    let value: Vec<f64> = (0..g)
-        .map(|k| {
-            let sel = groups.closure([k], n);
-            sel.iter()
-                .enumerate()
-                .filter(|(_, s)| **s)
-                .map(|(i, _)| slot_of[i])
-                .sum()
-        })
-        .collect();
+    // A group's value: its own instructions plus the helpers only it needs. Helpers several
+    // groups share are counted once, in `helpers`, so they do not inflate every group.
+    let closures: Vec<Vec<bool>> = (0..g).map(|k| groups.closure([k], n)).collect();
+    let users = |i: usize| closures.iter().filter(|c| c[i]).count();
+    let mut value = vec![0.0f64; g];
+    let mut helpers = 0.0f64;
+    for i in 0..n {
+        match (groups.of[i], users(i)) {
+            (Some(k), _) => value[k] += slot_of[i],
+            (None, 0) => {}
+            (None, 1) => {
+                let k = closures.iter().position(|c| c[i]).expect("one user");
+                value[k] += slot_of[i];
+            }
+            (None, _) => helpers += slot_of[i],
+        }
+    }
     // Each constraint alone bounds the reachable savings: the total of free components, and
     // (when components keep their positions) each position's free slots. The bound is the
     // smallest of those fractional knapsacks.
@@ -325,7 +334,7 @@ pub fn optimal(
         }
         if paper
             && let Some((_, b)) = &best
-            && f0 - saved - reachable(d, &bdem) >= b.cost.0
+            && f0 - saved - helpers - reachable(d, &bdem) >= b.cost.0
         {
             continue;
         }
@@ -363,7 +372,7 @@ pub fn optimal(
     let Some((selected, result)) = best else {
         return nothing(cx).map(|r| Choice {
             selected: vec![false; n],
-            result: r,
+            result: Arc::new(r),
             proven,
             evaluations: ev.count,
             dropped: Vec::new(),
@@ -392,7 +401,7 @@ pub fn stepwise(cx: &Context, groups: &Groups, k: usize) -> Result<Choice, Rejec
     let n = cx.fp.insts.len();
     let mut ev = Evaluator {
         cx,
-        memo: HashMap::new(),
+        memo: FastMap::default(),
         count: 0,
     };
     let sel = groups.closure(0..k.min(groups.len()), n);

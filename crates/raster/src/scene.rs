@@ -156,6 +156,55 @@ impl Scene {
         }
     }
 
+    /// Makes parameter `to` follow parameter `from`: after every command that sets `from`,
+    /// the same value is set for `to`. This is how a host applies an optimizer's mirrored
+    /// parameters (a fragment parameter the moved vertex code now needs its own copy of).
+    pub fn link_parameter(&mut self, from: (Stage, ParamKind, u16), to: (Stage, ParamKind, u16)) {
+        let mut out = Vec::with_capacity(self.commands.len() + 4);
+        for (line, c) in std::mem::take(&mut self.commands) {
+            let copy = match &c {
+                Command::Param {
+                    stage,
+                    kind,
+                    index,
+                    value,
+                } if (*stage, *kind, *index) == from => Some(Command::Param {
+                    stage: to.0,
+                    kind: to.1,
+                    index: to.2,
+                    value: *value,
+                }),
+                _ => None,
+            };
+            out.push((line, c));
+            if let Some(copy) = copy {
+                out.push((line, copy));
+            }
+        }
+        self.commands = out;
+    }
+
+    /// Sets parameter `to` to `value` before everything else (a mirrored literal or state).
+    pub fn preset_parameter(&mut self, to: (Stage, ParamKind, u16), value: [f32; 4]) {
+        let at = self
+            .commands
+            .iter()
+            .take_while(|(_, c)| matches!(c, Command::Window(..)))
+            .count();
+        self.commands.insert(
+            at,
+            (
+                0,
+                Command::Param {
+                    stage: to.0,
+                    kind: to.1,
+                    index: to.2,
+                    value,
+                },
+            ),
+        );
+    }
+
     /// The pair the `[hoist] optimize` key names (default: the unnamed pair).
     pub fn optimize_target(&self) -> &str {
         self.meta.get("optimize").map_or("", |s| s.as_str())

@@ -62,7 +62,7 @@ impl DefUse {
             final_defs: Vec::new(),
         };
         // Last writer of each (register, component), kept in a small open-addressed map.
-        let mut last: std::collections::HashMap<(Reg, Comp), u32> = Default::default();
+        let mut last: crate::fxhash::FastMap<(Reg, Comp), u32> = Default::default();
         for (i, inst) in p.insts.iter().enumerate() {
             let mut reads = Vec::new();
             let lanes_all = if inst.info().has_dst {
