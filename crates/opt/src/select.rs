@@ -249,7 +249,7 @@ pub fn optimal(
     let mut value = vec![0.0f64; g];
     let mut helpers = 0.0f64;
     for i in 0..n {
-        match (groups.of[i], users(i)) {
+        match (groups.of.get(i).copied().flatten(), users(i)) {
             (Some(k), _) => value[k] += slot_of[i],
             (None, 0) => {}
             (None, 1) => {
