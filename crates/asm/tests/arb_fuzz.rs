@@ -1,6 +1,7 @@
 //! Robustness of the ARB front end: random bytes and mutated programs never panic, every
 //! accepted program round-trips through the printer, and pathological inputs (huge,
 //! deeply nested, unterminated, binary) finish with diagnostics.
+#![cfg(not(target_arch = "wasm32"))]
 
 use hoist_asm::{ParseOptions, Profile, parse, print};
 use proptest::prelude::*;

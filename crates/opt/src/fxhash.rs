@@ -44,3 +44,4 @@ impl Hasher for FastHasher {
 }
 
 pub type FastMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FastHasher>>;
+pub type FastSet<K> = std::collections::HashSet<K, BuildHasherDefault<FastHasher>>;

@@ -1,5 +1,6 @@
 //! Inputs the optimizer must handle without an error or a panic: flow control, nothing to
 //! move, programs at their limits.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

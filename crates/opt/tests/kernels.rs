@@ -4,6 +4,7 @@
 //! validates, round-trips through the printer and renders the same images as the original
 //! over the scene's own draws. `docs/paper-results.md` is generated from these results and
 //! the scenes' `[hoist]` notes; `BLESS=1 cargo test -p hoist-opt --test kernels` rewrites it.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -11,6 +11,7 @@
 //! paper tests cover noise textures with nearest filtering at texel centres. Every pair is also
 //! translated to Direct3D 9 (vs_2_0/ps_2_0) when the translator can express it, and checked
 //! the same way. The largest relative difference seen is printed.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -12,9 +12,9 @@
 //! - [`Origin::Unwritten`] / [`Origin::Opaque`]: nothing trustworthy to move from.
 
 use super::defuse::DefUse;
+use crate::fxhash::FastMap as HashMap;
 use hoist_asm::ir::{Comp, ConstBinding, Program, Reg, RegFile, Semantic};
 use hoist_asm::ops::Op;
-use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {

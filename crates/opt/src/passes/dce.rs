@@ -8,9 +8,9 @@
 //! results nobody reads cannot change any output.
 
 use crate::analysis::defuse::{DefUse, defines_in_program};
+use crate::fxhash::FastSet as HashSet;
 use crate::tracked::{Line, Tracked};
 use hoist_asm::ir::{Comp, Reg};
-use std::collections::HashSet;
 
 /// Returns whether anything was removed.
 pub fn run(
@@ -21,7 +21,7 @@ pub fn run(
     let Ok(du) = DefUse::compute(&t.program) else {
         return false;
     };
-    let mut live: HashSet<(Reg, Comp)> = HashSet::new();
+    let mut live: HashSet<(Reg, Comp)> = HashSet::default();
     let mut dead = vec![false; t.program.insts.len()];
     for i in (0..t.program.insts.len()).rev() {
         let inst = &t.program.insts[i];

@@ -13,10 +13,10 @@
 //! time as at run time, so the folded literal is exactly the value the instruction computed.
 //! A property test holds this module and the executor together.
 
+use crate::fxhash::FastMap as HashMap;
 use crate::tracked::Tracked;
 use hoist_asm::ir::{ConstBinding, Dialect, Program, Reg, RegFile, Src, Swizzle};
 use hoist_asm::ops::Op;
-use std::collections::HashMap;
 
 /// Exactly rounded scalar semantics of the folded ops (lane `c` of each source given).
 pub fn eval(op: Op, d: Dialect, a: &[f32]) -> Option<f32> {
@@ -67,7 +67,7 @@ pub fn run(
     legal: &dyn Fn(&Program, usize, usize, &Src) -> bool,
 ) -> bool {
     let d = t.program.dialect();
-    let mut known: HashMap<(Reg, u8), f32> = HashMap::new();
+    let mut known: HashMap<(Reg, u8), f32> = HashMap::default();
     let mut progress = false;
     for i in 0..t.program.insts.len() {
         let inst = t.program.insts[i].clone();

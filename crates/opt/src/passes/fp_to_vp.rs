@@ -41,6 +41,7 @@ use crate::analysis::defuse::DefUse;
 use crate::analysis::interp::{InterpMap, Origin};
 use crate::analysis::movable::Movability;
 use crate::edit;
+use crate::fxhash::FastMap as HashMap;
 use crate::tracked::{AddedFor, Line, Prov, Tracked};
 use hoist_asm::ir::{
     Comp, ConstBinding, Dialect, Dst, Inst, Program, Reg, RegFile, Semantic, Span, Src, Swizzle,
@@ -49,7 +50,6 @@ use hoist_asm::ir::{
 use hoist_asm::ops::Op;
 use hoist_asm::profile::{Limits, Profile};
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// Everything the motion needs to know about the pair.
 pub struct Input<'a> {
@@ -249,7 +249,7 @@ fn pack(
     needed: &[(u32, Comp)],
     chans: &mut [Channel],
 ) -> Result<Placement, Infeasible> {
-    let mut place: HashMap<(u32, Comp), (usize, Comp)> = HashMap::new();
+    let mut place: HashMap<(u32, Comp), (usize, Comp)> = HashMap::default();
     let any_slot = swizzle_free(x.fp.profile);
     let limit = chans.len() as u32;
     let overflow = |n| Infeasible::Interpolators { needed: n, limit };
@@ -561,11 +561,11 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
     let mut temps = Temps {
         limit: x.vp_limits.temps,
         taken: vec![false; x.vp_limits.temps as usize],
-        map: HashMap::new(),
+        map: HashMap::default(),
         peak: 0,
     };
-    let mut saves: HashMap<u32, (u16, WriteMask)> = HashMap::new();
-    let mut origins: HashMap<(Reg, Comp), VpValue> = HashMap::new();
+    let mut saves: HashMap<u32, (u16, WriteMask)> = HashMap::default();
+    let mut origins: HashMap<(Reg, Comp), VpValue> = HashMap::default();
     for (i, reads) in x.fp_du.reads.iter().enumerate() {
         if !selected[i] {
             continue;
@@ -654,7 +654,7 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
     // 2. Appended moved code, with transports after each producer.
     let mut consts = Consts {
         x,
-        cache: HashMap::new(),
+        cache: HashMap::default(),
         mirrors: Vec::new(),
         taken: Vec::new(),
     };
