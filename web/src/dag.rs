@@ -147,7 +147,7 @@ pub fn build(
             .map(|l| comment(l))
             .unwrap_or_default();
         let mut from: Vec<usize> = Vec::new();
-        for r in &du.reads[i] {
+        for r in du.reads(i) {
             let src_node = match r.def {
                 Some(d) => inst_node[d as usize],
                 None if matches!(r.reg.file, RegFile::TexCoord | RegFile::Input) => {

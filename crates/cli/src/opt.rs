@@ -50,7 +50,7 @@ pub struct Args {
     #[arg(long, default_value = "256x256")]
     size: String,
     /// Selection rule whose result is printed
-    #[arg(long, default_value = "optimal", value_parser = ["greedy", "optimal"])]
+    #[arg(long, default_value = "optimal", value_parser = ["greedy", "optimal", "exhaustive"])]
     selection: String,
     /// Move instructions that read host-set fragment parameters (the host must then set
     /// the vertex copies listed in the report)
@@ -275,10 +275,10 @@ pub fn run(args: Args) -> u8 {
         } else {
             CostModel::Paper
         },
-        selection: if args.selection == "greedy" {
-            Selection::Greedy
-        } else {
-            Selection::Optimal
+        selection: match args.selection.as_str() {
+            "greedy" => Selection::Greedy,
+            "exhaustive" => Selection::Exhaustive,
+            _ => Selection::Optimal,
         },
         mirror_params: args.mirror_params,
         steps: args.steps,

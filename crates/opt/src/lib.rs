@@ -49,6 +49,9 @@ pub enum Selection {
     /// Exact search for the cheapest choice under the cost model.
     #[default]
     Optimal,
+    /// Every subset of groups (at most 2^16 evaluations; more groups fall back to the exact
+    /// search): slow, for checking the search.
+    Exhaustive,
 }
 
 /// Optimizer options (the playground's and the command line's).
@@ -253,7 +256,8 @@ pub fn optimize(vp: &Program, fp: &Program, opts: &Options) -> Result<Outcome, O
             let m = &a.movability;
             let movable_src = |j: usize, k: usize| {
                 fp.insts[j].src[k].reg.file != hoist_asm::RegFile::Misc
-                    && du.reads[j]
+                    && du
+                        .reads(j)
                         .iter()
                         .filter(|r| r.src as usize == k)
                         .all(|r| match r.def {
@@ -297,6 +301,16 @@ pub fn optimize(vp: &Program, fp: &Program, opts: &Options) -> Result<Outcome, O
         None => match opts.selection {
             Selection::Greedy => ("greedy", greedy),
             Selection::Optimal => ("optimal", optimal),
+            Selection::Exhaustive => match select::exhaustive(&cx, groups) {
+                Some(c) => ("exhaustive", c),
+                None => {
+                    notes.push(format!(
+                        "more than {} groups: the exact search decides instead of trying every subset",
+                        select::EXHAUSTIVE_GROUPS
+                    ));
+                    ("optimal", optimal)
+                }
+            },
         },
     };
     let chosen = match chosen {

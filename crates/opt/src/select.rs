@@ -10,6 +10,7 @@
 //!   slots, so `F ≥ F₀ − Σ slots(closure of chosen ∪ undecided groups)`, and interpolated
 //!   components cannot drop below zero. The search stops after a budget of evaluations and
 //!   says whether it proved optimality.
+//! - [`exhaustive`]: every subset of groups (up to 2^16), the check on the search's bound.
 //! - [`stepwise`]: the first `k` groups in program order (the paper's Table 4 moves the
 //!   Gaussian filter's 7 groups one by one).
 
@@ -126,7 +127,8 @@ fn drop_dependents(cx: &Context, sel: &mut [bool]) {
     let Some(du) = &cx.analysis.fp_du else { return };
     for i in 0..sel.len() {
         if sel[i]
-            && du.reads[i]
+            && du
+                .reads(i)
                 .iter()
                 .any(|r| r.def.is_some_and(|d| !sel[d as usize]))
         {
@@ -159,7 +161,7 @@ fn group_demand(cx: &Context, groups: &Groups, with_uniform: bool) -> Vec<[u32; 
             for &i in &groups.members[g] {
                 let i = i as usize;
                 for c in 0..4u8 {
-                    let read_outside = du.uses[i][c as usize].iter().any(|u| !sel[u.inst as usize]);
+                    let read_outside = du.uses(i, c).iter().any(|u| !sel[u.inst as usize]);
                     let uniform = m.kinds[i][c as usize] == crate::analysis::movable::Kind::Uniform;
                     if read_outside && (with_uniform || !uniform) {
                         d[c as usize] += 1;
@@ -181,7 +183,7 @@ fn demand_of(cx: &Context, sel: &[bool]) -> [u32; 4] {
     for (i, _) in sel.iter().enumerate().filter(|(_, s)| **s) {
         for (c, dc) in d.iter_mut().enumerate() {
             if m.kinds[i][c] != crate::analysis::movable::Kind::Uniform
-                && du.uses[i][c].iter().any(|u| !sel[u.inst as usize])
+                && du.uses(i, c as u8).iter().any(|u| !sel[u.inst as usize])
             {
                 *dc += 1;
             }
@@ -205,8 +207,8 @@ fn fits(cap: &Capacity, demand: &[u32; 4]) -> bool {
 /// groups share the free interpolator components, so the savings still reachable are at most
 /// a fractional knapsack of the undecided groups (value: slots, weight: transported
 /// components) into the components left. Groups whose transported values are all uniform
-/// weigh nothing. The bound ignores that shared helpers are saved once, which only makes it
-/// weaker, never wrong.
+/// weigh nothing. Helpers several groups share count once, and only while every group that
+/// needs them may still move or a free component could carry their value to those left.
 pub fn optimal(
     cx: &Context,
     groups: &Groups,
@@ -247,7 +249,38 @@ pub fn optimal(
     let closures: Vec<Vec<bool>> = (0..g).map(|k| groups.closure([k], n)).collect();
     let users = |i: usize| closures.iter().filter(|c| c[i]).count();
     let mut value = vec![0.0f64; g];
-    let mut helpers = 0.0f64;
+    // Shared helpers: their slots and direct readers, each a group (or `None` for a staying
+    // instruction) with the components it reads. Helpers read by other helpers are left out
+    // (always counted as saved), since a transported reader would make them unnecessary.
+    let movable = |i: usize| cx.analysis.movability.movable(i);
+    /// Direct readers of a helper: the reading group (`None`: a staying instruction) and the
+    /// components it reads.
+    type Readers = Vec<(Option<usize>, [bool; 4])>;
+    let mut shared: Vec<(f64, Readers)> = Vec::new();
+    let mut free_helpers = 0.0f64;
+    let readers = |i: usize| -> Option<Readers> {
+        let du = cx.analysis.fp_du.as_ref()?;
+        let mut out: Readers = Vec::new();
+        for c in 0..4u8 {
+            for u in du.uses(i, c) {
+                let j = u.inst as usize;
+                let who = match groups.of.get(j).copied().flatten() {
+                    Some(k) => Some(k),
+                    None if !movable(j) => None,
+                    None => return None,
+                };
+                match out.iter_mut().find(|(w, _)| *w == who) {
+                    Some((_, comps)) => comps[c as usize] = true,
+                    None => {
+                        let mut comps = [false; 4];
+                        comps[c as usize] = true;
+                        out.push((who, comps));
+                    }
+                }
+            }
+        }
+        Some(out)
+    };
     for i in 0..n {
         match (groups.of.get(i).copied().flatten(), users(i)) {
             (Some(k), _) => value[k] += slot_of[i],
@@ -256,9 +289,85 @@ pub fn optimal(
                 let k = closures.iter().position(|c| c[i]).expect("one user");
                 value[k] += slot_of[i];
             }
-            (None, _) => helpers += slot_of[i],
+            (None, _) => match readers(i) {
+                Some(r) => shared.push((slot_of[i], r)),
+                None => free_helpers += slot_of[i],
+            },
         }
     }
+    // Materialisation: a staying instruction that reads one register partly from staying
+    // code and partly from moved code needs a `mov` putting the moved part back in that
+    // register, and one `mov` writes each component once. So for each such register and one
+    // component position (the one with the most distinct moved writers), every distinct
+    // moved writer costs one slot of its group's savings.
+    if let Some(du) = cx.analysis.fp_du.as_ref() {
+        let mut feeds: Vec<(hoist_asm::Reg, [Vec<u32>; 4])> = Vec::new();
+        for j in (0..n).filter(|&j| !movable(j)) {
+            for k in 0..cx.fp.insts[j].src.len() as u8 {
+                let reads: Vec<_> = du
+                    .reads(j)
+                    .iter()
+                    .filter(|r| r.src == k && r.reg.file == hoist_asm::RegFile::Temp)
+                    .collect();
+                let mixed = reads
+                    .iter()
+                    .any(|r| r.def.is_none_or(|d| !movable(d as usize)));
+                if !mixed {
+                    continue;
+                }
+                for r in reads {
+                    let Some(d) = r.def.filter(|&d| movable(d as usize)) else {
+                        continue;
+                    };
+                    let at = match feeds.iter().position(|(reg, _)| *reg == r.reg) {
+                        Some(at) => at,
+                        None => {
+                            feeds.push((r.reg, Default::default()));
+                            feeds.len() - 1
+                        }
+                    };
+                    let defs = &mut feeds[at].1[r.comp as usize];
+                    if !defs.contains(&d) {
+                        defs.push(d);
+                    }
+                }
+            }
+        }
+        for (_, per_comp) in &feeds {
+            let widest = per_comp
+                .iter()
+                .max_by_key(|d| d.len())
+                .expect("four components");
+            for &d in widest {
+                if let Some(k) = groups.of.get(d as usize).copied().flatten() {
+                    value[k] = (value[k] - 1.0).max(0.0);
+                }
+            }
+        }
+    }
+    // A shared helper still saves its slots unless a reader stays in the fragment program (a
+    // staying instruction, or a group decided against) and some component it reads has no
+    // free interpolator component left to carry it.
+    let helpers = |d: usize, chosen: &[bool], dem: &[u32; 4]| -> f64 {
+        let room = |c: usize| {
+            if cap.any_slot {
+                cap.total > dem.iter().sum::<u32>()
+            } else {
+                cap.per_comp[c] > dem[c]
+            }
+        };
+        free_helpers
+            + shared
+                .iter()
+                .filter(|(_, readers)| {
+                    readers.iter().all(|(who, comps)| {
+                        who.is_some_and(|k| k >= d || chosen[k])
+                            || (0..4).all(|c| !comps[c] || room(c))
+                    })
+                })
+                .map(|(s, _)| s)
+                .sum::<f64>()
+    };
     // Each constraint alone bounds the reachable savings: the total of free components, and
     // (when components keep their positions) each position's free slots. The bound is the
     // smallest of those fractional knapsacks.
@@ -334,7 +443,7 @@ pub fn optimal(
         }
         if paper
             && let Some((_, b)) = &best
-            && f0 - saved - helpers - reachable(d, &bdem) >= b.cost.0
+            && f0 - saved - helpers(d, &chosen, &bdem) - reachable(d, &bdem) >= b.cost.0
         {
             continue;
         }
@@ -354,7 +463,13 @@ pub fn optimal(
         }
         let mut without = chosen.clone();
         without[d] = false;
-        stack.push((d + 1, without, dem, bdem, saved));
+        let without = (d + 1, without, dem, bdem, saved);
+        // Include first, unless the group cannot save anything (then leaving it costs no
+        // fragment slots and keeps the vertex program and interpolators smaller).
+        let include_first = value[d] > 0.0;
+        if include_first {
+            stack.push(without.clone());
+        }
         let mut more = dem;
         let mut bmore = bdem;
         for c in 0..4 {
@@ -362,11 +477,53 @@ pub fn optimal(
             bmore[c] += bound_demand[d][c];
         }
         if fits(&cap, &more) {
-            let mut with = chosen;
+            let mut with = chosen.clone();
             with[d] = true;
             // A uniform group beyond the capacity is duplicated and saves nothing.
             let gain = if fits(&cap, &bmore) { value[d] } else { 0.0 };
             stack.push((d + 1, with, more, bmore, saved + gain));
+        }
+        if !include_first {
+            stack.push(without);
+        }
+    }
+    // The bound cannot separate ties in fragment slots; groups that save nothing are taken
+    // back out of the best choice (all together, else one by one) when that is cheaper.
+    if let Some((sel, _)) = &best {
+        let idle: Vec<usize> = (0..g)
+            .filter(|&k| value[k] <= 0.0)
+            .filter(|&k| groups.members[k].iter().all(|&i| sel[i as usize]))
+            .collect();
+        let without = |sel: &[bool], ks: &[usize]| {
+            let mut t = sel.to_vec();
+            for &k in ks {
+                for &i in &groups.members[k] {
+                    t[i as usize] = false;
+                }
+            }
+            drop_dependents(cx, &mut t);
+            t
+        };
+        let mut tries: Vec<Vec<usize>> = vec![idle.clone()];
+        if idle.len() > 1 {
+            tries.extend(idle.iter().map(|&k| vec![k]));
+        }
+        for ks in tries {
+            if ks.is_empty() || ev.count >= budget {
+                continue;
+            }
+            let base = best.as_ref().expect("best exists").0.clone();
+            let trial = without(&base, &ks);
+            if trial == base {
+                continue;
+            }
+            if let Ok(r) = ev.eval(&trial) {
+                let before = best.as_ref().map(|(_, b)| b.cost);
+                consider(&mut best, trial, r);
+                if best.as_ref().map(|(_, b)| b.cost) != before && ks.len() > 1 {
+                    break;
+                }
+            }
         }
     }
     let Some((selected, result)) = best else {
@@ -393,6 +550,58 @@ pub fn optimal(
         proven,
         evaluations: ev.count,
         dropped,
+    })
+}
+
+/// Largest group count [`exhaustive`] enumerates.
+pub const EXHAUSTIVE_GROUPS: usize = 16;
+
+/// Evaluates the closure of every subset of groups and keeps the cheapest; `None` when there
+/// are more than [`EXHAUSTIVE_GROUPS`] groups.
+pub fn exhaustive(cx: &Context, groups: &Groups) -> Option<Result<Choice, Rejected>> {
+    let n = cx.fp.insts.len();
+    let g = groups.len();
+    if g > EXHAUSTIVE_GROUPS {
+        return None;
+    }
+    let mut ev = Evaluator {
+        cx,
+        memo: FastMap::default(),
+        count: 0,
+    };
+    let mut best: Option<(Vec<bool>, Arc<Evaluated>)> = None;
+    let mut last_err = None;
+    for mask in 0u32..1 << g {
+        let sel = groups.closure((0..g).filter(|k| mask & 1 << k != 0), n);
+        match ev.eval(&sel) {
+            Ok(r) => {
+                if best.as_ref().is_none_or(|(_, b)| r.cost < b.cost) {
+                    best = Some((sel, r));
+                }
+            }
+            Err(e) => last_err = Some(e),
+        }
+    }
+    Some(match best {
+        Some((selected, result)) => {
+            let dropped = (0..n)
+                .filter(|&i| cx.analysis.movability.movable(i) && !selected[i])
+                .map(|i| {
+                    (
+                        i as u32,
+                        "every subset was tried: moving it does not pay".into(),
+                    )
+                })
+                .collect();
+            Ok(Choice {
+                selected,
+                result,
+                proven: true,
+                evaluations: ev.count,
+                dropped,
+            })
+        }
+        None => Err(last_err.expect("at least one subset was evaluated")),
     })
 }
 

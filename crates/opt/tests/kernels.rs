@@ -753,3 +753,32 @@ fn paper_results_table_is_current() {
         "docs/paper-results.md is stale: run `BLESS=1 cargo test -p hoist-opt --test kernels`"
     );
 }
+
+/// Every example's "proven optimal" claim holds against trying every subset of its groups.
+#[test]
+fn every_example_proof_holds_against_every_subset() {
+    let mut checked = 0;
+    for id in SCENES {
+        let ex = load_example(id);
+        let (vp, fp) = ex.pair();
+        let mut opts = Options::default();
+        let searched = hoist_opt::optimize(vp, fp, &opts).expect("optimizes");
+        let proven = searched
+            .rules
+            .iter()
+            .any(|r| r.rule == "optimal" && r.proven_optimal);
+        opts.selection = hoist_opt::Selection::Exhaustive;
+        let every = hoist_opt::optimize(vp, fp, &opts).expect("optimizes");
+        if !proven || every.chosen != "exhaustive" {
+            continue;
+        }
+        checked += 1;
+        assert!(
+            searched.after.fp_slots.total() <= every.after.fp_slots.total(),
+            "{id}: the search claims F {} is optimal, a subset gives F {}",
+            searched.after.fp_slots.total(),
+            every.after.fp_slots.total()
+        );
+    }
+    assert!(checked >= SCENES.len() / 2, "only {checked} proofs checked");
+}

@@ -357,3 +357,91 @@ fn random_pairs_render_the_same_after_optimization() {
         panic!("{e}");
     }
 }
+
+static SEARCHED: AtomicU32 = AtomicU32::new(0);
+static SEARCH_EVALS: AtomicU32 = AtomicU32::new(0);
+static SUBSET_EVALS: AtomicU32 = AtomicU32::new(0);
+
+/// The exact search prunes with a bound; whenever it claims a proof, trying every subset of
+/// groups must find nothing cheaper (for ARB pairs and their D3D9 translations).
+fn check_search(vp: &Program, fp: &Program, r: &mut Rng) {
+    let mut opts = options(r, fp, vp.slots().total());
+    opts.steps = None;
+    opts.selection = Selection::Optimal;
+    opts.search_budget = 4096;
+    let Ok(searched) = hoist_opt::optimize(vp, fp, &opts) else {
+        return;
+    };
+    let Some(claim) = searched.rules.iter().find(|r| r.rule == "optimal") else {
+        return;
+    };
+    if !claim.proven_optimal {
+        return;
+    }
+    opts.selection = Selection::Exhaustive;
+    let every = hoist_opt::optimize(vp, fp, &opts).expect("optimizes");
+    if every.chosen != "exhaustive" {
+        return;
+    }
+    let cost = |o: &hoist_opt::Outcome| {
+        opts.cost.cost(
+            o.after.fp_slots.total(),
+            o.after.vp_slots.total(),
+            o.after.interp_components,
+        )
+    };
+    let (a, b) = (cost(&searched), cost(&every));
+    SEARCHED.fetch_add(1, Ordering::Relaxed);
+    SEARCH_EVALS.fetch_add(claim.evaluations, Ordering::Relaxed);
+    let moved = every
+        .fates
+        .iter()
+        .filter(|f| matches!(f, hoist_opt::Fate::Moved { .. }))
+        .count();
+    SUBSET_EVALS.fetch_max(moved as u32, Ordering::Relaxed);
+    assert!(
+        a.0 <= b.0 + 1e-9,
+        "the search claims {a:?} is optimal but a subset costs {b:?}\n{opts:?}\n--- vp\n{}\n--- fp\n{}",
+        hoist_asm::print(vp),
+        hoist_asm::print(fp)
+    );
+}
+
+#[test]
+fn proven_optimal_holds_against_every_subset() {
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 64,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    });
+    let seeds = match std::env::var("HOIST_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    {
+        Some(s) => proptest::strategy::Just(s).boxed(),
+        None => any::<u64>().boxed(),
+    };
+    let result = runner.run(&seeds, |seed| {
+        let mut r = Rng(seed);
+        let (vps, fps) = generate(&mut r);
+        let (vp, fp) = (parse(&vps), parse(&fps));
+        check_search(&vp, &fp, &mut r);
+        if let (Ok(dvp), Ok(dfp)) = (
+            hoist_asm::translate::to_d3d9(&vp, hoist_asm::Profile::Vs2_0),
+            hoist_asm::translate::to_d3d9(&fp, hoist_asm::Profile::Ps2_0),
+        ) {
+            check_search(&dvp, &dfp, &mut r);
+        }
+        Ok(())
+    });
+    println!(
+        "exact search vs every subset: {} proofs checked ({} search evaluations; up to {} instructions moved)",
+        SEARCHED.load(Ordering::Relaxed),
+        SEARCH_EVALS.load(Ordering::Relaxed),
+        SUBSET_EVALS.load(Ordering::Relaxed)
+    );
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    assert!(SEARCHED.load(Ordering::Relaxed) > 0, "no proof was checked");
+}

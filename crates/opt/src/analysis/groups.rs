@@ -34,11 +34,9 @@ impl Groups {
             x
         }
         let uniform = |i: usize| {
-            let mask = du.uses[i]
-                .iter()
-                .enumerate()
-                .filter(|(_, u)| !u.is_empty())
-                .fold(0u8, |a, (c, _)| a | 1 << c);
+            let mask = (0..4u8)
+                .filter(|&c| !du.uses(i, c).is_empty())
+                .fold(0u8, |a, c| a | 1 << c);
             (0..4)
                 .filter(|c| mask & 1 << c != 0)
                 .all(|c| m.kinds[i][c] == Kind::Uniform)
@@ -49,7 +47,7 @@ impl Groups {
                 continue;
             }
             let mut anc: Vec<u32> = Vec::new();
-            for r in &du.reads[i] {
+            for r in du.reads(i) {
                 let Some(d) = r.def else { continue };
                 let d = d as usize;
                 if !m.movable(d) {
@@ -74,7 +72,7 @@ impl Groups {
             }
             for k in 0..4u8 {
                 let mut first: Option<usize> = None;
-                for r in du.reads[j].iter().filter(|r| r.src == k) {
+                for r in du.reads(j).iter().filter(|r| r.src == k) {
                     let Some(d) = r.def else { continue };
                     let d = d as usize;
                     if !m.movable(d) || uniform(d) {
@@ -136,8 +134,5 @@ impl Groups {
 
 /// A uniform helper is a group of its own only when nothing movable uses it.
 fn has_movable_user(du: &DefUse, m: &Movability, i: usize) -> bool {
-    du.uses[i]
-        .iter()
-        .flatten()
-        .any(|u| m.movable(u.inst as usize))
+    du.uses_of(i).iter().any(|u| m.movable(u.inst as usize))
 }

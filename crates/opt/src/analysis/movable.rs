@@ -382,7 +382,7 @@ fn classify(
     if live.is_empty() {
         return (none, Some(Stay::Dead));
     }
-    let reads = &du.reads[i];
+    let reads = du.reads(i);
     let mut read_kinds = Vec::with_capacity(reads.len());
     for r in reads {
         if r.lanes.intersect(live).is_empty() {
@@ -540,10 +540,7 @@ pub fn live_lanes(du: &DefUse, i: usize, inst: &Inst) -> WriteMask {
     if d.reg.file != RegFile::Temp || !narrowable(inst) {
         return d.mask;
     }
-    let live = d
-        .mask
-        .iter()
-        .filter(|&c| !du.uses[i][c as usize].is_empty());
+    let live = d.mask.iter().filter(|&c| !du.uses(i, c).is_empty());
     live.fold(WriteMask::NONE, |m, c| m.union(WriteMask::single(c)))
 }
 

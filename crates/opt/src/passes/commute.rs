@@ -48,7 +48,7 @@ pub fn run(
             {
                 continue;
             }
-            let reads: Vec<_> = du.reads[j].iter().filter(|r| r.src == acc as u8).collect();
+            let reads: Vec<_> = du.reads(j).iter().filter(|r| r.src == acc as u8).collect();
             let Some(i) = reads.first().and_then(|r| r.def) else {
                 continue;
             };
@@ -70,7 +70,7 @@ pub fn run(
             if dst
                 .mask
                 .iter()
-                .any(|c| du.uses[i][c as usize].iter().any(|u| u.inst != j as u32))
+                .any(|c| du.uses(i, c).iter().any(|u| u.inst != j as u32))
             {
                 continue;
             }

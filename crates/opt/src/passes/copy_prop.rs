@@ -41,7 +41,7 @@ pub fn run(
             if k == 1 && t.program.insts[j].op.matrix_rows().is_some() {
                 continue;
             }
-            let reads: Vec<_> = du.reads[j].iter().filter(|r| r.src == k as u8).collect();
+            let reads: Vec<_> = du.reads(j).iter().filter(|r| r.src == k as u8).collect();
             if reads.is_empty() {
                 continue;
             }

@@ -52,7 +52,7 @@ pub fn run(
                 live.remove(&(d.reg, c));
             }
         }
-        for r in &du.reads[i] {
+        for r in du.reads(i) {
             live.insert((r.reg, r.comp));
         }
     }

@@ -206,7 +206,7 @@ fn channels(x: &Input) -> Vec<Channel> {
                 taken = taken.union(WriteMask::single(c));
             }
         }
-        for (i, reads) in x.fp_du.reads.iter().enumerate() {
+        for (i, reads) in (0..x.fp_du.len()).map(|i| (i, x.fp_du.reads(i))) {
             let _ = i;
             for r in reads {
                 if r.reg == input {
@@ -255,7 +255,7 @@ fn pack(
     let overflow = |n| Infeasible::Interpolators { needed: n, limit };
     // Operands of staying instructions, each with the transported values it reads.
     let mut operands: Vec<(Vec<(u32, Comp)>, bool)> = Vec::new();
-    for (j, reads) in x.fp_du.reads.iter().enumerate() {
+    for (j, reads) in (0..x.fp_du.len()).map(|i| (i, x.fp_du.reads(i))) {
         if selected[j] {
             continue;
         }
@@ -506,7 +506,8 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
             continue;
         }
         for c in fp.insts[i].dst_lanes().iter() {
-            if x.fp_du.uses[i][c as usize]
+            if x.fp_du
+                .uses(i, c)
                 .iter()
                 .any(|u| !selected[u.inst as usize])
             {
@@ -514,46 +515,75 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
             }
         }
     }
-    let mut chans = channels(x);
+    let base = channels(x);
+    let mut chans = base.clone();
     // When interpolators run out, uniform helpers are recomputed in both programs instead of
-    // transported (with their uniform ancestors), and packing is retried.
+    // transported (with their uniform ancestors), and packing is retried. Then each such
+    // helper, in program order, goes back to being transported if it still fits: that only
+    // removes fragment work.
     let mut dup = vec![false; selected.len()];
-    let mut trial = chans.clone();
-    let place = match pack(x, selected, &dup, &needed, &mut trial) {
-        Ok(p) => {
-            chans = trial;
-            p
-        }
+    let place = match pack(x, selected, &dup, &needed, &mut chans) {
+        Ok(p) => p,
         Err(e) => {
             let uniform = |i: usize| {
                 fp.insts[i].dst_lanes().iter().all(|c| {
                     x.movability.kinds[i][c as usize] == crate::analysis::movable::Kind::Uniform
                 })
             };
-            let mut stack: Vec<usize> = needed
+            let mut roots: Vec<usize> = needed
                 .iter()
                 .map(|v| v.0 as usize)
                 .filter(|&i| uniform(i))
                 .collect();
-            if stack.is_empty() {
+            roots.dedup();
+            if roots.is_empty() {
                 return Err(e);
             }
-            while let Some(i) = stack.pop() {
-                if dup[i] {
-                    continue;
-                }
-                dup[i] = true;
-                for r in &x.fp_du.reads[i] {
-                    if let Some(d) = r.def
-                        && selected[d as usize]
-                        && !dup[d as usize]
-                    {
-                        stack.push(d as usize);
+            let closure = |roots: &[usize]| {
+                let mut dup = vec![false; selected.len()];
+                let mut stack = roots.to_vec();
+                while let Some(i) = stack.pop() {
+                    if dup[i] {
+                        continue;
+                    }
+                    dup[i] = true;
+                    for r in x.fp_du.reads(i) {
+                        if let Some(d) = r.def
+                            && selected[d as usize]
+                            && !dup[d as usize]
+                        {
+                            stack.push(d as usize);
+                        }
                     }
                 }
+                dup
+            };
+            let all_needed = needed.clone();
+            let attempt = |roots: &[usize]| {
+                let dup = closure(roots);
+                let needed: Vec<(u32, Comp)> = all_needed
+                    .iter()
+                    .copied()
+                    .filter(|v| !dup[v.0 as usize])
+                    .collect();
+                let mut chans = base.clone();
+                pack(x, selected, &dup, &needed, &mut chans).map(|p| (p, chans, dup))
+            };
+            let (mut place, c, d) = attempt(&roots)?;
+            (chans, dup) = (c, d);
+            let mut k = 0;
+            while k < roots.len() {
+                let mut fewer = roots.clone();
+                fewer.remove(k);
+                match attempt(&fewer) {
+                    Ok((p, c, d)) => {
+                        (place, chans, dup) = (p, c, d);
+                        roots = fewer;
+                    }
+                    Err(_) => k += 1,
+                }
             }
-            needed.retain(|v| !dup[v.0 as usize]);
-            pack(x, selected, &dup, &needed, &mut chans)?
+            place
         }
     };
 
@@ -566,7 +596,7 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
     };
     let mut saves: HashMap<u32, (u16, WriteMask)> = HashMap::default();
     let mut origins: HashMap<(Reg, Comp), VpValue> = HashMap::default();
-    for (i, reads) in x.fp_du.reads.iter().enumerate() {
+    for (i, reads) in (0..x.fp_du.len()).map(|i| (i, x.fp_du.reads(i))) {
         if !selected[i] {
             continue;
         }

@@ -50,7 +50,7 @@ fn find(t: &Tracked, du: &DefUse) -> Vec<Plan> {
         let Some(mask) = mv.dst.as_ref().map(|d| d.mask) else {
             continue;
         };
-        let mut producers: Vec<u32> = du.reads[q].iter().filter_map(|r| r.def).collect();
+        let mut producers: Vec<u32> = du.reads(q).iter().filter_map(|r| r.def).collect();
         producers.sort_unstable();
         producers.dedup();
         for p in producers {
@@ -66,7 +66,7 @@ fn find(t: &Tracked, du: &DefUse) -> Vec<Plan> {
             let only_this = pd
                 .mask
                 .iter()
-                .all(|c| du.uses[p][c as usize].iter().all(|u| u.inst == q as u32));
+                .all(|c| du.uses(p, c).iter().all(|u| u.inst == q as u32));
             if !only_this {
                 continue;
             }
@@ -74,7 +74,7 @@ fn find(t: &Tracked, du: &DefUse) -> Vec<Plan> {
             let lanes: Vec<(u8, u8)> = mask
                 .iter()
                 .filter(|&l| {
-                    du.reads[q]
+                    du.reads(q)
                         .iter()
                         .any(|r| r.comp == s.swizzle.get(l) && r.def == Some(p as u32))
                 })

@@ -98,9 +98,9 @@ pub fn run(t: &mut Tracked, max_order: i32, temps: u16) -> bool {
 /// after `i`, and nothing writes it before the last read of `i`'s result.
 fn pick(p: &Program, du: &DefUse, i: usize, temps: u16) -> Option<u16> {
     let cur = p.insts[i].dst.as_ref()?.reg.index;
-    let last_use = du.uses[i]
+    let last_use = du
+        .uses_of(i)
         .iter()
-        .flatten()
         .map(|u| u.inst as usize)
         .max()
         .unwrap_or(i);
@@ -113,9 +113,8 @@ fn pick(p: &Program, du: &DefUse, i: usize, temps: u16) -> Option<u16> {
     };
     let usable = |r: u16| {
         let reg = hoist_asm::Reg::new(RegFile::Temp, r);
-        let old_read_later = du.reads[i + 1..]
-            .iter()
-            .flatten()
+        let old_read_later = (i + 1..du.len())
+            .flat_map(|j| du.reads(j))
             .any(|rd| rd.reg == reg && rd.def.is_none_or(|d| (d as usize) < i));
         let clobbered = p.insts[i + 1..=last_use.max(i)]
             .iter()
@@ -127,7 +126,7 @@ fn pick(p: &Program, du: &DefUse, i: usize, temps: u16) -> Option<u16> {
 }
 
 fn rename(t: &mut Tracked, du: &DefUse, i: usize, to: u16) {
-    let uses: Vec<_> = du.uses[i].iter().flatten().copied().collect();
+    let uses: Vec<_> = du.uses_of(i).to_vec();
     let d = t.program.insts[i]
         .dst
         .as_mut()
@@ -138,7 +137,7 @@ fn rename(t: &mut Tracked, du: &DefUse, i: usize, to: u16) {
     t.lines[i].mark_dst();
     for u in uses {
         let j = u.inst as usize;
-        let k = du.reads[j][u.read as usize].src as usize;
+        let k = du.reads(j)[u.read as usize].src as usize;
         let s = &mut t.program.insts[j].src[k];
         if s.reg == from {
             s.reg.index = to;
