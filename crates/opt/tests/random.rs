@@ -313,10 +313,15 @@ fn check_pair(vp: &Program, fp: &Program, r: &mut Rng, what: &str) {
     );
 }
 
-#[test]
-fn random_pairs_render_the_same_after_optimization() {
-    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
-        cases: 96,
+/// A runner for `cases` random seeds, or only the seed in `HOIST_SEED` (to replay a failure).
+fn seeded_runner(
+    cases: u32,
+) -> (
+    proptest::test_runner::TestRunner,
+    proptest::strategy::BoxedStrategy<u64>,
+) {
+    let runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases,
         failure_persistence: None,
         ..ProptestConfig::default()
     });
@@ -327,6 +332,12 @@ fn random_pairs_render_the_same_after_optimization() {
         Some(s) => proptest::strategy::Just(s).boxed(),
         None => any::<u64>().boxed(),
     };
+    (runner, seeds)
+}
+
+#[test]
+fn random_pairs_render_the_same_after_optimization() {
+    let (mut runner, seeds) = seeded_runner(96);
     let result = runner.run(&seeds, |seed| {
         if std::env::var_os("HOIST_DEBUG_SELECT").is_some() {
             eprintln!("seed {seed}");
@@ -409,18 +420,7 @@ fn check_search(vp: &Program, fp: &Program, r: &mut Rng) {
 
 #[test]
 fn proven_optimal_holds_against_every_subset() {
-    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
-        cases: 64,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    });
-    let seeds = match std::env::var("HOIST_SEED")
-        .ok()
-        .and_then(|s| s.parse::<u64>().ok())
-    {
-        Some(s) => proptest::strategy::Just(s).boxed(),
-        None => any::<u64>().boxed(),
-    };
+    let (mut runner, seeds) = seeded_runner(64);
     let result = runner.run(&seeds, |seed| {
         let mut r = Rng(seed);
         let (vps, fps) = generate(&mut r);
