@@ -148,7 +148,7 @@ pub struct Capacity {
 /// Transported non-uniform components of each group (uniform ones may be recomputed on both
 /// sides instead). Groups are connected components of non-uniform def-use edges, so a
 /// group's transported values do not depend on which other groups move.
-fn group_demand(cx: &Context, groups: &Groups, with_uniform: bool) -> Vec<[u32; 4]> {
+fn group_demand(cx: &Context, groups: &Groups) -> Vec<[u32; 4]> {
     let n = cx.fp.insts.len();
     let Some(du) = &cx.analysis.fp_du else {
         return vec![[0; 4]; groups.len()];
@@ -163,7 +163,7 @@ fn group_demand(cx: &Context, groups: &Groups, with_uniform: bool) -> Vec<[u32; 
                 for c in 0..4u8 {
                     let read_outside = du.uses(i, c).iter().any(|u| !sel[u.inst as usize]);
                     let uniform = m.kinds[i][c as usize] == crate::analysis::movable::Kind::Uniform;
-                    if read_outside && (with_uniform || !uniform) {
+                    if read_outside && !uniform {
                         d[c as usize] += 1;
                     }
                 }
@@ -239,67 +239,26 @@ pub fn optimal(
         consider(&mut best, none, r);
     }
     let cap = crate::pipeline::capacity(cx);
-    // Feasibility ignores uniform values (they can be recomputed on both sides); the bound
-    // counts them, since a uniform group only saves slots when it gets an interpolator.
-    let demand = group_demand(cx, groups, false);
-    let bound_demand = group_demand(cx, groups, true);
+    // Feasibility and the bound count non-uniform values only: uniform ones may be recomputed
+    // in the fragment program instead of transported, so the capacity they would take is not
+    // certainly taken (and a group whose uniform values are recomputed still saves the rest).
+    let demand = group_demand(cx, groups);
     let slot_of: Vec<f64> = (0..n).map(|i| fp_slots(cx, i) as f64).collect();
-    // A group's value: its own instructions plus the helpers only it needs. Helpers several
-    // groups share are counted once, in `helpers`, so they do not inflate every group.
+    // Who moves what: `owners[i]` are the groups whose closure holds instruction `i` (the
+    // group itself, and groups that need it as a helper). An instruction one group owns
+    // counts in that group's value; one several groups own is shared and counted once, in
+    // `helpers`, while some owner may still move.
     let closures: Vec<Vec<bool>> = (0..g).map(|k| groups.closure([k], n)).collect();
-    let users = |i: usize| closures.iter().filter(|c| c[i]).count();
-    let mut value = vec![0.0f64; g];
-    // Shared helpers: their slots and direct readers, each a group (or `None` for a staying
-    // instruction) with the components it reads. Helpers read by other helpers are left out
-    // (always counted as saved), since a transported reader would make them unnecessary.
+    let owners: Vec<Vec<usize>> = (0..n)
+        .map(|i| (0..g).filter(|&k| closures[k][i]).collect())
+        .collect();
     let movable = |i: usize| cx.analysis.movability.movable(i);
-    /// Direct readers of a helper: the reading group (`None`: a staying instruction) and the
-    /// components it reads.
-    type Readers = Vec<(Option<usize>, [bool; 4])>;
-    let mut shared: Vec<(f64, Readers)> = Vec::new();
-    let mut free_helpers = 0.0f64;
-    let readers = |i: usize| -> Option<Readers> {
-        let du = cx.analysis.fp_du.as_ref()?;
-        let mut out: Readers = Vec::new();
-        for c in 0..4u8 {
-            for u in du.uses(i, c) {
-                let j = u.inst as usize;
-                let who = match groups.of.get(j).copied().flatten() {
-                    Some(k) => Some(k),
-                    None if !movable(j) => None,
-                    None => return None,
-                };
-                match out.iter_mut().find(|(w, _)| *w == who) {
-                    Some((_, comps)) => comps[c as usize] = true,
-                    None => {
-                        let mut comps = [false; 4];
-                        comps[c as usize] = true;
-                        out.push((who, comps));
-                    }
-                }
-            }
-        }
-        Some(out)
-    };
-    for i in 0..n {
-        match (groups.of.get(i).copied().flatten(), users(i)) {
-            (Some(k), _) => value[k] += slot_of[i],
-            (None, 0) => {}
-            (None, 1) => {
-                let k = closures.iter().position(|c| c[i]).expect("one user");
-                value[k] += slot_of[i];
-            }
-            (None, _) => match readers(i) {
-                Some(r) => shared.push((slot_of[i], r)),
-                None => free_helpers += slot_of[i],
-            },
-        }
-    }
+    let mut net_slot = slot_of.clone();
     // Materialisation: a staying instruction that reads one register partly from staying
     // code and partly from moved code needs a `mov` putting the moved part back in that
     // register, and one `mov` writes each component once. So for each such register and one
     // component position (the one with the most distinct moved writers), every distinct
-    // moved writer costs one slot of its group's savings.
+    // moved writer costs one slot of what moving it saves.
     if let Some(du) = cx.analysis.fp_du.as_ref() {
         let mut feeds: Vec<(hoist_asm::Reg, [Vec<u32>; 4])> = Vec::new();
         for j in (0..n).filter(|&j| !movable(j)) {
@@ -339,15 +298,44 @@ pub fn optimal(
                 .max_by_key(|d| d.len())
                 .expect("four components");
             for &d in widest {
-                if let Some(k) = groups.of.get(d as usize).copied().flatten() {
-                    value[k] = (value[k] - 1.0).max(0.0);
+                net_slot[d as usize] = (net_slot[d as usize] - 1.0).max(0.0);
+            }
+        }
+    }
+    let mut value = vec![0.0f64; g];
+    let mut shared: Vec<usize> = Vec::new();
+    for i in 0..n {
+        match owners[i].as_slice() {
+            [] => {}
+            [k] => value[*k] += net_slot[i],
+            _ => shared.push(i),
+        }
+    }
+    // Direct readers of each movable instruction, with the components they read.
+    let mut readers: Vec<Vec<(usize, [bool; 4])>> = vec![Vec::new(); n];
+    if let Some(du) = cx.analysis.fp_du.as_ref() {
+        for (i, out) in readers.iter_mut().enumerate().filter(|(i, _)| movable(*i)) {
+            for c in 0..4u8 {
+                for u in du.uses(i, c) {
+                    let j = u.inst as usize;
+                    match out.iter_mut().find(|(w, _)| *w == j) {
+                        Some((_, comps)) => comps[c as usize] = true,
+                        None => {
+                            let mut comps = [false; 4];
+                            comps[c as usize] = true;
+                            out.push((j, comps));
+                        }
+                    }
                 }
             }
         }
     }
-    // A shared helper still saves its slots unless a reader stays in the fragment program (a
-    // staying instruction, or a group decided against) and some component it reads has no
-    // free interpolator component left to carry it.
+    // An instruction certainly stays in the fragment program when it is not movable or every
+    // owner has been decided against. A movable one is also pinned there when a reader that
+    // certainly stays (or is pinned) reads a component with no free interpolator component
+    // left to carry it. Room is measured against the non-uniform demand only: that much
+    // capacity is certainly used, while uniform values may be recomputed instead. Shared
+    // instructions save their slots only while some owner may move and they are not pinned.
     let helpers = |d: usize, chosen: &[bool], dem: &[u32; 4]| -> f64 {
         let room = |c: usize| {
             if cap.any_slot {
@@ -356,31 +344,33 @@ pub fn optimal(
                 cap.per_comp[c] > dem[c]
             }
         };
-        free_helpers
-            + shared
-                .iter()
-                .filter(|(_, readers)| {
-                    readers.iter().all(|(who, comps)| {
-                        who.is_some_and(|k| k >= d || chosen[k])
-                            || (0..4).all(|c| !comps[c] || room(c))
-                    })
-                })
-                .map(|(s, _)| s)
-                .sum::<f64>()
+        let left = |i: usize| owners[i].iter().all(|&k| k < d && !chosen[k]);
+        let mut pinned = vec![false; n];
+        for i in (0..n).rev().filter(|&i| movable(i)) {
+            pinned[i] = readers[i].iter().any(|&(j, comps)| {
+                let stays = !movable(j) || left(j) || pinned[j];
+                stays && (0..4).any(|c| comps[c] && !room(c))
+            });
+        }
+        shared
+            .iter()
+            .filter(|&&i| !left(i) && !pinned[i])
+            .map(|&i| net_slot[i])
+            .sum::<f64>()
     };
     // Each constraint alone bounds the reachable savings: the total of free components, and
     // (when components keep their positions) each position's free slots. The bound is the
     // smallest of those fractional knapsacks.
     let weights: Vec<Vec<f64>> = {
         let mut w = vec![
-            bound_demand
+            demand
                 .iter()
                 .map(|d| d.iter().sum::<u32>() as f64)
                 .collect::<Vec<f64>>(),
         ];
         if !cap.any_slot {
             for c in 0..4 {
-                w.push(bound_demand.iter().map(|d| d[c] as f64).collect());
+                w.push(demand.iter().map(|d| d[c] as f64).collect());
             }
         }
         w
@@ -432,10 +422,10 @@ pub fn optimal(
     let mut nodes = 0u32;
     let mut proven = true;
     // Depth-first over (next group, chosen, demand, savings so far); include before exclude.
-    /// A search node: next group, groups chosen, demand (feasibility and bound), savings.
-    type Node = (usize, Vec<bool>, [u32; 4], [u32; 4], f64);
-    let mut stack: Vec<Node> = vec![(0, vec![false; g], [0; 4], [0; 4], 0.0)];
-    while let Some((d, chosen, dem, bdem, saved)) = stack.pop() {
+    /// A search node: next group, groups chosen, demand, savings.
+    type Node = (usize, Vec<bool>, [u32; 4], f64);
+    let mut stack: Vec<Node> = vec![(0, vec![false; g], [0; 4], 0.0)];
+    while let Some((d, chosen, dem, saved)) = stack.pop() {
         nodes += 1;
         if ev.count >= budget || nodes >= max_nodes {
             proven = false;
@@ -443,7 +433,7 @@ pub fn optimal(
         }
         if paper
             && let Some((_, b)) = &best
-            && f0 - saved - helpers(d, &chosen, &bdem) - reachable(d, &bdem) >= b.cost.0
+            && f0 - saved - helpers(d, &chosen, &dem) - reachable(d, &dem) >= b.cost.0
         {
             continue;
         }
@@ -463,7 +453,7 @@ pub fn optimal(
         }
         let mut without = chosen.clone();
         without[d] = false;
-        let without = (d + 1, without, dem, bdem, saved);
+        let without = (d + 1, without, dem, saved);
         // Include first, unless the group cannot save anything (then leaving it costs no
         // fragment slots and keeps the vertex program and interpolators smaller).
         let include_first = value[d] > 0.0;
@@ -471,17 +461,13 @@ pub fn optimal(
             stack.push(without.clone());
         }
         let mut more = dem;
-        let mut bmore = bdem;
         for c in 0..4 {
             more[c] += demand[d][c];
-            bmore[c] += bound_demand[d][c];
         }
         if fits(&cap, &more) {
             let mut with = chosen.clone();
             with[d] = true;
-            // A uniform group beyond the capacity is duplicated and saves nothing.
-            let gain = if fits(&cap, &bmore) { value[d] } else { 0.0 };
-            stack.push((d + 1, with, more, bmore, saved + gain));
+            stack.push((d + 1, with, more, saved + value[d]));
         }
         if !include_first {
             stack.push(without);
