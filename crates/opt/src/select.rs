@@ -521,15 +521,9 @@ pub fn optimal(
             dropped: Vec::new(),
         });
     };
-    let dropped = (0..n)
-        .filter(|&i| cx.analysis.movability.movable(i) && !selected[i])
-        .map(|i| {
-            (
-                i as u32,
-                "the exact search found that moving it does not fit or does not pay".to_string(),
-            )
-        })
-        .collect();
+    let dropped = left_behind(cx, &selected, |_| {
+        "the exact search found that moving it does not fit or does not pay".into()
+    });
     Ok(Choice {
         selected,
         result,
@@ -537,6 +531,18 @@ pub fn optimal(
         evaluations: ev.count,
         dropped,
     })
+}
+
+/// Movable instructions a choice leaves in the fragment program, each with why.
+fn left_behind(
+    cx: &Context,
+    selected: &[bool],
+    why: impl Fn(usize) -> String,
+) -> Vec<(u32, String)> {
+    (0..selected.len())
+        .filter(|&i| cx.analysis.movability.movable(i) && !selected[i])
+        .map(|i| (i as u32, why(i)))
+        .collect()
 }
 
 /// Largest group count [`exhaustive`] enumerates.
@@ -570,15 +576,9 @@ pub fn exhaustive(cx: &Context, groups: &Groups) -> Option<Result<Choice, Reject
     }
     Some(match best {
         Some((selected, result)) => {
-            let dropped = (0..n)
-                .filter(|&i| cx.analysis.movability.movable(i) && !selected[i])
-                .map(|i| {
-                    (
-                        i as u32,
-                        "every subset was tried: moving it does not pay".into(),
-                    )
-                })
-                .collect();
+            let dropped = left_behind(cx, &selected, |_| {
+                "every subset was tried: moving it does not pay".into()
+            });
             Ok(Choice {
                 selected,
                 result,
@@ -601,13 +601,10 @@ pub fn stepwise(cx: &Context, groups: &Groups, k: usize) -> Result<Choice, Rejec
     };
     let sel = groups.closure(0..k.min(groups.len()), n);
     let result = ev.eval(&sel)?;
-    let dropped = (0..n)
-        .filter(|&i| cx.analysis.movability.movable(i) && !sel[i])
-        .map(|i| {
-            let g = groups.of[i].map_or(String::new(), |g| format!(" {}", g + 1));
-            (i as u32, format!("stepwise: group{g} is not applied yet"))
-        })
-        .collect();
+    let dropped = left_behind(cx, &sel, |i| {
+        let g = groups.of[i].map_or(String::new(), |g| format!(" {}", g + 1));
+        format!("stepwise: group{g} is not applied yet")
+    });
     Ok(Choice {
         selected: sel,
         result,

@@ -56,6 +56,66 @@ pub fn check_inst(p: &Program, inst: &Inst) -> Vec<Diagnostic> {
     r.out
 }
 
+/// Dependent-read order of each texture instruction (`None` for the others), as ps_2_0
+/// defines it: a read is first-order when its coordinate is `r#` or its destination register
+/// was written before, and each texture result flowing into the registers it reads or
+/// writes adds one (Microsoft, "texld - ps_2_0 and up").
+pub fn texture_read_orders(p: &Program) -> Vec<Option<i32>> {
+    let n = p
+        .insts
+        .iter()
+        .flat_map(|i| {
+            i.dst
+                .iter()
+                .map(|d| d.reg)
+                .chain(i.src.iter().map(|s| s.reg))
+        })
+        .filter(|r| r.file == RegFile::Temp)
+        .map(|r| r.index as usize + 1)
+        .max()
+        .unwrap_or(0)
+        .max(p.num_temps as usize);
+    // dep[r]: highest order of a texture read whose result flows into r#.
+    let mut dep: Vec<Option<i32>> = vec![None; n];
+    let mut written = vec![false; n];
+    let temp_dep = |dep: &[Option<i32>], r: Reg| {
+        (r.file == RegFile::Temp)
+            .then(|| dep.get(r.index as usize).copied().flatten())
+            .flatten()
+    };
+    let mut out = Vec::with_capacity(p.insts.len());
+    for inst in &p.insts {
+        let dst = inst.dst.as_ref().filter(|d| d.reg.file == RegFile::Temp);
+        let value = if inst.op.is_texture() {
+            let coord = inst.src.first().map(|s| s.reg);
+            let rewritten = dst.map(|d| d.reg).filter(|r| written[r.index as usize]);
+            let order = coord
+                .into_iter()
+                .chain(rewritten)
+                .filter(|r| r.file == RegFile::Temp)
+                .map(|r| temp_dep(&dep, r).map_or(1, |k| (k + 1).max(1)))
+                .max()
+                .unwrap_or(0);
+            out.push(Some(order));
+            Some(order)
+        } else {
+            out.push(None);
+            let mut m = inst.src.iter().filter_map(|s| temp_dep(&dep, s.reg)).max();
+            if let Some(d) = dst
+                && !d.mask.is_all()
+            {
+                m = m.max(temp_dep(&dep, d.reg));
+            }
+            m
+        };
+        if let Some(d) = dst {
+            dep[d.reg.index as usize] = value;
+            written[d.reg.index as usize] = true;
+        }
+    }
+    out
+}
+
 fn at(s: Span, inst: &Inst) -> Span {
     if s.is_none() { inst.span } else { s }
 }
@@ -1024,65 +1084,19 @@ impl Rules<'_> {
             return;
         };
         let max_order = levels.saturating_sub(1) as i32;
-        // dep[r]: highest order of a texture instruction whose result flows into r#.
-        let n = p.num_temps as usize;
-        let mut dep: Vec<Option<i32>> = vec![None; n];
-        let mut written = vec![false; n];
-        for inst in &p.insts {
-            let src_dep = |dep: &Vec<Option<i32>>, s: &Src| -> Option<i32> {
-                (s.reg.file == RegFile::Temp)
-                    .then(|| dep.get(s.reg.index as usize).copied().flatten())
-                    .flatten()
+        for (inst, order) in p.insts.iter().zip(texture_read_orders(p)) {
+            let Some(order) = order.filter(|&o| o > max_order) else {
+                continue;
             };
-            if matches!(inst.op, Op::Tex | Op::Txb | Op::Txp | Op::Texldd) {
-                let mut order = 0;
-                let mut involved: Vec<usize> = Vec::new();
-                if let Some(s) = inst.src.first()
-                    && s.reg.file == RegFile::Temp
-                {
-                    involved.push(s.reg.index as usize);
-                }
-                if let Some(d) = &inst.dst
-                    && d.reg.file == RegFile::Temp
-                    && written.get(d.reg.index as usize) == Some(&true)
-                {
-                    involved.push(d.reg.index as usize);
-                }
-                for r in &involved {
-                    let k = dep.get(*r).copied().flatten().map_or(1, |k| (k + 1).max(1));
-                    order = order.max(k);
-                }
-                if order > max_order {
-                    self.push(
-                        err(
-                            "E2105",
-                            format!("this texture read is dependent to order {order}; {} allows {max_order}", p.profile),
-                            inst.span,
-                        )
-                        .with_note("a read is first-order when its coordinate is r# or its destination was written before; each texture result it depends on adds one")
-                        .with_note(format!("limits: {}", limits.source)),
-                    );
-                }
-                if let Some(d) = &inst.dst
-                    && let Some(x) = dep.get_mut(d.reg.index as usize)
-                {
-                    *x = Some(order);
-                    written[d.reg.index as usize] = true;
-                }
-                continue;
-            }
-            let Some(d) = &inst.dst else { continue };
-            if d.reg.file != RegFile::Temp {
-                continue;
-            }
-            let mut m = inst.src.iter().filter_map(|s| src_dep(&dep, s)).max();
-            if !d.mask.is_all() {
-                m = m.max(dep.get(d.reg.index as usize).copied().flatten());
-            }
-            if let Some(x) = dep.get_mut(d.reg.index as usize) {
-                *x = m;
-                written[d.reg.index as usize] = true;
-            }
+            self.push(
+                err(
+                    "E2105",
+                    format!("this texture read is dependent to order {order}; {} allows {max_order}", p.profile),
+                    inst.span,
+                )
+                .with_note("a read is first-order when its coordinate is r# or its destination was written before; each texture result it depends on adds one")
+                .with_note(format!("limits: {}", limits.source)),
+            );
         }
     }
 

@@ -16,69 +16,13 @@ use crate::analysis::defuse::DefUse;
 use crate::tracked::Tracked;
 use hoist_asm::ir::{Program, RegFile};
 
-/// Order of each texture read (`None` for other instructions), as the D3D9 rule defines it.
-fn orders(p: &Program) -> Vec<Option<i32>> {
-    let n = p.num_temps.max(32) as usize;
-    let mut dep: Vec<Option<i32>> = vec![None; n];
-    let mut written = vec![false; n];
-    let mut out = Vec::with_capacity(p.insts.len());
-    for inst in &p.insts {
-        let src_dep = |dep: &[Option<i32>], r: usize| dep.get(r).copied().flatten();
-        if inst.op.is_texture() {
-            let mut order = 0;
-            let mut involved = Vec::new();
-            if let Some(s) = inst.src.first()
-                && s.reg.file == RegFile::Temp
-            {
-                involved.push(s.reg.index as usize);
-            }
-            if let Some(d) = &inst.dst
-                && d.reg.file == RegFile::Temp
-                && written.get(d.reg.index as usize) == Some(&true)
-            {
-                involved.push(d.reg.index as usize);
-            }
-            for r in involved {
-                order = order.max(src_dep(&dep, r).map_or(1, |k| (k + 1).max(1)));
-            }
-            if let Some(d) = &inst.dst
-                && let Some(x) = dep.get_mut(d.reg.index as usize)
-            {
-                *x = Some(order);
-                written[d.reg.index as usize] = true;
-            }
-            out.push(Some(order));
-            continue;
-        }
-        out.push(None);
-        let Some(d) = &inst.dst else { continue };
-        if d.reg.file != RegFile::Temp {
-            continue;
-        }
-        let mut m = inst
-            .src
-            .iter()
-            .filter(|s| s.reg.file == RegFile::Temp)
-            .filter_map(|s| src_dep(&dep, s.reg.index as usize))
-            .max();
-        if !d.mask.is_all() {
-            m = m.max(src_dep(&dep, d.reg.index as usize));
-        }
-        if let Some(x) = dep.get_mut(d.reg.index as usize) {
-            *x = m;
-            written[d.reg.index as usize] = true;
-        }
-    }
-    out
-}
-
 /// Renames texture destinations until every read is within `max_order`, using temporaries
 /// below `temps`. Returns whether anything changed.
 pub fn run(t: &mut Tracked, max_order: i32, temps: u16) -> bool {
     let mut progress = false;
     // Each round fixes the first offending read; a program has few texture reads.
     for _ in 0..t.program.insts.len() {
-        let ords = orders(&t.program);
+        let ords = hoist_asm::d3d9::rules::texture_read_orders(&t.program);
         let Some(i) = ords.iter().position(|o| o.is_some_and(|o| o > max_order)) else {
             break;
         };
