@@ -1,0 +1,1 @@
+//! Random program pairs (placeholder; being written).
