@@ -162,6 +162,26 @@ impl Machine {
         }
     }
 
+    /// [`Machine::run`] for a straight-line kernel, calling `after(i, self)` once instruction
+    /// `i` has run (for probes that need every intermediate value).
+    pub fn run_traced(
+        &mut self,
+        k: &Kernel,
+        env: &ExecEnv,
+        live: &Mask,
+        after: &mut dyn FnMut(usize, &Machine),
+    ) {
+        assert!(!k.has_flow, "flow-control kernels cannot be traced");
+        self.budget_left = env.max_batch_instructions;
+        let n = count(live);
+        self.insts_executed += n * k.insts_per_invocation;
+        self.slots_executed += n * k.slots_per_invocation;
+        for (i, ins) in k.insts.iter().enumerate() {
+            self.exec_inst(k, ins, env, None);
+            after(i, self);
+        }
+    }
+
     fn pre(&mut self, p: &Pre, env: &ExecEnv) {
         match p {
             Pre::Modify { from, to, neg, abs } => {

@@ -25,6 +25,8 @@
 //! ## Entry points
 //! - [`render`]: one program pair, one draw, one float image;
 //! - [`job::RenderJob`]: the same, a bounded number of bands per call;
+//! - [`probe`]: a program run on given values (per vertex, or per fragment with given
+//!   interpolants and a trace of every instruction), for translation validation;
 //! - [`scene::parse`] and [`scene::run`]: piglit shader_runner scenes plus Hoist's GPGPU
 //!   extensions (render targets, passes, ping-pong), documented in `SCENES.md`;
 //! - [`image::compare`], [`image::to_rgba8`], [`image::encode_pf4`], [`image::encode_png`].
@@ -45,6 +47,7 @@ pub mod glstate;
 pub mod image;
 pub mod job;
 pub mod pattern;
+pub mod probe;
 pub mod raster;
 pub mod scene;
 pub mod texture;

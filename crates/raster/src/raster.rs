@@ -163,7 +163,7 @@ pub fn const_table(
     t
 }
 
-fn int_table(p: &Program, params: &StageParams) -> Vec<[i32; 4]> {
+pub(crate) fn int_table(p: &Program, params: &StageParams) -> Vec<[i32; 4]> {
     let n = p.int_consts.len().max(16);
     (0..n)
         .map(|i| {
@@ -177,7 +177,7 @@ fn int_table(p: &Program, params: &StageParams) -> Vec<[i32; 4]> {
         .collect()
 }
 
-fn bool_table(p: &Program, params: &StageParams) -> Vec<bool> {
+pub(crate) fn bool_table(p: &Program, params: &StageParams) -> Vec<bool> {
     let n = p.bool_consts.len().max(16);
     (0..n)
         .map(|i| {
@@ -192,7 +192,7 @@ fn bool_table(p: &Program, params: &StageParams) -> Vec<bool> {
 }
 
 /// Attribute slot feeding a vertex-program input register.
-fn attrib_slot(p: &Program, reg: Reg) -> usize {
+pub(crate) fn attrib_slot(p: &Program, reg: Reg) -> usize {
     let s = match p.semantic(reg) {
         Some(Semantic::Position(_)) => 0,
         Some(Semantic::BlendWeight(_)) => 1,
@@ -211,7 +211,7 @@ fn attrib_slot(p: &Program, reg: Reg) -> usize {
 }
 
 /// Semantic of a vertex-program output register.
-fn out_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
+pub(crate) fn out_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
     p.semantic(reg).or(match (reg.file, reg.index) {
         (RegFile::RastOut, 0) => Some(Semantic::Position(0)),
         (RegFile::RastOut, 1) => Some(Semantic::Fog(0)),
@@ -225,7 +225,7 @@ fn out_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
 }
 
 /// Semantic of a fragment-program input register.
-fn in_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
+pub(crate) fn in_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
     p.semantic(reg)
         .or(match (reg.file, reg.index, p.dialect()) {
             (RegFile::Input, 2, Dialect::Arb) => Some(Semantic::Fog(0)),
@@ -531,98 +531,44 @@ impl PreparedDraw {
         let clampc = |v: [f32; 4]| v.map(|x| x.clamp(0.0, 1.0));
         match d.vp {
             Some(cp) => {
-                let k = &cp.kernel;
                 let p = &cp.program;
-                let consts = const_table(p, k.const_len, d.vparams, &state.gl);
-                let ints = int_table(p, d.vparams);
-                let bools = bool_table(p, d.vparams);
-                let texrefs: Vec<Option<&Texture>> = (0..32u8)
-                    .map(|u| d.textures.get(&u).map(|t| &**t))
-                    .collect();
-                let env = ExecEnv {
-                    consts: &consts,
-                    textures: &texrefs,
-                    int_consts: &ints,
-                    bool_consts: &bools,
-                    quads: false,
-                    max_loop_iterations: caps.max_loop_iterations,
-                    max_call_depth: caps.max_call_depth,
-                    max_batch_instructions: caps.max_batch_instructions,
+                let env = crate::probe::StageEnv {
+                    params: d.vparams,
+                    gl: &state.gl,
+                    textures: d.textures,
+                    caps,
                 };
-                let inputs: Vec<(R, usize)> = k
-                    .inputs
-                    .iter()
-                    .filter(|(r, _)| r.file == RegFile::Input)
-                    .map(|&(r, row)| (row, attrib_slot(p, r)))
-                    .collect();
-                let pos_out = k
-                    .outputs
-                    .iter()
-                    .find(|(r, _)| out_semantic(p, *r) == Some(Semantic::Position(0)))
-                    .map(|&(_, row)| row);
-                let mut outs: Vec<(usize, R, bool)> = Vec::new();
-                for &(reg, row) in &k.outputs {
-                    if let Some(s) = out_semantic(p, reg)
-                        && let Some(i) = sems.iter().position(|&x| x == s)
-                    {
+                let run = crate::probe::run_vertices(cp, &env, &verts);
+                let invariant = p.has_option(&ArbOption::PositionInvariant);
+                for (vi, outputs) in run.outputs.iter().enumerate() {
+                    clip[vi] = if invariant {
+                        mat_vec(&mvp, verts[vi][0])
+                    } else {
+                        [0.0; 4]
+                    };
+                    for &(reg, mut v) in outputs {
+                        let Some(s) = out_semantic(p, reg) else {
+                            continue;
+                        };
+                        if s == Semantic::Position(0) && !invariant {
+                            clip[vi] = v;
+                        }
+                        let Some(i) = sems.iter().position(|&x| x == s) else {
+                            continue;
+                        };
+                        if matches!(s, Semantic::Fog(_)) {
+                            v = [v[0], 0.0, 0.0, 1.0];
+                        }
                         let clamp = state.vertex_clamp
                             && reg.file == RegFile::AttrOut
                             && matches!(s, Semantic::Color(_) | Semantic::BackColor(_));
-                        outs.push((i, row, clamp));
+                        vary[vi][i] = if clamp { clampc(v) } else { v };
                     }
                 }
-                let invariant = p.has_option(&ArbOption::PositionInvariant);
-                let mut m = Machine::new(k);
-                m.bind_consts(k, &consts);
-                for start in (0..nv).step_by(LANES) {
-                    let n = (nv - start).min(LANES);
-                    m.reset(k);
-                    for &(row, slot) in &inputs {
-                        for c in 0..4 {
-                            let r = &mut m.regs[row as usize + c];
-                            for l in 0..n {
-                                r[l] = verts[start + l][slot][c];
-                            }
-                        }
-                    }
-                    let mut live: Mask = [false; LANES];
-                    live[..n].fill(true);
-                    m.run(k, &env, &live);
-                    if m.budget_exhausted {
-                        vstats.truncated_batches += 1;
-                        m.budget_exhausted = false;
-                    }
-                    for l in 0..n {
-                        let vi = start + l;
-                        clip[vi] = if invariant {
-                            mat_vec(&mvp, verts[vi][0])
-                        } else {
-                            match pos_out {
-                                Some(row) => {
-                                    let mut v = [0.0; 4];
-                                    for (c, x) in v.iter_mut().enumerate() {
-                                        *x = m.regs[row as usize + c][l];
-                                    }
-                                    v
-                                }
-                                None => [0.0; 4],
-                            }
-                        };
-                        for &(i, row, clamp) in &outs {
-                            let mut v = [0.0; 4];
-                            for (c, x) in v.iter_mut().enumerate() {
-                                *x = m.regs[row as usize + c][l];
-                            }
-                            if matches!(sems[i], Semantic::Fog(_)) {
-                                v = [v[0], 0.0, 0.0, 1.0];
-                            }
-                            vary[vi][i] = if clamp { clampc(v) } else { v };
-                        }
-                    }
-                }
+                vstats.truncated_batches += run.truncated;
                 vstats.vertex_invocations = nv as u64;
-                vstats.vertex_instructions = m.insts_executed;
-                vstats.vertex_slots = m.slots_executed;
+                vstats.vertex_instructions = run.instructions;
+                vstats.vertex_slots = run.slots;
             }
             None => {
                 for vi in 0..nv {

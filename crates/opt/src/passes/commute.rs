@@ -11,8 +11,9 @@
 //!
 //! Legality: IEEE addition is commutative and `x - y` equals `x + (-y)` exactly, so `j`
 //! computes bit-identical results. `b` is evaluated earlier than before and `a` later, so
-//! both must read the same values at their new places: nothing between `i` and `j` may
-//! write a register either reads. Only reorderings that make `i` movable are applied.
+//! both must read the same values at their new places: neither `i` (whose destination both
+//! would otherwise see rewritten) nor anything between `i` and `j` may write a register either
+//! reads. Only reorderings that make `i` movable are applied.
 
 use crate::analysis::defuse::DefUse;
 use crate::analysis::movable::Movability;
@@ -77,10 +78,11 @@ pub fn run(
             if !movable_src(j, other) {
                 continue;
             }
-            let between = &t.program.insts[i + 1..j];
+            // `b` is now read at `i`, before `i`'s own write and everything up to `j`; `a` is
+            // read at `j`, after the rewritten `mov` and everything between.
             let a = mv.src[0].clone();
             let b = inst.src[other].clone();
-            if clobbers(between, &a) || clobbers(between, &b) {
+            if clobbers(&t.program.insts[i..j], &a) || clobbers(&t.program.insts[i..j], &b) {
                 continue;
             }
             let (new_mov_src, new_op, new_other) = match (inst.op, acc) {

@@ -633,21 +633,25 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
             }
         }
     }
-    // Save registers must not be written after their save by the original program.
+    // A save register must be dead from its save to the end of the original program (M2:
+    // "an unused temporary"): no later instruction may read it, since it would see the saved
+    // value instead of its own, nor write it, since that would overwrite the save.
     let mut save_order: Vec<u32> = saves.keys().copied().collect();
     save_order.sort_unstable();
     for j in &save_order {
-        let later_written: Vec<u16> = x.vp.insts[*j as usize + 1..]
-            .iter()
-            .filter_map(|w| {
-                w.dst
-                    .as_ref()
-                    .filter(|d| d.reg.file == RegFile::Temp)
-                    .map(|d| d.reg.index)
-            })
-            .collect();
-        let pick =
-            (0..temps.limit).find(|t| !temps.taken[*t as usize] && !later_written.contains(t));
+        let mut touched = vec![false; temps.limit as usize];
+        for (i, w) in x.vp.insts.iter().enumerate().skip(*j as usize + 1) {
+            let writes = w.dst.as_ref().map(|d| d.reg);
+            let reads = x.vp_du.reads(i).iter().map(|r| r.reg);
+            for reg in writes.into_iter().chain(reads) {
+                if reg.file == RegFile::Temp
+                    && let Some(t) = touched.get_mut(reg.index as usize)
+                {
+                    *t = true;
+                }
+            }
+        }
+        let pick = (0..temps.limit).find(|&t| !temps.taken[t as usize] && !touched[t as usize]);
         let t = pick.ok_or(Infeasible::Temporaries {
             needed: temps.limit as u32 + 1,
             limit: temps.limit as u32,
@@ -709,7 +713,15 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
         };
         let mut gathers: Vec<Inst> = Vec::new();
         let lanes = new.dst_lanes();
+        // Operands no live lane reads (`DST r.w, a, b` reads nothing of `a`) may name
+        // registers the vertex program lacks; they are filled in below.
+        let unread: Vec<usize> = (0..new.src.len())
+            .filter(|&k| inst.src_lanes(k, lanes).is_empty())
+            .collect();
         for (k, s) in new.src.iter_mut().enumerate() {
+            if unread.contains(&k) {
+                continue;
+            }
             let orig = s.reg;
             s.name = None;
             s.span = Span::NONE;
@@ -785,6 +797,20 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
             if s.reg != orig {
                 line.mark_src(k);
             }
+        }
+        for &k in &unread {
+            let read = (0..new.src.len()).find(|j| !unread.contains(j));
+            new.src[k] = match read {
+                Some(j) => new.src[j].clone(),
+                None => {
+                    let max = x.vp_limits.consts;
+                    let slot =
+                        edit::literal_slot(&mut vp.program, [0.0; 4], max, None, &consts.taken)
+                            .ok_or(Infeasible::Constants { limit: max as u32 })?;
+                    Src::new(Reg::new(RegFile::Const, slot))
+                }
+            };
+            line.mark_src(k);
         }
         if let Some(d) = &mut new.dst {
             let orig = d.reg;

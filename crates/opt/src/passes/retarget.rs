@@ -9,7 +9,8 @@
 //! are permuted with the lanes; ops that replicate one result (scalar ops, dot products)
 //! may write any lanes; other shapes are retargeted only when the lanes stay in place. The
 //! output receives exactly the values the `mov` copied, so the program's outputs are
-//! unchanged.
+//! unchanged, provided nothing between the producer and the `mov` writes those output
+//! components.
 
 use crate::analysis::defuse::DefUse;
 use crate::tracked::{AddedFor, Prov, Tracked};
@@ -81,6 +82,19 @@ fn find(t: &Tracked, du: &DefUse) -> Vec<Plan> {
                 .map(|l| (l, s.swizzle.get(l)))
                 .collect();
             if lanes.is_empty() {
+                continue;
+            }
+            // The output is now written at `p` instead of `q`: nothing in between may write
+            // the same components, or it would be the later write.
+            let taken = lanes
+                .iter()
+                .fold(WriteMask::NONE, |m, &(l, _)| m.union(WriteMask::single(l)));
+            let out = mv.dst.as_ref().map(|d| d.reg);
+            if t.program.insts[p + 1..q].iter().any(|w| {
+                w.dst
+                    .as_ref()
+                    .is_some_and(|d| Some(d.reg) == out && !d.mask.intersect(taken).is_empty())
+            }) {
                 continue;
             }
             let identity = lanes.iter().all(|&(l, a)| l == a);
