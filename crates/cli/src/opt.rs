@@ -80,6 +80,10 @@ pub struct Args {
     /// Override the number of vertex temporaries
     #[arg(long)]
     vp_temps: Option<u16>,
+    /// Return the optimizer's result without translation validation (for speed
+    /// experiments; the result is then not known to be equivalent)
+    #[arg(long)]
+    no_validate: bool,
 }
 
 fn load(
@@ -144,7 +148,17 @@ struct Json<'a> {
     fp: String,
     #[serde(flatten)]
     outcome: &'a Outcome,
+    validation: Validation<'a>,
     fates_explained: Vec<FateJson>,
+}
+
+#[derive(Serialize)]
+struct Validation<'a> {
+    #[serde(flatten)]
+    status: &'a hoist_verify::Status,
+    report: &'a Option<hoist_verify::Report>,
+    rejected: &'a [hoist_verify::Rejection],
+    rounds: u32,
 }
 
 /// 1-based source line of each instruction (instruction number when there is no span).
@@ -293,13 +307,16 @@ pub fn run(args: Args) -> u8 {
     fp_adjust(&mut fl);
     opts.vp_limits = Some(vl);
     opts.fp_limits = Some(fl);
-    let res = match hoist_opt::optimize(&vp, &fp, &opts) {
+    let cfg = hoist_verify::Config::default();
+    let checked = match hoist_verify::optimize(&vp, &fp, &opts, (!args.no_validate).then_some(&cfg))
+    {
         Ok(o) => o,
         Err(e) => {
             util::error(e);
             return 1;
         }
     };
+    let res = &checked.outcome;
     let fp_lines: Vec<u32> = line_of(&fp, &fp_src)
         .into_iter()
         .map(|l| l + fp_first_line - 1)
@@ -345,7 +362,13 @@ pub fn run(args: Args) -> u8 {
         let j = Json {
             vp: vp_text.clone(),
             fp: fp_text.clone(),
-            outcome: &res,
+            outcome: res,
+            validation: Validation {
+                status: &checked.status,
+                report: &checked.report,
+                rejected: &checked.rejected,
+                rounds: checked.rounds,
+            },
             fates_explained: fates,
         };
         match serde_json::to_string_pretty(&j) {
@@ -416,6 +439,20 @@ pub fn run(args: Args) -> u8 {
         for n in &res.notes {
             outln!(out, "note: {n}");
         }
+        outln!(out, "{}", validation_line(&checked));
+        for r in &checked.rejected {
+            let lines: Vec<String> = r
+                .instructions
+                .iter()
+                .map(|&i| fp_line(i).to_string())
+                .collect();
+            outln!(
+                out,
+                "rejected by validation: lines {}: {}",
+                lines.join(", "),
+                r.failure
+            );
+        }
         if args.out_vp.is_none() {
             outln!(out, "\noptimized vertex program ({}):", res.vp.profile);
             out.push_str(&annotate(&res.vp, &res.vp_lines, &fp_line));
@@ -427,7 +464,7 @@ pub fn run(args: Args) -> u8 {
     }
     let mut status = 0;
     if let Some(sc) = scene {
-        match compare_scene(sc, &res) {
+        match compare_scene(sc, res) {
             Ok((text, same)) => {
                 out.push_str(&text);
                 if !same {
@@ -452,6 +489,17 @@ pub fn run(args: Args) -> u8 {
         }
     }
     status
+}
+
+/// What translation validation checked, in one line.
+fn validation_line(v: &hoist_verify::Validated) -> String {
+    match (&v.status, &v.report) {
+        (hoist_verify::Status::Validated, Some(r)) => format!(
+            "validation: passed on {} input sets ({} vertices, {} transported values, {} fragments, {} pixels)",
+            r.input_sets, r.vertices, r.values, r.fragments, r.pixels
+        ),
+        (s, _) => format!("validation: {}", s.describe()),
+    }
 }
 
 type ScenePair = (

@@ -76,6 +76,10 @@ pub struct Options {
     pub vp_cleanup: bool,
     /// Evaluation budget of the exact search.
     pub search_budget: u32,
+    /// Fragment instructions that must stay, with why (translation validation feeds back
+    /// the moves it rejected this way).
+    #[serde(default)]
+    pub stay: Vec<(u32, String)>,
 }
 
 impl Default for Options {
@@ -91,6 +95,7 @@ impl Default for Options {
             lower: true,
             vp_cleanup: true,
             search_budget: 4096,
+            stay: Vec::new(),
         }
     }
 }
@@ -127,8 +132,12 @@ pub struct Outcome {
     /// Provenance of each instruction of [`Outcome::vp`] / [`Outcome::fp`].
     pub vp_lines: Vec<Line>,
     pub fp_lines: Vec<Line>,
-    /// Per instruction of the (possibly commuted) original fragment program.
+    /// Per instruction of [`Outcome::source_fp`].
     pub fates: Vec<Fate>,
+    /// The fragment program the motion started from: the original after commutation
+    /// ([`Outcome::commuted`]); fates, groups and transports index its instructions.
+    #[serde(skip)]
+    pub source_fp: Program,
     /// Instructions of each independent movable group.
     pub groups: Vec<Vec<u32>>,
     pub before: Stats,
@@ -174,10 +183,17 @@ fn analyze(vp: &Program, fp: &Program, opts: &Options) -> pipeline::Analysis {
     let vp_profile = vp.profile;
     let lower = opts.lower;
     let lowerable = move |i: &hoist_asm::Inst| lower && passes::lower::can_lower(i, vp_profile);
+    let forced = |i: usize| {
+        opts.stay
+            .iter()
+            .find(|(j, _)| *j as usize == i)
+            .map(|(_, why)| Stay::Rejected { why: why.clone() })
+    };
     let knobs = Knobs {
         vp_profile,
         mirror_params: opts.mirror_params,
         lowerable: &lowerable,
+        forced: &forced,
     };
     let (movability, groups) = match (&fp_du, &vp_du) {
         (Some(du), Some(_)) => {
@@ -226,166 +242,237 @@ fn rule_result(rule: &'static str, c: &select::Choice) -> RuleResult {
 
 /// Optimizes a vertex/fragment program pair.
 pub fn optimize(vp: &Program, fp: &Program, opts: &Options) -> Result<Outcome, OptError> {
-    if vp.stage() != Stage::Vertex || fp.stage() != Stage::Fragment {
-        return Err(OptError::NotAPair(
-            "expected a vertex program and a fragment program".into(),
-        ));
-    }
-    if vp.dialect() != fp.dialect() {
-        return Err(OptError::NotAPair(format!(
-            "the vertex program is {} and the fragment program {}; both must be the same language",
-            vp.profile, fp.profile
-        )));
-    }
-    let vp_limits = opts
-        .vp_limits
-        .clone()
-        .unwrap_or_else(|| vp.profile.limits());
-    let fp_limits = opts
-        .fp_limits
-        .clone()
-        .unwrap_or_else(|| fp.profile.limits());
-    let mut notes = Vec::new();
+    Optimizer::new(vp, fp, opts)?.run()
+}
 
-    // Commutation first: it changes what is movable.
-    let mut fp_work = tracked::Tracked::new(fp.clone());
-    let mut commuted = Vec::new();
-    if opts.commute {
-        let a = analyze(vp, fp, opts);
-        if let Some(du) = &a.fp_du {
-            let m = &a.movability;
-            let movable_src = |j: usize, k: usize| {
-                fp.insts[j].src[k].reg.file != hoist_asm::RegFile::Misc
-                    && du
-                        .reads(j)
-                        .iter()
-                        .filter(|r| r.src as usize == k)
-                        .all(|r| match r.def {
-                            Some(d) => m.movable(d as usize),
-                            None => !r.reg.file.is_input() || a.interp.written(r.reg, r.comp),
-                        })
-            };
-            commuted = passes::commute::run(&mut fp_work, du, m, &movable_src);
+/// A pair analysed once, from which choices are evaluated: the selection rule of the
+/// options ([`Optimizer::run`]) or a fixed set of groups ([`Optimizer::with_groups`], which
+/// translation validation uses to find the group behind a failure).
+pub struct Optimizer<'a> {
+    vp: &'a Program,
+    /// The fragment program after commutation.
+    fp: Program,
+    opts: Options,
+    vp_limits: Limits,
+    fp_limits: Limits,
+    analysis: pipeline::Analysis,
+    commuted: Vec<usize>,
+}
+
+impl<'a> Optimizer<'a> {
+    pub fn new(vp: &'a Program, fp: &Program, opts: &Options) -> Result<Optimizer<'a>, OptError> {
+        if vp.stage() != Stage::Vertex || fp.stage() != Stage::Fragment {
+            return Err(OptError::NotAPair(
+                "expected a vertex program and a fragment program".into(),
+            ));
         }
-    }
-    let fp_c = fp_work.program.clone();
-    let analysis = analyze(vp, &fp_c, opts);
-    if !commuted.is_empty() {
+        if vp.dialect() != fp.dialect() {
+            return Err(OptError::NotAPair(format!(
+                "the vertex program is {} and the fragment program {}; both must be the same language",
+                vp.profile, fp.profile
+            )));
+        }
+        let vp_limits = opts
+            .vp_limits
+            .clone()
+            .unwrap_or_else(|| vp.profile.limits());
+        let fp_limits = opts
+            .fp_limits
+            .clone()
+            .unwrap_or_else(|| fp.profile.limits());
+        let (fp_c, mut commuted) = if opts.commute {
+            commute(vp, fp, opts)
+        } else {
+            (fp.clone(), Vec::new())
+        };
+        let analysis = analyze(vp, &fp_c, opts);
         // Keep a commutation only if the instruction it freed is movable now.
         commuted.retain(|&i| analysis.movability.movable(i));
+        Ok(Optimizer {
+            vp,
+            fp: fp_c,
+            opts: opts.clone(),
+            vp_limits,
+            fp_limits,
+            analysis,
+            commuted,
+        })
     }
-    let cx = pipeline::Context {
-        vp,
-        fp: &fp_c,
-        vp_limits: &vp_limits,
-        fp_limits: &fp_limits,
-        analysis: &analysis,
-        cost: opts.cost,
-        vp_cleanup: opts.vp_cleanup,
-    };
-    let n = fp_c.insts.len();
-    let movable: Vec<bool> = (0..n).map(|i| analysis.movability.movable(i)).collect();
-    let groups = &analysis.groups;
 
-    let greedy = select::greedy(&cx, &movable, groups);
-    // Each evaluation costs time proportional to the program, so long programs get fewer of
-    // them (a 1000-instruction program 20, about 30 ms); they may end unproven.
-    let budget = opts.search_budget.min((20_000 / n.max(1)).max(8) as u32);
-    let optimal = select::optimal(&cx, groups, budget, greedy.as_ref().ok());
-    let mut rules = Vec::new();
-    if let Ok(c) = &greedy {
-        rules.push(rule_result("greedy", c));
-    }
-    if let Ok(c) = &optimal {
-        rules.push(rule_result("optimal", c));
-    }
-    let (chosen_name, chosen) = match opts.steps {
-        Some(k) => ("stepwise", select::stepwise(&cx, groups, k)),
-        None => match opts.selection {
-            Selection::Greedy => ("greedy", greedy),
-            Selection::Optimal => ("optimal", optimal),
-            Selection::Exhaustive => match select::exhaustive(&cx, groups) {
-                Some(c) => ("exhaustive", c),
-                None => {
-                    notes.push(format!(
-                        "more than {} groups: the exact search decides instead of trying every subset",
-                        select::EXHAUSTIVE_GROUPS
-                    ));
-                    ("optimal", optimal)
-                }
-            },
-        },
-    };
-    let chosen = match chosen {
-        Ok(c) => c,
-        Err(why) => {
-            notes.push(format!("nothing moved: {why}"));
-            let result = select::nothing(&cx).map_err(|e| OptError::Invalid(e.to_string()))?;
-            select::Choice {
-                selected: vec![false; n],
-                result: result.into(),
-                proven: false,
-                evaluations: 1,
-                dropped: Vec::new(),
-            }
+    fn context(&self) -> pipeline::Context<'_> {
+        pipeline::Context {
+            vp: self.vp,
+            fp: &self.fp,
+            vp_limits: &self.vp_limits,
+            fp_limits: &self.fp_limits,
+            analysis: &self.analysis,
+            cost: self.opts.cost,
+            vp_cleanup: self.opts.vp_cleanup,
         }
-    };
+    }
 
-    let mut fates = Vec::with_capacity(n);
-    for i in 0..n {
-        let fate = if chosen.selected[i] {
-            Fate::Moved {
-                group: groups.of[i],
-            }
-        } else if let Some(s) = &analysis.movability.stays[i] {
-            Fate::Stays { reason: s.clone() }
-        } else {
-            let why = chosen
-                .dropped
-                .iter()
-                .find(|(j, _)| *j as usize == i)
-                .map(|(_, w)| w.clone());
-            Fate::Stays {
-                reason: match why {
-                    Some(w) => Stay::NotSelected { why: w },
-                    None => Stay::NotSelected {
-                        why: "the selection left it in place".into(),
-                    },
+    /// Independent movable groups (instruction indices of the commuted fragment program).
+    pub fn groups(&self) -> &[Vec<u32>] {
+        &self.analysis.groups.members
+    }
+
+    /// The result of the options' selection rule.
+    pub fn run(&self) -> Result<Outcome, OptError> {
+        let cx = self.context();
+        let opts = &self.opts;
+        let n = self.fp.insts.len();
+        let groups = &self.analysis.groups;
+        let movable: Vec<bool> = (0..n)
+            .map(|i| self.analysis.movability.movable(i))
+            .collect();
+        let mut notes = Vec::new();
+        let greedy = select::greedy(&cx, &movable, groups);
+        // Each evaluation costs time proportional to the program, so long programs get fewer
+        // of them (a 1000-instruction program 20, about 30 ms); they may end unproven.
+        let budget = opts.search_budget.min((20_000 / n.max(1)).max(8) as u32);
+        let optimal = select::optimal(&cx, groups, budget, greedy.as_ref().ok());
+        let mut rules = Vec::new();
+        if let Ok(c) = &greedy {
+            rules.push(rule_result("greedy", c));
+        }
+        if let Ok(c) = &optimal {
+            rules.push(rule_result("optimal", c));
+        }
+        let (name, chosen) = match opts.steps {
+            Some(k) => ("stepwise", select::stepwise(&cx, groups, k)),
+            None => match opts.selection {
+                Selection::Greedy => ("greedy", greedy),
+                Selection::Optimal => ("optimal", optimal),
+                Selection::Exhaustive => match select::exhaustive(&cx, groups) {
+                    Some(c) => ("exhaustive", c),
+                    None => {
+                        notes.push(format!(
+                            "more than {} groups: the exact search decides instead of trying every subset",
+                            select::EXHAUSTIVE_GROUPS
+                        ));
+                        ("optimal", optimal)
+                    }
                 },
+            },
+        };
+        self.outcome(name, chosen, rules, notes)
+    }
+
+    /// Exactly the groups in `which` (indices into [`Optimizer::groups`]) moved, with the
+    /// helpers they need; `Err` when that choice does not fit the limits.
+    pub fn with_groups(&self, which: &[usize]) -> Result<Outcome, String> {
+        let cx = self.context();
+        let chosen = select::fixed(&cx, &self.analysis.groups, which, &|g| {
+            format!("group {g} was left out")
+        })
+        .map_err(|e| e.to_string())?;
+        self.outcome("fixed", Ok(chosen), Vec::new(), Vec::new())
+            .map_err(|e| e.to_string())
+    }
+
+    fn outcome(
+        &self,
+        name: &'static str,
+        chosen: Result<select::Choice, pipeline::Rejected>,
+        rules: Vec<RuleResult>,
+        mut notes: Vec<String>,
+    ) -> Result<Outcome, OptError> {
+        let cx = self.context();
+        let n = self.fp.insts.len();
+        let groups = &self.analysis.groups;
+        let chosen = match chosen {
+            Ok(c) => c,
+            Err(why) => {
+                notes.push(format!("nothing moved: {why}"));
+                let result = select::nothing(&cx).map_err(|e| OptError::Invalid(e.to_string()))?;
+                select::Choice {
+                    selected: vec![false; n],
+                    result: result.into(),
+                    proven: false,
+                    evaluations: 1,
+                    dropped: Vec::new(),
+                }
             }
         };
-        fates.push(fate);
+        let fates = (0..n)
+            .map(|i| {
+                if chosen.selected[i] {
+                    return Fate::Moved {
+                        group: groups.of[i],
+                    };
+                }
+                if let Some(s) = &self.analysis.movability.stays[i] {
+                    return Fate::Stays { reason: s.clone() };
+                }
+                let why = chosen
+                    .dropped
+                    .iter()
+                    .find(|(j, _)| *j as usize == i)
+                    .map_or_else(
+                        || "the selection left it in place".into(),
+                        |(_, w)| w.clone(),
+                    );
+                Fate::Stays {
+                    reason: Stay::NotSelected { why },
+                }
+            })
+            .collect();
+        if chosen.selected.iter().any(|&s| s) {
+            notes.push(
+                "moved values are interpolated: results agree up to floating-point rounding, and an \
+                 infinite value would interpolate to NaN"
+                    .into(),
+            );
+        }
+        if !chosen.result.mirrors.is_empty() {
+            notes.push(format!(
+                "the host must set {} new vertex parameter(s), see mirrors",
+                chosen.result.mirrors.len()
+            ));
+        }
+        let before = Stats::of(self.vp, &self.fp, &self.vp_limits, &self.fp_limits);
+        let r = std::sync::Arc::unwrap_or_clone(chosen.result);
+        Ok(Outcome {
+            vp: r.vp.program,
+            fp: r.fp.program,
+            vp_lines: r.vp.lines,
+            fp_lines: r.fp.lines,
+            fates,
+            source_fp: self.fp.clone(),
+            groups: groups.members.clone(),
+            before,
+            after: r.stats,
+            chosen: name,
+            rules,
+            mirrors: r.mirrors,
+            transports: r.transports,
+            duplicated: r.duplicated,
+            commuted: self.commuted.iter().map(|&i| i as u32).collect(),
+            notes,
+        })
     }
-    if chosen.selected.iter().any(|&s| s) {
-        notes.push(
-            "moved values are interpolated: results agree up to floating-point rounding, and an \
-             infinite value would interpolate to NaN"
-                .into(),
-        );
-    }
-    if !chosen.result.mirrors.is_empty() {
-        notes.push(format!(
-            "the host must set {} new vertex parameter(s), see mirrors",
-            chosen.result.mirrors.len()
-        ));
-    }
-    let before = Stats::of(vp, fp, &vp_limits, &fp_limits);
-    let r = std::sync::Arc::unwrap_or_clone(chosen.result);
-    Ok(Outcome {
-        vp: r.vp.program,
-        fp: r.fp.program,
-        vp_lines: r.vp.lines,
-        fp_lines: r.fp.lines,
-        fates,
-        groups: groups.members.clone(),
-        before,
-        after: r.stats,
-        chosen: chosen_name,
-        rules,
-        mirrors: r.mirrors,
-        transports: r.transports,
-        duplicated: r.duplicated,
-        commuted: commuted.iter().map(|&i| i as u32).collect(),
-        notes,
-    })
+}
+
+/// Commutation first: it changes what is movable. Returns the rewritten fragment program and
+/// the `mov`s it rewrote.
+fn commute(vp: &Program, fp: &Program, opts: &Options) -> (Program, Vec<usize>) {
+    let mut fp_work = tracked::Tracked::new(fp.clone());
+    let a = analyze(vp, fp, opts);
+    let Some(du) = &a.fp_du else {
+        return (fp.clone(), Vec::new());
+    };
+    let m = &a.movability;
+    let movable_src = |j: usize, k: usize| {
+        fp.insts[j].src[k].reg.file != hoist_asm::RegFile::Misc
+            && du
+                .reads(j)
+                .iter()
+                .filter(|r| r.src as usize == k)
+                .all(|r| match r.def {
+                    Some(d) => m.movable(d as usize),
+                    None => !r.reg.file.is_input() || a.interp.written(r.reg, r.comp),
+                })
+    };
+    let commuted = passes::commute::run(&mut fp_work, du, m, &movable_src);
+    (fp_work.program, commuted)
 }

@@ -591,25 +591,34 @@ pub fn exhaustive(cx: &Context, groups: &Groups) -> Option<Result<Choice, Reject
     })
 }
 
-/// The first `k` groups.
+/// The first `k` groups (the paper's stepwise series).
 pub fn stepwise(cx: &Context, groups: &Groups, k: usize) -> Result<Choice, Rejected> {
+    let first: Vec<usize> = (0..k.min(groups.len())).collect();
+    fixed(cx, groups, &first, &|g| {
+        format!("stepwise: group {g} is not applied yet")
+    })
+}
+
+/// Exactly the groups in `which` (with the helpers they need); `why(g)` says why a group
+/// left out stays.
+pub fn fixed(
+    cx: &Context,
+    groups: &Groups,
+    which: &[usize],
+    why: &dyn Fn(usize) -> String,
+) -> Result<Choice, Rejected> {
     let n = cx.fp.insts.len();
-    let mut ev = Evaluator {
-        cx,
-        memo: FastMap::default(),
-        count: 0,
-    };
-    let sel = groups.closure(0..k.min(groups.len()), n);
-    let result = ev.eval(&sel)?;
-    let dropped = left_behind(cx, &sel, |i| {
-        let g = groups.of[i].map_or(String::new(), |g| format!(" {}", g + 1));
-        format!("stepwise: group{g} is not applied yet")
+    let sel = groups.closure(which.iter().copied().filter(|&g| g < groups.len()), n);
+    let result = Arc::new(evaluate(cx, &sel)?);
+    let dropped = left_behind(cx, &sel, |i| match groups.of[i] {
+        Some(g) => why(g + 1),
+        None => "a helper no applied group needs".into(),
     });
     Ok(Choice {
         selected: sel,
         result,
         proven: false,
-        evaluations: ev.count,
+        evaluations: 1,
         dropped,
     })
 }

@@ -13,7 +13,7 @@
 use crate::compile::LANES;
 use crate::exec::{ExecEnv, Machine, Mask};
 use crate::raster::{
-    CompiledProgram, attrib_slot, bool_table, const_table, in_semantic, int_table,
+    CompiledProgram, attrib_slot, bool_table, const_table, in_semantic, int_table, out_semantic,
 };
 use crate::{ATTRIBS, Caps, GlState, RenderError, StageParams, Texture};
 use hoist_asm::Reg;
@@ -125,6 +125,32 @@ pub fn run_vertices(
     out
 }
 
+/// What a fragment input reads when no vertex output feeds it.
+pub const UNWRITTEN: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+
+/// The per-vertex values of one vertex's outputs as the rest of the pipeline sees them, by
+/// semantic: fog keeps only its first component (the others read 0, 0, 1) and colours are
+/// clamped to [0, 1] when `state.vertex_clamp` is on (GL's default).
+pub fn varyings<'o>(
+    p: &'o hoist_asm::Program,
+    outputs: &'o [(Reg, [f32; 4])],
+    state: &'o crate::DrawState,
+) -> impl Iterator<Item = (Semantic, [f32; 4])> + 'o {
+    outputs.iter().filter_map(move |&(reg, v)| {
+        let s = out_semantic(p, reg)?;
+        let v = match s {
+            Semantic::Fog(_) => [v[0], 0.0, 0.0, 1.0],
+            Semantic::Color(_) | Semantic::BackColor(_)
+                if state.vertex_clamp && reg.file == RegFile::AttrOut =>
+            {
+                v.map(|x| x.clamp(0.0, 1.0))
+            }
+            _ => v,
+        };
+        Some((s, v))
+    })
+}
+
 /// Results of a batch of fragment-program invocations.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Fragments {
@@ -154,7 +180,7 @@ pub fn run_fragments(
             "a program with flow control cannot be traced".into(),
         ));
     }
-    if quads && n % 4 != 0 {
+    if quads && !n.is_multiple_of(4) {
         return Err(RenderError::Config(format!(
             "{n} fragments do not form quads"
         )));
@@ -180,7 +206,7 @@ pub fn run_fragments(
             for &(reg, row) in &k.inputs {
                 let sem = in_semantic(&cp.program, reg);
                 for l in 0..len {
-                    let v = sem.map_or([0.0, 0.0, 0.0, 1.0], |s| input(start + l, s));
+                    let v = sem.map_or(UNWRITTEN, |s| input(start + l, s));
                     write(&mut m, row, l, v);
                 }
             }

@@ -210,8 +210,8 @@ pub(crate) fn attrib_slot(p: &Program, reg: Reg) -> usize {
     s.min(ATTRIBS - 1)
 }
 
-/// Semantic of a vertex-program output register.
-pub(crate) fn out_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
+/// Semantic of a vertex-program output register (declared, or implied by the register).
+pub fn out_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
     p.semantic(reg).or(match (reg.file, reg.index) {
         (RegFile::RastOut, 0) => Some(Semantic::Position(0)),
         (RegFile::RastOut, 1) => Some(Semantic::Fog(0)),
@@ -224,8 +224,8 @@ pub(crate) fn out_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
     })
 }
 
-/// Semantic of a fragment-program input register.
-pub(crate) fn in_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
+/// Semantic of a fragment-program input register (declared, or implied by the register).
+pub fn in_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
     p.semantic(reg)
         .or(match (reg.file, reg.index, p.dialect()) {
             (RegFile::Input, 2, Dialect::Arb) => Some(Semantic::Fog(0)),
@@ -390,10 +390,11 @@ pub struct PreparedDraw {
 }
 
 /// Vertices (all attribute slots) and triangle-list indices.
-type VertexList = (Vec<[[f32; 4]; ATTRIBS]>, Vec<u32>);
+pub type VertexList = (Vec<[[f32; 4]; ATTRIBS]>, Vec<u32>);
 
 /// Builds the vertex list and triangle indices of a geometry.
-fn geometry_vertices(
+/// The vertices (every attribute slot) and triangle indices a draw of `g` feeds the vertex stage.
+pub fn geometry_vertices(
     g: &Geometry,
     state: &DrawState,
     caps: &Caps,
@@ -509,7 +510,7 @@ impl PreparedDraw {
                         Some(Semantic::WindowPos) => FragSrc::WindowPos,
                         Some(Semantic::Face) => FragSrc::Face,
                         Some(s) => two_side(s, &mut sems, &mut slot_of),
-                        None => FragSrc::Const([0.0, 0.0, 0.0, 1.0]),
+                        None => FragSrc::Const(crate::probe::UNWRITTEN),
                     };
                     finputs.push((row, src));
                 }
@@ -526,7 +527,7 @@ impl PreparedDraw {
         let (verts, indices) = geometry_vertices(d.geometry, state, caps)?;
         let nv = verts.len();
         let mut clip = vec![[0.0f32; 4]; nv];
-        let mut vary = vec![vec![[0.0f32, 0.0, 0.0, 1.0]; sems.len()]; nv];
+        let mut vary = vec![vec![crate::probe::UNWRITTEN; sems.len()]; nv];
         let mvp = state.gl.mvp();
         let clampc = |v: [f32; 4]| v.map(|x| x.clamp(0.0, 1.0));
         match d.vp {
@@ -546,23 +547,13 @@ impl PreparedDraw {
                     } else {
                         [0.0; 4]
                     };
-                    for &(reg, mut v) in outputs {
-                        let Some(s) = out_semantic(p, reg) else {
-                            continue;
-                        };
+                    for (s, v) in crate::probe::varyings(p, outputs, state) {
                         if s == Semantic::Position(0) && !invariant {
                             clip[vi] = v;
                         }
-                        let Some(i) = sems.iter().position(|&x| x == s) else {
-                            continue;
-                        };
-                        if matches!(s, Semantic::Fog(_)) {
-                            v = [v[0], 0.0, 0.0, 1.0];
+                        if let Some(i) = sems.iter().position(|&x| x == s) {
+                            vary[vi][i] = v;
                         }
-                        let clamp = state.vertex_clamp
-                            && reg.file == RegFile::AttrOut
-                            && matches!(s, Semantic::Color(_) | Semantic::BackColor(_));
-                        vary[vi][i] = if clamp { clampc(v) } else { v };
                     }
                 }
                 vstats.truncated_batches += run.truncated;

@@ -128,6 +128,42 @@ impl Texture {
         t
     }
 
+    /// A texture a `target` samples (1D: `size`×1; 2D and rectangle: `size`²; 3D: `size`³;
+    /// cube: six `size`² faces), RGBA32F, texel `(x, y, z)` from `texel`; with the full
+    /// mipmap chain except for rectangles.
+    pub fn for_target(
+        target: TexTarget,
+        size: u32,
+        sampler: Sampler,
+        texel: &mut dyn FnMut(u32, u32, u32) -> [f32; 4],
+    ) -> Texture {
+        let (shape, w, h, d) = match target {
+            TexTarget::T1D | TexTarget::Shadow1D => (TexShape::D1, size, 1, 1),
+            TexTarget::T2D | TexTarget::Shadow2D => (TexShape::D2, size, size, 1),
+            TexTarget::Rect | TexTarget::ShadowRect => (TexShape::Rect, size, size, 1),
+            TexTarget::T3D => (TexShape::D3, size, size, size),
+            TexTarget::Cube => (TexShape::Cube, size, size, 6),
+        };
+        let mut texels = Vec::with_capacity((w * h * d) as usize);
+        for z in 0..d {
+            for y in 0..h {
+                for x in 0..w {
+                    texels.push(texel(x, y, z));
+                }
+            }
+        }
+        let mut t = Texture {
+            shape,
+            format: TexFormat::Rgba32F,
+            levels: vec![Level::new(w, h, d, texels)],
+            sampler,
+        };
+        if shape != TexShape::Rect {
+            t.generate_mipmaps();
+        }
+        t
+    }
+
     /// Applies the storage format to every texel (RGBA8 quantisation).
     pub fn quantize(&mut self) {
         if self.format == TexFormat::Rgba8 {

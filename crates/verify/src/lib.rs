@@ -1,5 +1,16 @@
 //! # hoist-verify: every optimized pair is checked before anyone sees it
 //!
+//! Sits on top of the optimizer and the executor, which know nothing of each other:
+//! - [`validate`]: translation validation of one optimized pair against the original, on
+//!   seeded inputs, with the executor;
+//! - [`optimize()`]: the optimizer as the command line, the page and the tests call it —
+//!   results validated, failing groups bisected and kept in place, the reason reported;
 //! - [`generate`]: random vertex/fragment program pairs in both dialects, written the way
 //!   compilers write them (the inputs of the soak, the fuzzers and the property tests).
+
 pub mod generate;
+pub mod optimize;
+pub mod validate;
+
+pub use optimize::{Rejection, Status, Validated, optimize};
+pub use validate::{Check, Config, Failure, Report};

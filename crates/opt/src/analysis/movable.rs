@@ -89,8 +89,9 @@ pub enum Stay {
     Dead,
     /// Movable, but the selection left it in place.
     NotSelected { why: String },
-    /// Movable, but not worth it under the cost model.
-    Unprofitable,
+    /// Its move was rejected by translation validation (`why` names the failing check and
+    /// input), or the caller asked for it to stay.
+    Rejected { why: String },
 }
 
 impl Stay {
@@ -104,7 +105,8 @@ impl Stay {
             Stay::HostParameter { .. } | Stay::Undefined { .. } => "I/O",
             Stay::Dead => "dead",
             Stay::FlowControl => "flow",
-            Stay::NotSelected { .. } | Stay::Unprofitable => "selection",
+            Stay::NotSelected { .. } => "selection",
+            Stay::Rejected { .. } => "validation",
         }
     }
 
@@ -137,7 +139,7 @@ impl Stay {
             }
             Stay::Dead => "its result is never read (dead code, left as written)".into(),
             Stay::NotSelected { why } => format!("movable, not moved: {why}"),
-            Stay::Unprofitable => "movable, but not worth it under the cost model".into(),
+            Stay::Rejected { why } => format!("rejected by validation: {why}"),
         }
     }
 
@@ -152,7 +154,8 @@ impl Stay {
             Stay::Undefined { .. } => "undefined read".into(),
             Stay::FlowControl => "flow control".into(),
             Stay::Dead => "dead code".into(),
-            Stay::NotSelected { .. } | Stay::Unprofitable => "not selected".into(),
+            Stay::NotSelected { .. } => "not selected".into(),
+            Stay::Rejected { .. } => "rejected by validation".into(),
         }
     }
 }
@@ -165,6 +168,8 @@ pub struct Knobs<'a> {
     pub mirror_params: bool,
     /// Ops the vertex profile lacks but a lowering can emulate.
     pub lowerable: &'a dyn Fn(&Inst) -> bool,
+    /// Instructions that must stay whatever they compute, with why.
+    pub forced: &'a dyn Fn(usize) -> Option<Stay>,
 }
 
 /// The analysis result.
@@ -348,6 +353,9 @@ fn classify(
     inst: &Inst,
 ) -> ([Kind; 4], Option<Stay>) {
     let none = [Kind::Varying; 4];
+    if let Some(stay) = (knobs.forced)(i) {
+        return (none, Some(stay));
+    }
     let name = op_name(fp, inst.op);
     if inst.op.is_texture() || inst.op.is_kill() {
         let what = if inst.op.is_kill() {

@@ -1,0 +1,58 @@
+//! Translation validation on the reproducers of issue "Optimizer trust", the paper's
+//! examples, and outcomes broken on purpose (each check must catch its kind of error).
+#![cfg(not(target_arch = "wasm32"))]
+
+use hoist_asm::{ParseOptions, Program};
+use hoist_opt::Options;
+use hoist_verify::{Check, Config, Status};
+use std::path::PathBuf;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn parse(text: &str) -> Program {
+    match hoist_asm::parse(text, &ParseOptions::default()).into_result() {
+        Ok(p) => p,
+        Err(d) => panic!("{}", hoist_asm::diag::render(&d, "test", text, false)),
+    }
+}
+
+fn pair(name: &str) -> (Program, Program) {
+    let dir = repo().join("crates/verify/tests/pairs");
+    let read = |ext: &str| std::fs::read_to_string(dir.join(format!("{name}.{ext}"))).unwrap();
+    (parse(&read("vp")), parse(&read("fp")))
+}
+
+#[test]
+fn reproducers_validate_without_rejections() {
+    for name in ["save_reg", "unread_operand"] {
+        let (vp, fp) = pair(name);
+        let v = hoist_verify::optimize(&vp, &fp, &Options::default(), Some(&Config::default()))
+            .expect("optimizes");
+        println!("{name}: {:?} {:?}", v.status, v.report);
+        assert_eq!(v.status, Status::Validated, "{name}");
+        assert!(v.rejected.is_empty(), "{name}: {:?}", v.rejected);
+        assert!(
+            v.outcome.after.fp_slots.total() < v.outcome.before.fp_slots.total(),
+            "{name}: something moves"
+        );
+    }
+}
+
+#[test]
+fn a_broken_transport_is_caught_per_vertex() {
+    let (vp, fp) = pair("save_reg");
+    let mut out = hoist_opt::optimize(&vp, &fp, &Options::default()).unwrap();
+    // Make the moved dot product read the wrong component of its gathered operand.
+    let last = out
+        .vp
+        .insts
+        .iter()
+        .rposition(|i| i.op == hoist_asm::Op::Dp3)
+        .unwrap();
+    out.vp.insts[last].src[0].swizzle = hoist_asm::Swizzle::new(1, 0, 2, 3);
+    let r = hoist_verify::validate::validate(&vp, &fp, &out, &Config::default()).unwrap();
+    let f = r.failure.expect("caught");
+    assert_eq!(f.check, Check::Vertex, "{f}");
+}
