@@ -389,6 +389,54 @@ pub enum TexTarget {
     ShadowRect,
 }
 
+impl TexTarget {
+    pub const ALL: [TexTarget; 8] = [
+        TexTarget::T1D,
+        TexTarget::T2D,
+        TexTarget::T3D,
+        TexTarget::Cube,
+        TexTarget::Rect,
+        TexTarget::Shadow1D,
+        TexTarget::Shadow2D,
+        TexTarget::ShadowRect,
+    ];
+
+    /// The ARB name (`texture[0], 2D`).
+    pub fn arb_name(self) -> &'static str {
+        match self {
+            TexTarget::T1D => "1D",
+            TexTarget::T2D => "2D",
+            TexTarget::T3D => "3D",
+            TexTarget::Cube => "CUBE",
+            TexTarget::Rect => "RECT",
+            TexTarget::Shadow1D => "SHADOW1D",
+            TexTarget::Shadow2D => "SHADOW2D",
+            TexTarget::ShadowRect => "SHADOWRECT",
+        }
+    }
+
+    pub fn from_arb_name(name: &str) -> Option<TexTarget> {
+        TexTarget::ALL.into_iter().find(|t| t.arb_name() == name)
+    }
+
+    /// The D3D9 sampler declaration word (`dcl_2d`, `dcl_cube`, `dcl_volume`), for the
+    /// targets D3D9 has.
+    pub fn d3d_name(self) -> Option<&'static str> {
+        match self {
+            TexTarget::T2D => Some("2d"),
+            TexTarget::Cube => Some("cube"),
+            TexTarget::T3D => Some("volume"),
+            _ => None,
+        }
+    }
+
+    pub fn from_d3d_name(word: &str) -> Option<TexTarget> {
+        TexTarget::ALL
+            .into_iter()
+            .find(|t| t.d3d_name() == Some(word))
+    }
+}
+
 /// Which texture image unit a texture instruction samples, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TexRef {

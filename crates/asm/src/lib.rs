@@ -51,6 +51,7 @@ pub mod diag;
 pub mod ir;
 pub mod ops;
 pub mod profile;
+pub mod semantics;
 pub mod state;
 pub mod translate;
 pub mod validate;

@@ -1077,12 +1077,6 @@ impl Tx<'_> {
             }
         }
         if prof == Profile::Ps2_0 {
-            let ok = [
-                Swizzle::IDENTITY,
-                Swizzle::new(1, 2, 0, 3),
-                Swizzle::new(2, 0, 1, 3),
-                Swizzle::new(3, 2, 1, 0),
-            ];
             let lanes = if i.info().has_dst {
                 i.dst_lanes()
             } else {
@@ -1090,7 +1084,7 @@ impl Tx<'_> {
             };
             for k in 0..i.src.len() {
                 let s = i.src[k].clone();
-                if s.swizzle.is_replicate() || ok.contains(&s.swizzle) {
+                if crate::d3d9::rules::ps2_0_swizzle(s.swizzle) {
                     continue;
                 }
                 // Rebuild the swizzled value lane by lane with replicate swizzles.

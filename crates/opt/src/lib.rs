@@ -101,7 +101,7 @@ impl Default for Options {
 }
 
 /// What happened to one instruction of the original fragment program.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "fate", rename_all = "snake_case")]
 pub enum Fate {
     /// Moved to the vertex program; `group` is its independent group (none for a shared
@@ -112,9 +112,9 @@ pub enum Fate {
 }
 
 /// Result of one selection rule, for comparison.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RuleResult {
-    pub rule: &'static str,
+    pub rule: String,
     pub moved: Vec<u32>,
     pub vp_slots: u32,
     pub fp_slots: u32,
@@ -125,7 +125,7 @@ pub struct RuleResult {
 }
 
 /// Everything [`optimize`] produces.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Outcome {
     pub vp: Program,
     pub fp: Program,
@@ -136,14 +136,13 @@ pub struct Outcome {
     pub fates: Vec<Fate>,
     /// The fragment program the motion started from: the original after commutation
     /// ([`Outcome::commuted`]); fates, groups and transports index its instructions.
-    #[serde(skip)]
     pub source_fp: Program,
     /// Instructions of each independent movable group.
     pub groups: Vec<Vec<u32>>,
     pub before: Stats,
     pub after: Stats,
     /// The rule whose result is returned, and both rules' results.
-    pub chosen: &'static str,
+    pub chosen: String,
     pub rules: Vec<RuleResult>,
     /// Vertex parameters the host must now set.
     pub mirrors: Vec<passes::fp_to_vp::Mirror>,
@@ -223,7 +222,7 @@ fn analyze(vp: &Program, fp: &Program, opts: &Options) -> pipeline::Analysis {
 
 fn rule_result(rule: &'static str, c: &select::Choice) -> RuleResult {
     RuleResult {
-        rule,
+        rule: rule.into(),
         moved: c
             .selected
             .iter()
@@ -442,7 +441,7 @@ impl<'a> Optimizer<'a> {
             groups: groups.members.clone(),
             before,
             after: r.stats,
-            chosen: name,
+            chosen: name.into(),
             rules,
             mirrors: r.mirrors,
             transports: r.transports,

@@ -17,12 +17,12 @@ use crate::cost::CostModel;
 use crate::passes::{self, copy_prop, dce, fp_to_vp, retarget};
 use crate::tracked::{AddedFor, Line, Prov, Tracked};
 use hoist_asm::Diagnostic;
-use hoist_asm::ir::{Comp, Inst, Program, Reg, RegFile, Semantic, Src, Swizzle};
+use hoist_asm::ir::{Comp, Inst, Program, Reg, RegFile, Semantic, Src};
 use hoist_asm::profile::{Limits, Profile, SlotCount};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Resource figures of a program pair.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
     pub vp_slots: SlotCount,
     pub fp_slots: SlotCount,
@@ -151,22 +151,16 @@ pub struct Context<'a> {
     pub vp_cleanup: bool,
 }
 
-/// Source swizzles a D3D9 2.0-level pixel shader accepts without the arbitrary-swizzle cap:
-/// none, replicate, `.yzxw`, `.zxyw`, `.wzyx`; texture coordinates of texture ops: none.
+/// Whether a fragment operand may read `s` in this profile: ps_2_0's swizzle rule (also
+/// applied to ps_2_x, whose arbitrary-swizzle cap is optional), and ps_2_x texture
+/// coordinates unswizzled.
 pub fn fragment_swizzle_ok(profile: Profile, inst: &Inst, k: usize, s: &Src) -> bool {
     match profile {
         Profile::Ps2_0 | Profile::Ps2_x => {
             if inst.op.is_texture() && k == 0 {
                 return s.swizzle.is_identity();
             }
-            s.swizzle.is_identity()
-                || s.swizzle.is_replicate()
-                || [
-                    Swizzle::new(1, 2, 0, 3),
-                    Swizzle::new(2, 0, 1, 3),
-                    Swizzle::new(3, 2, 1, 0),
-                ]
-                .contains(&s.swizzle)
+            hoist_asm::d3d9::rules::ps2_0_swizzle(s.swizzle)
         }
         _ => true,
     }
@@ -224,6 +218,49 @@ fn prune_io(vp: &mut Program, fp: &mut Program) {
         .retain(|d| !d.reg.file.is_output() || used(&vp_c, d.reg));
 }
 
+/// Runs one pass over `t`. In debug and test builds the IR is checked afterwards, and a
+/// broken invariant panics naming the pass (NIR's `NIR_PASS` does the same).
+fn pass(name: &str, t: &mut Tracked, run: impl FnOnce(&mut Tracked) -> bool) -> bool {
+    let progress = run(t);
+    checked(name, t);
+    progress
+}
+
+/// Debug and test builds: panics when `t` breaks an IR invariant after pass `name`.
+fn checked(name: &str, t: &Tracked) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let mut broken: Vec<String> = hoist_asm::validate::check_ir(&t.program)
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message)
+        .collect();
+    if t.lines.len() != t.program.insts.len() {
+        broken.push(format!(
+            "{} provenance lines for {} instructions",
+            t.lines.len(),
+            t.program.insts.len()
+        ));
+    }
+    assert!(
+        broken.is_empty(),
+        "pass `{name}` broke the IR: {}\n{}",
+        broken.join("; "),
+        hoist_asm::print(&t.program)
+    );
+}
+
+/// Repeats `round` until it makes no progress (a bounded number of times: every pass in a
+/// round only removes or simplifies, so a few rounds reach the fixed point).
+fn fixed_point(mut round: impl FnMut() -> bool) {
+    for _ in 0..16 {
+        if !round() {
+            return;
+        }
+    }
+}
+
 /// Moves the instructions marked in `selected`, cleans up and validates.
 pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> {
     let a = cx.analysis;
@@ -259,8 +296,11 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         fp_limits: cx.fp_limits,
     };
     let mut m = fp_to_vp::run(&input, selected).map_err(Rejected::Infeasible)?;
+    checked("fp_to_vp", &m.vp);
+    checked("fp_to_vp", &m.fp);
 
-    // Fragment side: read interpolators directly, then drop what became dead.
+    // Fragment side: read interpolators directly, then drop what became dead, until neither
+    // makes progress.
     let fp_profile = cx.fp.profile;
     let is_materialize = |l: &Line, _: &Inst| {
         matches!(
@@ -271,19 +311,29 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
             }
         )
     };
-    copy_prop::run(&mut m.fp, &is_materialize, &|_| true, &|p, j, k, s| {
-        fragment_swizzle_ok(fp_profile, &p.insts[j], k, s)
-    });
     let fp_out = |r: Reg, _: Comp| matches!(r.file, RegFile::ColorOut | RegFile::DepthOut);
-    dce::run(&mut m.fp, &fp_out, &|l| !l.is_original());
+    fixed_point(|| {
+        let mut progress = pass("copy_prop", &mut m.fp, |t| {
+            copy_prop::run(t, &is_materialize, &|_| true, &|p, j, k, s| {
+                fragment_swizzle_ok(fp_profile, &p.insts[j], k, s)
+            })
+        });
+        progress |= pass("dce", &mut m.fp, |t| {
+            dce::run(t, &fp_out, &|l| !l.is_original())
+        });
+        progress
+    });
     if let (Profile::Ps2_0 | Profile::Ps2_x, Some(levels)) =
         (fp_profile, cx.fp_limits.max_tex_indirections)
     {
-        passes::tex_rename::run(&mut m.fp, levels as i32 - 1, cx.fp_limits.temps);
+        pass("tex_rename", &mut m.fp, |t| {
+            passes::tex_rename::run(t, levels as i32 - 1, cx.fp_limits.temps)
+        });
     }
 
-    // Vertex side: write interpolators directly, fold copies in moved code, drop dead code
-    // (including interpolants the fragment program no longer reads).
+    // Vertex side: write interpolators directly, fold copies and constants in moved code,
+    // drop dead code (including interpolants the fragment program no longer reads), until
+    // nothing makes progress.
     if cx.vp_cleanup {
         let not_original = |l: &Line, _: &Inst| !l.is_original();
         let legal = |p: &Program, j: usize, k: usize, s: &Src| {
@@ -291,21 +341,33 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
             inst.src[k] = s.clone();
             hoist_asm::check_inst(p, &inst).is_empty()
         };
-        passes::fold::run(&mut m.vp, cx.vp_limits.consts, &legal);
-        copy_prop::run(&mut m.vp, &not_original, &|l| !l.is_original(), &legal);
-        let live = vp_live_out(&m.vp.program, &m.fp.program);
-        dce::run(&mut m.vp, &live, &|l| !l.is_original());
-        retarget::run(&mut m.vp);
-        copy_prop::run(&mut m.vp, &not_original, &|l| !l.is_original(), &legal);
+        let fp = &m.fp.program;
+        let vp = &mut m.vp;
+        fixed_point(|| {
+            let mut progress = pass("fold", vp, |t| {
+                passes::fold::run(t, cx.vp_limits.consts, &legal)
+            });
+            progress |= pass("copy_prop", vp, |t| {
+                copy_prop::run(t, &not_original, &|l| !l.is_original(), &legal)
+            });
+            let live = vp_live_out(&vp.program, fp);
+            progress |= pass("dce", vp, |t| dce::run(t, &live, &|l| !l.is_original()));
+            progress |= pass("retarget", vp, retarget::run);
+            progress
+        });
     }
     let live = vp_live_out(&m.vp.program, &m.fp.program);
-    dce::run(&mut m.vp, &live, &|_| true);
-    passes::legalize::run(&mut m.vp, cx.vp_limits);
+    pass("dce", &mut m.vp, |t| dce::run(t, &live, &|_| true));
+    pass("legalize", &mut m.vp, |t| {
+        passes::legalize::run(t, cx.vp_limits)
+    });
     prune_io(&mut m.vp.program, &mut m.fp.program);
     crate::edit::prune_added_consts(&mut m.vp.program, cx.vp);
     crate::edit::prune_added_consts(&mut m.fp.program, cx.fp);
     hoist_asm::canonicalize(&mut m.vp.program);
     hoist_asm::canonicalize(&mut m.fp.program);
+    checked("prune_io, prune_added_consts, canonicalize", &m.vp);
+    checked("prune_io, prune_added_consts, canonicalize", &m.fp);
 
     let mut diags = hoist_asm::validate::check(&m.vp.program, cx.vp_limits);
     diags.extend(hoist_asm::validate::check(&m.fp.program, cx.fp_limits));

@@ -6,10 +6,10 @@
 //! (`→` moved, `+` added, underlined operands) from this.
 
 use hoist_asm::ir::{Inst, Program};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Why a pass added an instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AddedFor {
     /// M2: saves a vertex output value into a temporary for moved code to read.
@@ -27,7 +27,7 @@ pub enum AddedFor {
 }
 
 /// Where an instruction came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Prov {
     /// Instruction `index` of this program before optimization.
@@ -39,7 +39,7 @@ pub enum Prov {
 }
 
 /// Provenance of one instruction plus which operands a pass changed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Line {
     pub prov: Prov,
     /// Bit 0: destination; bit `k + 1`: source `k`.

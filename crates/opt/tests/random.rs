@@ -280,6 +280,7 @@ fn options(r: &mut Rng, fp: &Program, vp_slots: u32) -> Options {
         lower: r.chance(0.8),
         vp_cleanup: r.chance(0.8),
         search_budget: 256,
+        stay: Vec::new(),
     }
 }
 

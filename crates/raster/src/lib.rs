@@ -40,7 +40,9 @@
 // `!(a < b)` is deliberate wherever NaN must take the other branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-pub mod alu;
+/// The scalar semantics of every operation live with the language ([`hoist_asm::semantics`]),
+/// so the executor and the optimizer's constant folding share one implementation.
+pub use hoist_asm::semantics as alu;
 pub mod compile;
 pub mod exec;
 pub mod glstate;

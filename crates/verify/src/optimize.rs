@@ -12,10 +12,10 @@
 use crate::validate::{self, Config, Failure, Report};
 use hoist_asm::Program;
 use hoist_opt::{Fate, OptError, Optimizer, Options, Outcome};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How far a result was checked.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Status {
     /// Every check passed on every input set.
@@ -48,7 +48,7 @@ impl Status {
 }
 
 /// A group whose move validation rejected.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rejection {
     /// Its fragment instructions (indices into the original program).
     pub instructions: Vec<u32>,
@@ -56,7 +56,7 @@ pub struct Rejection {
 }
 
 /// An optimization result and how it was checked.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Validated {
     pub outcome: Outcome,
     pub status: Status,

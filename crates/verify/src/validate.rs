@@ -44,12 +44,12 @@ use hoist_raster::{
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Settings of a validation run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Config {
     /// Seed of the random inputs.
     pub seed: u64,
@@ -67,7 +67,7 @@ impl Default for Config {
 }
 
 /// Which check failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Check {
     Vertex,
@@ -88,7 +88,7 @@ impl std::fmt::Display for Check {
 }
 
 /// A disagreement between the original and the optimized pair.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Failure {
     pub check: Check,
     /// The input set, e.g. "perspective grid (seed 17)".
@@ -108,7 +108,7 @@ impl std::fmt::Display for Failure {
 }
 
 /// What a validation run checked, and the first failure.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub input_sets: u32,
     pub vertices: u32,

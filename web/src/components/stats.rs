@@ -65,12 +65,12 @@ pub fn stats_panel(p: &StatsProps) -> Html {
         )
     });
     let chosen = a.optimized.as_ref().map(|o| {
-        let rule = o.outcome.chosen;
+        let rule = &o.outcome.chosen;
         let proven = o
             .outcome
             .rules
             .iter()
-            .find(|r| r.rule == rule)
+            .find(|r| &r.rule == rule)
             .is_some_and(|r| r.proven_optimal);
         format!(
             "selection: {rule}{}{}",

@@ -722,19 +722,7 @@ impl Printer<'_> {
         }
         if let Some(tex) = inst.tex {
             parts.push(format!("texture[{}]", tex.unit));
-            parts.push(
-                match tex.target {
-                    TexTarget::T1D => "1D",
-                    TexTarget::T2D => "2D",
-                    TexTarget::T3D => "3D",
-                    TexTarget::Cube => "CUBE",
-                    TexTarget::Rect => "RECT",
-                    TexTarget::Shadow1D => "SHADOW1D",
-                    TexTarget::Shadow2D => "SHADOW2D",
-                    TexTarget::ShadowRect => "SHADOWRECT",
-                }
-                .into(),
-            );
+            parts.push(tex.target.arb_name().into());
         }
         if !parts.is_empty() {
             t.push(' ');

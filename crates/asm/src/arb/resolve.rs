@@ -191,17 +191,7 @@ fn is_vendor_extension(name: &str) -> bool {
 }
 
 pub fn tex_target_from_name(name: &str) -> Option<TexTarget> {
-    Some(match name {
-        "1D" => TexTarget::T1D,
-        "2D" => TexTarget::T2D,
-        "3D" => TexTarget::T3D,
-        "CUBE" => TexTarget::Cube,
-        "RECT" => TexTarget::Rect,
-        "SHADOW1D" => TexTarget::Shadow1D,
-        "SHADOW2D" => TexTarget::Shadow2D,
-        "SHADOWRECT" => TexTarget::ShadowRect,
-        _ => return None,
-    })
+    TexTarget::from_arb_name(name)
 }
 
 pub fn is_shadow(t: TexTarget) -> bool {

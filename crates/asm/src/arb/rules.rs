@@ -16,16 +16,7 @@ use crate::profile::Limits;
 use std::collections::{HashMap, HashSet};
 
 fn target_name(t: TexTarget) -> &'static str {
-    match t {
-        TexTarget::T1D => "1D",
-        TexTarget::T2D => "2D",
-        TexTarget::T3D => "3D",
-        TexTarget::Cube => "CUBE",
-        TexTarget::Rect => "RECT",
-        TexTarget::Shadow1D => "SHADOW1D",
-        TexTarget::Shadow2D => "SHADOW2D",
-        TexTarget::ShadowRect => "SHADOWRECT",
-    }
+    t.arb_name()
 }
 
 /// Number of texture indirections (dependency phases) of a fragment program.

@@ -196,21 +196,11 @@ pub fn semantic_usage(s: Semantic) -> Option<(&'static str, u8)> {
 }
 
 pub fn sampler_target(word: &str) -> Option<TexTarget> {
-    match word {
-        "2d" => Some(TexTarget::T2D),
-        "cube" => Some(TexTarget::Cube),
-        "volume" => Some(TexTarget::T3D),
-        _ => None,
-    }
+    TexTarget::from_d3d_name(word)
 }
 
 pub fn target_word(t: TexTarget) -> Option<&'static str> {
-    match t {
-        TexTarget::T2D => Some("2d"),
-        TexTarget::Cube => Some("cube"),
-        TexTarget::T3D => Some("volume"),
-        _ => None,
-    }
+    t.d3d_name()
 }
 
 /// The semantic an implicitly declared register has (vs_1_1–vs_2_x outputs, pixel

@@ -56,6 +56,19 @@ pub fn check_inst(p: &Program, inst: &Inst) -> Vec<Diagnostic> {
     r.out
 }
 
+/// Source swizzles a ps_2_0 instruction accepts (no arbitrary-swizzle cap): none, the
+/// replicates `.x .y .z .w`, and `.yzxw`, `.zxyw`, `.wzyx` ("Source Register Swizzling").
+pub fn ps2_0_swizzle(s: Swizzle) -> bool {
+    s.is_replicate()
+        || [
+            Swizzle::IDENTITY,
+            Swizzle::new(1, 2, 0, 3),
+            Swizzle::new(2, 0, 1, 3),
+            Swizzle::new(3, 2, 1, 0),
+        ]
+        .contains(&s)
+}
+
 /// Dependent-read order of each texture instruction (`None` for the others), as ps_2_0
 /// defines it: a read is first-order when its coordinate is `r#` or its destination register
 /// was written before, and each texture result flowing into the registers it reads or
@@ -353,14 +366,8 @@ impl Rules<'_> {
 
         // ps_2_0 swizzles.
         if prof == Profile::Ps2_0 {
-            let allowed = [
-                Swizzle::IDENTITY,
-                Swizzle::new(1, 2, 0, 3),
-                Swizzle::new(2, 0, 1, 3),
-                Swizzle::new(3, 2, 1, 0),
-            ];
             for s in &inst.src {
-                if !s.swizzle.is_replicate() && !allowed.contains(&s.swizzle) {
+                if !ps2_0_swizzle(s.swizzle) {
                     self.push(
                         err(
                             "E2103",

@@ -9,7 +9,8 @@
 //!   written again). Moved code reads that register directly (M3, no extra instruction).
 //! - [`Origin::Computed`]: any other write. Moved code needs the value saved into a spare
 //!   temporary right after that write (M2, one extra instruction).
-//! - [`Origin::Unwritten`] / [`Origin::Opaque`]: nothing trustworthy to move from.
+//! - [`Origin::Unwritten`] / [`Origin::Opaque`]: nothing trustworthy to move from (this
+//!   includes fog's y, z and w, which the pipeline sets to 0, 0, 1).
 
 use super::defuse::DefUse;
 use crate::fxhash::FastMap as HashMap;
@@ -32,6 +33,9 @@ pub enum Opacity {
     Unlinked,
     /// The written value goes through relative addressing.
     Relative,
+    /// The pipeline fixes the component whatever the vertex program writes (fog's y, z
+    /// and w read 0, 0, 1).
+    Fixed,
 }
 
 /// Interpolant origins for one program pair.
@@ -60,6 +64,9 @@ impl InterpMap {
             }
             for c in 0..4 {
                 let origin = match (out, vp_du) {
+                    _ if matches!(d.semantic, Semantic::Fog(_)) && c > 0 => {
+                        Origin::Opaque(Opacity::Fixed)
+                    }
                     (None, _) => Origin::Opaque(Opacity::Unlinked),
                     (Some(_), None) => Origin::Opaque(Opacity::FlowControl),
                     (Some(o), Some(du)) => origin_of(vp, du, o, c),

@@ -51,10 +51,10 @@ use hoist_asm::ir::{ConstBinding, Inst, Program, RegFile, WriteMask};
 use hoist_asm::ops::{Op, Shape};
 use hoist_asm::profile::Profile;
 use hoist_asm::state::StateRef;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Value class of one component.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Kind {
     Uniform,
     Affine,
@@ -62,7 +62,7 @@ pub enum Kind {
 }
 
 /// Why an instruction stays in the fragment program.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Stay {
     /// C1: the vertex profile cannot execute the op.
@@ -316,6 +316,9 @@ fn read_kind(
                         Opacity::FlowControl => "written under vertex flow control".into(),
                         Opacity::Unlinked => "which no vertex output feeds".into(),
                         Opacity::Relative => "written through relative addressing".into(),
+                        Opacity::Fixed => {
+                            "a component the pipeline fixes (fog reads x, 0, 0, 1)".into()
+                        }
                     },
                 }),
             }

@@ -7,16 +7,17 @@
 //! instruction reads two constant registers.
 //!
 //! Legality: only exactly rounded operations are folded (`mov add sub mul mad min max abs`,
-//! `rcp`, `rsq`, `_sat`), evaluated with the formulas of the executor (`hoist-raster`'s
-//! `alu` module: unfused `a * b + c`, `1 / x`, `1 / sqrt(|x|)`, and D3D9's `rcp(0) =
-//! rsq(0) = FLT_MAX`, `rcp(1) = rsq(1) = 1`). IEEE arithmetic gives the same bits at compile
-//! time as at run time, so the folded literal is exactly the value the instruction computed.
-//! A property test holds this module and the executor together.
+//! `rcp`, `rsq`, `_sat`), evaluated by [`hoist_asm::semantics`], the functions the executor
+//! runs (unfused `a * b + c`, D3D9's `rcp(0) = rsq(0) = FLT_MAX`, NaN saturating to 0).
+//! IEEE arithmetic gives the same bits at compile time as at run time, so the folded literal
+//! is exactly the value the instruction computed. `crates/verify/tests/fold.rs` holds this
+//! module and the executor together on random operands.
 
 use crate::fxhash::FastMap as HashMap;
 use crate::tracked::Tracked;
 use hoist_asm::ir::{ConstBinding, Dialect, Program, Reg, RegFile, Src, Swizzle};
 use hoist_asm::ops::Op;
+use hoist_asm::semantics;
 
 /// Exactly rounded scalar semantics of the folded ops (lane `c` of each source given).
 pub fn eval(op: Op, d: Dialect, a: &[f32]) -> Option<f32> {
@@ -30,19 +31,8 @@ pub fn eval(op: Op, d: Dialect, a: &[f32]) -> Option<f32> {
         Op::Mad => x * a.get(1)? + a.get(2)?,
         Op::Min => x.min(*a.get(1)?),
         Op::Max => x.max(*a.get(1)?),
-        Op::Rcp => match d {
-            Dialect::D3d9 if x == 0.0 => f32::MAX,
-            Dialect::D3d9 if x == 1.0 => 1.0,
-            _ => 1.0 / x,
-        },
-        Op::Rsq => {
-            let m = x.abs();
-            match d {
-                Dialect::D3d9 if m == 0.0 => f32::MAX,
-                Dialect::D3d9 if m == 1.0 => 1.0,
-                _ => 1.0 / m.sqrt(),
-            }
-        }
+        Op::Rcp => semantics::rcp(x, d),
+        Op::Rsq => semantics::rsq(x, d),
         _ => return None,
     };
     Some(r)
@@ -97,10 +87,7 @@ pub fn run(
                     break;
                 }
                 let r = eval(inst.op, d, &args[..inst.src.len()]).expect("op is foldable");
-                // The executor's saturate: max then min, so NaN becomes 0 (clamp keeps NaN).
-                #[allow(clippy::manual_clamp)]
-                let sat = r.max(0.0).min(1.0);
-                values[lane as usize] = if inst.sat { sat } else { r };
+                values[lane as usize] = if inst.sat { semantics::sat(r) } else { r };
             }
         }
         if !ok && !t.lines[i].is_original() {

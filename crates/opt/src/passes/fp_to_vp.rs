@@ -49,7 +49,7 @@ use hoist_asm::ir::{
 };
 use hoist_asm::ops::Op;
 use hoist_asm::profile::{Limits, Profile};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Everything the motion needs to know about the pair.
 pub struct Input<'a> {
@@ -64,7 +64,7 @@ pub struct Input<'a> {
 }
 
 /// A host parameter the vertex program now needs: set `vertex` to the value of `fragment`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mirror {
     /// Vertex-program binding (`Env(n)` / `Local(n)`; D3D9 `Env(n)` = vertex `c#n`).
     pub vertex: ConstBinding,
@@ -73,7 +73,7 @@ pub struct Mirror {
 }
 
 /// Where one transported component travels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Transport {
     /// Fragment instruction that computes it.
     pub inst: u32,
@@ -97,7 +97,7 @@ pub struct Motion {
 }
 
 /// Why a selection cannot be moved.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Infeasible {
     Temporaries {

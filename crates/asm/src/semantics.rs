@@ -1,4 +1,5 @@
-//! Scalar semantics of every arithmetic operation, one function per spec rule.
+//! Scalar semantics of every arithmetic operation, one function per spec rule: the
+//! executor and the optimizer's constant folding both evaluate through this module.
 //!
 //! The executor applies these lane by lane. Every transcendental goes through `libm`, so a
 //! native build and a wasm build compute bit-identical results; exactly rounded operations
@@ -15,7 +16,7 @@
 //! Both dialects take `|x|` in `RSQ`, `LG2`/`log`, `LOG`/`logp` and the base of `POW`/`pow`
 //! (D3D9 says so; ARB leaves negative inputs undefined and Hoist defines them the same way).
 
-use hoist_asm::Dialect;
+use crate::ir::Dialect;
 
 pub const FLT_MAX: f32 = f32::MAX;
 
