@@ -175,7 +175,8 @@ pub enum OptError {
     Invalid(String),
 }
 
-fn analyze(vp: &Program, fp: &Program, opts: &Options) -> pipeline::Analysis {
+/// The analyses of a pair under `opts` (def-use, interpolant origins, movability, groups).
+pub fn analyze(vp: &Program, fp: &Program, opts: &Options) -> pipeline::Analysis {
     let vp_du = DefUse::compute(vp).ok();
     let fp_du = DefUse::compute(fp).ok();
     let interp = InterpMap::compute(vp, vp_du.as_ref(), fp);

@@ -167,7 +167,7 @@ pub fn fragment_swizzle_ok(profile: Profile, inst: &Inst, k: usize, s: &Src) -> 
 }
 
 /// Vertex outputs still needed: non-interpolant outputs always, interpolants when read.
-fn vp_live_out(vp: &Program, fp: &Program) -> impl Fn(Reg, Comp) -> bool + use<> {
+pub fn vp_live_out(vp: &Program, fp: &Program) -> impl Fn(Reg, Comp) -> bool + use<> {
     let mut read: Vec<(Semantic, Comp)> = Vec::new();
     for inst in &fp.insts {
         let lanes = if inst.info().has_dst {
@@ -202,6 +202,30 @@ fn vp_live_out(vp: &Program, fp: &Program) -> impl Fn(Reg, Comp) -> bool + use<>
             _ => true,
         }
     }
+}
+
+/// Fragment copy propagation's candidates: the `mov`s that read transported values back.
+pub fn is_materialize(l: &Line, _: &Inst) -> bool {
+    matches!(
+        l.prov,
+        Prov::Added {
+            why: AddedFor::Materialize,
+            ..
+        }
+    )
+}
+
+/// Fragment outputs, always live.
+pub fn fragment_live_out(r: Reg, _: Comp) -> bool {
+    matches!(r.file, RegFile::ColorOut | RegFile::DepthOut)
+}
+
+/// Whether operand `k` of vertex instruction `j` may become `s`: the profile accepts the
+/// rewritten instruction.
+pub fn vertex_operand_legal(p: &Program, j: usize, k: usize, s: &Src) -> bool {
+    let mut inst = p.insts[j].clone();
+    inst.src[k] = s.clone();
+    hoist_asm::check_inst(p, &inst).is_empty()
 }
 
 /// Drops input/output declarations of registers neither program touches any more.
@@ -302,16 +326,6 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
     // Fragment side: read interpolators directly, then drop what became dead, until neither
     // makes progress.
     let fp_profile = cx.fp.profile;
-    let is_materialize = |l: &Line, _: &Inst| {
-        matches!(
-            l.prov,
-            Prov::Added {
-                why: AddedFor::Materialize,
-                ..
-            }
-        )
-    };
-    let fp_out = |r: Reg, _: Comp| matches!(r.file, RegFile::ColorOut | RegFile::DepthOut);
     fixed_point(|| {
         let mut progress = pass("copy_prop", &mut m.fp, |t| {
             copy_prop::run(t, &is_materialize, &|_| true, &|p, j, k, s| {
@@ -319,7 +333,7 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
             })
         });
         progress |= pass("dce", &mut m.fp, |t| {
-            dce::run(t, &fp_out, &|l| !l.is_original())
+            dce::run(t, &fragment_live_out, &|l| !l.is_original())
         });
         progress
     });
@@ -336,11 +350,7 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
     // nothing makes progress.
     if cx.vp_cleanup {
         let not_original = |l: &Line, _: &Inst| !l.is_original();
-        let legal = |p: &Program, j: usize, k: usize, s: &Src| {
-            let mut inst = p.insts[j].clone();
-            inst.src[k] = s.clone();
-            hoist_asm::check_inst(p, &inst).is_empty()
-        };
+        let legal = vertex_operand_legal;
         let fp = &m.fp.program;
         let vp = &mut m.vp;
         fixed_point(|| {
