@@ -183,11 +183,24 @@ pub fn check_inst(program: &Program, inst: &Inst) -> Vec<Diagnostic> {
 
 /// Puts a program's side tables in the order its front end produces, so that a program a
 /// pass edited satisfies `parse(print(p)) == p` (ARB: declarations sorted by register;
-/// D3D9: explicit `dcl`s first, then implicit registers in order of first use, and
-/// `num_temps` = highest `r#` + 1).
+/// D3D9: explicit `dcl`s first, then implicit registers in order of first use, the dense
+/// constant table, `num_temps` = highest `r#` + 1, and `a0` counted when something uses it).
 pub fn canonicalize(program: &mut Program) {
     match program.dialect() {
-        Dialect::Arb => program.io.sort_by_key(|d| d.reg),
+        Dialect::Arb => {
+            program.io.sort_by_key(|d| d.reg);
+            // `SWZ` sources carry no swizzle in the text: fold it into the selectors.
+            for inst in &mut program.insts {
+                if let (Some(e), Some(s)) = (&mut inst.ext_swizzle, inst.src.first_mut()) {
+                    for sel in &mut e.sel {
+                        if let ir::ExtSel::Comp(c) = sel {
+                            *c = s.swizzle.get(*c);
+                        }
+                    }
+                    s.swizzle = Swizzle::IDENTITY;
+                }
+            }
+        }
         Dialect::D3d9 => {
             d3d9::canonicalize(program);
             let mut hi = 0;
@@ -202,6 +215,18 @@ pub fn canonicalize(program: &mut Program) {
                 }
             }
             program.num_temps = hi;
+            let uses_a0 = program.insts.iter().any(|i| {
+                let dst = i
+                    .dst
+                    .iter()
+                    .flat_map(|d| [Some(d.reg), d.rel.map(|r| r.reg)]);
+                let src = i
+                    .src
+                    .iter()
+                    .flat_map(|s| [Some(s.reg), s.rel.map(|r| r.reg)]);
+                dst.chain(src).flatten().any(|r| r.file == RegFile::Address)
+            });
+            program.num_addrs = u16::from(uses_a0);
         }
     }
 }

@@ -533,12 +533,8 @@ impl Inst {
     /// Register components of source `i` read to compute destination lanes `lanes`.
     /// Matrix macros read these components from each of their rows.
     pub fn src_reads(&self, i: usize, lanes: WriteMask) -> WriteMask {
-        let s = &self.src[i];
-        let need = self.src_lanes(i, lanes);
-        if self.op == Op::Swz {
-            return need;
-        }
-        s.swizzle.reads(need)
+        // `SWZ`'s selectors pick lanes of the (swizzled) source like any other operand.
+        self.src[i].swizzle.reads(self.src_lanes(i, lanes))
     }
 
     /// Register components of source `i` read by the whole instruction.

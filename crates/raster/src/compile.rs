@@ -659,6 +659,9 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
                     ExtSel::Zero => b.const_row(None, 0.0, false, false),
                     ExtSel::One => b.const_row(None, if neg { -1.0 } else { 1.0 }, false, false),
                     ExtSel::Comp(k) => {
+                        // The operand's own swizzle applies first (the IR allows one; the
+                        // ARB text never writes one).
+                        let k = s.swizzle.get(k);
                         if let Some(pl) = plain {
                             let r = pl[k as usize];
                             if neg { negated(r, &mut pre) } else { r }

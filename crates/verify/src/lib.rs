@@ -6,10 +6,12 @@
 //! - [`optimize()`]: the optimizer as the command line, the page and the tests call it —
 //!   results validated, failing groups bisected and kept in place, the reason reported;
 //! - [`generate`]: random vertex/fragment program pairs in both dialects, written the way
-//!   compilers write them (the inputs of the soak, the fuzzers and the property tests).
+//!   compilers write them (the inputs of the soak, the fuzzers and the property tests);
+//! - [`soak`]: many generated pairs through all of the above, counting what went wrong.
 
 pub mod generate;
 pub mod optimize;
+pub mod soak;
 pub mod validate;
 
 pub use optimize::{Rejection, Status, Validated, optimize};

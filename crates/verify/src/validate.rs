@@ -159,7 +159,7 @@ pub fn validate(vp: &Program, fp: &Program, out: &Outcome, cfg: &Config) -> Resu
     let mut report = Report::default();
     for set in input_sets(&c, cfg.seed) {
         report.input_sets += 1;
-        let opt_params = mirrored(&set.params, out);
+        let opt_params = mirrored(&set.params, &set.state.gl, out);
         let run = SetRun {
             c: &c,
             out,
@@ -178,14 +178,16 @@ pub fn validate(vp: &Program, fp: &Program, out: &Outcome, cfg: &Config) -> Resu
     Ok(report)
 }
 
-/// Vertex parameters of the optimized pair: the original ones plus the mirrored copies.
-fn mirrored(params: &Params, out: &Outcome) -> Params {
+/// Vertex parameters of the optimized pair: the original ones plus the mirrored copies
+/// (of host parameters, literals, or GL state only a fragment program can name).
+fn mirrored(params: &Params, gl: &hoist_raster::GlState, out: &Outcome) -> Params {
     let mut p = params.clone();
     for m in &out.mirrors {
         let value = match &m.fragment {
             ConstBinding::Env(n) => params.fragment.env.get(n).copied(),
             ConstBinding::Local(n) => params.fragment.local.get(n).copied(),
-            _ => None,
+            ConstBinding::Literal(l) => Some(l.value),
+            ConstBinding::State(s) => Some(gl.value(s)),
         }
         .unwrap_or([0.0; 4]);
         match m.vertex {
@@ -333,6 +335,12 @@ fn lookup(v: &Varyings, s: Semantic) -> [f32; 4] {
 /// `a` and `b` are the same value (bit for bit, any NaN equal to any NaN).
 fn same(a: f32, b: f32) -> bool {
     a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
+/// [`same`], but +0 equals -0: interpolation never delivers the sign of a zero vertex
+/// value (`1·(-0) + 0·x + 0·y` is +0), so it cannot matter for a transported value.
+fn equal(a: f32, b: f32) -> bool {
+    a == b || (a.is_nan() && b.is_nan())
 }
 
 fn show(v: f32) -> String {
@@ -495,7 +503,7 @@ impl SetRun<'_> {
                     let (want, what) = transported(v, sem, c)
                         .unwrap_or_else(|| (a[c as usize], "the original vertex output".into()));
                     let got = b[c as usize];
-                    if !same(want, got) {
+                    if !equal(want, got) {
                         return Err(self.fail(
                             Check::Vertex,
                             format!(
@@ -581,7 +589,7 @@ impl SetRun<'_> {
                     report.max_affine_error = report.max_affine_error.max(err);
                     err <= 1.0 / 65536.0
                 } else {
-                    same(want, got) || (want.is_nan() && !got.is_finite())
+                    equal(want, got) || (want.is_nan() && !got.is_finite())
                 };
                 if !ok {
                     return Err(self.fail(

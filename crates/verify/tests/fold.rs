@@ -53,20 +53,19 @@ fn program(d: Dialect, op: usize, sat: bool, uniform: bool) -> Program {
             )
         }
         Dialect::D3d9 => {
+            // ps_2_0 reads at most two constant registers and one texture coordinate per
+            // instruction: the others go through temporaries.
             let src: Vec<String> = (0..n)
-                // ps_2_0 reads at most two constant registers per instruction.
-                .map(|k| {
-                    if uniform && k < 2 {
-                        format!("c{k}{sw}")
-                    } else {
-                        format!("t{k}{sw}")
-                    }
+                .map(|k| match (uniform && k < 2, k) {
+                    (true, _) => format!("c{k}{sw}"),
+                    (false, 0) => format!("t0{sw}"),
+                    (false, _) => format!("r{k}{sw}"),
                 })
                 .collect();
             let s = if sat { "_sat" } else { "" };
             let dcl: String = (0..3).map(|k| format!("dcl t{k}\n")).collect();
             format!(
-                "ps_2_0\n{dcl}{d3d}{s} r0, {}\nmov oC0, r0\n",
+                "ps_2_0\n{dcl}mov r1, t1\nmov r2, t2\n{d3d}{s} r0, {}\nmov oC0, r0\n",
                 src.join(", ")
             )
         }

@@ -711,11 +711,13 @@ impl Printer<'_> {
             }
         }
         if let Some(e) = &inst.ext_swizzle {
+            // The source is printed unswizzled: its swizzle goes into the selectors.
+            let sw = inst.src.first().map_or(Swizzle::IDENTITY, |s| s.swizzle);
             for k in 0..4 {
                 let sel = match e.sel[k] {
                     ExtSel::Zero => "0".to_string(),
                     ExtSel::One => "1".to_string(),
-                    ExtSel::Comp(c) => COMP_NAMES[(c & 3) as usize].to_string(),
+                    ExtSel::Comp(c) => COMP_NAMES[sw.get(c & 3) as usize].to_string(),
                 };
                 parts.push(if e.neg[k] { format!("-{sel}") } else { sel });
             }

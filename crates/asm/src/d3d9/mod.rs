@@ -100,5 +100,50 @@ pub fn canonicalize(p: &mut Program) {
     implicit.sort_by_key(|d| order.iter().position(|r| *r == d.reg).unwrap_or(usize::MAX));
     explicit.extend(implicit);
     p.io = explicit;
-    let _ = Span::NONE;
+    dense_consts(p);
+}
+
+/// The constant table the front end builds: one slot per register up to the highest one an
+/// instruction reads or a `def` defines (the whole file with relative addressing), host-set
+/// where there is no `def`.
+fn dense_consts(p: &mut Program) {
+    use crate::ir::{ConstBinding, ConstSlot, RegFile};
+    let mut n = p
+        .consts
+        .iter()
+        .rposition(|c| matches!(c.binding, ConstBinding::Literal(_)))
+        .map_or(0, |i| i + 1);
+    for inst in &p.insts {
+        for (k, s) in inst.src.iter().enumerate() {
+            if s.reg.file != RegFile::Const {
+                continue;
+            }
+            if s.rel.is_some() {
+                let limits = p.profile.limits();
+                n = n.max(regs::file_count(RegFile::Const, p.profile, &limits) as usize);
+                continue;
+            }
+            let rows = if k == 1 {
+                inst.op.matrix_rows().unwrap_or(1)
+            } else {
+                1
+            };
+            n = n.max(s.reg.index as usize + rows as usize);
+        }
+    }
+    while p.consts.len() > n
+        && matches!(
+            p.consts.last().map(|c| &c.binding),
+            Some(ConstBinding::Env(_))
+        )
+    {
+        p.consts.pop();
+    }
+    while p.consts.len() < n {
+        let i = p.consts.len() as u16;
+        p.consts.push(ConstSlot {
+            binding: ConstBinding::Env(i),
+            span: Span::NONE,
+        });
+    }
 }

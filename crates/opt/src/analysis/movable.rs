@@ -411,7 +411,7 @@ fn classify(
         let reg = hoist_asm::ir::Reg::new(s.reg.file, s.reg.index + row);
         let comp = if inst.op == Op::Swz {
             match inst.ext_swizzle.map(|e| e.sel[lane as usize]) {
-                Some(hoist_asm::ir::ExtSel::Comp(c)) => c,
+                Some(hoist_asm::ir::ExtSel::Comp(c)) => s.swizzle.get(c),
                 _ => return Kind::Uniform,
             }
         } else {

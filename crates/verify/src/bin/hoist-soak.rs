@@ -1,0 +1,90 @@
+//! `hoist-soak`: generated pairs through optimize, validate and render (see
+//! `hoist_verify::soak`). `scripts/soak.sh N` is the usual way in.
+
+use clap::Parser;
+use hoist_verify::generate::Flavor;
+use hoist_verify::soak;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(about = "Soak the optimizer and its validation with generated program pairs")]
+struct Args {
+    /// Pairs per dialect
+    pairs: u64,
+    /// First seed
+    #[arg(long, default_value_t = 0)]
+    first: u64,
+    /// Only this dialect: arb or d3d9
+    #[arg(long, value_parser = ["arb", "d3d9"])]
+    only: Option<String>,
+    /// Worker threads (default: all cores)
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print at most this many problems of each dialect
+    #[arg(long, default_value_t = 40)]
+    show: usize,
+    /// Write the pair of seed FIRST (of the `--only` dialect) to DIR as vp/fp files, with
+    /// the options the soak uses, instead of soaking
+    #[arg(long, value_name = "DIR")]
+    dump: Option<std::path::PathBuf>,
+}
+
+fn main() -> std::process::ExitCode {
+    let args = Args::parse();
+    if let Some(dir) = &args.dump {
+        let flavor = match args.only.as_deref() {
+            Some("d3d9") => Flavor::D3d9,
+            _ => Flavor::Arb,
+        };
+        return match soak::dump(args.first, flavor, dir) {
+            Ok(text) => {
+                println!("{text}");
+                std::process::ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("hoist-soak: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
+    soak::quiet_panics();
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let flavors: Vec<(Flavor, &str)> = [(Flavor::Arb, "ARB"), (Flavor::D3d9, "D3D9")]
+        .into_iter()
+        .filter(|(_, n)| {
+            args.only
+                .as_deref()
+                .is_none_or(|o| o.eq_ignore_ascii_case(n))
+        })
+        .collect();
+    println!(
+        "soak: seeds {}..{} per dialect, {threads} threads",
+        args.first,
+        args.first + args.pairs
+    );
+    let mut failures = 0;
+    let start = Instant::now();
+    for (flavor, name) in flavors {
+        let t0 = Instant::now();
+        let tally = soak::soak(args.first, args.pairs, flavor, threads);
+        let secs = t0.elapsed().as_secs_f64();
+        for line in tally.details().lines().take(args.show) {
+            println!("  {line}");
+        }
+        println!(
+            "{} ({secs:.1} s, {:.1} ms per pair)",
+            tally.summary(name),
+            1000.0 * secs / tally.pairs.max(1) as f64
+        );
+        failures += tally.failures();
+    }
+    println!("soak total: {:.1} s", start.elapsed().as_secs_f64());
+    if failures > 0 {
+        println!("soak FAILED: {failures} panics, mismatches, round-trip or generator failures");
+        std::process::ExitCode::FAILURE
+    } else {
+        std::process::ExitCode::SUCCESS
+    }
+}

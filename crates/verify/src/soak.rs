@@ -1,0 +1,416 @@
+//! The soak: many generated pairs through optimize, validate and render, counting what
+//! went wrong.
+//!
+//! Per pair and dialect ([`crate::generate`]): parse both programs; optimize and validate
+//! under seeded random options (selection rule, cost model, mirrored parameters,
+//! commutation, lowering, clean-up, tighter limits); print and re-parse the optimized
+//! programs; then check the validated result again against fresh inputs (another seed of
+//! [`crate::validate`], whose checks include a render). Counted:
+//! - **panics** anywhere in the optimizer or the validator (caught, with their message);
+//! - **mismatches**: a result presented as validated that the fresh check rejects;
+//! - **rejected groups**: moves validation caught and kept in place (optimizer bugs the
+//!   user never saw);
+//! - **unvalidated** results (the executor could not run a program);
+//! - **round-trip** failures of the printer and **generator** failures (a pair that does not
+//!   parse).
+//!
+//! `scripts/soak.sh N` runs it; CI runs a short one through `tests/soak.rs`.
+
+use crate::generate::{self, Flavor};
+use crate::validate::{self, Config};
+use crate::{Status, Validated};
+use hoist_asm::{ParseOptions, Program};
+use hoist_opt::{CostModel, Options, Selection};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// What went wrong with one pair.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    Generator(String),
+    Panic(String),
+    /// The optimizer refused a valid pair (an error instead of a result).
+    Error(String),
+    Mismatch(String),
+    Rejected(String),
+    Unvalidated(String),
+    RoundTrip(String),
+}
+
+impl Problem {
+    fn kind(&self) -> &'static str {
+        match self {
+            Problem::Generator(_) => "GENERATOR",
+            Problem::Panic(_) => "PANIC",
+            Problem::Error(_) => "ERROR",
+            Problem::Mismatch(_) => "MISMATCH",
+            Problem::Rejected(_) => "REJECTED",
+            Problem::Unvalidated(_) => "UNVALIDATED",
+            Problem::RoundTrip(_) => "ROUND-TRIP",
+        }
+    }
+
+    /// Problems that mean a user could have seen a wrong or crashing result.
+    pub fn is_failure(&self) -> bool {
+        matches!(
+            self,
+            Problem::Generator(_)
+                | Problem::Panic(_)
+                | Problem::Error(_)
+                | Problem::Mismatch(_)
+                | Problem::RoundTrip(_)
+        )
+    }
+}
+
+/// Totals of one dialect.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    pub pairs: u32,
+    /// Pairs whose fragment program got shorter.
+    pub improved: u32,
+    pub fragment_slots_before: u64,
+    pub fragment_slots_after: u64,
+    pub panics: u32,
+    pub errors: u32,
+    pub mismatches: u32,
+    pub rejected_groups: u32,
+    pub unvalidated: u32,
+    pub round_trip: u32,
+    pub generator: u32,
+    /// Every problem, with the pair's label.
+    pub problems: Vec<(String, Problem)>,
+}
+
+impl Tally {
+    fn add(&mut self, label: &str, p: Problem) {
+        match &p {
+            Problem::Generator(_) => self.generator += 1,
+            Problem::Panic(_) => self.panics += 1,
+            Problem::Error(_) => self.errors += 1,
+            Problem::Mismatch(_) => self.mismatches += 1,
+            Problem::Rejected(_) => self.rejected_groups += 1,
+            Problem::Unvalidated(_) => self.unvalidated += 1,
+            Problem::RoundTrip(_) => self.round_trip += 1,
+        }
+        self.problems.push((label.to_string(), p));
+    }
+
+    pub fn merge(&mut self, o: Tally) {
+        self.pairs += o.pairs;
+        self.improved += o.improved;
+        self.fragment_slots_before += o.fragment_slots_before;
+        self.fragment_slots_after += o.fragment_slots_after;
+        self.panics += o.panics;
+        self.errors += o.errors;
+        self.mismatches += o.mismatches;
+        self.rejected_groups += o.rejected_groups;
+        self.unvalidated += o.unvalidated;
+        self.round_trip += o.round_trip;
+        self.generator += o.generator;
+        self.problems.extend(o.problems);
+    }
+
+    pub fn failures(&self) -> u32 {
+        self.panics + self.errors + self.mismatches + self.round_trip + self.generator
+    }
+
+    /// One summary line.
+    pub fn summary(&self, name: &str) -> String {
+        format!(
+            "{name}: {} pairs, {} with fewer fragment slots ({} -> {} slots in all), {} panics, {} errors, {} mismatches, {} rejected groups, {} unvalidated, {} round-trip failures, {} generator failures",
+            self.pairs,
+            self.improved,
+            self.fragment_slots_before,
+            self.fragment_slots_after,
+            self.panics,
+            self.errors,
+            self.mismatches,
+            self.rejected_groups,
+            self.unvalidated,
+            self.round_trip,
+            self.generator
+        )
+    }
+
+    /// Every problem, one per line.
+    pub fn details(&self) -> String {
+        self.problems
+            .iter()
+            .map(|(label, p)| {
+                let text = match p {
+                    Problem::Generator(s)
+                    | Problem::Panic(s)
+                    | Problem::Error(s)
+                    | Problem::Mismatch(s)
+                    | Problem::Rejected(s)
+                    | Problem::Unvalidated(s)
+                    | Problem::RoundTrip(s) => s,
+                };
+                format!("{} {label}: {text}\n", p.kind())
+            })
+            .collect()
+    }
+}
+
+fn parse(text: &str) -> Result<Program, String> {
+    hoist_asm::parse(text, &ParseOptions::default())
+        .into_result()
+        .map_err(|d| hoist_asm::diag::render(&d, "generated", text, false))
+}
+
+/// Seeded random options, the way the playground's users set them.
+pub fn options(rng: &mut SmallRng, vp: &Program, fp: &Program) -> Options {
+    let mut fl = fp.profile.limits();
+    let mut vl = vp.profile.limits();
+    if rng.random_bool(0.2) {
+        // Tighter interpolator limits, never below what either program uses.
+        let used = [vp, fp]
+            .iter()
+            .flat_map(|p| p.io.iter())
+            .filter_map(|d| match d.semantic {
+                hoist_asm::ir::Semantic::TexCoord(k) => Some(k + 1),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        let t = (used + rng.random_range(0..3u8)).clamp(1, fl.texcoords.min(vl.texcoords).max(1));
+        fl.texcoords = t;
+        vl.texcoords = t;
+    }
+    if rng.random_bool(0.2) {
+        vl.max_slots = vp.slots().total() + rng.random_range(0..12u32);
+    }
+    Options {
+        vp_limits: Some(vl),
+        fp_limits: Some(fl),
+        cost: if rng.random_bool(0.3) {
+            CostModel::modern_default(4.0, 1024.0)
+        } else {
+            CostModel::Paper
+        },
+        selection: if rng.random_bool(0.5) {
+            Selection::Greedy
+        } else {
+            Selection::Optimal
+        },
+        mirror_params: rng.random_bool(0.5),
+        steps: rng.random_bool(0.15).then(|| rng.random_range(0..4usize)),
+        commute: rng.random_bool(0.8),
+        lower: rng.random_bool(0.8),
+        vp_cleanup: rng.random_bool(0.8),
+        search_budget: 64,
+        stay: Vec::new(),
+    }
+}
+
+/// Catches a panic in `f`, returning its message and location.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|e| {
+        let msg = e
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "panic without a message".into());
+        let at = LAST_PANIC
+            .with(|l| l.borrow_mut().take())
+            .unwrap_or_default();
+        format!("{msg}{at}")
+    })
+}
+
+thread_local! {
+    static LAST_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Records panic locations for [`guarded`] instead of printing them (call once).
+pub fn quiet_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        LAST_PANIC.with(|l| *l.borrow_mut() = Some(at));
+    }));
+}
+
+/// The options and validation seeds the soak uses for a pair.
+fn settings(seed: u64, vp: &Program, fp: &Program) -> (Options, Config, Config) {
+    let mut rng = SmallRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x50A4);
+    let opts = options(&mut rng, vp, fp);
+    let cfg = Config {
+        seed: rng.random(),
+        ..Config::default()
+    };
+    let fresh = Config {
+        seed: rng.random(),
+        render_size: 32,
+    };
+    (opts, cfg, fresh)
+}
+
+/// Writes the pair of a seed to `dir` (`vp.txt`, `fp.txt`) and describes how the soak
+/// optimizes it, to reproduce a problem with `hoist opt`.
+pub fn dump(seed: u64, flavor: Flavor, dir: &std::path::Path) -> Result<String, String> {
+    let pair = generate::pair(seed, flavor);
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("vp.txt"), &pair.vp).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("fp.txt"), &pair.fp).map_err(|e| e.to_string())?;
+    let (vp, fp) = (parse(&pair.vp)?, parse(&pair.fp)?);
+    let (opts, cfg, fresh) = settings(seed, &vp, &fp);
+    let mut text = format!(
+        "{}: written to {}\noptions: {opts:?}\nvalidation seeds: {} and {}\n",
+        pair.label,
+        dir.display(),
+        cfg.seed,
+        fresh.seed
+    );
+    let out = hoist_opt::optimize(&vp, &fp, &opts).map_err(|e| e.to_string())?;
+    let report = validate::validate(&vp, &fp, &out, &cfg)?;
+    text.push_str(&format!(
+        "--- source fragment program\n{}--- optimized vertex program\n{}--- optimized fragment program\n{}--- transports {:?}\n--- fates {:?}\n--- validation: {:?}\n",
+        hoist_asm::print(&out.source_fp),
+        hoist_asm::print(&out.vp),
+        hoist_asm::print(&out.fp),
+        out.transports,
+        out.fates,
+        report.failure
+    ));
+    Ok(text)
+}
+
+/// Soaks one pair.
+pub fn soak_one(seed: u64, flavor: Flavor, tally: &mut Tally) {
+    let pair = generate::pair(seed, flavor);
+    let label = pair.label.clone();
+    tally.pairs += 1;
+    let (vp, fp) = match (parse(&pair.vp), parse(&pair.fp)) {
+        (Ok(v), Ok(f)) => (v, f),
+        (Err(e), _) | (_, Err(e)) => {
+            tally.add(&label, Problem::Generator(e));
+            return;
+        }
+    };
+    let (opts, cfg, fresh) = settings(seed, &vp, &fp);
+    let v: Validated = match guarded(|| crate::optimize(&vp, &fp, &opts, Some(&cfg))) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => {
+            tally.add(&label, Problem::Error(e.to_string()));
+            return;
+        }
+        Err(p) => {
+            tally.add(&label, Problem::Panic(format!("{p}; options {opts:?}")));
+            return;
+        }
+    };
+    for r in &v.rejected {
+        tally.add(
+            &label,
+            Problem::Rejected(format!("instructions {:?}: {}", r.instructions, r.failure)),
+        );
+    }
+    let out = &v.outcome;
+    tally.fragment_slots_before += u64::from(out.before.fp_slots.total());
+    tally.fragment_slots_after += u64::from(out.after.fp_slots.total());
+    if out.after.fp_slots.total() < out.before.fp_slots.total() {
+        tally.improved += 1;
+    }
+    match &v.status {
+        Status::Validated | Status::Unchanged { .. } => {}
+        Status::Unvalidated { why } => {
+            tally.add(&label, Problem::Unvalidated(why.clone()));
+            return;
+        }
+        Status::Skipped => unreachable!("validation was asked for"),
+    }
+    for p in [&out.vp, &out.fp] {
+        let text = hoist_asm::print(p);
+        match parse(&text) {
+            Ok(q) if q.eq_ignoring_spans(p) => {}
+            Ok(q) => tally.add(
+                &label,
+                Problem::RoundTrip(format!(
+                    "printed and parsed back differently: {}",
+                    first_difference(p, &q)
+                )),
+            ),
+            Err(e) => tally.add(&label, Problem::RoundTrip(format!("does not parse: {e}"))),
+        }
+    }
+    match guarded(|| validate::validate(&vp, &fp, out, &fresh)) {
+        Ok(Ok(r)) => {
+            if let Some(f) = r.failure {
+                tally.add(&label, Problem::Mismatch(f.to_string()));
+            }
+        }
+        Ok(Err(e)) => tally.add(&label, Problem::Unvalidated(e)),
+        Err(p) => tally.add(&label, Problem::Panic(format!("in the fresh check: {p}"))),
+    }
+}
+
+/// Where two programs first differ, ignoring spans and comments.
+pub fn first_difference(a: &Program, b: &Program) -> String {
+    let (mut a, mut b) = (a.clone(), b.clone());
+    a.clear_spans();
+    b.clear_spans();
+    if let Some(i) =
+        (0..a.insts.len().max(b.insts.len())).find(|&i| a.insts.get(i) != b.insts.get(i))
+    {
+        return format!(
+            "instruction {}: {:?} against {:?}",
+            i + 1,
+            a.insts.get(i),
+            b.insts.get(i)
+        );
+    }
+    fn first<T: std::fmt::Debug + PartialEq>(what: &str, x: &[T], y: &[T]) -> Option<String> {
+        let i = (0..x.len().max(y.len())).find(|&i| x.get(i) != y.get(i))?;
+        Some(format!("{what} {i}: {:?} against {:?}", x.get(i), y.get(i)))
+    }
+    if let Some(d) = first("io", &a.io, &b.io)
+        .or_else(|| first("const", &a.consts, &b.consts))
+        .or_else(|| first("symbol", &a.symbols, &b.symbols))
+        .or_else(|| first("sampler", &a.samplers, &b.samplers))
+    {
+        return d;
+    }
+    if a.num_temps != b.num_temps {
+        return format!("temps: {} against {}", a.num_temps, b.num_temps);
+    }
+    if let Some(d) = first("int const", &a.int_consts, &b.int_consts)
+        .or_else(|| first("bool const", &a.bool_consts, &b.bool_consts))
+        .or_else(|| first("option", &a.options, &b.options))
+    {
+        return d;
+    }
+    if a.num_addrs != b.num_addrs {
+        return format!("address registers: {} against {}", a.num_addrs, b.num_addrs);
+    }
+    "elsewhere".into()
+}
+
+/// Soaks seeds `first .. first + n` of one dialect on `threads` threads.
+pub fn soak(first: u64, n: u64, flavor: Flavor, threads: usize) -> Tally {
+    let threads = threads.max(1) as u64;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    let mut tally = Tally::default();
+                    let mut seed = first + t;
+                    while seed < first + n {
+                        soak_one(seed, flavor, &mut tally);
+                        seed += threads;
+                    }
+                    tally
+                })
+            })
+            .collect();
+        let mut all = Tally::default();
+        for h in handles {
+            all.merge(h.join().expect("soak threads catch their panics"));
+        }
+        all
+    })
+}

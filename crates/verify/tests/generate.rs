@@ -1,0 +1,810 @@
+//! The pair generator's contract: every pair parses, validates, links and renders; over
+//! 2000 seeds every opcode of every profile a flavor uses appears in its stage, and so does
+//! every compiler pattern the generator promises; the same seed gives the same text; and
+//! generation is fast. Counts and rates are printed (`--nocapture`).
+
+use hoist_asm::ir::{ConstBinding, RegFile, Semantic, SymKind, TexTarget, WriteMask};
+use hoist_asm::{Op, ParseOptions, Profile, Program, Stage};
+use hoist_raster::{RenderConfig, render};
+use hoist_verify::generate::{D3D9_PROFILES, Flavor, pair, textures};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
+
+const FLAVORS: [Flavor; 2] = [Flavor::Arb, Flavor::D3d9];
+
+fn parse(text: &str, label: &str) -> Program {
+    match hoist_asm::parse(text, &ParseOptions::default()).into_result() {
+        Ok(p) => p,
+        Err(d) => {
+            let errs: Vec<String> = d
+                .iter()
+                .filter(|x| x.is_error())
+                .map(|x| {
+                    let at = (x.span.start as usize).min(text.len());
+                    let line = text[..at].matches('\n').count();
+                    let src = text.lines().nth(line).unwrap_or("");
+                    format!("{} {} (line {}: `{src}`)", x.code, x.message, line + 1)
+                })
+                .collect();
+            panic!("{label} does not parse:\n{}\n{text}", errs.join("\n"));
+        }
+    }
+}
+
+fn profiles(flavor: Flavor) -> Vec<Profile> {
+    match flavor {
+        Flavor::Arb => vec![Profile::ArbVp1, Profile::ArbFp1],
+        Flavor::D3d9 => {
+            let mut v: Vec<Profile> = D3D9_PROFILES.iter().flat_map(|&(a, b)| [a, b]).collect();
+            v.dedup();
+            v.sort_by_key(|p| p.id());
+            v.dedup();
+            v
+        }
+    }
+}
+
+/// Semantic of a vertex output as the executor links it.
+fn out_semantic(p: &Program, file: RegFile, index: u16) -> Option<Semantic> {
+    let reg = hoist_asm::Reg::new(file, index);
+    p.semantic(reg).or(match (file, index) {
+        (RegFile::RastOut, 0) => Some(Semantic::Position(0)),
+        (RegFile::RastOut, 1) => Some(Semantic::Fog(0)),
+        (RegFile::AttrOut, n) if n < 2 => Some(Semantic::Color(n as u8)),
+        (RegFile::TexCrdOut, n) => Some(Semantic::TexCoord(n as u8)),
+        _ => None,
+    })
+}
+
+/// Components written per output semantic.
+fn written(vp: &Program) -> BTreeMap<Semantic, u8> {
+    let mut m: BTreeMap<Semantic, u8> = BTreeMap::new();
+    for i in &vp.insts {
+        if let Some(d) = &i.dst
+            && let Some(s) = out_semantic(vp, d.reg.file, d.reg.index)
+        {
+            *m.entry(s).or_default() |= d.mask.0 & 15;
+        }
+    }
+    m
+}
+
+/// Checks that the pair links: position written, and every component of every interpolant
+/// the fragment program reads is written by the vertex program.
+fn check_link(vp: &Program, fp: &Program, label: &str) {
+    let w = written(vp);
+    let invariant = vp.has_option(&hoist_asm::ir::ArbOption::PositionInvariant);
+    assert!(
+        invariant || w.get(&Semantic::Position(0)).is_some_and(|&m| m == 15),
+        "{label}: the vertex program does not write the whole position"
+    );
+    for inst in &fp.insts {
+        for k in 0..inst.src.len() {
+            let s = &inst.src[k];
+            if !matches!(s.reg.file, RegFile::Input | RegFile::TexCoord) {
+                continue;
+            }
+            let sem = fp.semantic(s.reg).expect("inputs are declared");
+            let reads = inst.reads_of(k).0;
+            let have = w.get(&sem).copied().unwrap_or(0);
+            let have = if sem == Semantic::Fog(0) && have & 1 != 0 {
+                15
+            } else {
+                have
+            };
+            assert!(
+                reads & !have == 0,
+                "{label}: the fragment program reads {sem:?} components {reads:#06b}, the vertex program writes {have:#06b}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_pair_parses_validates_links_and_renders() {
+    let cfg = RenderConfig {
+        width: 16,
+        height: 16,
+        ..Default::default()
+    };
+    for flavor in FLAVORS {
+        let mut per_profile: BTreeMap<String, usize> = BTreeMap::new();
+        let (mut insts_vp, mut insts_fp, mut covered) = (0usize, 0usize, 0u64);
+        let n = 3000;
+        for seed in 0..n {
+            let p = pair(seed, flavor);
+            let vp = parse(&p.vp, &format!("{} vp", p.label));
+            let fp = parse(&p.fp, &format!("{} fp", p.label));
+            assert_eq!(vp.stage(), Stage::Vertex, "{}", p.label);
+            assert_eq!(fp.stage(), Stage::Fragment, "{}", p.label);
+            check_link(&vp, &fp, &p.label);
+            let r = render(Some(&vp), Some(&fp), &cfg)
+                .unwrap_or_else(|e| panic!("{} does not render: {e}\n{}\n{}", p.label, p.vp, p.fp));
+            covered += r.stats.fragment_invocations;
+            insts_vp += vp.insts.len();
+            insts_fp += fp.insts.len();
+            *per_profile
+                .entry(format!("{}+{}", vp.profile, fp.profile))
+                .or_default() += 1;
+        }
+        println!(
+            "{flavor:?}: {n} pairs parse, validate, link and render; mean {:.1} vertex and {:.1} fragment instructions; {:.0}% of pixels shaded; {per_profile:?}",
+            insts_vp as f64 / n as f64,
+            insts_fp as f64 / n as f64,
+            100.0 * covered as f64 / (n * 256) as f64
+        );
+        assert!(
+            covered > n * 200,
+            "{flavor:?}: the quads leave most pixels unshaded"
+        );
+    }
+}
+
+/// Ops a profile offers that the generator must produce: all but flow control and predication.
+fn expected_ops(p: Profile) -> BTreeSet<Op> {
+    Op::all()
+        .filter(|&op| p.has(op) && !op.is_flow() && !matches!(op, Op::Setp(_)))
+        .collect()
+}
+
+#[test]
+fn every_opcode_of_every_profile_appears() {
+    let mut seen: BTreeMap<Profile, BTreeMap<Op, usize>> = BTreeMap::new();
+    for flavor in FLAVORS {
+        for seed in 0..2000 {
+            let p = pair(seed, flavor);
+            for text in [&p.vp, &p.fp] {
+                let prog = parse(text, &p.label);
+                let m = seen.entry(prog.profile).or_default();
+                for i in &prog.insts {
+                    *m.entry(i.op).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    for flavor in FLAVORS {
+        for prof in profiles(flavor) {
+            let counts = seen.get(&prof).cloned().unwrap_or_default();
+            let want = expected_ops(prof);
+            let row: Vec<String> = want
+                .iter()
+                .map(|op| {
+                    format!(
+                        "{}={}",
+                        op_name(*op, prof),
+                        counts.get(op).copied().unwrap_or(0)
+                    )
+                })
+                .collect();
+            println!("{prof} ({} ops): {}", want.len(), row.join(" "));
+            for op in want {
+                if !counts.contains_key(&op) {
+                    missing.push(format!("{prof}: {op:?}"));
+                }
+            }
+            for op in counts.keys() {
+                assert!(prof.has(*op), "{prof} produced {op:?}, which it lacks");
+            }
+        }
+    }
+    assert!(missing.is_empty(), "never generated: {missing:?}");
+}
+
+fn op_name(op: Op, p: Profile) -> &'static str {
+    let i = op.info();
+    if p.dialect() == hoist_asm::Dialect::Arb {
+        i.arb
+    } else {
+        i.d3d
+    }
+    .unwrap_or("?")
+}
+
+/// The patterns a program shows (names as listed in the generator's brief).
+fn patterns(p: &Program, text: &str) -> BTreeSet<String> {
+    let mut s = BTreeSet::new();
+    let mut add = |k: &str| {
+        s.insert(k.to_string());
+    };
+    let d3d = p.dialect() == hoist_asm::Dialect::D3d9;
+    let vs = p.stage() == Stage::Vertex;
+    let is_lit = |r: hoist_asm::Reg| {
+        r.file == RegFile::Const
+            && matches!(
+                p.consts.get(r.index as usize).map(|c| &c.binding),
+                Some(ConstBinding::Literal(_))
+            )
+    };
+    let small_offset = |r: hoist_asm::Reg| {
+        p.literal(r.index).is_some_and(|v| {
+            r.file == RegFile::Const
+                && v.iter().filter(|x| **x != 0.0).count() == 1
+                && v.iter().any(|x| x.abs() > 0.0 && x.abs() < 0.05)
+        })
+    };
+    for (n, i) in p.insts.iter().enumerate() {
+        let d = i.dst.as_ref();
+        if i.sat {
+            add("_sat");
+        }
+        if i.pp {
+            add("_pp");
+        }
+        if i.src.iter().any(|x| x.negate) {
+            add("negate");
+        }
+        if i.src.iter().any(|x| x.abs) {
+            add("_abs");
+        }
+        if i.src.iter().any(|x| x.rel.is_some()) {
+            add("relative addressing");
+        }
+        if i.src.iter().any(|x| x.swizzle.is_replicate()) {
+            add("replicate swizzle");
+        }
+        if d.is_some_and(|d| !d.mask.is_all()) {
+            add("write mask");
+        }
+        if matches!(i.op, Op::Dp3 | Op::Dp4 | Op::Dph)
+            && i.src
+                .iter()
+                .any(|x| !x.swizzle.is_identity() && !x.swizzle.is_replicate())
+        {
+            add("swizzled dot product");
+        }
+        if let Some(t) = i.tex {
+            add(&format!("target {:?}", t.target));
+        }
+        let reads = |f: RegFile| i.src.iter().any(|x| x.reg.file == f);
+        let interp = reads(RegFile::TexCoord)
+            || (!vs && reads(RegFile::Input) && !d3d)
+            || (p.profile == Profile::Ps3_0 && reads(RegFile::Input));
+        if !vs && i.op == Op::Add && interp && i.src.iter().any(|x| small_offset(x.reg)) {
+            add("neighbour offset from interpolant");
+        }
+        if !vs && i.op == Op::Mad && interp && i.src.iter().any(|x| is_lit(x.reg)) {
+            add("scaled coordinates (MAD)");
+        }
+        if !vs && i.op == Op::Rcp && i.src[0].reg.file == RegFile::Const {
+            add("uniform helper RCP of a constant");
+        }
+        if !vs
+            && matches!(i.op, Op::Dp3 | Op::Dp4 | Op::Dph | Op::Dp2add)
+            && interp
+            && reads(RegFile::Const)
+        {
+            add("dot product of interpolant and parameter");
+        }
+        if !vs
+            && matches!(i.op, Op::Lrp | Op::Cmp | Op::CmpGe)
+            && i.src[0].reg.file == RegFile::Const
+        {
+            add("LRP/CMP with uniform selector");
+        }
+        if let Some(d) = d
+            && d.reg.file == RegFile::Temp
+            && !d.mask.is_all()
+            && p.insts[n + 1..].iter().take(12).any(|j| {
+                (0..j.src.len()).any(|k| j.src[k].reg == d.reg && j.reads_of(k).0 & !d.mask.0 != 0)
+            })
+        {
+            add("partial temp write then wider read");
+        }
+        // Dot products into an output's components in reverse order.
+        if n + 2 < p.insts.len() && d.is_some_and(|d| d.reg.file.is_output()) {
+            let w = &p.insts[n..n + 3];
+            let same = w.iter().all(|j| {
+                matches!(j.op, Op::Dp3 | Op::Dp4 | Op::Dph)
+                    && j.dst.as_ref().map(|x| x.reg) == d.map(|x| x.reg)
+            });
+            let masks: Vec<u8> = w.iter().map(|j| j.dst_lanes().0).collect();
+            if same
+                && masks[0] > masks[1]
+                && masks[1] > masks[2]
+                && masks.iter().all(|m| m.count_ones() == 1)
+            {
+                add("reverse-order dot products into an output");
+            }
+        }
+        if i.op == Op::Tex
+            && d3d
+            && n > 0
+            && let Some(c) = i.src.first()
+            && c.reg.file == RegFile::Temp
+            && d.is_some_and(|d| d.reg == c.reg)
+            && p.insts[..n].iter().rev().take(4).any(|j| {
+                j.op == Op::Mov
+                    && j.dst
+                        .as_ref()
+                        .is_some_and(|x| x.reg == c.reg && !x.mask.is_all())
+                    && j.src[0].reg.file == RegFile::TexCoord
+            })
+        {
+            add("mov r.xy, t# feeding texld r, r, s#");
+        }
+    }
+    // Outputs written one component at a time.
+    let mut single: BTreeMap<hoist_asm::Reg, usize> = BTreeMap::new();
+    for i in &p.insts {
+        if let Some(d) = &i.dst
+            && d.reg.file.is_output()
+            && d.mask.count() == 1
+            && !matches!(
+                (d.reg.file, d.reg.index),
+                (RegFile::RastOut, 1 | 2) | (RegFile::DepthOut, _)
+            )
+        {
+            *single.entry(d.reg).or_default() += 1;
+        }
+    }
+    if single.values().any(|&c| c >= 2) {
+        add("output written per component");
+    }
+    for c in &p.consts {
+        match &c.binding {
+            ConstBinding::Env(_) if !d3d => add("program.env"),
+            ConstBinding::Local(_) => add("program.local"),
+            ConstBinding::State(hoist_asm::state::StateRef::Matrix(..)) => add("state.matrix"),
+            ConstBinding::State(_) => add("state.* (non-matrix)"),
+            ConstBinding::Literal(_) if d3d => add("def"),
+            _ => {}
+        }
+    }
+    for sym in &p.symbols {
+        match sym.kind {
+            SymKind::Param { array: true, .. } => add("PARAM array"),
+            SymKind::Attrib(_) => add("ATTRIB alias"),
+            SymKind::Output(_) => add("OUTPUT alias"),
+            _ => {}
+        }
+    }
+    for o in &p.options {
+        add(&format!("OPTION {o:?}"));
+    }
+    for io in &p.io {
+        let out = io.reg.file.is_output();
+        match (out, io.semantic) {
+            (false, Semantic::Generic(_)) => add("in attrib[n]"),
+            (false, sem) => add(&format!("in {}", sem_name(sem))),
+            (true, sem) => add(&format!("out {}", sem_name(sem))),
+        }
+        if d3d && !io.mask.is_all() && !out && !vs {
+            add("partial dcl");
+        }
+        if io.interp != hoist_asm::ir::Interp::Perspective {
+            add("dcl _centroid");
+        }
+    }
+    for (k, sem) in [
+        (RegFile::TexCrdOut, "result.texcoord"),
+        (RegFile::AttrOut, "result.color"),
+    ] {
+        for i in 0..8u16 {
+            if p.io.iter().any(|d| d.reg == hoist_asm::Reg::new(k, i)) {
+                add(&format!("{sem}[{i}]"));
+            }
+        }
+    }
+    let units: BTreeSet<u8> = p
+        .insts
+        .iter()
+        .filter_map(|i| i.tex.map(|t| t.unit))
+        .collect();
+    if units.len() >= 2 {
+        add("several texture units");
+    }
+    if text.contains("state.matrix.mvp.row[") && !text.contains("PARAM mvp") {
+        add("position by DP4 rows of state.matrix.mvp");
+    }
+    if text.contains("PARAM mvp[4] = { state.matrix.mvp };") {
+        add("PARAM mvp[4] = { state.matrix.mvp }");
+    }
+    let is_pos = |r: hoist_asm::Reg| {
+        r == hoist_asm::Reg::new(RegFile::RastOut, 0)
+            || p.semantic(r) == Some(Semantic::Position(0)) && r.file.is_output()
+    };
+    if p.insts.iter().any(|i| {
+        i.op == Op::Mov
+            && i.dst.as_ref().is_some_and(|d| is_pos(d.reg))
+            && i.src[0].reg.file == RegFile::Input
+    }) {
+        add("position by MOV");
+    }
+    if p.insts
+        .iter()
+        .any(|i| i.op == Op::M4x4 && i.dst.as_ref().is_some_and(|d| d.reg.file.is_output()))
+    {
+        add("m4x4 into an output");
+    }
+    s
+}
+
+fn sem_name(s: Semantic) -> String {
+    format!("{s:?}")
+        .split('(')
+        .next()
+        .unwrap_or("?")
+        .to_string()
+}
+
+/// Patterns every flavor must show in at least one of 2000 pairs, per profile.
+fn promised(flavor: Flavor, p: Profile) -> Vec<String> {
+    let mut v: Vec<&str> = vec![
+        "write mask",
+        "replicate swizzle",
+        "negate",
+        "swizzled dot product",
+        "partial temp write then wider read",
+    ];
+    let vs = p.stage() == Stage::Vertex;
+    match (flavor, vs) {
+        (Flavor::Arb, true) => v.extend([
+            "position by DP4 rows of state.matrix.mvp",
+            "PARAM mvp[4] = { state.matrix.mvp }",
+            "position by MOV",
+            "OPTION PositionInvariant",
+            "output written per component",
+            "reverse-order dot products into an output",
+            "PARAM array",
+            "state.matrix",
+            "state.* (non-matrix)",
+            "program.env",
+            "program.local",
+            "ATTRIB alias",
+            "OUTPUT alias",
+            "relative addressing",
+            "out Color",
+            "out Fog",
+            "out PointSize",
+            "out TexCoord",
+            "result.color[1]",
+            "in attrib[n]",
+            "in Normal",
+            "in Color",
+            "in TexCoord",
+            "in Fog",
+            "in BlendWeight",
+        ]),
+        (Flavor::Arb, false) => v.extend([
+            "_sat",
+            "OPTION PrecisionHintFastest",
+            "OPTION PrecisionHintNicest",
+            "target T1D",
+            "target T2D",
+            "target T3D",
+            "target Cube",
+            "target Rect",
+            "in WindowPos",
+            "in Color",
+            "in TexCoord",
+            "in Fog",
+            "state.* (non-matrix)",
+            "program.env",
+            "program.local",
+            "out Color",
+            "out Depth",
+            "neighbour offset from interpolant",
+            "scaled coordinates (MAD)",
+            "uniform helper RCP of a constant",
+            "dot product of interpolant and parameter",
+            "LRP/CMP with uniform selector",
+            "several texture units",
+            "output written per component",
+        ]),
+        (Flavor::D3d9, true) => {
+            v.extend([
+                "def",
+                "relative addressing",
+                "output written per component",
+                "reverse-order dot products into an output",
+                "m4x4 into an output",
+                "position by MOV",
+                "out TexCoord",
+                "out Color",
+            ]);
+            if p == Profile::Vs3_0 {
+                v.extend(["_sat", "_abs"]);
+            }
+        }
+        (Flavor::D3d9, false) => {
+            v.extend([
+                "_pp",
+                "def",
+                "target T2D",
+                "target Cube",
+                "target T3D",
+                "neighbour offset from interpolant",
+                "scaled coordinates (MAD)",
+                "dot product of interpolant and parameter",
+                "LRP/CMP with uniform selector",
+                "several texture units",
+                "partial dcl",
+                "in TexCoord",
+                "in Color",
+                "out Color",
+                "out Depth",
+                "_sat",
+            ]);
+            if p == Profile::Ps3_0 {
+                v.extend([
+                    "_abs",
+                    "in WindowPos",
+                    "in Fog",
+                    "output written per component",
+                ]);
+            } else {
+                v.push("mov r.xy, t# feeding texld r, r, s#");
+            }
+        }
+    }
+    v.into_iter().map(String::from).collect()
+}
+
+#[test]
+fn every_promised_pattern_appears() {
+    let mut missing = Vec::new();
+    for flavor in FLAVORS {
+        let mut seen: BTreeMap<Profile, BTreeMap<String, usize>> = BTreeMap::new();
+        let mut pairs: BTreeMap<String, usize> = BTreeMap::new();
+        for seed in 0..2000 {
+            let p = pair(seed, flavor);
+            let mut profs = Vec::new();
+            for text in [&p.vp, &p.fp] {
+                let prog = parse(text, &p.label);
+                profs.push(prog.profile.to_string());
+                let m = seen.entry(prog.profile).or_default();
+                for k in patterns(&prog, text) {
+                    *m.entry(k).or_default() += 1;
+                }
+            }
+            *pairs.entry(profs.join("+")).or_default() += 1;
+        }
+        println!("{flavor:?} profile pairs: {pairs:?}");
+        if flavor == Flavor::D3d9 {
+            for (a, b) in D3D9_PROFILES {
+                if !pairs.contains_key(&format!("{a}+{b}")) {
+                    missing.push(format!("profile pair {a}+{b}"));
+                }
+            }
+        }
+        for prof in profiles(flavor) {
+            let got = seen.get(&prof).cloned().unwrap_or_default();
+            let row: Vec<String> = got.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            println!("{prof}: {}", row.join(", "));
+            for k in promised(flavor, prof) {
+                if !got.contains_key(&k) {
+                    missing.push(format!("{prof}: {k}"));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "patterns never generated: {missing:?}");
+}
+
+#[test]
+fn same_seed_same_text_and_seeds_differ() {
+    for flavor in FLAVORS {
+        let mut distinct = BTreeSet::new();
+        for seed in [0, 1, 2, 17, 99, 12345, u64::MAX] {
+            let a = pair(seed, flavor);
+            let b = pair(seed, flavor);
+            assert_eq!(a, b, "seed {seed} is not deterministic");
+            distinct.insert(a.fp.clone());
+        }
+        assert_eq!(
+            distinct.len(),
+            7,
+            "{flavor:?}: different seeds gave equal programs"
+        );
+    }
+}
+
+#[test]
+fn generation_is_fast() {
+    let n = 4000;
+    let start = Instant::now();
+    let mut bytes = 0;
+    for seed in 0..n {
+        let p = pair(
+            seed,
+            if seed % 2 == 0 {
+                Flavor::Arb
+            } else {
+                Flavor::D3d9
+            },
+        );
+        bytes += p.vp.len() + p.fp.len();
+    }
+    let rate = n as f64 / start.elapsed().as_secs_f64();
+    println!(
+        "{rate:.0} pairs/s ({:.1} KiB per pair)",
+        bytes as f64 / n as f64 / 1024.0
+    );
+    if !cfg!(debug_assertions) {
+        assert!(rate >= 2000.0, "only {rate:.0} pairs/s");
+    }
+}
+
+/// With textures on every sampled unit and parameters set, most pixels of most pairs are
+/// finite, and the image is not constant.
+#[test]
+fn values_stay_mostly_finite() {
+    for flavor in FLAVORS {
+        let n = 1000;
+        let (mut all_bad, mut bad_px, mut px, mut varied) = (0, 0u64, 0u64, 0);
+        for seed in 0..n {
+            let p = pair(seed, flavor);
+            let vp = parse(&p.vp, &p.label);
+            let fp = parse(&p.fp, &p.label);
+            let mut cfg = RenderConfig {
+                width: 16,
+                height: 16,
+                textures: textures(&fp),
+                ..Default::default()
+            };
+            for (k, stage) in [
+                (0u16, &mut cfg.params.vertex),
+                (1, &mut cfg.params.fragment),
+            ] {
+                for i in 0..32u16 {
+                    let v = |j: u16| ((i * 7 + j * 3 + k) % 9) as f32 / 4.0 - 1.0;
+                    stage.env.insert(i, [v(0), v(1), v(2), v(3)]);
+                    stage.local.insert(i, [v(1), v(2), v(3), v(0)]);
+                }
+            }
+            let img = render(Some(&vp), Some(&fp), &cfg).expect("renders").image;
+            let st = img.stats();
+            px += img.pixels.len() as u64;
+            bad_px += st.nonfinite;
+            if st.nonfinite as usize == img.pixels.len() {
+                all_bad += 1;
+            }
+            if (0..4).any(|c| st.max[c] > st.min[c]) {
+                varied += 1;
+            }
+        }
+        println!(
+            "{flavor:?}: {:.2}% non-finite pixels, {all_bad} of {n} pairs with no finite pixel, {varied} with a non-constant image",
+            100.0 * bad_px as f64 / px as f64
+        );
+        assert!(
+            all_bad * 50 <= n,
+            "{flavor:?}: {all_bad} pairs of {n} are entirely NaN/Inf"
+        );
+        assert!(
+            varied * 2 >= n,
+            "{flavor:?}: only {varied} of {n} images vary"
+        );
+    }
+}
+
+#[test]
+fn textures_cover_every_sampled_unit() {
+    for seed in 0..200 {
+        let p = pair(seed, Flavor::Arb);
+        let fp = parse(&p.fp, &p.label);
+        let t = textures(&fp);
+        for i in &fp.insts {
+            if let Some(r) = i.tex {
+                assert!(
+                    t.contains_key(&r.unit),
+                    "{}: unit {} has no texture",
+                    p.label,
+                    r.unit
+                );
+                let _ = (r.target == TexTarget::Rect, WriteMask::ALL);
+            }
+        }
+    }
+}
+
+#[test]
+fn debug_constant() {
+    let Some(seed) = std::env::var("DBG")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    else {
+        return;
+    };
+    let flavor = if std::env::var("D3D").is_ok() {
+        Flavor::D3d9
+    } else {
+        Flavor::Arb
+    };
+    for seed in seed..seed + 20 {
+        let p = pair(seed, flavor);
+        let vp = parse(&p.vp, &p.label);
+        let fp = parse(&p.fp, &p.label);
+        let cfg = RenderConfig {
+            width: 16,
+            height: 16,
+            textures: textures(&fp),
+            ..Default::default()
+        };
+        let r = render(Some(&vp), Some(&fp), &cfg).unwrap();
+        let st = r.image.stats();
+        println!(
+            "{}: min {:?} max {:?} nonfinite {} frags {} killed {}",
+            p.label,
+            st.min,
+            st.max,
+            st.nonfinite,
+            r.stats.fragment_invocations,
+            r.stats.fragments_killed
+        );
+    }
+}
+
+#[test]
+fn show() {
+    let Some(seed) = std::env::var("SHOW").ok().and_then(|s| s.parse().ok()) else {
+        return;
+    };
+    let flavor = if std::env::var("D3D").is_ok() {
+        Flavor::D3d9
+    } else {
+        Flavor::Arb
+    };
+    let p = pair(seed, flavor);
+    println!("{}\n{}\n-----\n{}", p.label, p.vp, p.fp);
+}
+
+#[test]
+fn debug_varyings() {
+    if std::env::var("DBGV").is_err() {
+        return;
+    }
+    let (mut total, mut constant) = (0, 0);
+    for seed in 0..300 {
+        let p = pair(seed, Flavor::Arb);
+        let vp = parse(&p.vp, &p.label);
+        for io in &vp.io {
+            if let Semantic::TexCoord(n) = io.semantic {
+                if !io.reg.file.is_output() {
+                    continue;
+                }
+                let fp = parse(
+                    &format!("!!ARBfp1.0\nMOV result.color, fragment.texcoord[{n}];\nEND\n"),
+                    "x",
+                );
+                let r = render(
+                    Some(&vp),
+                    Some(&fp),
+                    &RenderConfig {
+                        width: 16,
+                        height: 16,
+                        ..Default::default()
+                    },
+                )
+                .unwrap();
+                let st = r.image.stats();
+                total += 1;
+                if (0..4).all(|c| st.max[c] == st.min[c]) {
+                    constant += 1;
+                    if constant < 30 {
+                        let needle = format!("texcoord[{n}]");
+                        let alias: Vec<String> =
+                            p.vp.lines()
+                                .filter(|l| l.starts_with("OUTPUT") && l.contains(&needle))
+                                .map(|l| l[7..9].to_string())
+                                .collect();
+                        for l in p.vp.lines().filter(|l| {
+                            !l.starts_with("OUTPUT")
+                                && (l.contains(&needle)
+                                    || alias.iter().any(|a| {
+                                        l.starts_with(&format!(
+                                            "{} {a}",
+                                            l.split(' ').next().unwrap()
+                                        ))
+                                    }))
+                        }) {
+                            println!("{seed}: {l}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("{constant} of {total} texcoord outputs constant");
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Soaks the optimizer: N generated vertex/fragment pairs per dialect (ARB and Direct3D 9)
+# through optimize, translation validation and a fresh render check. Prints panics,
+# mismatches and groups validation rejected; exits non-zero on a panic, a mismatch or a
+# round-trip failure. Extra arguments go to hoist-soak (--first SEED, --only arb|d3d9, ...).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n="${1:-1000}"
+shift || true
+exec cargo run --quiet --release -p hoist-verify --bin hoist-soak -- "$n" "$@"
