@@ -171,8 +171,6 @@ impl Outcome {
 pub enum OptError {
     #[error("{0}")]
     NotAPair(String),
-    #[error("the input does not validate: {0}")]
-    Invalid(String),
 }
 
 /// The analyses of a pair under `opts` (def-use, interpolant origins, movability, groups).
@@ -384,7 +382,13 @@ impl<'a> Optimizer<'a> {
             Ok(c) => c,
             Err(why) => {
                 notes.push(format!("nothing moved: {why}"));
-                let result = select::nothing(&cx).map_err(|e| OptError::Invalid(e.to_string()))?;
+                // Even the clean-up of the unchanged pair may fail the profile's rules (say,
+                // dead code removed before a read of an undefined value): then the pair is
+                // returned exactly as written.
+                let result = select::nothing(&cx).unwrap_or_else(|e| {
+                    notes.push(format!("the pair is returned as written: {e}"));
+                    pipeline::unchanged(&cx)
+                });
                 select::Choice {
                     selected: vec![false; n],
                     result: result.into(),

@@ -285,6 +285,25 @@ fn fixed_point(mut round: impl FnMut() -> bool) {
     }
 }
 
+/// The pair as written: nothing moved, nothing cleaned up.
+pub fn unchanged(cx: &Context) -> Evaluated {
+    let stats = Stats::of(cx.vp, cx.fp, cx.vp_limits, cx.fp_limits);
+    let cost = cx.cost.cost(
+        stats.fp_slots.total(),
+        stats.vp_slots.total(),
+        stats.interp_components,
+    );
+    Evaluated {
+        vp: Tracked::new(cx.vp.clone()),
+        fp: Tracked::new(cx.fp.clone()),
+        mirrors: Vec::new(),
+        transports: Vec::new(),
+        duplicated: Vec::new(),
+        stats,
+        cost,
+    }
+}
+
 /// Moves the instructions marked in `selected`, cleans up and validates.
 pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> {
     let a = cx.analysis;
@@ -293,21 +312,7 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         if selected.iter().any(|&s| s) {
             return Err(Rejected::Infeasible(fp_to_vp::Infeasible::FlowControl));
         }
-        let stats = Stats::of(cx.vp, cx.fp, cx.vp_limits, cx.fp_limits);
-        let cost = cx.cost.cost(
-            stats.fp_slots.total(),
-            stats.vp_slots.total(),
-            stats.interp_components,
-        );
-        return Ok(Evaluated {
-            vp: Tracked::new(cx.vp.clone()),
-            fp: Tracked::new(cx.fp.clone()),
-            mirrors: Vec::new(),
-            transports: Vec::new(),
-            duplicated: Vec::new(),
-            stats,
-            cost,
-        });
+        return Ok(unchanged(cx));
     };
     let input = fp_to_vp::Input {
         vp: cx.vp,

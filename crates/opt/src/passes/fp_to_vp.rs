@@ -697,157 +697,168 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
         if !selected[i] {
             continue;
         }
-        let mut new = inst.clone();
-        new.span = Span::NONE;
-        // Dead lanes do not move (their inputs may not exist in the vertex program).
-        let live = crate::analysis::movable::live_lanes(x.fp_du, i, inst);
-        if let Some(d) = &mut new.dst
-            && !live.is_empty()
-            && live != d.mask
-        {
-            d.mask = live;
-        }
-        let mut line = Line {
-            prov: Prov::Moved { index: i as u32 },
-            changed: 0,
-        };
-        let mut gathers: Vec<Inst> = Vec::new();
-        let lanes = new.dst_lanes();
-        // Operands no live lane reads (`DST r.w, a, b` reads nothing of `a`) may name
-        // registers the vertex program lacks; they are filled in below.
-        let unread: Vec<usize> = (0..new.src.len())
-            .filter(|&k| inst.src_lanes(k, lanes).is_empty())
-            .collect();
-        for (k, s) in new.src.iter_mut().enumerate() {
-            if unread.contains(&k) {
-                continue;
+        // A matrix macro moves as its rows' dot products, so that every row register is
+        // renamed and every row constant placed on its own (the vertex program has no
+        // block of registers to match the fragment program's).
+        let pieces = matrix_rows(inst);
+        let mut vdst = None;
+        for (piece, inst) in pieces.iter().enumerate() {
+            let mut new = inst.clone();
+            new.span = Span::NONE;
+            // Dead lanes do not move (their inputs may not exist in the vertex program).
+            let live = crate::analysis::movable::live_lanes(x.fp_du, i, inst);
+            if let Some(d) = &mut new.dst
+                && !live.is_empty()
+                && live != d.mask
+            {
+                d.mask = live;
             }
-            let orig = s.reg;
-            s.name = None;
-            s.span = Span::NONE;
-            match s.reg.file {
-                RegFile::Temp => {
-                    s.reg.index = temps.map(s.reg.index)?;
+            let mut line = if piece == 0 {
+                Line {
+                    prov: Prov::Moved { index: i as u32 },
+                    changed: 0,
                 }
-                RegFile::Const => {
-                    s.reg.index = consts.translate(&mut vp.program, s.reg.index)?;
+            } else {
+                Line::added(AddedFor::Lowering, Some(i))
+            };
+            let mut gathers: Vec<Inst> = Vec::new();
+            let lanes = new.dst_lanes();
+            // Operands no live lane reads (`DST r.w, a, b` reads nothing of `a`) may name
+            // registers the vertex program lacks; they are filled in below.
+            let unread: Vec<usize> = (0..new.src.len())
+                .filter(|&k| inst.src_lanes(k, lanes).is_empty())
+                .collect();
+            for (k, s) in new.src.iter_mut().enumerate() {
+                if unread.contains(&k) {
+                    continue;
                 }
-                f if f.is_input() => {
-                    let need = inst.src_lanes(k, lanes);
-                    let mut vals: Vec<(Comp, VpValue)> = Vec::new();
-                    for lane in need.iter() {
-                        let c = s.swizzle.get(lane);
-                        let Some(&v) = origins.get(&(orig, c)) else {
-                            return Err(Infeasible::Unmovable { inst: i as u32 });
-                        };
-                        vals.push((lane, v));
+                let orig = s.reg;
+                s.name = None;
+                s.span = Span::NONE;
+                match s.reg.file {
+                    RegFile::Temp => {
+                        s.reg.index = temps.map(s.reg.index)?;
                     }
-                    let first = vals[0].1;
-                    let uniform_reg = vals
-                        .iter()
-                        .all(|(_, v)| v.reg == first.reg && v.negate == first.negate);
-                    if uniform_reg {
-                        // Unread lanes keep what the original swizzle would map to, if
-                        // anything, else the identity.
-                        let mut sw = [0u8, 1, 2, 3];
-                        for (lane, c) in sw.iter_mut().enumerate() {
-                            let fc = inst.src[k].swizzle.get(lane as u8);
-                            if let Some(v) = origins.get(&(orig, fc))
-                                && v.reg == first.reg
-                            {
-                                *c = v.comp;
-                            }
-                        }
-                        for (lane, v) in &vals {
-                            sw[*lane as usize] = v.comp;
-                        }
-                        s.reg = first.reg;
-                        s.swizzle = Swizzle::new(sw[0], sw[1], sw[2], sw[3]);
-                        s.negate ^= first.negate;
-                    } else {
-                        // Gather the fragment components into one temporary, same positions.
-                        let g = temps.take(None)?;
-                        let greg = Reg::new(RegFile::Temp, g);
-                        let mut by_src: Vec<(VpValue, WriteMask, [Comp; 4])> = Vec::new();
-                        for (lane, v) in &vals {
-                            let c = inst.src[k].swizzle.get(*lane);
-                            if let Some(e) = by_src
-                                .iter_mut()
-                                .find(|e| e.0.reg == v.reg && e.0.negate == v.negate)
-                            {
-                                e.1 = e.1.union(WriteMask::single(c));
-                                e.2[c as usize] = v.comp;
-                            } else {
-                                let mut sw = [0u8, 1, 2, 3];
-                                sw[c as usize] = v.comp;
-                                by_src.push((*v, WriteMask::single(c), sw));
-                            }
-                        }
-                        for (v, mask, sw) in by_src {
-                            let mut src =
-                                Src::new(v.reg).swizzled(Swizzle::new(sw[0], sw[1], sw[2], sw[3]));
-                            src.negate = v.negate;
-                            gathers.push(Inst::new(Op::Mov, Some(Dst::new(greg, mask)), [src]));
-                        }
-                        s.reg = greg;
+                    RegFile::Const => {
+                        s.reg.index = consts.translate(&mut vp.program, s.reg.index)?;
                     }
+                    f if f.is_input() => {
+                        let need = inst.src_lanes(k, lanes);
+                        let mut vals: Vec<(Comp, VpValue)> = Vec::new();
+                        for lane in need.iter() {
+                            let c = s.swizzle.get(lane);
+                            let Some(&v) = origins.get(&(orig, c)) else {
+                                return Err(Infeasible::Unmovable { inst: i as u32 });
+                            };
+                            vals.push((lane, v));
+                        }
+                        let first = vals[0].1;
+                        let uniform_reg = vals
+                            .iter()
+                            .all(|(_, v)| v.reg == first.reg && v.negate == first.negate);
+                        if uniform_reg {
+                            // Unread lanes keep what the original swizzle would map to, if
+                            // anything, else the identity.
+                            let mut sw = [0u8, 1, 2, 3];
+                            for (lane, c) in sw.iter_mut().enumerate() {
+                                let fc = inst.src[k].swizzle.get(lane as u8);
+                                if let Some(v) = origins.get(&(orig, fc))
+                                    && v.reg == first.reg
+                                {
+                                    *c = v.comp;
+                                }
+                            }
+                            for (lane, v) in &vals {
+                                sw[*lane as usize] = v.comp;
+                            }
+                            s.reg = first.reg;
+                            s.swizzle = Swizzle::new(sw[0], sw[1], sw[2], sw[3]);
+                            s.negate ^= first.negate;
+                        } else {
+                            // Gather the fragment components into one temporary, same positions.
+                            let g = temps.take(None)?;
+                            let greg = Reg::new(RegFile::Temp, g);
+                            let mut by_src: Vec<(VpValue, WriteMask, [Comp; 4])> = Vec::new();
+                            for (lane, v) in &vals {
+                                let c = inst.src[k].swizzle.get(*lane);
+                                if let Some(e) = by_src
+                                    .iter_mut()
+                                    .find(|e| e.0.reg == v.reg && e.0.negate == v.negate)
+                                {
+                                    e.1 = e.1.union(WriteMask::single(c));
+                                    e.2[c as usize] = v.comp;
+                                } else {
+                                    let mut sw = [0u8, 1, 2, 3];
+                                    sw[c as usize] = v.comp;
+                                    by_src.push((*v, WriteMask::single(c), sw));
+                                }
+                            }
+                            for (v, mask, sw) in by_src {
+                                let mut src = Src::new(v.reg)
+                                    .swizzled(Swizzle::new(sw[0], sw[1], sw[2], sw[3]));
+                                src.negate = v.negate;
+                                gathers.push(Inst::new(Op::Mov, Some(Dst::new(greg, mask)), [src]));
+                            }
+                            s.reg = greg;
+                        }
+                    }
+                    _ => {}
                 }
-                _ => {}
+                if s.reg != orig {
+                    line.mark_src(k);
+                }
             }
-            if s.reg != orig {
+            for &k in &unread {
+                let read = (0..new.src.len()).find(|j| !unread.contains(j));
+                new.src[k] = match read {
+                    Some(j) => new.src[j].clone(),
+                    None => {
+                        let max = x.vp_limits.consts;
+                        let slot =
+                            edit::literal_slot(&mut vp.program, [0.0; 4], max, None, &consts.taken)
+                                .ok_or(Infeasible::Constants { limit: max as u32 })?;
+                        Src::new(Reg::new(RegFile::Const, slot))
+                    }
+                };
                 line.mark_src(k);
             }
-        }
-        for &k in &unread {
-            let read = (0..new.src.len()).find(|j| !unread.contains(j));
-            new.src[k] = match read {
-                Some(j) => new.src[j].clone(),
-                None => {
-                    let max = x.vp_limits.consts;
-                    let slot =
-                        edit::literal_slot(&mut vp.program, [0.0; 4], max, None, &consts.taken)
-                            .ok_or(Infeasible::Constants { limit: max as u32 })?;
-                    Src::new(Reg::new(RegFile::Const, slot))
+            if let Some(d) = &mut new.dst {
+                let orig = d.reg;
+                d.name = None;
+                d.span = Span::NONE;
+                d.reg.index = temps.map(d.reg.index)?;
+                if d.reg != orig {
+                    line.mark_dst();
                 }
-            };
-            line.mark_src(k);
-        }
-        if let Some(d) = &mut new.dst {
-            let orig = d.reg;
-            d.name = None;
-            d.span = Span::NONE;
-            d.reg.index = temps.map(d.reg.index)?;
-            if d.reg != orig {
-                line.mark_dst();
             }
-        }
-        for g in gathers {
-            vp.push(g, Line::added(AddedFor::Gather, Some(i)));
-        }
-        let vdst = new.dst.as_ref().map(|d| d.reg);
-        if x.vp.profile.has(new.op) {
-            vp.push(new, line);
-        } else {
-            let lim = x.vp_limits.consts;
-            let taken = consts.taken.clone();
-            let vprog = &mut vp.program;
-            let mut one_zero =
-                || edit::literal_slot(vprog, [1.0, 0.0, 0.5, 0.0], lim, None, &taken);
-            let mut scratch = || temps.take(None).ok();
-            let seq = crate::passes::lower::expand(&new, &mut scratch, &mut one_zero).ok_or(
-                Infeasible::Temporaries {
-                    needed: temps.limit as u32 + 1,
-                    limit: temps.limit as u32,
-                },
-            )?;
-            let last = seq.len() - 1;
-            for (n, inst) in seq.into_iter().enumerate() {
-                let l = if n == last {
-                    line
-                } else {
-                    Line::added(AddedFor::Lowering, Some(i))
-                };
-                vp.push(inst, l);
+            for g in gathers {
+                vp.push(g, Line::added(AddedFor::Gather, Some(i)));
+            }
+            vdst = new.dst.as_ref().map(|d| d.reg);
+            if x.vp.profile.has(new.op) {
+                vp.push(new, line);
+            } else {
+                let lim = x.vp_limits.consts;
+                let taken = consts.taken.clone();
+                let vprog = &mut vp.program;
+                let mut one_zero =
+                    || edit::literal_slot(vprog, [1.0, 0.0, 0.5, 0.0], lim, None, &taken);
+                let mut scratch = || temps.take(None).ok();
+                let seq = crate::passes::lower::expand(&new, &mut scratch, &mut one_zero).ok_or(
+                    Infeasible::Temporaries {
+                        needed: temps.limit as u32 + 1,
+                        limit: temps.limit as u32,
+                    },
+                )?;
+                let last = seq.len() - 1;
+                for (n, inst) in seq.into_iter().enumerate() {
+                    let l = if n == last {
+                        line
+                    } else {
+                        Line::added(AddedFor::Lowering, Some(i))
+                    };
+                    vp.push(inst, l);
+                }
             }
         }
         // Transports of this producer, one `mov` per interpolator register.
@@ -939,6 +950,33 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
         transports,
         duplicated,
     })
+}
+
+/// A matrix macro as one dot product per written row (`m3x2 d.xy, a, c4` is `dp3 d.x, a, c4`
+/// and `dp3 d.y, a, c5`), which the executor evaluates in the same order, so bit for bit
+/// alike; any other instruction as itself.
+fn matrix_rows(inst: &Inst) -> Vec<Inst> {
+    let (Some(rows), Some(d)) = (inst.op.matrix_rows(), &inst.dst) else {
+        return vec![inst.clone()];
+    };
+    let dot = match inst.info().shape {
+        hoist_asm::ops::Shape::Matrix { cols: 4, .. } => Op::Dp4,
+        _ => Op::Dp3,
+    };
+    (0..rows)
+        .filter(|&r| d.mask.has(r))
+        .map(|r| {
+            let mut row = inst.src[1].clone();
+            row.reg.index += u16::from(r);
+            let mut dp = inst.clone();
+            dp.op = dot;
+            dp.src = [inst.src[0].clone(), row].into_iter().collect();
+            if let Some(dd) = &mut dp.dst {
+                dd.mask = WriteMask::single(r);
+            }
+            dp
+        })
+        .collect()
 }
 
 fn texcoord_of(c: &Channel) -> u8 {

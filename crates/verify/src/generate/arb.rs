@@ -64,8 +64,13 @@ pub(super) fn swz(g: &mut Gen, want: Want) -> u16 {
     let mut sels = Vec::with_capacity(4);
     let mut mag: f32 = 0.0;
     for lane in 0..4 {
-        let neg = if g.rng.chance(0.2) { "-" } else { "" };
-        let sel = match g.rng.below(6) {
+        let sel_kind = g.rng.below(6);
+        let neg = if sel_kind != 1 && g.rng.chance(0.2) {
+            "-"
+        } else {
+            ""
+        };
+        let sel = match sel_kind {
             0 => {
                 mag = mag.max(1.0);
                 "1".to_string()
@@ -174,7 +179,7 @@ fn table_text(g: &Gen) -> String {
                         let vals = g
                             .pool
                             .iter()
-                            .find(|v| v.text == name)
+                            .find(|v| *v.text == *name)
                             .and_then(|v| v.vals)
                             .unwrap_or([0.0; 4]);
                         Gen::vals_text(vals)

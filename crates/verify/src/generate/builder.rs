@@ -12,6 +12,7 @@ use super::{Rng, mask_text, num, swizzle_text};
 use hoist_asm::ir::{Dst, Reg, RegFile, WriteMask};
 use hoist_asm::ops::{Class as OpClass, Shape};
 use hoist_asm::{Inst, Op, Profile};
+use std::rc::Rc;
 
 /// How ARB literals are spelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,7 +111,7 @@ pub(crate) enum Port {
 /// A readable register that is not a temporary: input, constant, literal.
 #[derive(Clone, Debug)]
 pub(crate) struct Val {
-    pub text: String,
+    pub text: Rc<str>,
     pub port: Port,
     pub avail: u8,
     pub lanes: [Info; 4],
@@ -123,7 +124,7 @@ pub(crate) struct Val {
 impl Val {
     pub(crate) fn new(text: impl Into<String>, port: Port, avail: u8, info: Info) -> Val {
         Val {
-            text: text.into(),
+            text: Rc::from(text.into()),
             port,
             avail,
             lanes: [info; 4],
@@ -134,7 +135,7 @@ impl Val {
 
     pub(crate) fn literal(text: impl Into<String>, port: Port, v: [f32; 4]) -> Val {
         Val {
-            text: text.into(),
+            text: Rc::from(text.into()),
             port,
             avail: 15,
             lanes: v.map(Info::exact),
@@ -165,7 +166,7 @@ impl Temp {
 /// A source operand as it will be printed.
 #[derive(Clone, Debug)]
 pub(crate) struct Opnd {
-    pub text: String,
+    pub text: Rc<str>,
     pub port: Port,
     pub swz: [u8; 4],
     pub neg: bool,
@@ -179,7 +180,7 @@ impl Opnd {
     /// An operand that is not a register read (`s0`, `texture[1]`, `2D`).
     pub(crate) fn raw(text: impl Into<String>) -> Opnd {
         Opnd {
-            text: text.into(),
+            text: Rc::from(text.into()),
             port: Port::Free,
             swz: [0, 1, 2, 3],
             neg: false,
@@ -285,7 +286,7 @@ impl Ports {
 /// Destination of an instruction.
 #[derive(Clone, Debug)]
 pub(crate) struct DstReg {
-    pub text: String,
+    pub text: Rc<str>,
     pub temp: Option<u16>,
     pub mask: u8,
     /// A scalar register written without a mask (`oFog`, `oDepth`).
@@ -295,7 +296,7 @@ pub(crate) struct DstReg {
 impl DstReg {
     pub(crate) fn out(text: impl Into<String>, mask: u8) -> DstReg {
         DstReg {
-            text: text.into(),
+            text: Rc::from(text.into()),
             temp: None,
             mask,
             bare: false,
@@ -344,8 +345,8 @@ pub(crate) struct Gen {
     pub phases: u32,
     pub phase_written: u64,
     pub phase_alu: u64,
-    /// Declaration lines the dialect prints before the body (D3D9 `def`, ARB `PARAM`).
-    pub decls: Vec<String>,
+    /// Spellings of the temporaries, by index.
+    names: Vec<Rc<str>>,
     /// Next D3D9 constant register for a `def`, and the end of the `def` range.
     pub next_def: u16,
     pub def_end: u16,
@@ -376,7 +377,7 @@ impl Gen {
             phases: 1,
             phase_written: 0,
             phase_alu: 0,
-            decls: Vec::new(),
+            names: Vec::new(),
             next_def: 0,
             def_end: 0,
         }
@@ -392,6 +393,10 @@ impl Gen {
 
     pub(crate) fn temp_name(&self, t: u16) -> String {
         format!("{}{t}", self.temp_prefix)
+    }
+
+    fn temp_text(&self, t: u16) -> Rc<str> {
+        self.names[t as usize].clone()
     }
 
     // ---- budgets ----------------------------------------------------------------------
@@ -415,6 +420,8 @@ impl Gen {
 
     pub(crate) fn new_temp(&mut self) -> Option<u16> {
         (self.temps.len() < self.temp_cap).then(|| {
+            let name = self.temp_name(self.temps.len() as u16);
+            self.names.push(Rc::from(name));
             self.temps.push(Temp::default());
             (self.temps.len() - 1) as u16
         })
@@ -453,7 +460,7 @@ impl Gen {
 
     pub(crate) fn temp_dst(&self, t: u16, mask: u8) -> DstReg {
         DstReg {
-            text: self.temp_name(t),
+            text: self.temp_text(t),
             temp: Some(t),
             mask,
             bare: false,
@@ -513,10 +520,10 @@ impl Gen {
                 self.rng.pick(&ok)
             }
             _ => {
-                if covers(&identity) && self.rng.chance(0.55) {
+                if covers(&identity) && self.rng.chance(0.72) {
                     return identity;
                 }
-                if self.rng.chance(0.35) {
+                if self.rng.chance(0.5) {
                     return [self.rng.pick(&comps); 4];
                 }
                 let mut s = identity;
@@ -616,7 +623,7 @@ impl Gen {
                 let lanes = tp
                     .lanes
                     .map(|i| i.unwrap_or(Info::new(0.0, 0.0, Class::Varying)));
-                (self.temp_name(t), Port::Temp(t), true, lanes, tp.dep)
+                (self.temp_text(t), Port::Temp(t), true, lanes, tp.dep)
             }
             Cand::Pool(k) => {
                 let v = &self.pool[k];
@@ -687,7 +694,7 @@ impl Gen {
             .reduce(Info::join)
             .unwrap_or(Info::new(0.0, 0.0, Class::Varying));
         Opnd {
-            text: self.temp_name(t),
+            text: self.temp_text(t),
             port: Port::Temp(t),
             swz,
             neg: false,
@@ -1002,7 +1009,7 @@ impl Gen {
     pub(crate) fn opnd_text(&self, o: &Opnd) -> String {
         let (neg, text) = match o.text.strip_prefix('-') {
             Some(t) if o.neg => ("", t),
-            _ => (if o.neg { "-" } else { "" }, o.text.as_str()),
+            _ => (if o.neg { "-" } else { "" }, &*o.text),
         };
         format!(
             "{}{}{}{}",
