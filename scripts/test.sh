@@ -22,7 +22,7 @@ step "native tests"
 mkdir -p target
 cargo test --workspace --all-targets -- --nocapture 2>&1 | tee target/native-tests.log
 echo "--- summary (full log: target/native-tests.log)"
-grep -E '(corpus|piglit|differential|optimizer|passed, [0-9]+ failed|SKIP)' target/native-tests.log || true
+grep -E '(corpus|piglit|differential|llvmpipe|optimizer|filetests|validation|soak|ARB:|D3D9:|passed, [0-9]+ failed|SKIP)' target/native-tests.log || true
 
 step "wasm tests (Node)"
 cargo test --target wasm32-unknown-unknown -p hoist-asm -p hoist-opt -p hoist-raster
