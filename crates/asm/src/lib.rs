@@ -189,15 +189,18 @@ pub fn canonicalize(program: &mut Program) {
     match program.dialect() {
         Dialect::Arb => {
             program.io.sort_by_key(|d| d.reg);
-            // `SWZ` sources carry no swizzle in the text: fold it into the selectors.
+            // `SWZ` sources carry no swizzle or sign in the text: fold both into the
+            // component selectors (the constant selectors 0 and 1 keep their own sign).
             for inst in &mut program.insts {
                 if let (Some(e), Some(s)) = (&mut inst.ext_swizzle, inst.src.first_mut()) {
-                    for sel in &mut e.sel {
+                    for (sel, neg) in e.sel.iter_mut().zip(&mut e.neg) {
                         if let ir::ExtSel::Comp(c) = sel {
                             *c = s.swizzle.get(*c);
+                            *neg ^= s.negate;
                         }
                     }
                     s.swizzle = Swizzle::IDENTITY;
+                    s.negate = false;
                 }
             }
         }

@@ -302,6 +302,14 @@ pub fn check_limits(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
             }
             (RegFile::AttrOut, _) => ("colour output", d.reg.index, limits.colors as u16 * 2),
             (RegFile::Input, Stage::Vertex) => ("vertex attribute", d.reg.index, limits.attribs),
+            (RegFile::Input, Stage::Fragment) if p.profile == Profile::Ps3_0 => {
+                ("input register", d.reg.index, limits.attribs)
+            }
+            (RegFile::Output, _) => (
+                "output register",
+                d.reg.index,
+                crate::d3d9::regs::file_count(RegFile::Output, p.profile, limits) as u16,
+            ),
             _ => continue,
         };
         if n >= max {

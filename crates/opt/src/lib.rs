@@ -56,6 +56,7 @@ pub enum Selection {
 
 /// Optimizer options (the playground's and the command line's).
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Options {
     /// Vertex-program limits (default: the profile's).
     pub vp_limits: Option<Limits>,

@@ -644,7 +644,8 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
                 }
             };
             for c in 0..4 {
-                let neg = e.neg[c] ^ s.negate;
+                // The operand's own negation negates its value, not the constant selectors.
+                let neg = e.neg[c] ^ (s.negate && matches!(e.sel[c], ExtSel::Comp(_)));
                 let scratch = b.scratch + 4 * (1 + c as u32);
                 let negated = |r: R, pre: &mut Vec<Pre>| {
                     pre.push(Pre::Modify {
@@ -659,8 +660,8 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
                     ExtSel::Zero => b.const_row(None, 0.0, false, false),
                     ExtSel::One => b.const_row(None, if neg { -1.0 } else { 1.0 }, false, false),
                     ExtSel::Comp(k) => {
-                        // The operand's own swizzle applies first (the IR allows one; the
-                        // ARB text never writes one).
+                        // The operand's own swizzle applies first (the IR allows one and a
+                        // negation; the ARB text writes neither).
                         let k = s.swizzle.get(k);
                         if let Some(pl) = plain {
                             let r = pl[k as usize];

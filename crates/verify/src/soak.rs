@@ -250,8 +250,8 @@ fn settings(seed: u64, vp: &Program, fp: &Program) -> (Options, Config, Config) 
     (opts, cfg, fresh)
 }
 
-/// Writes the pair of a seed to `dir` (`vp.txt`, `fp.txt`) and describes how the soak
-/// optimizes it, to reproduce a problem with `hoist opt`.
+/// Writes the pair of a seed to `dir` (`vp.txt`, `fp.txt`, and the soak's options as
+/// `options.json`) and describes how the soak optimizes it.
 pub fn dump(seed: u64, flavor: Flavor, dir: &std::path::Path) -> Result<String, String> {
     let pair = generate::pair(seed, flavor);
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
@@ -259,6 +259,8 @@ pub fn dump(seed: u64, flavor: Flavor, dir: &std::path::Path) -> Result<String, 
     std::fs::write(dir.join("fp.txt"), &pair.fp).map_err(|e| e.to_string())?;
     let (vp, fp) = (parse(&pair.vp)?, parse(&pair.fp)?);
     let (opts, cfg, fresh) = settings(seed, &vp, &fp);
+    let json = serde_json::to_string_pretty(&opts).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("options.json"), json).map_err(|e| e.to_string())?;
     let mut text = format!(
         "{}: written to {}\noptions: {opts:?}\nvalidation seeds: {} and {}\n",
         pair.label,
@@ -293,14 +295,28 @@ pub fn soak_one(seed: u64, flavor: Flavor, tally: &mut Tally) {
         }
     };
     let (opts, cfg, fresh) = settings(seed, &vp, &fp);
-    let v: Validated = match guarded(|| crate::optimize(&vp, &fp, &opts, Some(&cfg))) {
+    check(&label, &vp, &fp, &opts, (&cfg, &fresh), tally);
+}
+
+/// Optimizes and validates one pair under `opts` (validation seeds `cfg.0`, then a fresh
+/// check with `cfg.1`), printing and re-parsing the result; counts problems in `tally`.
+pub fn check(
+    label: &str,
+    vp: &Program,
+    fp: &Program,
+    opts: &Options,
+    cfg: (&Config, &Config),
+    tally: &mut Tally,
+) {
+    let (cfg, fresh) = cfg;
+    let v: Validated = match guarded(|| crate::optimize(vp, fp, opts, Some(cfg))) {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
-            tally.add(&label, Problem::Error(e.to_string()));
+            tally.add(label, Problem::Error(e.to_string()));
             return;
         }
         Err(p) => {
-            tally.add(&label, Problem::Panic(format!("{p}; options {opts:?}")));
+            tally.add(label, Problem::Panic(format!("{p}; options {opts:?}")));
             return;
         }
     };
@@ -319,7 +335,7 @@ pub fn soak_one(seed: u64, flavor: Flavor, tally: &mut Tally) {
     match &v.status {
         Status::Validated | Status::Unchanged { .. } => {}
         Status::Unvalidated { why } => {
-            tally.add(&label, Problem::Unvalidated(why.clone()));
+            tally.add(label, Problem::Unvalidated(why.clone()));
             return;
         }
         Status::Skipped => unreachable!("validation was asked for"),
@@ -335,17 +351,17 @@ pub fn soak_one(seed: u64, flavor: Flavor, tally: &mut Tally) {
                     first_difference(p, &q)
                 )),
             ),
-            Err(e) => tally.add(&label, Problem::RoundTrip(format!("does not parse: {e}"))),
+            Err(e) => tally.add(label, Problem::RoundTrip(format!("does not parse: {e}"))),
         }
     }
-    match guarded(|| validate::validate(&vp, &fp, out, &fresh)) {
+    match guarded(|| validate::validate(vp, fp, out, fresh)) {
         Ok(Ok(r)) => {
             if let Some(f) = r.failure {
-                tally.add(&label, Problem::Mismatch(f.to_string()));
+                tally.add(label, Problem::Mismatch(f.to_string()));
             }
         }
-        Ok(Err(e)) => tally.add(&label, Problem::Unvalidated(e)),
-        Err(p) => tally.add(&label, Problem::Panic(format!("in the fresh check: {p}"))),
+        Ok(Err(e)) => tally.add(label, Problem::Unvalidated(e)),
+        Err(p) => tally.add(label, Problem::Panic(format!("in the fresh check: {p}"))),
     }
 }
 

@@ -24,13 +24,51 @@ fn pair(name: &str) -> (Program, Program) {
     (parse(&read("vp")), parse(&read("fp")))
 }
 
+/// Every pair in `tests/pairs` (the issue's reproducers and what the soak found), under
+/// its options (`<name>.json`, else the defaults): optimized, validated with no group
+/// rejected, printed and re-parsed, and checked again on fresh inputs.
 #[test]
-fn reproducers_validate_without_rejections() {
+fn regression_pairs_validate_without_rejections() {
+    let dir = repo().join("crates/verify/tests/pairs");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            (p.extension()? == "fp").then(|| p.file_stem()?.to_str().map(String::from))?
+        })
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8, "{names:?}");
+    let mut tally = hoist_verify::soak::Tally::default();
+    for name in &names {
+        let (vp, fp) = pair(name);
+        let opts: Options = std::fs::read_to_string(dir.join(format!("{name}.json")))
+            .map(|j| serde_json::from_str(&j).expect("options parse"))
+            .unwrap_or_default();
+        let fresh = Config {
+            seed: 99,
+            render_size: 32,
+        };
+        tally.pairs += 1;
+        hoist_verify::soak::check(
+            name,
+            &vp,
+            &fp,
+            &opts,
+            (&Config::default(), &fresh),
+            &mut tally,
+        );
+    }
+    println!("{}", tally.summary("regression pairs"));
+    assert!(tally.problems.is_empty(), "{}", tally.details());
+}
+
+#[test]
+fn the_issue_reproducers_move_and_validate() {
     for name in ["save_reg", "unread_operand"] {
         let (vp, fp) = pair(name);
         let v = hoist_verify::optimize(&vp, &fp, &Options::default(), Some(&Config::default()))
             .expect("optimizes");
-        println!("{name}: {:?} {:?}", v.status, v.report);
         assert_eq!(v.status, Status::Validated, "{name}");
         assert!(v.rejected.is_empty(), "{name}: {:?}", v.rejected);
         assert!(

@@ -705,21 +705,30 @@ impl Printer<'_> {
             if inst.op == Op::Swz {
                 let mut plain = s.clone();
                 plain.swizzle = Swizzle::IDENTITY;
+                plain.negate = false;
                 parts.push(self.src_text(&plain, false));
             } else {
                 parts.push(self.src_text(s, scalar));
             }
         }
         if let Some(e) = &inst.ext_swizzle {
-            // The source is printed unswizzled: its swizzle goes into the selectors.
-            let sw = inst.src.first().map_or(Swizzle::IDENTITY, |s| s.swizzle);
+            // The source is printed plain: its swizzle and sign go into the component
+            // selectors.
+            let (sw, negate) = inst
+                .src
+                .first()
+                .map_or((Swizzle::IDENTITY, false), |s| (s.swizzle, s.negate));
             for k in 0..4 {
-                let sel = match e.sel[k] {
-                    ExtSel::Zero => "0".to_string(),
-                    ExtSel::One => "1".to_string(),
-                    ExtSel::Comp(c) => COMP_NAMES[sw.get(c & 3) as usize].to_string(),
+                let (sel, flip) = match e.sel[k] {
+                    ExtSel::Zero => ("0".to_string(), false),
+                    ExtSel::One => ("1".to_string(), false),
+                    ExtSel::Comp(c) => (COMP_NAMES[sw.get(c & 3) as usize].to_string(), negate),
                 };
-                parts.push(if e.neg[k] { format!("-{sel}") } else { sel });
+                parts.push(if e.neg[k] ^ flip {
+                    format!("-{sel}")
+                } else {
+                    sel
+                });
             }
         }
         if let Some(tex) = inst.tex {

@@ -187,6 +187,13 @@ fn channels(x: &Input) -> Vec<Channel> {
                 next_o += 1;
                 Reg::new(RegFile::Output, next_o - 1)
             });
+            // No register left for another interpolator.
+            let count = |f, p: &Program, l| hoist_asm::d3d9::regs::file_count(f, p.profile, l);
+            if u32::from(input.index) >= count(RegFile::Input, x.fp, x.fp_limits)
+                || u32::from(out_reg.index) >= count(RegFile::Output, x.vp, x.vp_limits)
+            {
+                break;
+            }
             (input, out_reg)
         } else {
             (

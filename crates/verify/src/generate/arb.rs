@@ -3,7 +3,7 @@
 //! bindings, `SWZ`, and the declaration block.
 
 use super::builder::{Class, ConstStyle, DstReg, Gen, HOST, Info, Mods, Port, Req, Swz, Val, Want};
-use super::{XYZW, mask_text, num};
+use super::{XYZW, mask_text};
 use hoist_asm::Op;
 
 /// Picks how this program spells temporaries and constants.
@@ -197,9 +197,4 @@ fn parse_program_param(s: &str) -> Option<(&str, usize)> {
     let (kind, idx) = rest.split_once('[')?;
     let n = idx.strip_suffix(']')?.parse().ok()?;
     Some((kind, n))
-}
-
-/// A scalar literal operand text for the inline style (`0.5`).
-pub(super) fn scalar_text(v: f32) -> String {
-    num(v)
 }

@@ -9,8 +9,9 @@
 //! sometimes `result.depth` too.
 
 use super::arb;
+use super::arith::result_info;
 use super::builder::{
-    Class, Cond, DstReg, Gen, HOST, Info, Mods, Opnd, Port, Ports, Req, Swz, Val, Want, result_info,
+    Class, DstReg, Gen, HOST, Info, Mods, Opnd, Port, Ports, Req, Swz, Val, Want,
 };
 use super::{Iface, Rng, VKind};
 use hoist_asm::ir::TexTarget;
@@ -71,6 +72,8 @@ struct Fp<'a> {
     units: Vec<(u8, TexTarget)>,
     /// Interpolants: the value and, for texture coordinates, whether w is positive.
     interps: Vec<Val>,
+    /// Whether this program may have an alpha test.
+    kills: bool,
 }
 
 pub(super) fn generate(rng: Rng, iface: &Iface) -> String {
@@ -86,7 +89,9 @@ pub(super) fn generate(rng: Rng, iface: &Iface) -> String {
         outs: Vec::new(),
         units: Vec::new(),
         interps: Vec::new(),
+        kills: false,
     };
+    fp.kills = fp.g.rng.chance(0.4);
     fp.setup();
     let target = fp.g.rng.range(3, 54);
     let mut step = 0;
@@ -191,8 +196,11 @@ impl Fp<'_> {
     fn step(&mut self, phase: f64) {
         let w_movable = ((1.0 - phase) * 10.0) as u32 + 1;
         let w_tex = if self.g.fits(Op::Tex, 2) { 5 } else { 0 };
-        let w_kil =
-            u32::from(self.g.fits(Op::Kil, 2) && !self.g.body.iter().any(|l| l.starts_with("KIL")));
+        let w_kil = u32::from(
+            self.kills
+                && self.g.fits(Op::Kil, 2)
+                && !self.g.body.iter().any(|l| l.starts_with("KIL")),
+        );
         let weights = [w_movable, w_tex, 8, w_kil, 1];
         match self.g.rng.weighted(&weights) {
             0 => self.movable(),
@@ -425,7 +433,7 @@ impl Fp<'_> {
         let src = if self.g.rng.chance(0.8) {
             let mut ports = Ports::default();
             let busy: Vec<u16> = v.temp_index().into_iter().collect();
-            let k = self.g.rng.pick(&[0.5, 0.25, 0.1, 0.75]);
+            let k = self.g.rng.pick(&[0.25, 0.1, 0.1, 0.5]);
             let kk = self.g.scalar(k, &mut ports, &busy);
             let t = self.g.scratch(&busy);
             let c = self.g.rng.below(4) as u8;

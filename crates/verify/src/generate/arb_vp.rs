@@ -326,7 +326,7 @@ impl Vp<'_> {
             } else {
                 (v.clone(), r)
             };
-            let info = super::builder::result_info(Op::Dp4, &[a.clone(), b.clone()]);
+            let info = super::arith::result_info(Op::Dp4, &[a.clone(), b.clone()]);
             self.g
                 .emit(Op::Dp4, Mods::default(), Some(&d), &[a, b], info);
         }
@@ -362,7 +362,7 @@ impl Vp<'_> {
         );
         let busy: Vec<u16> = v.temp_index().into_iter().collect();
         let t = self.g.scratch(&busy);
-        let len2 = super::builder::result_info(Op::Dp3, &[v.clone(), v.clone()]);
+        let len2 = super::arith::result_info(Op::Dp3, &[v.clone(), v.clone()]);
         let dw = self.g.temp_dst(t, 8);
         self.g.emit(
             Op::Dp3,
@@ -433,7 +433,7 @@ impl Vp<'_> {
         } else {
             15
         };
-        let info = super::builder::result_info(op, &srcs);
+        let info = super::arith::result_info(op, &srcs);
         let t = self.g.pick_dst(&[]);
         let dst = self.g.temp_dst(t, mask);
         self.g.emit(op, Mods::default(), Some(&dst), &srcs, info);

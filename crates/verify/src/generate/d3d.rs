@@ -2,16 +2,15 @@
 //! matrix macros over `def`'d or host-set row blocks, `sincos` with the profile's operand
 //! rules, `sgn` with its scratch registers, and the `def` block.
 
-use super::builder::{
-    BIG, Class, Cond, DstReg, Gen, Info, Mods, Port, Ports, Req, Swz, Want, result_info,
-};
+use super::arith::result_info;
+use super::builder::{BIG, Class, Cond, DstReg, Gen, Info, Mods, Port, Ports, Req, Swz, Want};
 use hoist_asm::{Op, Profile};
 
 /// fxc's D3DSINCOSCONST1 and D3DSINCOSCONST2.
 pub(super) const SINCOS: [[f32; 4]; 2] = [
     [
         -1.550_099_2e-6,
-        -2.170_138_9e-5,
+        -2.170_139e-5,
         0.002_604_166_7,
         0.000_260_416_68,
     ],

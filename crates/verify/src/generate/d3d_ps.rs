@@ -9,8 +9,9 @@
 //! feeding `texld r1, r1, s0`), destinations whole temporaries, and ps_2_0 reads stay within
 //! four levels of dependency.
 
+use super::arith::result_info;
 use super::builder::{
-    Class, Cond, DstReg, Gen, HOST, Info, Mods, Opnd, Port, Ports, Req, Swz, Val, Want, result_info,
+    Class, Cond, DstReg, Gen, HOST, Info, Mods, Opnd, Port, Ports, Req, Swz, Val, Want,
 };
 use super::d3d;
 use super::{Iface, Rng, VKind};
@@ -38,6 +39,8 @@ struct Ps {
     sincos: Option<u16>,
     units: Vec<(u8, TexTarget)>,
     interps: Vec<Val>,
+    /// Whether this shader may have an alpha test.
+    kills: bool,
 }
 
 pub(super) fn generate(rng: Rng, prof: Profile, iface: &Iface) -> String {
@@ -63,7 +66,9 @@ pub(super) fn generate(rng: Rng, prof: Profile, iface: &Iface) -> String {
         sincos,
         units: Vec::new(),
         interps: Vec::new(),
+        kills: false,
     };
+    ps.kills = ps.g.rng.chance(0.4);
     ps.inputs(iface);
     ps.samplers();
     ps.g.reserve = 8;
@@ -176,7 +181,9 @@ impl Ps {
             if self.g.fits(Op::Tex, 3) { 6 } else { 0 },
             9,
             u32::from(
-                self.g.fits(Op::Texkil, 3) && !self.g.body.iter().any(|l| l.starts_with("texkill")),
+                self.kills
+                    && self.g.fits(Op::Texkil, 3)
+                    && !self.g.body.iter().any(|l| l.starts_with("texkill")),
             ),
             1,
             u32::from(p.has(Op::Sincos)),
@@ -444,7 +451,7 @@ impl Ps {
                 let mut ports = Ports::default();
                 let mask = if self.g.rng.chance(0.5) { 15 } else { 7 };
                 let busy: Vec<u16> = v.temp_index().into_iter().collect();
-                let k = self.g.rng.pick(&[0.5f32, 0.25, 0.1, 0.75]);
+                let k = self.g.rng.pick(&[0.25f32, 0.1, 0.1, 0.5]);
                 let mut kk = self.g.scalar(k, &mut ports, &busy);
                 kk.neg = true;
                 let t = self.g.scratch(&busy);

@@ -383,7 +383,7 @@ impl Vs {
         } else {
             15
         };
-        let info = super::builder::result_info(op, &srcs);
+        let info = super::arith::result_info(op, &srcs);
         let t = self.g.pick_dst(&[]);
         let d = self.g.temp_dst(t, mask);
         self.g.emit(op, Mods::default(), Some(&d), &srcs, info);

@@ -9,11 +9,11 @@
 //! indirections as it goes.
 //!
 //! What is generated, per dialect:
-//! - ARB ([`arb_vp`], [`arb_fp`]): every ARBvp1.0/ARBfp1.0 opcode; Cg-style `PARAM c[n]`
+//! - ARB (`arb_vp.rs`, `arb_fp.rs`): every ARBvp1.0/ARBfp1.0 opcode; Cg-style `PARAM c[n]`
 //!   tables and Mesa-style inline literals; `state.*`, `program.env`/`program.local`,
 //!   `ATTRIB`/`OUTPUT` aliases, relative addressing, position by `DP4` rows, `PARAM mvp[4]`,
 //!   `MOV` or `ARB_position_invariant`; `_SAT`, precision hints, five texture targets, `KIL`.
-//! - Direct3D 9 ([`d3d_vs`], [`d3d_ps`]): vs_1_1+ps_2_0, vs_2_0+ps_2_0, vs_2_x+ps_2_x and
+//! - Direct3D 9 (`d3d_vs.rs`, `d3d_ps.rs`): vs_1_1+ps_2_0, vs_2_0+ps_2_0, vs_2_x+ps_2_x and
 //!   vs_3_0+ps_3_0 with every arithmetic and texture opcode each profile has, `def`/`dcl`
 //!   forms, `_pp`/`_sat`/`_abs`, matrix macros, `sincos`, `mova`/`c[a0.x + n]`, and the
 //!   ps_2_0 operand, swizzle, read-port and dependent-read rules.
@@ -26,8 +26,8 @@
 //! [-4, 4].
 //!
 //! Not generated, on purpose:
-//! - D3D9 flow control and predication (`if`…`ret`, `setp`, `(p0)`): the optimizer works on
-//!   straight-line code, and the soak compares straight-line programs.
+//! - D3D9 flow control and predication (`if`…`ret`, `setp`, `(p0)`): the optimizer refuses
+//!   programs with flow control (straight-line code only), so they would test only that.
 //! - `OPTION ARB_fog_linear/exp/exp2`: the parser accepts them but the executor does not apply
 //!   fog, so a pair using them would not render what a GL implementation renders.
 //! - Shadow targets (`SHADOW2D`, ...): they need `ARB_fragment_program_shadow` depth textures.
@@ -35,10 +35,13 @@
 mod arb;
 mod arb_fp;
 mod arb_vp;
+mod arith;
 mod builder;
+mod consts;
 mod d3d;
 mod d3d_ps;
 mod d3d_vs;
+mod source;
 
 use hoist_asm::{Profile, Program};
 use hoist_raster::{Filter, Sampler, Texture, Wrap};
@@ -109,11 +112,11 @@ pub fn textures(program: &Program) -> BTreeMap<u8, Arc<Texture>> {
     let mut m = BTreeMap::new();
     for t in program.insts.iter().filter_map(|i| i.tex) {
         m.entry(t.unit).or_insert_with(|| {
-            let k = f32::from(t.unit) / 16.0;
+            let k = f32::from(t.unit) / 32.0;
             let sampler = Sampler::new(Filter::Linear, Wrap::ClampToEdge);
             let mut texel = |x: u32, y: u32, z: u32| {
                 let (x, y, z) = (x as f32 / 7.0, y as f32 / 7.0, z as f32 / 7.0);
-                [x, y, (z + k).min(1.0), 0.25 + 0.5 * (x * y)]
+                [x, y, 0.5 * (1.0 - x) + 0.5 * z, 0.25 + 0.5 * x * y + k]
             };
             Arc::new(Texture::for_target(t.target, 8, sampler, &mut texel))
         });
@@ -177,14 +180,6 @@ impl Rng {
             1 => self.pick(&[1.0 / 256.0, -1.0 / 256.0, 1.0 / 512.0, 1.0 / 64.0, 0.0039]),
             2 => self.pick(&[0.2126, 0.7152, 0.0722, 0.299, 0.587, 0.114, 0.3333]),
             _ => (self.0.random_range(-2000..=2000) as f32) / 1000.0,
-        }
-    }
-
-    /// A strictly positive constant in [1/16, 4].
-    pub(crate) fn positive(&mut self) -> f32 {
-        match self.below(3) {
-            0 => self.pick(&[0.5, 1.0, 2.0, 0.25, 0.125, 4.0, 0.0625]),
-            _ => (self.0.random_range(63..=4000) as f32) / 1000.0,
         }
     }
 }
