@@ -336,10 +336,15 @@ fn evaluate(ex: &Example) -> KernelResult {
         .into_iter()
         .map(|variant| {
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let out = hoist_opt::optimize(vp, fp, &variant.options())
+                // The table shows what users get: validated results.
+                let cfg = hoist_verify::Config::default();
+                let v = hoist_verify::optimize(vp, fp, &variant.options(), Some(&cfg))
                     .map_err(|e| format!("optimize: {e}"))?;
-                check_output(&out);
-                Ok(out)
+                if v.status != hoist_verify::Status::Validated || !v.rejected.is_empty() {
+                    return Err(format!("validation: {:?} {:?}", v.status, v.rejected));
+                }
+                check_output(&v.outcome);
+                Ok(v.outcome)
             }))
             .unwrap_or_else(|p| {
                 Err(p

@@ -154,7 +154,8 @@ pub fn check_output(out: &Outcome) {
     }
 }
 
-/// Optimizes and renders both pairs; returns the outcome and the verdict.
+/// Optimizes (validated, with nothing rejected) and renders both pairs; returns the outcome
+/// and the verdict.
 pub fn prove(
     vp: &Program,
     fp: &Program,
@@ -162,7 +163,20 @@ pub fn prove(
     mut cfg: RenderConfig,
 ) -> (Outcome, Verdict, f32) {
     assert_eq!(vp.stage(), Stage::Vertex);
-    let out = hoist_opt::optimize(vp, fp, opts).expect("optimize");
+    let check = hoist_verify::Config::default();
+    let v = hoist_verify::optimize(vp, fp, opts, Some(&check)).expect("optimize");
+    assert_eq!(
+        v.status,
+        hoist_verify::Status::Validated,
+        "{:?}",
+        v.rejected
+    );
+    assert!(
+        v.rejected.is_empty(),
+        "validation rejected: {:?}",
+        v.rejected
+    );
+    let out = v.outcome;
     check_output(&out);
     let a = hoist_raster::render(Some(vp), Some(fp), &cfg).expect("render original");
     apply_mirrors(&mut cfg, &out);
