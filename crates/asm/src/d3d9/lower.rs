@@ -771,6 +771,29 @@ impl<'a> Lower<'a> {
             );
             return;
         }
+        if let Some(first) = self
+            .prog
+            .io
+            .iter()
+            .find(|d| d.semantic == semantic && d.reg.file == reg.file)
+            && matches!(reg.file, RegFile::Input | RegFile::Output)
+        {
+            let (fs, fr) = (first.span, first.reg);
+            self.report(
+                err(
+                    "E2043",
+                    format!(
+                        "`{}` and `{}` are declared with the same semantic",
+                        reg_name(fr),
+                        reg_name(reg)
+                    ),
+                    s.span,
+                )
+                .with_related(fs, "first declared here")
+                .with_note("each input and output semantic links one register to the other stage"),
+            );
+            return;
+        }
         self.prog.io.push(IoDecl {
             reg,
             semantic,
