@@ -406,36 +406,3 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         cost,
     })
 }
-
-/// Free interpolator capacity of the pair (see [`crate::select::Capacity`]).
-pub fn capacity(cx: &Context) -> crate::select::Capacity {
-    let (Some(vp_du), Some(fp_du)) = (&cx.analysis.vp_du, &cx.analysis.fp_du) else {
-        return crate::select::Capacity {
-            per_comp: [0; 4],
-            total: 0,
-            any_slot: false,
-        };
-    };
-    let input = fp_to_vp::Input {
-        vp: cx.vp,
-        fp: cx.fp,
-        vp_du,
-        fp_du,
-        interp: &cx.analysis.interp,
-        movability: &cx.analysis.movability,
-        vp_limits: cx.vp_limits,
-        fp_limits: cx.fp_limits,
-    };
-    let free = fp_to_vp::free_components(&input);
-    let mut per_comp = [0u32; 4];
-    for m in &free {
-        for c in m.iter() {
-            per_comp[c as usize] += 1;
-        }
-    }
-    crate::select::Capacity {
-        per_comp,
-        total: per_comp.iter().sum(),
-        any_slot: fp_to_vp::swizzle_free(cx.fp.profile),
-    }
-}

@@ -14,8 +14,10 @@
 //! - [`stepwise`]: the first `k` groups in program order (the paper's Table 4 moves the
 //!   Gaussian filter's 7 groups one by one).
 
+use crate::analysis::capacity::Capacity;
 use crate::analysis::groups::Groups;
 use crate::fxhash::FastMap;
+use crate::passes::fp_to_vp;
 use crate::pipeline::{Context, Evaluated, Rejected, evaluate};
 use std::sync::Arc;
 
@@ -69,7 +71,7 @@ pub fn greedy(cx: &Context, movable: &[bool], groups: &Groups) -> Result<Choice,
     let mut sel = movable.to_vec();
     let mut dropped = Vec::new();
     // While even the necessary interpolator condition fails, drop without evaluating.
-    let cap = crate::pipeline::capacity(cx);
+    let cap = capacity(cx);
     while !fits(&cap, &demand_of(cx, &sel)) {
         let Some(last) = sel.iter().rposition(|&s| s) else {
             break;
@@ -137,14 +139,6 @@ fn drop_dependents(cx: &Context, sel: &mut [bool]) {
     }
 }
 
-/// Free interpolator capacity: per component position (aligned packing) and in total.
-#[derive(Clone, Copy, Debug)]
-pub struct Capacity {
-    pub per_comp: [u32; 4],
-    pub total: u32,
-    pub any_slot: bool,
-}
-
 /// Transported non-uniform components of each group (uniform ones may be recomputed on both
 /// sides instead). Groups are connected components of non-uniform def-use edges, so a
 /// group's transported values do not depend on which other groups move.
@@ -203,12 +197,9 @@ fn fits(cap: &Capacity, demand: &[u32; 4]) -> bool {
 
 /// Exact search over groups, within `budget` evaluations, starting from `incumbent`.
 ///
-/// The bound on a node: moving a group saves at most the fragment slots of its closure, and
-/// groups share the free interpolator components, so the savings still reachable are at most
-/// a fractional knapsack of the undecided groups (value: slots, weight: transported
-/// components) into the components left. Groups whose transported values are all uniform
-/// weigh nothing. Helpers several groups share count once, and only while every group that
-/// needs them may still move or a free component could carry their value to those left.
+/// Depth-first over the groups, including each before excluding it, pruned by [`Bound`];
+/// every leaf is a real evaluation. Groups that save nothing are then taken back out where
+/// that is cheaper ([`drop_idle`]).
 pub fn optimal(
     cx: &Context,
     groups: &Groups,
@@ -225,12 +216,6 @@ pub fn optimal(
     };
     let f0 = cx.fp.slots().total() as f64;
     let mut best: Option<(Vec<bool>, Arc<Evaluated>)> = None;
-    let consider =
-        |best: &mut Option<(Vec<bool>, Arc<Evaluated>)>, sel: Vec<bool>, r: Arc<Evaluated>| {
-            if best.as_ref().is_none_or(|(_, b)| r.cost < b.cost) {
-                *best = Some((sel, r));
-            }
-        };
     if let Some(c) = incumbent {
         consider(&mut best, c.selected.clone(), c.result.clone());
     }
@@ -238,190 +223,10 @@ pub fn optimal(
     if let Ok(r) = ev.eval(&none) {
         consider(&mut best, none, r);
     }
-    let cap = crate::pipeline::capacity(cx);
-    // Feasibility and the bound count non-uniform values only: uniform ones may be recomputed
-    // in the fragment program instead of transported, so the capacity they would take is not
-    // certainly taken (and a group whose uniform values are recomputed still saves the rest).
-    let demand = group_demand(cx, groups);
-    let slot_of: Vec<f64> = (0..n).map(|i| fp_slots(cx, i) as f64).collect();
-    // Who moves what: `owners[i]` are the groups whose closure holds instruction `i` (the
-    // group itself, and groups that need it as a helper). An instruction one group owns
-    // counts in that group's value; one several groups own is shared and counted once, in
-    // `helpers`, while some owner may still move.
-    let closures: Vec<Vec<bool>> = (0..g).map(|k| groups.closure([k], n)).collect();
-    let owners: Vec<Vec<usize>> = (0..n)
-        .map(|i| (0..g).filter(|&k| closures[k][i]).collect())
-        .collect();
-    let movable = |i: usize| cx.analysis.movability.movable(i);
-    let mut net_slot = slot_of.clone();
-    // Materialisation: a staying instruction that reads one register partly from staying
-    // code and partly from moved code needs a `mov` putting the moved part back in that
-    // register, and one `mov` writes each component once. So for each such register and one
-    // component position (the one with the most distinct moved writers), every distinct
-    // moved writer costs one slot of what moving it saves.
-    if let Some(du) = cx.analysis.fp_du.as_ref() {
-        let mut feeds: Vec<(hoist_asm::Reg, [Vec<u32>; 4])> = Vec::new();
-        for j in (0..n).filter(|&j| !movable(j)) {
-            for k in 0..cx.fp.insts[j].src.len() as u8 {
-                let reads: Vec<_> = du
-                    .reads(j)
-                    .iter()
-                    .filter(|r| r.src == k && r.reg.file == hoist_asm::RegFile::Temp)
-                    .collect();
-                let mixed = reads
-                    .iter()
-                    .any(|r| r.def.is_none_or(|d| !movable(d as usize)));
-                if !mixed {
-                    continue;
-                }
-                for r in reads {
-                    let Some(d) = r.def.filter(|&d| movable(d as usize)) else {
-                        continue;
-                    };
-                    let at = match feeds.iter().position(|(reg, _)| *reg == r.reg) {
-                        Some(at) => at,
-                        None => {
-                            feeds.push((r.reg, Default::default()));
-                            feeds.len() - 1
-                        }
-                    };
-                    let defs = &mut feeds[at].1[r.comp as usize];
-                    if !defs.contains(&d) {
-                        defs.push(d);
-                    }
-                }
-            }
-        }
-        for (_, per_comp) in &feeds {
-            let widest = per_comp
-                .iter()
-                .max_by_key(|d| d.len())
-                .expect("four components");
-            for &d in widest {
-                net_slot[d as usize] = (net_slot[d as usize] - 1.0).max(0.0);
-            }
-        }
-    }
-    let mut value = vec![0.0f64; g];
-    let mut shared: Vec<usize> = Vec::new();
-    for i in 0..n {
-        match owners[i].as_slice() {
-            [] => {}
-            [k] => value[*k] += net_slot[i],
-            _ => shared.push(i),
-        }
-    }
-    // Direct readers of each movable instruction, with the components they read.
-    let mut readers: Vec<Vec<(usize, [bool; 4])>> = vec![Vec::new(); n];
-    if let Some(du) = cx.analysis.fp_du.as_ref() {
-        for (i, out) in readers.iter_mut().enumerate().filter(|(i, _)| movable(*i)) {
-            for c in 0..4u8 {
-                for u in du.uses(i, c) {
-                    let j = u.inst as usize;
-                    match out.iter_mut().find(|(w, _)| *w == j) {
-                        Some((_, comps)) => comps[c as usize] = true,
-                        None => {
-                            let mut comps = [false; 4];
-                            comps[c as usize] = true;
-                            out.push((j, comps));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    // An instruction certainly stays in the fragment program when it is not movable or every
-    // owner has been decided against. A movable one is also pinned there when a reader that
-    // certainly stays (or is pinned) reads a component with no free interpolator component
-    // left to carry it. Room is measured against the non-uniform demand only: that much
-    // capacity is certainly used, while uniform values may be recomputed instead. Shared
-    // instructions save their slots only while some owner may move and they are not pinned.
-    let helpers = |d: usize, chosen: &[bool], dem: &[u32; 4]| -> f64 {
-        let room = |c: usize| {
-            if cap.any_slot {
-                cap.total > dem.iter().sum::<u32>()
-            } else {
-                cap.per_comp[c] > dem[c]
-            }
-        };
-        let left = |i: usize| owners[i].iter().all(|&k| k < d && !chosen[k]);
-        let mut pinned = vec![false; n];
-        for i in (0..n).rev().filter(|&i| movable(i)) {
-            pinned[i] = readers[i].iter().any(|&(j, comps)| {
-                let stays = !movable(j) || left(j) || pinned[j];
-                stays && (0..4).any(|c| comps[c] && !room(c))
-            });
-        }
-        shared
-            .iter()
-            .filter(|&&i| !left(i) && !pinned[i])
-            .map(|&i| net_slot[i])
-            .sum::<f64>()
-    };
-    // Each constraint alone bounds the reachable savings: the total of free components, and
-    // (when components keep their positions) each position's free slots. The bound is the
-    // smallest of those fractional knapsacks.
-    let weights: Vec<Vec<f64>> = {
-        let mut w = vec![
-            demand
-                .iter()
-                .map(|d| d.iter().sum::<u32>() as f64)
-                .collect::<Vec<f64>>(),
-        ];
-        if !cap.any_slot {
-            for c in 0..4 {
-                w.push(demand.iter().map(|d| d[c] as f64).collect());
-            }
-        }
-        w
-    };
-    let orders: Vec<Vec<usize>> = weights
-        .iter()
-        .map(|w| {
-            let mut o: Vec<usize> = (0..g).collect();
-            let r = |k: usize| {
-                if w[k] == 0.0 {
-                    f64::INFINITY
-                } else {
-                    value[k] / w[k]
-                }
-            };
-            o.sort_by(|&a, &b| r(b).total_cmp(&r(a)));
-            o
-        })
-        .collect();
-    let knapsack = |order: &[usize], w: &[f64], from: usize, mut room: f64| -> f64 {
-        let mut v = 0.0;
-        for &k in order {
-            if k < from {
-                continue;
-            }
-            if w[k] <= room {
-                v += value[k];
-                room -= w[k];
-            } else if room > 0.0 {
-                v += value[k] * room / w[k];
-                room = 0.0;
-            }
-        }
-        v
-    };
-    let reachable = |from: usize, dem: &[u32; 4]| -> f64 {
-        let mut best = f64::INFINITY;
-        for (j, (order, w)) in orders.iter().zip(&weights).enumerate() {
-            let room = if j == 0 {
-                cap.total.saturating_sub(dem.iter().sum::<u32>())
-            } else {
-                cap.per_comp[j - 1].saturating_sub(dem[j - 1])
-            };
-            best = best.min(knapsack(order, w, from, room as f64));
-        }
-        best
-    };
+    let bound = Bound::new(cx, groups);
     let max_nodes = 200_000u32;
     let mut nodes = 0u32;
     let mut proven = true;
-    // Depth-first over (next group, chosen, demand, savings so far); include before exclude.
     /// A search node: next group, groups chosen, demand, savings.
     type Node = (usize, Vec<bool>, [u32; 4], f64);
     let mut stack: Vec<Node> = vec![(0, vec![false; g], [0; 4], 0.0)];
@@ -433,7 +238,7 @@ pub fn optimal(
         }
         if paper
             && let Some((_, b)) = &best
-            && f0 - saved - helpers(d, &chosen, &dem) - reachable(d, &dem) >= b.cost.0
+            && f0 - saved - bound.helpers(d, &chosen, &dem) - bound.reachable(d, &dem) >= b.cost.0
         {
             continue;
         }
@@ -456,62 +261,21 @@ pub fn optimal(
         let without = (d + 1, without, dem, saved);
         // Include first, unless the group cannot save anything (then leaving it costs no
         // fragment slots and keeps the vertex program and interpolators smaller).
-        let include_first = value[d] > 0.0;
+        let include_first = bound.value[d] > 0.0;
         if include_first {
             stack.push(without.clone());
         }
-        let mut more = dem;
-        for c in 0..4 {
-            more[c] += demand[d][c];
-        }
-        if fits(&cap, &more) {
+        let more: [u32; 4] = std::array::from_fn(|c| dem[c] + bound.demand[d][c]);
+        if fits(&bound.cap, &more) {
             let mut with = chosen.clone();
             with[d] = true;
-            stack.push((d + 1, with, more, saved + value[d]));
+            stack.push((d + 1, with, more, saved + bound.value[d]));
         }
         if !include_first {
             stack.push(without);
         }
     }
-    // The bound cannot separate ties in fragment slots; groups that save nothing are taken
-    // back out of the best choice (all together, else one by one) when that is cheaper.
-    if let Some((sel, _)) = &best {
-        let idle: Vec<usize> = (0..g)
-            .filter(|&k| value[k] <= 0.0)
-            .filter(|&k| groups.members[k].iter().all(|&i| sel[i as usize]))
-            .collect();
-        let without = |sel: &[bool], ks: &[usize]| {
-            let mut t = sel.to_vec();
-            for &k in ks {
-                for &i in &groups.members[k] {
-                    t[i as usize] = false;
-                }
-            }
-            drop_dependents(cx, &mut t);
-            t
-        };
-        let mut tries: Vec<Vec<usize>> = vec![idle.clone()];
-        if idle.len() > 1 {
-            tries.extend(idle.iter().map(|&k| vec![k]));
-        }
-        for ks in tries {
-            if ks.is_empty() || ev.count >= budget {
-                continue;
-            }
-            let base = best.as_ref().expect("best exists").0.clone();
-            let trial = without(&base, &ks);
-            if trial == base {
-                continue;
-            }
-            if let Ok(r) = ev.eval(&trial) {
-                let before = best.as_ref().map(|(_, b)| b.cost);
-                consider(&mut best, trial, r);
-                if best.as_ref().map(|(_, b)| b.cost) != before && ks.len() > 1 {
-                    break;
-                }
-            }
-        }
-    }
+    drop_idle(cx, groups, &bound.value, &mut ev, budget, &mut best);
     let Some((selected, result)) = best else {
         return nothing(cx).map(|r| Choice {
             selected: vec![false; n],
@@ -531,6 +295,304 @@ pub fn optimal(
         evaluations: ev.count,
         dropped,
     })
+}
+
+/// Keeps `r` when it is cheaper than the best so far.
+fn consider(best: &mut Option<(Vec<bool>, Arc<Evaluated>)>, sel: Vec<bool>, r: Arc<Evaluated>) {
+    if best.as_ref().is_none_or(|(_, b)| r.cost < b.cost) {
+        *best = Some((sel, r));
+    }
+}
+
+/// The bound cannot separate ties in fragment slots: groups that save nothing are taken
+/// back out of the best choice (all together, else one by one) when that is cheaper.
+fn drop_idle(
+    cx: &Context,
+    groups: &Groups,
+    value: &[f64],
+    ev: &mut Evaluator,
+    budget: u32,
+    best: &mut Option<(Vec<bool>, Arc<Evaluated>)>,
+) {
+    let Some((sel, _)) = best.as_ref() else {
+        return;
+    };
+    let idle: Vec<usize> = (0..groups.len())
+        .filter(|&k| value[k] <= 0.0)
+        .filter(|&k| groups.members[k].iter().all(|&i| sel[i as usize]))
+        .collect();
+    let without = |sel: &[bool], ks: &[usize]| {
+        let mut t = sel.to_vec();
+        for &k in ks {
+            for &i in &groups.members[k] {
+                t[i as usize] = false;
+            }
+        }
+        drop_dependents(cx, &mut t);
+        t
+    };
+    let mut tries: Vec<Vec<usize>> = vec![idle.clone()];
+    if idle.len() > 1 {
+        tries.extend(idle.iter().map(|&k| vec![k]));
+    }
+    for ks in tries {
+        if ks.is_empty() || ev.count >= budget {
+            continue;
+        }
+        let base = best.as_ref().expect("best exists").0.clone();
+        let trial = without(&base, &ks);
+        if trial == base {
+            continue;
+        }
+        if let Ok(r) = ev.eval(&trial) {
+            let before = best.as_ref().map(|(_, b)| b.cost);
+            consider(best, trial, r);
+            if best.as_ref().map(|(_, b)| b.cost) != before && ks.len() > 1 {
+                break;
+            }
+        }
+    }
+}
+
+/// The exact search's bound: moving a group saves at most the fragment slots of its
+/// closure, and groups share the free interpolator components, so the savings still
+/// reachable are at most a fractional knapsack of the undecided groups (value: slots,
+/// weight: transported components) into the components left. Groups whose transported values
+/// are all uniform weigh nothing. Helpers several groups share count once, and only while
+/// every group that needs them may still move or a free component could carry their value
+/// to those left.
+///
+/// Feasibility and the bound count non-uniform values only: uniform ones may be recomputed
+/// in the fragment program instead of transported, so the capacity they would take is not
+/// certainly taken (and a group whose uniform values are recomputed still saves the rest).
+struct Bound {
+    cap: Capacity,
+    /// Transported non-uniform components of each group, by position.
+    demand: Vec<[u32; 4]>,
+    /// Fragment slots each group alone saves.
+    value: Vec<f64>,
+    /// Instructions several groups own, and what moving each saves.
+    shared: Vec<usize>,
+    net_slot: Vec<f64>,
+    /// `owners[i]`: the groups whose closure holds instruction `i`.
+    owners: Vec<Vec<usize>>,
+    /// Direct readers of each movable instruction, with the components they read.
+    readers: Vec<Vec<(usize, [bool; 4])>>,
+    movable: Vec<bool>,
+    /// Knapsack weights (total, then per position when positions are fixed) and the groups
+    /// in order of value per weight for each.
+    weights: Vec<Vec<f64>>,
+    orders: Vec<Vec<usize>>,
+}
+
+impl Bound {
+    fn new(cx: &Context, groups: &Groups) -> Bound {
+        let n = cx.fp.insts.len();
+        let g = groups.len();
+        let cap = capacity(cx);
+        let demand = group_demand(cx, groups);
+        let movable: Vec<bool> = (0..n).map(|i| cx.analysis.movability.movable(i)).collect();
+        // Who moves what: an instruction one group owns counts in that group's value; one
+        // several groups own is shared and counted once, in `helpers`, while some owner may
+        // still move.
+        let closures: Vec<Vec<bool>> = (0..g).map(|k| groups.closure([k], n)).collect();
+        let owners: Vec<Vec<usize>> = (0..n)
+            .map(|i| (0..g).filter(|&k| closures[k][i]).collect())
+            .collect();
+        let net_slot = net_slots(cx, &movable);
+        let mut value = vec![0.0f64; g];
+        let mut shared: Vec<usize> = Vec::new();
+        for i in 0..n {
+            match owners[i].as_slice() {
+                [] => {}
+                [k] => value[*k] += net_slot[i],
+                _ => shared.push(i),
+            }
+        }
+        // Each constraint alone bounds the reachable savings: the total of free components,
+        // and (when components keep their positions) each position's free slots. The bound
+        // is the smallest of those fractional knapsacks.
+        let mut weights = vec![
+            demand
+                .iter()
+                .map(|d| d.iter().sum::<u32>() as f64)
+                .collect::<Vec<f64>>(),
+        ];
+        if !cap.any_slot {
+            for c in 0..4 {
+                weights.push(demand.iter().map(|d| d[c] as f64).collect());
+            }
+        }
+        let orders = weights
+            .iter()
+            .map(|w| {
+                let mut o: Vec<usize> = (0..g).collect();
+                let r = |k: usize| {
+                    if w[k] == 0.0 {
+                        f64::INFINITY
+                    } else {
+                        value[k] / w[k]
+                    }
+                };
+                o.sort_by(|&a, &b| r(b).total_cmp(&r(a)));
+                o
+            })
+            .collect();
+        Bound {
+            cap,
+            demand,
+            value,
+            shared,
+            net_slot,
+            owners,
+            readers: readers(cx, &movable),
+            movable,
+            weights,
+            orders,
+        }
+    }
+
+    /// Savings of the shared helpers still reachable at depth `d`. An instruction certainly
+    /// stays in the fragment program when it is not movable or every owner has been decided
+    /// against. A movable one is also pinned there when a reader that certainly stays (or is
+    /// pinned) reads a component with no free interpolator component left to carry it. Room
+    /// is measured against the non-uniform demand only: that much capacity is certainly used,
+    /// while uniform values may be recomputed instead. Shared instructions save their slots
+    /// only while some owner may move and they are not pinned.
+    fn helpers(&self, d: usize, chosen: &[bool], dem: &[u32; 4]) -> f64 {
+        let cap = &self.cap;
+        let room = |c: usize| {
+            if cap.any_slot {
+                cap.total > dem.iter().sum::<u32>()
+            } else {
+                cap.per_comp[c] > dem[c]
+            }
+        };
+        let left = |i: usize| self.owners[i].iter().all(|&k| k < d && !chosen[k]);
+        let n = self.movable.len();
+        let mut pinned = vec![false; n];
+        for i in (0..n).rev().filter(|&i| self.movable[i]) {
+            pinned[i] = self.readers[i].iter().any(|&(j, comps)| {
+                let stays = !self.movable[j] || left(j) || pinned[j];
+                stays && (0..4).any(|c| comps[c] && !room(c))
+            });
+        }
+        self.shared
+            .iter()
+            .filter(|&&i| !left(i) && !pinned[i])
+            .map(|&i| self.net_slot[i])
+            .sum::<f64>()
+    }
+
+    /// The fractional knapsacks of the groups from `from` on into the room `dem` leaves.
+    fn reachable(&self, from: usize, dem: &[u32; 4]) -> f64 {
+        let knapsack = |order: &[usize], w: &[f64], mut room: f64| -> f64 {
+            let mut v = 0.0;
+            for &k in order {
+                if k < from {
+                    continue;
+                }
+                if w[k] <= room {
+                    v += self.value[k];
+                    room -= w[k];
+                } else if room > 0.0 {
+                    v += self.value[k] * room / w[k];
+                    room = 0.0;
+                }
+            }
+            v
+        };
+        let mut best = f64::INFINITY;
+        for (j, (order, w)) in self.orders.iter().zip(&self.weights).enumerate() {
+            let room = if j == 0 {
+                self.cap.total.saturating_sub(dem.iter().sum::<u32>())
+            } else {
+                self.cap.per_comp[j - 1].saturating_sub(dem[j - 1])
+            };
+            best = best.min(knapsack(order, w, room as f64));
+        }
+        best
+    }
+}
+
+/// Fragment slots moving each instruction saves. Materialisation: a staying instruction that
+/// reads one register partly from staying code and partly from moved code needs a `mov`
+/// putting the moved part back in that register, and one `mov` writes each component once.
+/// So for each such register and one component position (the one with the most distinct
+/// moved writers), every distinct moved writer costs one slot of what moving it saves.
+fn net_slots(cx: &Context, movable: &[bool]) -> Vec<f64> {
+    let n = cx.fp.insts.len();
+    let mut net_slot: Vec<f64> = (0..n).map(|i| fp_slots(cx, i) as f64).collect();
+    let Some(du) = cx.analysis.fp_du.as_ref() else {
+        return net_slot;
+    };
+    let mut feeds: Vec<(hoist_asm::Reg, [Vec<u32>; 4])> = Vec::new();
+    for j in (0..n).filter(|&j| !movable[j]) {
+        for k in 0..cx.fp.insts[j].src.len() as u8 {
+            let reads: Vec<_> = du
+                .reads(j)
+                .iter()
+                .filter(|r| r.src == k && r.reg.file == hoist_asm::RegFile::Temp)
+                .collect();
+            if !reads
+                .iter()
+                .any(|r| r.def.is_none_or(|d| !movable[d as usize]))
+            {
+                continue;
+            }
+            for r in reads {
+                let Some(d) = r.def.filter(|&d| movable[d as usize]) else {
+                    continue;
+                };
+                let at = match feeds.iter().position(|(reg, _)| *reg == r.reg) {
+                    Some(at) => at,
+                    None => {
+                        feeds.push((r.reg, Default::default()));
+                        feeds.len() - 1
+                    }
+                };
+                let defs = &mut feeds[at].1[r.comp as usize];
+                if !defs.contains(&d) {
+                    defs.push(d);
+                }
+            }
+        }
+    }
+    for (_, per_comp) in &feeds {
+        let widest = per_comp
+            .iter()
+            .max_by_key(|d| d.len())
+            .expect("four components");
+        for &d in widest {
+            net_slot[d as usize] = (net_slot[d as usize] - 1.0).max(0.0);
+        }
+    }
+    net_slot
+}
+
+/// Direct readers of each movable instruction, with the components they read.
+fn readers(cx: &Context, movable: &[bool]) -> Vec<Vec<(usize, [bool; 4])>> {
+    let n = cx.fp.insts.len();
+    let mut readers: Vec<Vec<(usize, [bool; 4])>> = vec![Vec::new(); n];
+    let Some(du) = cx.analysis.fp_du.as_ref() else {
+        return readers;
+    };
+    for (i, out) in readers.iter_mut().enumerate().filter(|(i, _)| movable[*i]) {
+        for c in 0..4u8 {
+            for u in du.uses(i, c) {
+                let j = u.inst as usize;
+                match out.iter_mut().find(|(w, _)| *w == j) {
+                    Some((_, comps)) => comps[c as usize] = true,
+                    None => {
+                        let mut comps = [false; 4];
+                        comps[c as usize] = true;
+                        out.push((j, comps));
+                    }
+                }
+            }
+        }
+    }
+    readers
 }
 
 /// Movable instructions a choice leaves in the fragment program, each with why.
@@ -621,4 +683,37 @@ pub fn fixed(
         evaluations: 1,
         dropped,
     })
+}
+
+/// Free interpolator capacity of the pair.
+pub fn capacity(cx: &Context) -> Capacity {
+    let (Some(vp_du), Some(fp_du)) = (&cx.analysis.vp_du, &cx.analysis.fp_du) else {
+        return Capacity {
+            per_comp: [0; 4],
+            total: 0,
+            any_slot: false,
+        };
+    };
+    let input = fp_to_vp::Input {
+        vp: cx.vp,
+        fp: cx.fp,
+        vp_du,
+        fp_du,
+        interp: &cx.analysis.interp,
+        movability: &cx.analysis.movability,
+        vp_limits: cx.vp_limits,
+        fp_limits: cx.fp_limits,
+    };
+    let free = fp_to_vp::free_components(&input);
+    let mut per_comp = [0u32; 4];
+    for m in &free {
+        for c in m.iter() {
+            per_comp[c as usize] += 1;
+        }
+    }
+    Capacity {
+        per_comp,
+        total: per_comp.iter().sum(),
+        any_slot: fp_to_vp::swizzle_free(cx.fp.profile),
+    }
 }

@@ -322,7 +322,7 @@ pub fn check(
     };
     for r in &v.rejected {
         tally.add(
-            &label,
+            label,
             Problem::Rejected(format!("instructions {:?}: {}", r.instructions, r.failure)),
         );
     }
@@ -345,7 +345,7 @@ pub fn check(
         match parse(&text) {
             Ok(q) if q.eq_ignoring_spans(p) => {}
             Ok(q) => tally.add(
-                &label,
+                label,
                 Problem::RoundTrip(format!(
                     "printed and parsed back differently: {}",
                     first_difference(p, &q)

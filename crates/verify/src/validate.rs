@@ -60,7 +60,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            seed: 0x5EED_0F_40157,
+            seed: 0x05EE_D0F4_0157,
             render_size: 24,
         }
     }

@@ -4,7 +4,7 @@
 
 use super::inputs::{Origins, Temps, VpValue};
 use super::pack::{Channel, Placement, texcoord_of};
-use super::{Infeasible, Input, Mirror, Transport};
+use super::types::{Infeasible, Input, Mirror, Transport};
 use crate::edit;
 use crate::fxhash::FastMap as HashMap;
 use crate::tracked::{AddedFor, Line, Prov, Tracked};

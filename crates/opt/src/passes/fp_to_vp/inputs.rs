@@ -2,7 +2,7 @@
 //! the vertex program copied into the output (M3), or a copy of the value saved into a
 //! spare temporary right after it was written (M2); and the temporaries moved code may use.
 
-use super::{Infeasible, Input};
+use super::types::{Infeasible, Input};
 use crate::analysis::interp::Origin;
 use crate::fxhash::FastMap as HashMap;
 use crate::tracked::{AddedFor, Line, Tracked};

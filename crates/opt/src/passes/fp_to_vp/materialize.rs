@@ -3,8 +3,8 @@
 //! instruction sees exactly the values it saw before (copy propagation then reads the
 //! interpolators directly).
 
-use super::Input;
 use super::pack::{Channel, Placement};
+use super::types::Input;
 use crate::edit;
 use crate::tracked::{AddedFor, Line, Tracked};
 use hoist_asm::ir::{Comp, Dst, Inst, Src, Swizzle, WriteMask};

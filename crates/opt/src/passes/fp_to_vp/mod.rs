@@ -45,106 +45,10 @@ mod emit;
 mod inputs;
 mod materialize;
 mod pack;
-
-use crate::analysis::defuse::DefUse;
-use crate::analysis::interp::InterpMap;
-use crate::analysis::movable::Movability;
-use crate::tracked::Tracked;
-use hoist_asm::ir::{Comp, ConstBinding, Program};
-use hoist_asm::profile::Limits;
-use serde::{Deserialize, Serialize};
+mod types;
 
 pub use pack::{free_components, swizzle_free};
-
-/// Everything the motion needs to know about the pair.
-pub struct Input<'a> {
-    pub vp: &'a Program,
-    pub fp: &'a Program,
-    pub vp_du: &'a DefUse,
-    pub fp_du: &'a DefUse,
-    pub interp: &'a InterpMap,
-    pub movability: &'a Movability,
-    pub vp_limits: &'a Limits,
-    pub fp_limits: &'a Limits,
-}
-
-/// A host parameter the vertex program now needs: set `vertex` to the value of `fragment`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Mirror {
-    /// Vertex-program binding (`Env(n)` / `Local(n)`; D3D9 `Env(n)` = vertex `c#n`).
-    pub vertex: ConstBinding,
-    /// The fragment-program binding or GL state it copies.
-    pub fragment: ConstBinding,
-}
-
-/// Where one transported component travels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Transport {
-    /// Fragment instruction that computes it.
-    pub inst: u32,
-    /// Component of that instruction's destination.
-    pub comp: Comp,
-    /// Interpolator (texture-coordinate set) and component it travels in.
-    pub texcoord: u8,
-    pub slot: Comp,
-}
-
-/// The pair after motion, before clean-up.
-#[derive(Clone, Debug)]
-pub struct Motion {
-    pub vp: Tracked,
-    pub fp: Tracked,
-    pub mirrors: Vec<Mirror>,
-    pub transports: Vec<Transport>,
-    /// Moved instructions also kept in the fragment program (uniform helpers recomputed on
-    /// both sides because no interpolator was left to carry them).
-    pub duplicated: Vec<u32>,
-}
-
-/// Why a selection cannot be moved.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Infeasible {
-    Temporaries {
-        needed: u32,
-        limit: u32,
-    },
-    Interpolators {
-        needed: u32,
-        limit: u32,
-    },
-    Constants {
-        limit: u32,
-    },
-    Parameters,
-    /// A program has flow control.
-    FlowControl,
-    /// The selection contains an instruction that cannot move.
-    Unmovable {
-        inst: u32,
-    },
-}
-
-impl std::fmt::Display for Infeasible {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Infeasible::Temporaries { needed, limit } => {
-                write!(f, "needs {needed} vertex temporaries, the limit is {limit}")
-            }
-            Infeasible::Interpolators { needed, limit } => {
-                write!(f, "needs {needed} interpolators, {limit} are free")
-            }
-            Infeasible::Constants { limit } => {
-                write!(f, "needs more than the {limit} vertex constant registers")
-            }
-            Infeasible::Parameters => {
-                write!(f, "no free vertex parameter for a mirrored parameter")
-            }
-            Infeasible::Unmovable { inst } => write!(f, "instruction {} cannot move", inst + 1),
-            Infeasible::FlowControl => write!(f, "a program has flow control"),
-        }
-    }
-}
+pub use types::{Infeasible, Input, Mirror, Motion, Transport};
 
 /// Runs the motion for the instructions marked in `selected`.
 pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {

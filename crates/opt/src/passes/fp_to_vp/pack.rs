@@ -1,8 +1,8 @@
 //! Interpolator packing: which free texture-coordinate component each transported value
 //! travels in, and which uniform helpers are recomputed in both programs when they run out.
 
-use super::Infeasible;
-use super::Input;
+use super::types::Infeasible;
+use super::types::Input;
 use crate::fxhash::FastMap as HashMap;
 use hoist_asm::ir::{Comp, Program, Reg, RegFile, Semantic, WriteMask};
 use hoist_asm::profile::Profile;

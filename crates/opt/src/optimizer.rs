@@ -1,0 +1,323 @@
+//! The optimizer's entry points: analyse a pair once ([`analyze`]), then evaluate the
+//! options' selection rule or a fixed set of groups through the pipeline
+//! ([`crate::pipeline::evaluate`]) and describe the result ([`Outcome`]).
+
+use crate::analysis;
+use crate::analysis::defuse::DefUse;
+use crate::analysis::groups::Groups;
+use crate::analysis::interp::InterpMap;
+use crate::analysis::movable::{Knobs, Movability, Stay};
+use crate::options::{Options, Selection};
+use crate::outcome::{Fate, OptError, Outcome, RuleResult};
+use crate::pipeline::{self, Stats};
+use crate::{passes, select, tracked};
+use hoist_asm::ir::{Program, Stage};
+use hoist_asm::profile::Limits;
+
+/// The analyses of a pair under `opts` (def-use, interpolant origins, movability, groups).
+pub fn analyze(vp: &Program, fp: &Program, opts: &Options) -> pipeline::Analysis {
+    let vp_du = DefUse::compute(vp).ok();
+    let fp_du = DefUse::compute(fp).ok();
+    let interp = InterpMap::compute(vp, vp_du.as_ref(), fp);
+    let vp_profile = vp.profile;
+    let lower = opts.lower;
+    let lowerable = move |i: &hoist_asm::Inst| lower && passes::lower::can_lower(i, vp_profile);
+    let forced = |i: usize| {
+        opts.stay
+            .iter()
+            .find(|(j, _)| *j as usize == i)
+            .map(|(_, why)| Stay::Rejected { why: why.clone() })
+    };
+    let knobs = Knobs {
+        vp_profile,
+        mirror_params: opts.mirror_params,
+        lowerable: &lowerable,
+        forced: &forced,
+    };
+    let (movability, groups) = match (&fp_du, &vp_du) {
+        (Some(du), Some(_)) => {
+            let m = Movability::compute(fp, du, &interp, &knobs);
+            let g = Groups::compute(du, &m);
+            (m, g)
+        }
+        _ => {
+            let n = fp.insts.len();
+            (
+                Movability {
+                    stays: vec![Some(Stay::FlowControl); n],
+                    kinds: vec![[analysis::movable::Kind::Varying; 4]; n],
+                },
+                Groups::default(),
+            )
+        }
+    };
+    pipeline::Analysis {
+        vp_du,
+        fp_du,
+        interp,
+        movability,
+        groups,
+    }
+}
+
+fn rule_result(rule: &'static str, c: &select::Choice) -> RuleResult {
+    RuleResult {
+        rule: rule.into(),
+        moved: c
+            .selected
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| **s)
+            .map(|(i, _)| i as u32)
+            .collect(),
+        vp_slots: c.result.stats.vp_slots.total(),
+        fp_slots: c.result.stats.fp_slots.total(),
+        interp_components: c.result.stats.interp_components,
+        cost: c.result.cost.0,
+        proven_optimal: c.proven,
+        evaluations: c.evaluations,
+    }
+}
+
+/// Optimizes a vertex/fragment program pair.
+pub fn optimize(vp: &Program, fp: &Program, opts: &Options) -> Result<Outcome, OptError> {
+    Optimizer::new(vp, fp, opts)?.run()
+}
+
+/// A pair analysed once, from which choices are evaluated: the selection rule of the
+/// options ([`Optimizer::run`]) or a fixed set of groups ([`Optimizer::with_groups`], which
+/// translation validation uses to find the group behind a failure).
+pub struct Optimizer<'a> {
+    vp: &'a Program,
+    /// The fragment program after commutation.
+    fp: Program,
+    opts: Options,
+    vp_limits: Limits,
+    fp_limits: Limits,
+    analysis: pipeline::Analysis,
+    commuted: Vec<usize>,
+}
+
+impl<'a> Optimizer<'a> {
+    pub fn new(vp: &'a Program, fp: &Program, opts: &Options) -> Result<Optimizer<'a>, OptError> {
+        if vp.stage() != Stage::Vertex || fp.stage() != Stage::Fragment {
+            return Err(OptError::NotAPair(
+                "expected a vertex program and a fragment program".into(),
+            ));
+        }
+        if vp.dialect() != fp.dialect() {
+            return Err(OptError::NotAPair(format!(
+                "the vertex program is {} and the fragment program {}; both must be the same language",
+                vp.profile, fp.profile
+            )));
+        }
+        let vp_limits = opts
+            .vp_limits
+            .clone()
+            .unwrap_or_else(|| vp.profile.limits());
+        let fp_limits = opts
+            .fp_limits
+            .clone()
+            .unwrap_or_else(|| fp.profile.limits());
+        let (fp_c, mut commuted) = if opts.commute {
+            commute(vp, fp, opts)
+        } else {
+            (fp.clone(), Vec::new())
+        };
+        let analysis = analyze(vp, &fp_c, opts);
+        // Keep a commutation only if the instruction it freed is movable now.
+        commuted.retain(|&i| analysis.movability.movable(i));
+        Ok(Optimizer {
+            vp,
+            fp: fp_c,
+            opts: opts.clone(),
+            vp_limits,
+            fp_limits,
+            analysis,
+            commuted,
+        })
+    }
+
+    fn context(&self) -> pipeline::Context<'_> {
+        pipeline::Context {
+            vp: self.vp,
+            fp: &self.fp,
+            vp_limits: &self.vp_limits,
+            fp_limits: &self.fp_limits,
+            analysis: &self.analysis,
+            cost: self.opts.cost,
+            vp_cleanup: self.opts.vp_cleanup,
+        }
+    }
+
+    /// Independent movable groups (instruction indices of the commuted fragment program).
+    pub fn groups(&self) -> &[Vec<u32>] {
+        &self.analysis.groups.members
+    }
+
+    /// The result of the options' selection rule.
+    pub fn run(&self) -> Result<Outcome, OptError> {
+        let cx = self.context();
+        let opts = &self.opts;
+        let n = self.fp.insts.len();
+        let groups = &self.analysis.groups;
+        let movable: Vec<bool> = (0..n)
+            .map(|i| self.analysis.movability.movable(i))
+            .collect();
+        let mut notes = Vec::new();
+        let greedy = select::greedy(&cx, &movable, groups);
+        // Each evaluation costs time proportional to the program, so long programs get fewer
+        // of them (a 1000-instruction program 20, about 30 ms); they may end unproven.
+        let budget = opts.search_budget.min((20_000 / n.max(1)).max(8) as u32);
+        let optimal = select::optimal(&cx, groups, budget, greedy.as_ref().ok());
+        let mut rules = Vec::new();
+        if let Ok(c) = &greedy {
+            rules.push(rule_result("greedy", c));
+        }
+        if let Ok(c) = &optimal {
+            rules.push(rule_result("optimal", c));
+        }
+        let (name, chosen) = match opts.steps {
+            Some(k) => ("stepwise", select::stepwise(&cx, groups, k)),
+            None => match opts.selection {
+                Selection::Greedy => ("greedy", greedy),
+                Selection::Optimal => ("optimal", optimal),
+                Selection::Exhaustive => match select::exhaustive(&cx, groups) {
+                    Some(c) => ("exhaustive", c),
+                    None => {
+                        notes.push(format!(
+                            "more than {} groups: the exact search decides instead of trying every subset",
+                            select::EXHAUSTIVE_GROUPS
+                        ));
+                        ("optimal", optimal)
+                    }
+                },
+            },
+        };
+        self.outcome(name, chosen, rules, notes)
+    }
+
+    /// Exactly the groups in `which` (indices into [`Optimizer::groups`]) moved, with the
+    /// helpers they need; `Err` when that choice does not fit the limits.
+    pub fn with_groups(&self, which: &[usize]) -> Result<Outcome, String> {
+        let cx = self.context();
+        let chosen = select::fixed(&cx, &self.analysis.groups, which, &|g| {
+            format!("group {g} was left out")
+        })
+        .map_err(|e| e.to_string())?;
+        self.outcome("fixed", Ok(chosen), Vec::new(), Vec::new())
+            .map_err(|e| e.to_string())
+    }
+
+    fn outcome(
+        &self,
+        name: &'static str,
+        chosen: Result<select::Choice, pipeline::Rejected>,
+        rules: Vec<RuleResult>,
+        mut notes: Vec<String>,
+    ) -> Result<Outcome, OptError> {
+        let cx = self.context();
+        let n = self.fp.insts.len();
+        let groups = &self.analysis.groups;
+        let chosen = match chosen {
+            Ok(c) => c,
+            Err(why) => {
+                notes.push(format!("nothing moved: {why}"));
+                // Even the clean-up of the unchanged pair may fail the profile's rules (say,
+                // dead code removed before a read of an undefined value): then the pair is
+                // returned exactly as written.
+                let result = select::nothing(&cx).unwrap_or_else(|e| {
+                    notes.push(format!("the pair is returned as written: {e}"));
+                    pipeline::unchanged(&cx)
+                });
+                select::Choice {
+                    selected: vec![false; n],
+                    result: result.into(),
+                    proven: false,
+                    evaluations: 1,
+                    dropped: Vec::new(),
+                }
+            }
+        };
+        let fates = (0..n)
+            .map(|i| {
+                if chosen.selected[i] {
+                    return Fate::Moved {
+                        group: groups.of[i],
+                    };
+                }
+                if let Some(s) = &self.analysis.movability.stays[i] {
+                    return Fate::Stays { reason: s.clone() };
+                }
+                let why = chosen
+                    .dropped
+                    .iter()
+                    .find(|(j, _)| *j as usize == i)
+                    .map_or_else(
+                        || "the selection left it in place".into(),
+                        |(_, w)| w.clone(),
+                    );
+                Fate::Stays {
+                    reason: Stay::NotSelected { why },
+                }
+            })
+            .collect();
+        if chosen.selected.iter().any(|&s| s) {
+            notes.push(
+                "moved values are interpolated: results agree up to floating-point rounding, and an \
+                 infinite value would interpolate to NaN"
+                    .into(),
+            );
+        }
+        if !chosen.result.mirrors.is_empty() {
+            notes.push(format!(
+                "the host must set {} new vertex parameter(s), see mirrors",
+                chosen.result.mirrors.len()
+            ));
+        }
+        let before = Stats::of(self.vp, &self.fp, &self.vp_limits, &self.fp_limits);
+        let r = std::sync::Arc::unwrap_or_clone(chosen.result);
+        Ok(Outcome {
+            vp: r.vp.program,
+            fp: r.fp.program,
+            vp_lines: r.vp.lines,
+            fp_lines: r.fp.lines,
+            fates,
+            source_fp: self.fp.clone(),
+            groups: groups.members.clone(),
+            before,
+            after: r.stats,
+            chosen: name.into(),
+            rules,
+            mirrors: r.mirrors,
+            transports: r.transports,
+            duplicated: r.duplicated,
+            commuted: self.commuted.iter().map(|&i| i as u32).collect(),
+            notes,
+        })
+    }
+}
+
+/// Commutation first: it changes what is movable. Returns the rewritten fragment program and
+/// the `mov`s it rewrote.
+fn commute(vp: &Program, fp: &Program, opts: &Options) -> (Program, Vec<usize>) {
+    let mut fp_work = tracked::Tracked::new(fp.clone());
+    let a = analyze(vp, fp, opts);
+    let Some(du) = &a.fp_du else {
+        return (fp.clone(), Vec::new());
+    };
+    let m = &a.movability;
+    let movable_src = |j: usize, k: usize| {
+        fp.insts[j].src[k].reg.file != hoist_asm::RegFile::Misc
+            && du
+                .reads(j)
+                .iter()
+                .filter(|r| r.src as usize == k)
+                .all(|r| match r.def {
+                    Some(d) => m.movable(d as usize),
+                    None => !r.reg.file.is_input() || a.interp.written(r.reg, r.comp),
+                })
+    };
+    let commuted = passes::commute::run(&mut fp_work, du, m, &movable_src);
+    (fp_work.program, commuted)
+}

@@ -1,0 +1,66 @@
+//! What the caller chooses: limits, cost model, selection rule and the transformations on.
+
+use crate::cost::CostModel;
+use hoist_asm::profile::Limits;
+use serde::{Deserialize, Serialize};
+
+/// Which selection rule decides the result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Selection {
+    /// The paper's rule: everything movable, dropping the latest until it fits.
+    Greedy,
+    /// Exact search for the cheapest choice under the cost model.
+    #[default]
+    Optimal,
+    /// Every subset of groups (at most 2^16 evaluations; more groups fall back to the exact
+    /// search): slow, for checking the search.
+    Exhaustive,
+}
+
+/// Optimizer options (the playground's and the command line's).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Options {
+    /// Vertex-program limits (default: the profile's).
+    pub vp_limits: Option<Limits>,
+    /// Fragment-program limits (default: the profile's).
+    pub fp_limits: Option<Limits>,
+    pub cost: CostModel,
+    pub selection: Selection,
+    /// Move instructions that read host-set fragment parameters; the vertex program gets its
+    /// own copies, listed in [`Outcome::mirrors`] for the host to set.
+    pub mirror_params: bool,
+    /// Apply only the first `k` movable groups.
+    pub steps: Option<usize>,
+    /// Swap `r = a; r += b` so that the movable term comes first.
+    pub commute: bool,
+    /// Emulate fragment-only ops in the vertex program when that lets them move.
+    pub lower: bool,
+    /// Clean up the moved vertex code (write interpolators directly, fold copies).
+    pub vp_cleanup: bool,
+    /// Evaluation budget of the exact search.
+    pub search_budget: u32,
+    /// Fragment instructions that must stay, with why (translation validation feeds back
+    /// the moves it rejected this way).
+    #[serde(default)]
+    pub stay: Vec<(u32, String)>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            vp_limits: None,
+            fp_limits: None,
+            cost: CostModel::Paper,
+            selection: Selection::Optimal,
+            mirror_params: false,
+            steps: None,
+            commute: true,
+            lower: true,
+            vp_cleanup: true,
+            search_budget: 4096,
+            stay: Vec::new(),
+        }
+    }
+}
