@@ -76,81 +76,7 @@ impl DefUse {
         for inst in &p.insts {
             let first = reads.len();
             read_start.push(first as u32);
-            let info = inst.info();
-            let componentwise = info.shape == hoist_asm::ops::Shape::Componentwise
-                && !matches!(inst.op, hoist_asm::Op::Sgn | hoist_asm::Op::Swz);
-            let lanes_all = if info.has_dst {
-                inst.dst_lanes()
-            } else {
-                WriteMask::ALL
-            };
-            for (k, s) in inst.src.iter().enumerate() {
-                let rows = if k == 1 {
-                    inst.op.matrix_rows().unwrap_or(1)
-                } else {
-                    1
-                };
-                for row in 0..rows {
-                    // A matrix macro's row r feeds destination lane r.
-                    let lanes = if rows > 1 {
-                        lanes_all.intersect(WriteMask::single(row))
-                    } else {
-                        lanes_all
-                    };
-                    if rows > 1 && lanes.is_empty() {
-                        continue;
-                    }
-                    let reg = Reg::new(s.reg.file, s.reg.index.saturating_add(row as u16));
-                    if componentwise {
-                        // Lane l reads component swizzle[l] of the same source.
-                        for lane in lanes.iter() {
-                            let c = s.swizzle.get(lane);
-                            match reads[first..]
-                                .iter_mut()
-                                .find(|r| r.src == k as u8 && r.reg == reg && r.comp == c)
-                            {
-                                Some(r) => r.lanes = r.lanes.union(WriteMask::single(lane)),
-                                None => reads.push(Read {
-                                    src: k as u8,
-                                    reg,
-                                    comp: c,
-                                    lanes: WriteMask::single(lane),
-                                    def: None,
-                                }),
-                            }
-                        }
-                        continue;
-                    }
-                    for lane in lanes.iter() {
-                        let need = inst.src_reads(k, WriteMask::single(lane));
-                        for c in need.iter() {
-                            if let Some(r) = reads[first..]
-                                .iter_mut()
-                                .find(|r| r.src == k as u8 && r.reg == reg && r.comp == c)
-                            {
-                                r.lanes = r.lanes.union(WriteMask::single(lane));
-                                continue;
-                            }
-                            reads.push(Read {
-                                src: k as u8,
-                                reg,
-                                comp: c,
-                                lanes: WriteMask::single(lane),
-                                def: None,
-                            });
-                        }
-                    }
-                }
-                if let Some(rel) = &s.rel {
-                    reads.push(Read {
-                        src: k as u8,
-                        reg: rel.reg,
-                        comp: rel.comp,
-                        lanes: lanes_all,
-                        def: None,
-                    });
-                }
-            }
+            push_reads(inst, &mut reads);
             for r in &mut reads[first..] {
                 if defines_in_program(r.reg.file) {
                     r.def = last
@@ -260,4 +186,85 @@ pub fn defines_in_program(f: RegFile) -> bool {
         f,
         RegFile::Temp | RegFile::Address | RegFile::Predicate | RegFile::Loop
     ) || f.is_output()
+}
+
+/// Appends the register components `inst` reads, each with the destination lanes that need
+/// it (definitions are filled in by the caller).
+fn push_reads(inst: &hoist_asm::Inst, reads: &mut Vec<Read>) {
+    let first = reads.len();
+    let info = inst.info();
+    let componentwise = info.shape == hoist_asm::ops::Shape::Componentwise
+        && !matches!(inst.op, hoist_asm::Op::Sgn | hoist_asm::Op::Swz);
+    let lanes_all = if info.has_dst {
+        inst.dst_lanes()
+    } else {
+        WriteMask::ALL
+    };
+    for (k, s) in inst.src.iter().enumerate() {
+        let rows = if k == 1 {
+            inst.op.matrix_rows().unwrap_or(1)
+        } else {
+            1
+        };
+        for row in 0..rows {
+            // A matrix macro's row r feeds destination lane r.
+            let lanes = if rows > 1 {
+                lanes_all.intersect(WriteMask::single(row))
+            } else {
+                lanes_all
+            };
+            if rows > 1 && lanes.is_empty() {
+                continue;
+            }
+            let reg = Reg::new(s.reg.file, s.reg.index.saturating_add(row as u16));
+            if componentwise {
+                // Lane l reads component swizzle[l] of the same source.
+                for lane in lanes.iter() {
+                    let c = s.swizzle.get(lane);
+                    match reads[first..]
+                        .iter_mut()
+                        .find(|r| r.src == k as u8 && r.reg == reg && r.comp == c)
+                    {
+                        Some(r) => r.lanes = r.lanes.union(WriteMask::single(lane)),
+                        None => reads.push(Read {
+                            src: k as u8,
+                            reg,
+                            comp: c,
+                            lanes: WriteMask::single(lane),
+                            def: None,
+                        }),
+                    }
+                }
+                continue;
+            }
+            for lane in lanes.iter() {
+                let need = inst.src_reads(k, WriteMask::single(lane));
+                for c in need.iter() {
+                    if let Some(r) = reads[first..]
+                        .iter_mut()
+                        .find(|r| r.src == k as u8 && r.reg == reg && r.comp == c)
+                    {
+                        r.lanes = r.lanes.union(WriteMask::single(lane));
+                        continue;
+                    }
+                    reads.push(Read {
+                        src: k as u8,
+                        reg,
+                        comp: c,
+                        lanes: WriteMask::single(lane),
+                        def: None,
+                    });
+                }
+            }
+        }
+        if let Some(rel) = &s.rel {
+            reads.push(Read {
+                src: k as u8,
+                reg: rel.reg,
+                comp: rel.comp,
+                lanes: lanes_all,
+                def: None,
+            });
+        }
+    }
 }

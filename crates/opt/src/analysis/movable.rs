@@ -356,43 +356,16 @@ fn classify(
     inst: &Inst,
 ) -> ([Kind; 4], Option<Stay>) {
     let none = [Kind::Varying; 4];
-    if let Some(stay) = (knobs.forced)(i) {
+    if let Some(stay) = fixed_reason(fp, knobs, i, inst) {
         return (none, Some(stay));
     }
-    let name = op_name(fp, inst.op);
-    if inst.op.is_texture() || inst.op.is_kill() {
-        let what = if inst.op.is_kill() {
-            "discards the fragment"
-        } else {
-            "samples a texture"
-        };
-        return (
-            none,
-            Some(Stay::FragmentResource {
-                what: format!("`{name}` {what}"),
-            }),
-        );
-    }
-    if let Some(d) = &inst.dst
-        && matches!(d.reg.file, RegFile::ColorOut | RegFile::DepthOut)
-    {
-        return (
-            none,
-            Some(Stay::FragmentResource {
-                what: "writes a fragment output".into(),
-            }),
-        );
-    }
-    if !knobs.vp_profile.has(inst.op) && !(knobs.lowerable)(inst) {
-        return (none, Some(Stay::FragmentOnly { op: name }));
-    }
-    // Class of every read; the first unmovable read is the reason to stay.
     // Only lanes somebody reads matter: a dead lane's inputs cannot block motion (the moved
     // copy drops it, see `live_lanes`).
     let live = live_lanes(du, i, inst);
     if live.is_empty() {
         return (none, Some(Stay::Dead));
     }
+    // Class of every read; the first unmovable read is the reason to stay.
     let reads = du.reads(i);
     let mut read_kinds = Vec::with_capacity(reads.len());
     for r in reads {
@@ -405,8 +378,81 @@ fn classify(
             Err(stay) => return (none, Some(stay)),
         }
     }
-    // Class of lane `lane` of source `k` (after swizzle and modifiers).
-    let lane_kind = |k: usize, row: u16, lane: u8| -> Kind {
+    let ops = Operands {
+        inst,
+        reads,
+        kinds: &read_kinds,
+    };
+    let mut kinds = [Kind::Varying; 4];
+    let mut culprit = None;
+    for lane in live.iter() {
+        let kind = match lane_class(&ops, lane) {
+            k if inst.sat && k != Kind::Uniform => Kind::Varying,
+            k => k,
+        };
+        if kind == Kind::Varying && culprit.is_none() {
+            // The first operand that is not uniform is the one the op is not affine in.
+            let operand = (0..inst.src.len() as u8)
+                .find(|&s| (0..4).any(|l| ops.lane(s as usize, 0, l) != Kind::Uniform))
+                .unwrap_or(0);
+            culprit = Some(operand);
+        }
+        kinds[lane as usize] = kind;
+    }
+    let name = op_name(fp, inst.op);
+    let stay = culprit.map(|operand| Stay::NonLinear {
+        op: if inst.sat {
+            format!("{name}_sat")
+        } else {
+            name
+        },
+        operand,
+    });
+    (kinds, stay)
+}
+
+/// Reasons to stay that do not depend on operands: the caller's (validation's verdict), texture reads,
+/// kills and fragment outputs (C2), ops the vertex profile cannot execute (C1).
+fn fixed_reason(fp: &Program, knobs: &Knobs, i: usize, inst: &Inst) -> Option<Stay> {
+    if let Some(stay) = (knobs.forced)(i) {
+        return Some(stay);
+    }
+    let name = op_name(fp, inst.op);
+    if inst.op.is_texture() || inst.op.is_kill() {
+        let what = if inst.op.is_kill() {
+            "discards the fragment"
+        } else {
+            "samples a texture"
+        };
+        return Some(Stay::FragmentResource {
+            what: format!("`{name}` {what}"),
+        });
+    }
+    if let Some(d) = &inst.dst
+        && matches!(d.reg.file, RegFile::ColorOut | RegFile::DepthOut)
+    {
+        return Some(Stay::FragmentResource {
+            what: "writes a fragment output".into(),
+        });
+    }
+    if !knobs.vp_profile.has(inst.op) && !(knobs.lowerable)(inst) {
+        return Some(Stay::FragmentOnly { op: name });
+    }
+    None
+}
+
+/// An instruction's operands with the class of every register component it reads.
+struct Operands<'a> {
+    inst: &'a Inst,
+    reads: &'a [Read],
+    kinds: &'a [Kind],
+}
+
+impl Operands<'_> {
+    /// Class of lane `lane` of source `k` (row `row` of a matrix), after swizzle and
+    /// modifiers.
+    fn lane(&self, k: usize, row: u16, lane: u8) -> Kind {
+        let inst = self.inst;
         let s = &inst.src[k];
         let reg = hoist_asm::ir::Reg::new(s.reg.file, s.reg.index + row);
         let comp = if inst.op == Op::Swz {
@@ -417,9 +463,10 @@ fn classify(
         } else {
             s.swizzle.get(lane)
         };
-        let kind = reads
+        let kind = self
+            .reads
             .iter()
-            .zip(&read_kinds)
+            .zip(self.kinds)
             .find(|(r, _)| r.src == k as u8 && r.reg == reg && r.comp == comp)
             .map_or(Kind::Uniform, |(_, k)| *k);
         if s.abs && kind != Kind::Uniform {
@@ -427,106 +474,81 @@ fn classify(
         } else {
             kind
         }
-    };
-    let mut kinds = [Kind::Varying; 4];
-    let mut culprit = None;
-    for lane in live.iter() {
-        let sum_products = |pairs: &[(u8, u8)], extra: Option<Kind>| -> Kind {
-            let mut k = extra.unwrap_or(Kind::Uniform);
-            for &(a, b) in pairs {
-                k = join(k, product(lane_kind(0, 0, a), lane_kind(1, 0, b)));
-            }
-            k
-        };
-        let srcs = inst.src.len();
-        let all = |lanes: &[u8]| -> Kind {
-            let mut k = Kind::Uniform;
-            for s in 0..srcs {
-                for &l in lanes {
-                    k = join(k, lane_kind(s, 0, l));
-                }
-            }
-            k
-        };
-        let kind = match inst.info().shape {
-            Shape::Componentwise => match inst.op {
-                Op::Mov | Op::Add | Op::Sub => all(&[lane]),
-                Op::Mul => product(lane_kind(0, 0, lane), lane_kind(1, 0, lane)),
-                Op::Mad => join(
-                    product(lane_kind(0, 0, lane), lane_kind(1, 0, lane)),
-                    lane_kind(2, 0, lane),
-                ),
-                Op::Lrp => {
-                    let (w, a, b) = (
-                        lane_kind(0, 0, lane),
-                        lane_kind(1, 0, lane),
-                        lane_kind(2, 0, lane),
-                    );
-                    if w == Kind::Uniform {
-                        join(a, b)
-                    } else if a == Kind::Uniform && b == Kind::Uniform {
-                        w
-                    } else {
-                        Kind::Varying
-                    }
-                }
-                Op::Cmp | Op::CmpGe | Op::Cnd => {
-                    if lane_kind(0, 0, lane) == Kind::Uniform {
-                        join(lane_kind(1, 0, lane), lane_kind(2, 0, lane))
-                    } else {
-                        Kind::Varying
-                    }
-                }
-                _ => nonlinear(all(&[lane])),
-            },
-            Shape::Swz => lane_kind(0, 0, lane),
-            Shape::Dot(3) => sum_products(&[(0, 0), (1, 1), (2, 2)], None),
-            Shape::Dot(_) => sum_products(&[(0, 0), (1, 1), (2, 2), (3, 3)], None),
-            Shape::Dph => sum_products(&[(0, 0), (1, 1), (2, 2)], Some(lane_kind(1, 0, 3))),
-            Shape::Dp2add => sum_products(&[(0, 0), (1, 1)], Some(lane_kind(2, 0, 0))),
-            Shape::Xpd => match lane {
-                0 => sum_products(&[(1, 2), (2, 1)], None),
-                1 => sum_products(&[(2, 0), (0, 2)], None),
-                _ => sum_products(&[(0, 1), (1, 0)], None),
-            },
-            Shape::Dst => match lane {
-                0 => Kind::Uniform,
-                1 => product(lane_kind(0, 0, 1), lane_kind(1, 0, 1)),
-                2 => lane_kind(0, 0, 2),
-                _ => lane_kind(1, 0, 3),
-            },
-            Shape::Matrix { cols, .. } => {
-                let mut k = Kind::Uniform;
-                for c in 0..cols {
-                    k = join(k, product(lane_kind(0, 0, c), lane_kind(1, lane as u16, c)));
-                }
-                k
-            }
-            _ => nonlinear(all(&[0, 1, 2, 3])),
-        };
-        let kind = if inst.sat && kind != Kind::Uniform {
-            Kind::Varying
-        } else {
-            kind
-        };
-        if kind == Kind::Varying && culprit.is_none() {
-            // The first operand that is not uniform is the one the op is not affine in.
-            let operand = (0..srcs as u8)
-                .find(|&s| (0..4).any(|l| lane_kind(s as usize, 0, l) != Kind::Uniform))
-                .unwrap_or(0);
-            culprit = Some(operand);
-        }
-        kinds[lane as usize] = kind;
     }
-    let stay = culprit.map(|operand| Stay::NonLinear {
-        op: if inst.sat {
-            format!("{name}_sat")
-        } else {
-            name
+
+    /// The join of every source's class at `lanes`.
+    fn all(&self, lanes: &[u8]) -> Kind {
+        let mut k = Kind::Uniform;
+        for s in 0..self.inst.src.len() {
+            for &l in lanes {
+                k = join(k, self.lane(s, 0, l));
+            }
+        }
+        k
+    }
+
+    /// The class of a sum of products of source 0 and source 1 lanes, plus `extra`.
+    fn sum_products(&self, pairs: &[(u8, u8)], extra: Option<Kind>) -> Kind {
+        let mut k = extra.unwrap_or(Kind::Uniform);
+        for &(a, b) in pairs {
+            k = join(k, product(self.lane(0, 0, a), self.lane(1, 0, b)));
+        }
+        k
+    }
+}
+
+/// The class of one destination lane, by the propagation rules of the module header.
+fn lane_class(ops: &Operands, lane: u8) -> Kind {
+    let l = |k: usize, lane: u8| ops.lane(k, 0, lane);
+    match ops.inst.info().shape {
+        Shape::Componentwise => match ops.inst.op {
+            Op::Mov | Op::Add | Op::Sub => ops.all(&[lane]),
+            Op::Mul => product(l(0, lane), l(1, lane)),
+            Op::Mad => join(product(l(0, lane), l(1, lane)), l(2, lane)),
+            Op::Lrp => {
+                let (w, a, b) = (l(0, lane), l(1, lane), l(2, lane));
+                if w == Kind::Uniform {
+                    join(a, b)
+                } else if a == Kind::Uniform && b == Kind::Uniform {
+                    w
+                } else {
+                    Kind::Varying
+                }
+            }
+            Op::Cmp | Op::CmpGe | Op::Cnd => {
+                if l(0, lane) == Kind::Uniform {
+                    join(l(1, lane), l(2, lane))
+                } else {
+                    Kind::Varying
+                }
+            }
+            _ => nonlinear(ops.all(&[lane])),
         },
-        operand,
-    });
-    (kinds, stay)
+        Shape::Swz => l(0, lane),
+        Shape::Dot(3) => ops.sum_products(&[(0, 0), (1, 1), (2, 2)], None),
+        Shape::Dot(_) => ops.sum_products(&[(0, 0), (1, 1), (2, 2), (3, 3)], None),
+        Shape::Dph => ops.sum_products(&[(0, 0), (1, 1), (2, 2)], Some(l(1, 3))),
+        Shape::Dp2add => ops.sum_products(&[(0, 0), (1, 1)], Some(l(2, 0))),
+        Shape::Xpd => match lane {
+            0 => ops.sum_products(&[(1, 2), (2, 1)], None),
+            1 => ops.sum_products(&[(2, 0), (0, 2)], None),
+            _ => ops.sum_products(&[(0, 1), (1, 0)], None),
+        },
+        Shape::Dst => match lane {
+            0 => Kind::Uniform,
+            1 => product(l(0, 1), l(1, 1)),
+            2 => l(0, 2),
+            _ => l(1, 3),
+        },
+        Shape::Matrix { cols, .. } => {
+            let mut k = Kind::Uniform;
+            for c in 0..cols {
+                k = join(k, product(l(0, c), ops.lane(1, lane as u16, c)));
+            }
+            k
+        }
+        _ => nonlinear(ops.all(&[0, 1, 2, 3])),
+    }
 }
 
 fn nonlinear(k: Kind) -> Kind {
