@@ -414,7 +414,6 @@ fn flow_cond(b: &mut Builder, s: &hoist_asm::Src) -> Result<FlowCond, RenderErro
 /// Compiles a program. Errors describe programs the executor cannot run (malformed flow
 /// control, registers without storage, absurd register counts).
 pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
-    let dialect = p.dialect();
     let mut b = Builder {
         file_base: HashMap::new(),
         next: 0,
@@ -422,136 +421,273 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
         fills: Vec::new(),
         scratch: 0,
     };
-    let files = [
-        RegFile::Temp,
-        RegFile::Input,
-        RegFile::TexCoord,
-        RegFile::Misc,
-        RegFile::Address,
-        RegFile::Loop,
-        RegFile::Predicate,
-        RegFile::RastOut,
-        RegFile::AttrOut,
-        RegFile::TexCrdOut,
-        RegFile::Output,
-        RegFile::ColorOut,
-        RegFile::DepthOut,
-    ];
-    let mut reset = Vec::new();
-    for f in files {
-        let mut n = file_size(p, f);
-        if f == RegFile::Loop && n > 0 {
-            n = 1;
-        }
-        if n == 0 {
-            continue;
-        }
-        if (b.next as usize) + 4 * n as usize > MAX_ROWS {
-            return Err(err(format!("program needs too many {f:?} registers ({n})")));
-        }
-        b.file_base.insert(f, (b.next, n));
-        if !f.is_input() {
-            reset.push((b.next, 4 * n));
-        }
-        b.next += 4 * n;
+    let reset = b.allocate_files(p)?;
+    let mut flags = Flags::default();
+    let mut insts = p
+        .insts
+        .iter()
+        .map(|ins| b.instruction(p, ins, &mut flags))
+        .collect::<Result<Vec<KInst>, RenderError>>()?;
+    b.mark_uniform_sources(&mut insts);
+    if b.next as usize > MAX_ROWS {
+        return Err(err("program needs too many registers"));
     }
-    b.scratch = b.next;
-    b.next += 4 * SCRATCH_REGS;
+    let (labels, main_end) = match_flow(p, &mut insts)?;
+    let mut const_len = p.consts.len();
+    for i in &insts {
+        for pr in &i.pre {
+            if let Pre::Gather {
+                from: GatherFrom::Consts,
+                hi,
+                ..
+            } = pr
+            {
+                const_len = const_len.max(*hi as usize);
+            }
+        }
+    }
+    let (inputs, outputs) = b.io_rows();
+    let reads = b.rows_read(&insts);
+    let static_insts = p
+        .insts
+        .iter()
+        .filter(|i| !matches!(i.op, Op::Label))
+        .count() as u64;
+    let static_slots: u64 = insts.iter().map(|i| u64::from(i.slots)).sum();
+    Ok(Kernel {
+        stage: p.stage(),
+        dialect: p.dialect(),
+        rows: b.next as usize,
+        insts,
+        const_fills: b.fills,
+        const_len,
+        reset,
+        inputs,
+        outputs,
+        has_flow: flags.has_flow,
+        has_kill: flags.has_kill,
+        has_derivs: flags.has_derivs,
+        insts_per_invocation: static_insts,
+        slots_per_invocation: static_slots,
+        samplers: flags.samplers,
+        main_end,
+        labels,
+        loop_row: b.file_base.get(&RegFile::Loop).map(|x| x.0),
+        reads,
+    })
+}
 
-    let mut insts = Vec::with_capacity(p.insts.len());
-    let mut samplers = Vec::new();
-    let mut has_kill = false;
-    let mut has_derivs = false;
-    let mut has_flow = false;
-    for ins in &p.insts {
-        let mut pre = Vec::new();
-        let mut src = Vec::new();
-        let info = ins.info();
-        let slots = p.profile.slots(ins.op).unwrap_or(1) as u32;
+/// What compiling the instructions found out about the whole program.
+#[derive(Default)]
+struct Flags {
+    has_kill: bool,
+    has_derivs: bool,
+    has_flow: bool,
+    samplers: Vec<(u8, TexTarget)>,
+}
+
+/// One instruction's sources being compiled: pre-steps and scratch registers handed out.
+#[derive(Default)]
+struct Operands {
+    pre: Vec<Pre>,
+    k: u32,
+}
+
+/// The kernel op of an arithmetic instruction (narrowing `mask` where the op writes fewer
+/// components), or `None` for texture, kill, derivative and flow-control instructions.
+fn arithmetic_op(p: &Program, ins: &hoist_asm::Inst, mask: &mut u8) -> Option<KOp> {
+    let to_address = ins
+        .dst
+        .as_ref()
+        .is_some_and(|d| d.reg.file == RegFile::Address);
+    let d3d9 = p.dialect() == Dialect::D3d9;
+    Some(match ins.op {
+        Op::Mov if to_address => KOp::AddrFloor,
+        Op::Mov | Op::Swz => KOp::Mov,
+        Op::Add => KOp::Add,
+        Op::Sub => KOp::Sub,
+        Op::Mul => KOp::Mul,
+        Op::Mad => KOp::Mad,
+        Op::Abs => KOp::Abs,
+        Op::Flr => KOp::Flr,
+        Op::Frc => KOp::Frc,
+        Op::Max => KOp::Max,
+        Op::Min => KOp::Min,
+        Op::Sge => KOp::Sge,
+        Op::Slt => KOp::Slt,
+        Op::Lrp => KOp::Lrp,
+        Op::Cmp => KOp::CmpLt,
+        Op::CmpGe => KOp::CmpGe,
+        Op::Cnd => KOp::Cnd,
+        Op::Sgn => KOp::Sgn,
+        Op::Arl => {
+            *mask &= 1;
+            KOp::AddrFloor
+        }
+        Op::Mova => KOp::AddrRound,
+        Op::Rcp => KOp::Rcp,
+        Op::Rsq => KOp::Rsq,
+        Op::Ex2 => KOp::Ex2,
+        Op::Lg2 => KOp::Lg2,
+        Op::Pow => KOp::Pow,
+        Op::Sin => KOp::Sin,
+        Op::Cos => KOp::Cos,
+        Op::Dp3 => KOp::Dp3,
+        Op::Dp4 => KOp::Dp4,
+        Op::Dph => KOp::Dph,
+        Op::Dp2add => KOp::Dp2add,
+        Op::Xpd => {
+            *mask &= 7;
+            KOp::Xpd
+        }
+        Op::Dst => KOp::Dst,
+        Op::Lit => KOp::Lit,
+        Op::Exp if d3d9 && p.profile != hoist_asm::Profile::Vs1_1 => KOp::Ex2,
+        Op::Exp => KOp::ExpPartial,
+        Op::Log if d3d9 => KOp::Lg2,
+        Op::Log => KOp::LogPartial,
+        Op::Scs | Op::Sincos => {
+            *mask &= 3;
+            KOp::SinCos
+        }
+        Op::Nrm => KOp::Nrm,
+        Op::M4x4 | Op::M4x3 | Op::M3x4 | Op::M3x3 | Op::M3x2 => {
+            let hoist_asm::ops::Shape::Matrix { cols, rows } = ins.info().shape else {
+                unreachable!()
+            };
+            *mask &= (1u8 << rows) - 1;
+            KOp::Matrix(cols)
+        }
+        _ => return None,
+    })
+}
+
+impl Builder {
+    /// Lays out every register file the program uses; returns the rows reset per batch.
+    fn allocate_files(&mut self, p: &Program) -> Result<Vec<(R, u32)>, RenderError> {
+        let files = [
+            RegFile::Temp,
+            RegFile::Input,
+            RegFile::TexCoord,
+            RegFile::Misc,
+            RegFile::Address,
+            RegFile::Loop,
+            RegFile::Predicate,
+            RegFile::RastOut,
+            RegFile::AttrOut,
+            RegFile::TexCrdOut,
+            RegFile::Output,
+            RegFile::ColorOut,
+            RegFile::DepthOut,
+        ];
+        let mut reset = Vec::new();
+        for f in files {
+            let mut n = file_size(p, f);
+            if f == RegFile::Loop && n > 0 {
+                n = 1;
+            }
+            if n == 0 {
+                continue;
+            }
+            if (self.next as usize) + 4 * n as usize > MAX_ROWS {
+                return Err(err(format!("program needs too many {f:?} registers ({n})")));
+            }
+            self.file_base.insert(f, (self.next, n));
+            if !f.is_input() {
+                reset.push((self.next, 4 * n));
+            }
+            self.next += 4 * n;
+        }
+        self.scratch = self.next;
+        self.next += 4 * SCRATCH_REGS;
+        Ok(reset)
+    }
+
+    /// Resolves the next source of an instruction to rows.
+    fn operand(
+        &mut self,
+        ops: &mut Operands,
+        s: &hoist_asm::Src,
+        row_offset: u16,
+    ) -> Result<[R; 4], RenderError> {
+        let r = self.source(s, ops.k, row_offset, &mut ops.pre);
+        ops.k += 1;
+        r
+    }
+
+    fn instruction(
+        &mut self,
+        p: &Program,
+        ins: &hoist_asm::Inst,
+        flags: &mut Flags,
+    ) -> Result<KInst, RenderError> {
+        let mut ops = Operands::default();
         let mut mask = ins.dst.as_ref().map_or(0, |d| d.mask.0 & 15);
-        let dst_to_address = ins
-            .dst
-            .as_ref()
-            .is_some_and(|d| d.reg.file == RegFile::Address);
-        let mut k = 0u32;
-        let mut push_src = |b: &mut Builder, s: &hoist_asm::Src, off: u16| {
-            let r = b.source(s, k, off, &mut pre);
-            k += 1;
-            r
+        let op = match arithmetic_op(p, ins, &mut mask) {
+            Some(op) => op,
+            None => self.special_op(p, ins, &mut ops, flags)?,
         };
-        let op = match ins.op {
-            Op::Mov if dst_to_address => KOp::AddrFloor,
-            Op::Mov => KOp::Mov,
-            Op::Add => KOp::Add,
-            Op::Sub => KOp::Sub,
-            Op::Mul => KOp::Mul,
-            Op::Mad => KOp::Mad,
-            Op::Abs => KOp::Abs,
-            Op::Flr => KOp::Flr,
-            Op::Frc => KOp::Frc,
-            Op::Max => KOp::Max,
-            Op::Min => KOp::Min,
-            Op::Sge => KOp::Sge,
-            Op::Slt => KOp::Slt,
-            Op::Lrp => KOp::Lrp,
-            Op::Cmp => KOp::CmpLt,
-            Op::CmpGe => KOp::CmpGe,
-            Op::Cnd => KOp::Cnd,
-            Op::Sgn => KOp::Sgn,
-            Op::Arl => {
-                mask &= 1;
-                KOp::AddrFloor
+        if ins.op.is_flow() || ins.pred.is_some() {
+            flags.has_flow = true;
+        }
+        let mut src = Vec::new();
+        if ins.op == Op::Swz {
+            src.push(self.swz_rows(ins, &mut ops.pre)?);
+        } else if !ins.op.is_flow()
+            && !matches!(ins.op, Op::Nop)
+            && !matches!(op, KOp::If(_) | KOp::Breakc(_))
+        {
+            self.data_sources(p, ins, op, &mut ops, &mut src)?;
+        }
+        let (dst, dst_rel) = match &ins.dst {
+            Some(d) => (self.file_row(d.reg)?, d.rel.is_some()),
+            None => (0, false),
+        };
+        if dst_rel {
+            return Err(err("relative destination addressing is not supported"));
+        }
+        let pred = match &ins.pred {
+            Some(pr) => {
+                let base = self.file_row(Reg::new(RegFile::Predicate, 0))?;
+                Some((pr.swizzle.comps().map(|c| base + u32::from(c)), pr.negate))
             }
-            Op::Mova => KOp::AddrRound,
-            Op::Rcp => KOp::Rcp,
-            Op::Rsq => KOp::Rsq,
-            Op::Ex2 => KOp::Ex2,
-            Op::Lg2 => KOp::Lg2,
-            Op::Pow => KOp::Pow,
-            Op::Sin => KOp::Sin,
-            Op::Cos => KOp::Cos,
-            Op::Dp3 => KOp::Dp3,
-            Op::Dp4 => KOp::Dp4,
-            Op::Dph => KOp::Dph,
-            Op::Dp2add => KOp::Dp2add,
-            Op::Xpd => {
-                mask &= 7;
-                KOp::Xpd
-            }
-            Op::Dst => KOp::Dst,
-            Op::Lit => KOp::Lit,
-            Op::Exp => {
-                if dialect == Dialect::D3d9 && p.profile != hoist_asm::Profile::Vs1_1 {
-                    KOp::Ex2
-                } else {
-                    KOp::ExpPartial
-                }
-            }
-            Op::Log => {
-                if dialect == Dialect::D3d9 {
-                    KOp::Lg2
-                } else {
-                    KOp::LogPartial
-                }
-            }
-            Op::Scs | Op::Sincos => {
-                mask &= 3;
-                KOp::SinCos
-            }
-            Op::Nrm => KOp::Nrm,
-            Op::M4x4 | Op::M4x3 | Op::M3x4 | Op::M3x3 | Op::M3x2 => {
-                let hoist_asm::ops::Shape::Matrix { cols, rows } = info.shape else {
-                    unreachable!()
-                };
-                mask &= (1u8 << rows) - 1;
-                KOp::Matrix(cols)
-            }
+            None => None,
+        };
+        Ok(KInst {
+            op,
+            sat: ins.sat,
+            mask,
+            dst,
+            src,
+            pre: ops.pre,
+            pred,
+            jump: 0,
+            jump2: 0,
+            slots: p.profile.slots(ins.op).unwrap_or(1) as u32,
+            uniform: 0,
+        })
+    }
+
+    /// Texture, kill, derivative and flow-control instructions.
+    fn special_op(
+        &mut self,
+        p: &Program,
+        ins: &hoist_asm::Inst,
+        ops: &mut Operands,
+        flags: &mut Flags,
+    ) -> Result<KOp, RenderError> {
+        let mut cmp = |b: &mut Builder, c: Cond| -> Result<FlowCond, RenderError> {
+            let a = b.operand(ops, &ins.src[0], 0)?;
+            let bb = b.operand(ops, &ins.src[1], 0)?;
+            Ok(FlowCond::Cmp(c, a[0], bb[0]))
+        };
+        Ok(match ins.op {
             Op::Tex | Op::Txb | Op::Txp | Op::Texldl | Op::Texldd => {
                 let t = ins
                     .tex
                     .ok_or_else(|| err("texture instruction without a unit"))?;
-                if !samplers.contains(&(t.unit, t.target)) {
-                    samplers.push((t.unit, t.target));
+                if !flags.samplers.contains(&(t.unit, t.target)) {
+                    flags.samplers.push((t.unit, t.target));
                 }
                 let kind = match ins.op {
                     Op::Tex => TexKind::Tex,
@@ -563,34 +699,22 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
                 if p.stage() == Stage::Fragment
                     && matches!(kind, TexKind::Tex | TexKind::Txb | TexKind::Txp)
                 {
-                    has_derivs = true;
+                    flags.has_derivs = true;
                 }
                 KOp::Tex(kind, t.unit, t.target)
             }
-            Op::Kil => {
-                has_kill = true;
-                KOp::Kill(15)
+            Op::Kil | Op::Texkil => {
+                flags.has_kill = true;
+                KOp::Kill(if ins.op == Op::Kil { 15 } else { 7 })
             }
-            Op::Texkil => {
-                has_kill = true;
-                KOp::Kill(7)
-            }
-            Op::Dsx => {
-                has_derivs = true;
-                KOp::Dsx
-            }
-            Op::Dsy => {
-                has_derivs = true;
-                KOp::Dsy
+            Op::Dsx | Op::Dsy => {
+                flags.has_derivs = true;
+                if ins.op == Op::Dsx { KOp::Dsx } else { KOp::Dsy }
             }
             Op::Setp(c) => KOp::Setp(c),
             Op::Nop => KOp::Nop,
-            Op::If => KOp::If(flow_cond(&mut b, &ins.src[0])?),
-            Op::Ifc(c) => {
-                let a = push_src(&mut b, &ins.src[0], 0)?;
-                let bb = push_src(&mut b, &ins.src[1], 0)?;
-                KOp::If(FlowCond::Cmp(c, a[0], bb[0]))
-            }
+            Op::If => KOp::If(flow_cond(self, &ins.src[0])?),
+            Op::Ifc(c) => KOp::If(cmp(self, c)?),
             Op::Else => KOp::Else,
             Op::Endif => KOp::Endif,
             Op::Loop => KOp::Loop(ins.src.get(1).map_or(0, |s| s.reg.index)),
@@ -598,17 +722,13 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
             Op::Rep => KOp::Rep(ins.src.first().map_or(0, |s| s.reg.index)),
             Op::Endrep => KOp::Endrep,
             Op::Break => KOp::Break,
-            Op::Breakc(c) => {
-                let a = push_src(&mut b, &ins.src[0], 0)?;
-                let bb = push_src(&mut b, &ins.src[1], 0)?;
-                KOp::Breakc(FlowCond::Cmp(c, a[0], bb[0]))
-            }
-            Op::Breakp => KOp::Breakc(flow_cond(&mut b, &ins.src[0])?),
+            Op::Breakc(c) => KOp::Breakc(cmp(self, c)?),
+            Op::Breakp => KOp::Breakc(flow_cond(self, &ins.src[0])?),
             Op::Call => KOp::Call(ins.src.first().map_or(0, |s| s.reg.index)),
             Op::Callnz => KOp::Callnz(
                 ins.src.first().map_or(0, |s| s.reg.index),
                 flow_cond(
-                    &mut b,
+                    self,
                     ins.src
                         .get(1)
                         .ok_or_else(|| err("callnz without condition"))?,
@@ -616,132 +736,189 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
             ),
             Op::Label => KOp::Label,
             Op::Ret => KOp::Ret,
-            Op::Swz => KOp::Mov,
-        };
-        if ins.op.is_flow() || ins.pred.is_some() {
-            has_flow = true;
-        }
-        // Data sources.
-        if ins.op == Op::Swz {
-            let e = ins
-                .ext_swizzle
-                .ok_or_else(|| err("SWZ without selectors"))?;
-            let s = &ins.src[0];
-            let mut rows = [0; 4];
-            let base = if s.reg.file == RegFile::Const || s.rel.is_some() {
-                None
-            } else {
-                Some(b.file_row(s.reg)?)
-            };
-            let plain = {
-                let mut t = s.clone();
-                t.swizzle = hoist_asm::Swizzle::IDENTITY;
-                t.negate = false;
-                if s.rel.is_some() {
-                    Some(b.source(&t, 0, 0, &mut pre)?)
-                } else {
-                    None
-                }
-            };
-            for c in 0..4 {
-                // The operand's own negation negates its value, not the constant selectors.
-                let neg = e.neg[c] ^ (s.negate && matches!(e.sel[c], ExtSel::Comp(_)));
-                let scratch = b.scratch + 4 * (1 + c as u32);
-                let negated = |r: R, pre: &mut Vec<Pre>| {
-                    pre.push(Pre::Modify {
-                        from: [r; 4],
-                        to: scratch,
-                        neg: true,
-                        abs: false,
-                    });
-                    scratch
-                };
-                rows[c] = match e.sel[c] {
-                    ExtSel::Zero => b.const_row(None, 0.0, false, false),
-                    ExtSel::One => b.const_row(None, if neg { -1.0 } else { 1.0 }, false, false),
-                    ExtSel::Comp(k) => {
-                        // The operand's own swizzle applies first (the IR allows one and a
-                        // negation; the ARB text writes neither).
-                        let k = s.swizzle.get(k);
-                        if let Some(pl) = plain {
-                            let r = pl[k as usize];
-                            if neg { negated(r, &mut pre) } else { r }
-                        } else if let Some(base) = base {
-                            let r = base + u32::from(k);
-                            if neg { negated(r, &mut pre) } else { r }
-                        } else {
-                            b.const_row(Some((s.reg.index, k)), 0.0, neg, false)
-                        }
-                    }
-                };
-            }
-            // Each negated lane used its own scratch register row c; keep them distinct.
-            src.push(rows);
-        } else if !ins.op.is_flow()
-            && !matches!(ins.op, Op::Nop)
-            && !matches!(op, KOp::If(_) | KOp::Breakc(_))
-        {
-            let n = hoist_asm::validate::src_count(ins.op, p.profile);
-            for (i, s) in ins.src.iter().enumerate().take(n) {
-                if i == 1 && matches!(op, KOp::Matrix(_)) {
-                    let rows = ins.op.matrix_rows().unwrap_or(1);
-                    for r in 0..u16::from(rows) {
-                        src.push(push_src(&mut b, s, r)?);
-                    }
-                } else if matches!(op, KOp::Tex(..))
-                    && i > 0
-                    && !matches!(op, KOp::Tex(TexKind::Grad, ..))
-                {
-                    // D3D9 texld's sampler operand is not data.
-                } else if s.reg.file == RegFile::Sampler {
-                } else {
-                    src.push(push_src(&mut b, s, 0)?);
-                }
-            }
-        }
-        let (dst, dst_rel) = match &ins.dst {
-            Some(d) => (b.file_row(d.reg)?, d.rel.is_some()),
-            None => (0, false),
-        };
-        if dst_rel {
-            return Err(err("relative destination addressing is not supported"));
-        }
-        let pred = match &ins.pred {
-            Some(pr) => {
-                let base = b.file_row(Reg::new(RegFile::Predicate, 0))?;
-                Some((pr.swizzle.comps().map(|c| base + u32::from(c)), pr.negate))
-            }
-            None => None,
-        };
-        insts.push(KInst {
-            op,
-            sat: ins.sat,
-            mask,
-            dst,
-            src,
-            pre,
-            pred,
-            jump: 0,
-            jump2: 0,
-            slots,
-            uniform: 0,
-        });
-    }
-    let const_rows: std::collections::HashSet<R> = b.fills.iter().map(|f| f.row).collect();
-    for i in &mut insts {
-        for (k, rows) in i.src.iter().enumerate().take(3) {
-            for (c, r) in rows.iter().enumerate() {
-                if const_rows.contains(r) {
-                    i.uniform |= 1 << (4 * k + c);
-                }
-            }
-        }
-    }
-    if b.next as usize > MAX_ROWS {
-        return Err(err("program needs too many registers"));
+            op => return Err(err(format!("{op:?} has no kernel operation"))),
+        })
     }
 
-    // Match flow control.
+    /// `SWZ`'s four rows: the selected source components, constants 0 and ±1, each negated
+    /// lane through its own scratch row.
+    fn swz_rows(&mut self, ins: &hoist_asm::Inst, pre: &mut Vec<Pre>) -> Result<[R; 4], RenderError> {
+        let b = self;
+        let e = ins
+            .ext_swizzle
+            .ok_or_else(|| err("SWZ without selectors"))?;
+        let s = &ins.src[0];
+        let mut rows = [0; 4];
+        let base = if s.reg.file == RegFile::Const || s.rel.is_some() {
+            None
+        } else {
+            Some(b.file_row(s.reg)?)
+        };
+        let plain = {
+            let mut t = s.clone();
+            t.swizzle = hoist_asm::Swizzle::IDENTITY;
+            t.negate = false;
+            if s.rel.is_some() {
+                Some(b.source(&t, 0, 0, pre)?)
+            } else {
+                None
+            }
+        };
+        for c in 0..4 {
+            // The operand's own negation negates its value, not the constant selectors.
+            let neg = e.neg[c] ^ (s.negate && matches!(e.sel[c], ExtSel::Comp(_)));
+            let scratch = b.scratch + 4 * (1 + c as u32);
+            let negated = |r: R, pre: &mut Vec<Pre>| {
+                pre.push(Pre::Modify {
+                    from: [r; 4],
+                    to: scratch,
+                    neg: true,
+                    abs: false,
+                });
+                scratch
+            };
+            rows[c] = match e.sel[c] {
+                ExtSel::Zero => b.const_row(None, 0.0, false, false),
+                ExtSel::One => b.const_row(None, if neg { -1.0 } else { 1.0 }, false, false),
+                ExtSel::Comp(k) => {
+                    // The operand's own swizzle applies first (the IR allows one and a
+                    // negation; the ARB text writes neither).
+                    let k = s.swizzle.get(k);
+                    if let Some(pl) = plain {
+                        let r = pl[k as usize];
+                        if neg { negated(r, pre) } else { r }
+                    } else if let Some(base) = base {
+                        let r = base + u32::from(k);
+                        if neg { negated(r, pre) } else { r }
+                    } else {
+                        b.const_row(Some((s.reg.index, k)), 0.0, neg, false)
+                    }
+                }
+            };
+        }
+        Ok(rows)
+    }
+
+    /// The data sources of an ordinary instruction (one per matrix row for matrix macros;
+    /// samplers are not data).
+    fn data_sources(
+        &mut self,
+        p: &Program,
+        ins: &hoist_asm::Inst,
+        op: KOp,
+        ops: &mut Operands,
+        src: &mut Vec<[R; 4]>,
+    ) -> Result<(), RenderError> {
+        let n = hoist_asm::validate::src_count(ins.op, p.profile);
+        for (i, s) in ins.src.iter().enumerate().take(n) {
+            if i == 1 && matches!(op, KOp::Matrix(_)) {
+                let rows = ins.op.matrix_rows().unwrap_or(1);
+                for r in 0..u16::from(rows) {
+                    src.push(self.operand(ops, s, r)?);
+                }
+            } else if matches!(op, KOp::Tex(..))
+                && i > 0
+                && !matches!(op, KOp::Tex(TexKind::Grad, ..))
+            {
+                // D3D9 texld's sampler operand is not data.
+            } else if s.reg.file != RegFile::Sampler {
+                src.push(self.operand(ops, s, 0)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks sources read from broadcast constant rows, which arithmetic may read as scalars.
+    fn mark_uniform_sources(&self, insts: &mut [KInst]) {
+        let const_rows: std::collections::HashSet<R> = self.fills.iter().map(|f| f.row).collect();
+        for i in insts {
+            for (k, rows) in i.src.iter().enumerate().take(3) {
+                for (c, r) in rows.iter().enumerate() {
+                    if const_rows.contains(r) {
+                        i.uniform |= 1 << (4 * k + c);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Input and output registers with their first rows, sorted.
+    #[allow(clippy::type_complexity)]
+    fn io_rows(&self) -> (Vec<(Reg, R)>, Vec<(Reg, R)>) {
+        let mut inputs = Vec::new();
+        let mut outputs = Vec::new();
+        for (&f, &(base, n)) in &self.file_base {
+            for i in 0..n {
+                let reg = Reg::new(f, i as u16);
+                if f.is_input() {
+                    inputs.push((reg, base + 4 * i));
+                } else if f.is_output() {
+                    outputs.push((reg, base + 4 * i));
+                }
+            }
+        }
+        inputs.sort();
+        outputs.sort();
+        (inputs, outputs)
+    }
+
+    /// Rows some instruction reads (inputs never read need not be interpolated).
+    fn rows_read(&self, insts: &[KInst]) -> Vec<bool> {
+        let mut reads = vec![false; self.next as usize];
+        let mut mark = |r: R| {
+            if let Some(x) = reads.get_mut(r as usize) {
+                *x = true;
+            }
+        };
+        for i in insts {
+            for s4 in &i.src {
+                s4.iter().for_each(|&r| mark(r));
+            }
+            if let Some((rows, _)) = &i.pred {
+                rows.iter().for_each(|&r| mark(r));
+            }
+            match i.op {
+                KOp::If(FlowCond::Pred(r, _)) | KOp::Breakc(FlowCond::Pred(r, _)) => mark(r),
+                KOp::If(FlowCond::Cmp(_, a, c)) | KOp::Breakc(FlowCond::Cmp(_, a, c)) => {
+                    mark(a);
+                    mark(c);
+                }
+                KOp::Callnz(_, FlowCond::Pred(r, _)) => mark(r),
+                _ => {}
+            }
+            for pr in &i.pre {
+                match pr {
+                    Pre::Modify { from, .. } => from.iter().for_each(|&r| mark(r)),
+                    Pre::Gather { from, addr, .. } => {
+                        mark(*addr);
+                        if let GatherFrom::Rows(base) = from {
+                            let n = self
+                                .file_base
+                                .values()
+                                .find(|(fb, _)| fb == base)
+                                .map_or(0, |(_, n)| *n);
+                            for r in *base..*base + 4 * n {
+                                mark(r);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(r) = self.file_base.get(&RegFile::Loop) {
+            mark(r.0);
+        }
+        reads
+    }
+}
+
+/// Matches flow control (`if`/`else`/`endif`, loops, labels) and sets the jump targets;
+/// returns the label table and the end of the main program. Subroutine bodies end at the
+/// next label.
+fn match_flow(
+    p: &Program,
+    insts: &mut [KInst],
+) -> Result<(HashMap<u16, usize>, usize), RenderError> {
     let mut stack: Vec<usize> = Vec::new();
     let mut labels = HashMap::new();
     let mut main_end = insts.len();
@@ -802,110 +979,12 @@ pub fn compile(p: &Program) -> Result<Kernel, RenderError> {
     for (n, &pc) in label_pcs.iter().enumerate() {
         insts[pc].jump = label_pcs.get(n + 1).copied().unwrap_or(insts.len()) as u32;
     }
-    for i in &insts {
+    for i in insts.iter() {
         if let KOp::Call(l) | KOp::Callnz(l, _) = i.op
             && !labels.contains_key(&l)
         {
             return Err(err(format!("call to undefined label l{l}")));
         }
     }
-
-    let mut const_len = p.consts.len();
-    for i in &insts {
-        for pr in &i.pre {
-            if let Pre::Gather {
-                from: GatherFrom::Consts,
-                hi,
-                ..
-            } = pr
-            {
-                const_len = const_len.max(*hi as usize);
-            }
-        }
-    }
-    let mut inputs = Vec::new();
-    let mut outputs = Vec::new();
-    for (&f, &(base, n)) in &b.file_base {
-        for i in 0..n {
-            let reg = Reg::new(f, i as u16);
-            if f.is_input() {
-                inputs.push((reg, base + 4 * i));
-            } else if f.is_output() {
-                outputs.push((reg, base + 4 * i));
-            }
-        }
-    }
-    inputs.sort();
-    outputs.sort();
-    let mut reads = vec![false; b.next as usize];
-    let mut mark = |r: R| {
-        if let Some(x) = reads.get_mut(r as usize) {
-            *x = true;
-        }
-    };
-    for i in &insts {
-        for s4 in &i.src {
-            s4.iter().for_each(|&r| mark(r));
-        }
-        if let Some((rows, _)) = &i.pred {
-            rows.iter().for_each(|&r| mark(r));
-        }
-        match i.op {
-            KOp::If(FlowCond::Pred(r, _)) | KOp::Breakc(FlowCond::Pred(r, _)) => mark(r),
-            KOp::If(FlowCond::Cmp(_, a, c)) | KOp::Breakc(FlowCond::Cmp(_, a, c)) => {
-                mark(a);
-                mark(c);
-            }
-            KOp::Callnz(_, FlowCond::Pred(r, _)) => mark(r),
-            _ => {}
-        }
-        for pr in &i.pre {
-            match pr {
-                Pre::Modify { from, .. } => from.iter().for_each(|&r| mark(r)),
-                Pre::Gather { from, addr, .. } => {
-                    mark(*addr);
-                    if let GatherFrom::Rows(base) = from {
-                        let n = b
-                            .file_base
-                            .values()
-                            .find(|(fb, _)| fb == base)
-                            .map_or(0, |(_, n)| *n);
-                        for r in *base..*base + 4 * n {
-                            mark(r);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    if let Some(r) = b.file_base.get(&RegFile::Loop) {
-        mark(r.0);
-    }
-    let static_insts = p
-        .insts
-        .iter()
-        .filter(|i| !matches!(i.op, Op::Label))
-        .count() as u64;
-    let static_slots: u64 = insts.iter().map(|i| u64::from(i.slots)).sum();
-    Ok(Kernel {
-        stage: p.stage(),
-        dialect,
-        rows: b.next as usize,
-        insts,
-        const_fills: b.fills,
-        const_len,
-        reset,
-        inputs,
-        outputs,
-        has_flow,
-        has_kill,
-        has_derivs,
-        insts_per_invocation: static_insts,
-        slots_per_invocation: static_slots,
-        samplers,
-        main_end,
-        labels,
-        loop_row: b.file_base.get(&RegFile::Loop).map(|x| x.0),
-        reads,
-    })
+    Ok((labels, main_end))
 }
