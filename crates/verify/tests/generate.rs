@@ -8,7 +8,7 @@ use hoist_asm::{Inst, Op, ParseOptions, Profile, Program, Stage};
 use hoist_raster::{RenderConfig, render};
 use hoist_verify::generate::{D3D9_PROFILES, Flavor, pair, textures};
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const FLAVORS: [Flavor; 2] = [Flavor::Arb, Flavor::D3d9];
 
@@ -628,13 +628,21 @@ fn same_seed_same_text_and_seeds_differ() {
     }
 }
 
+/// CPU time this thread has used (Linux `schedstat`), so that the rate below does not
+/// depend on how busy the machine is; `None` elsewhere.
+fn thread_cpu_time() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    (ns > 0).then(|| Duration::from_nanos(ns))
+}
+
 #[test]
 fn generation_is_fast() {
     let batch = 1500u64;
     let mut best = 0.0f64;
     let mut bytes = 0;
     for round in 0..3 {
-        let start = Instant::now();
+        let (wall, cpu) = (Instant::now(), thread_cpu_time());
         for seed in round * batch..(round + 1) * batch {
             let p = pair(
                 seed,
@@ -646,10 +654,14 @@ fn generation_is_fast() {
             );
             bytes += p.vp.len() + p.fp.len();
         }
-        best = best.max(batch as f64 / start.elapsed().as_secs_f64());
+        let spent = match (cpu, thread_cpu_time()) {
+            (Some(a), Some(b)) if b > a => b - a,
+            _ => wall.elapsed(),
+        };
+        best = best.max(batch as f64 / spent.as_secs_f64());
     }
     println!(
-        "{best:.0} pairs/s, best of 3 batches of {batch} ({:.1} KiB per pair)",
+        "{best:.0} pairs per CPU second, best of 3 batches of {batch} ({:.1} KiB per pair)",
         bytes as f64 / (3 * batch) as f64 / 1024.0
     );
     if !cfg!(debug_assertions) {
@@ -663,7 +675,7 @@ fn generation_is_fast() {
 fn values_stay_mostly_finite() {
     for flavor in FLAVORS {
         let n = 1000;
-        let (mut all_bad, mut bad_px, mut px, mut varied) = (0, 0u64, 0u64, 0);
+        let (mut all_bad, mut some_bad, mut bad_px, mut px, mut varied) = (0, 0, 0u64, 0u64, 0);
         for seed in 0..n {
             let p = pair(seed, flavor);
             let vp = parse(&p.vp, &p.label);
@@ -691,12 +703,15 @@ fn values_stay_mostly_finite() {
             if st.nonfinite as usize == img.pixels.len() {
                 all_bad += 1;
             }
+            if st.nonfinite > 0 {
+                some_bad += 1;
+            }
             if (0..4).any(|c| st.max[c] > st.min[c]) {
                 varied += 1;
             }
         }
         println!(
-            "{flavor:?}: {:.2}% non-finite pixels, {all_bad} of {n} pairs with no finite pixel, {varied} with a non-constant image",
+            "{flavor:?}: {:.2}% non-finite pixels; of {n} pairs {some_bad} have some, {all_bad} have no finite pixel; {varied} images vary",
             100.0 * bad_px as f64 / px as f64
         );
         assert!(

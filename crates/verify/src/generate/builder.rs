@@ -7,7 +7,7 @@
 //! magnitude, a lower bound on its absolute value (what `RCP`/`RSQ`/`LG2` need) and whether
 //! it is uniform, affine in the interpolants (movable) or neither.
 
-use super::{Rng, mask_text, swizzle_text};
+use super::{Rng, mask_text, push_swizzle};
 use hoist_asm::ops::Class as OpClass;
 use hoist_asm::{Op, Profile};
 use std::rc::Rc;
@@ -289,6 +289,13 @@ impl DstReg {
     }
 }
 
+/// A source candidate: a temporary or a pool entry.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Cand {
+    Temp(u16),
+    Pool(usize),
+}
+
 /// Instruction modifiers.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Mods {
@@ -314,6 +321,9 @@ pub(crate) struct Gen {
     pub reserve: u32,
     /// How often a conditioned source is drawn regardless of the condition and then guarded.
     pub guard_rate: f64,
+    /// How often a source ignores its condition altogether (unguarded `RCP` of a value that
+    /// may be zero, reads of huge or infinite values): what keeps NaN and Inf in the mix.
+    pub loose_rate: f64,
     /// How ARB literals are written.
     pub const_style: ConstStyle,
     /// ARB `PARAM c[n]` table items: a binding, or `None` for a literal entry of the pool.
@@ -332,6 +342,8 @@ pub(crate) struct Gen {
     pub phase_alu: u64,
     /// Spellings of the temporaries, by index.
     names: Vec<Rc<str>>,
+    /// Scratch list of source candidates (kept to reuse its allocation).
+    pub(super) cands: Vec<(Cand, u8, u32)>,
     /// Next D3D9 constant register for a `def`, and the end of the `def` range.
     pub next_def: u16,
     pub def_end: u16,
@@ -353,6 +365,7 @@ impl Gen {
             tex: 0,
             reserve: 0,
             guard_rate: 0.3,
+            loose_rate: 0.05,
             const_style: ConstStyle::Named,
             table: Vec::new(),
             named: 0,
@@ -363,6 +376,7 @@ impl Gen {
             phase_written: 0,
             phase_alu: 0,
             names: Vec::new(),
+            cands: Vec::new(),
             next_def: 0,
             def_end: 0,
         }
@@ -454,30 +468,39 @@ impl Gen {
 
     // ---- emission ---------------------------------------------------------------------
 
-    pub(crate) fn op_name(&self, op: Op) -> String {
+    pub(crate) fn op_name(&self, op: Op) -> &'static str {
         let info = op.info();
         if self.arb {
-            return info.arb.unwrap_or("NOP").to_string();
+            return info.arb.unwrap_or("NOP");
         }
         match op {
-            Op::Mova if self.prof == Profile::Vs1_1 => "mov".into(),
-            Op::Texkil => "texkill".into(),
-            _ => info.d3d.unwrap_or("nop").to_string(),
+            Op::Mova if self.prof == Profile::Vs1_1 => "mov",
+            Op::Texkil => "texkill",
+            _ => info.d3d.unwrap_or("nop"),
         }
     }
 
+    /// Appends an operand's text (`-r0_abs.yzxw`) to `out`.
+    pub(crate) fn push_opnd(&self, out: &mut String, o: &Opnd) {
+        match o.text.strip_prefix('-') {
+            Some(t) if o.neg => out.push_str(t),
+            _ => {
+                if o.neg {
+                    out.push('-');
+                }
+                out.push_str(&o.text);
+            }
+        }
+        if o.abs {
+            out.push_str("_abs");
+        }
+        push_swizzle(out, o.swz);
+    }
+
     pub(crate) fn opnd_text(&self, o: &Opnd) -> String {
-        let (neg, text) = match o.text.strip_prefix('-') {
-            Some(t) if o.neg => ("", t),
-            _ => (if o.neg { "-" } else { "" }, &*o.text),
-        };
-        format!(
-            "{}{}{}{}",
-            neg,
-            text,
-            if o.abs { "_abs" } else { "" },
-            swizzle_text(o.swz)
-        )
+        let mut s = String::new();
+        self.push_opnd(&mut s, o);
+        s
     }
 
     /// Writes one instruction and updates the state of its destination. `info` describes
@@ -490,26 +513,27 @@ impl Gen {
         srcs: &[Opnd],
         info: Info,
     ) {
-        let mut line = self.op_name(op);
+        let mut line = String::with_capacity(48);
+        line.push_str(self.op_name(op));
         if m.sat {
             line.push_str(if self.arb { "_SAT" } else { "_sat" });
         }
         if m.pp {
             line.push_str("_pp");
         }
-        let mut args: Vec<String> = Vec::with_capacity(srcs.len() + 1);
+        let mut sep = " ";
         if let Some(d) = dst {
-            let mask = if d.bare {
-                String::new()
-            } else {
-                mask_text(d.mask)
-            };
-            args.push(format!("{}{mask}", d.text));
+            line.push_str(sep);
+            line.push_str(&d.text);
+            if !d.bare {
+                line.push_str(&mask_text(d.mask));
+            }
+            sep = ", ";
         }
-        args.extend(srcs.iter().map(|s| self.opnd_text(s)));
-        if !args.is_empty() {
-            line.push(' ');
-            line.push_str(&args.join(", "));
+        for s in srcs {
+            line.push_str(sep);
+            self.push_opnd(&mut line, s);
+            sep = ", ";
         }
         if self.arb {
             line.push(';');

@@ -197,7 +197,8 @@ impl Vs {
             outs.push((reg, mask, v.mag, v.w_pos));
         }
         for (reg, usage) in [("oFog", "fog"), ("oPts", "psize")] {
-            if self.g.rng.chance(0.12) {
+            let taken = outs.iter().any(|o| o.0 == reg || o.0 == usage);
+            if !taken && self.g.rng.chance(0.12) {
                 outs.push((
                     if sm3 {
                         usage.to_string()

@@ -112,7 +112,7 @@ pub fn textures(program: &Program) -> BTreeMap<u8, Arc<Texture>> {
     let mut m = BTreeMap::new();
     for t in program.insts.iter().filter_map(|i| i.tex) {
         m.entry(t.unit).or_insert_with(|| {
-            let k = f32::from(t.unit) / 32.0;
+            let k = f32::from(t.unit) / 64.0;
             let sampler = Sampler::new(Filter::Linear, Wrap::ClampToEdge);
             let mut texel = |x: u32, y: u32, z: u32| {
                 let (x, y, z) = (x as f32 / 7.0, y as f32 / 7.0, z as f32 / 7.0);
@@ -197,16 +197,16 @@ pub(crate) fn mask_text(m: u8) -> String {
     s
 }
 
-/// Swizzle text: empty for identity, one letter for a replicate, else four letters.
-pub(crate) fn swizzle_text(s: [u8; 4]) -> String {
+/// Appends swizzle text: nothing for identity, one letter for a replicate, else four.
+pub(crate) fn push_swizzle(out: &mut String, s: [u8; 4]) {
     if s == [0, 1, 2, 3] {
-        String::new()
-    } else if s.iter().all(|&c| c == s[0]) {
-        format!(".{}", XYZW[s[0] as usize])
+        return;
+    }
+    out.push('.');
+    if s.iter().all(|&c| c == s[0]) {
+        out.push(XYZW[s[0] as usize]);
     } else {
-        let mut t = String::from(".");
-        t.extend(s.iter().map(|&c| XYZW[c as usize]));
-        t
+        out.extend(s.iter().map(|&c| XYZW[c as usize]));
     }
 }
 

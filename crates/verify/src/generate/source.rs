@@ -3,7 +3,8 @@
 //! and copies that make a value fit when no register does.
 
 use super::builder::{
-    BIG, Class, Cond, DstReg, Gen, Info, Mods, Opnd, Port, Ports, Req, Swz, Val, Want, nonlinear,
+    BIG, Cand, Class, Cond, DstReg, Gen, Info, Mods, Opnd, Port, Ports, Req, Swz, Val, Want,
+    nonlinear,
 };
 use hoist_asm::{Op, Profile};
 
@@ -113,19 +114,15 @@ impl Gen {
 
     /// Picks a source for `req`, emitting a guard or copy first when no register fits.
     pub(crate) fn src(&mut self, req: Req, ports: &mut Ports, busy: &[u16]) -> Opnd {
-        #[derive(Clone, Copy)]
-        enum Cand {
-            Temp(u16),
-            Pool(usize),
-        }
-        let loose = self.rng.chance(0.03);
+        let loose = self.rng.chance(self.loose_rate);
         let guard_first = req.cond != Cond::Finite && self.rng.chance(self.guard_rate);
         let cond = if loose || guard_first {
             None
         } else {
             Some(req.cond)
         };
-        let mut cands: Vec<(Cand, u8, u32)> = Vec::new();
+        let mut cands = std::mem::take(&mut self.cands);
+        cands.clear();
         for (t, temp) in self.temps.iter().enumerate() {
             let good = (0..4).fold(0u8, |m, c| match temp.lanes[c] {
                 Some(i) if cond.is_none_or(|k| i.ok(k)) && (loose || i.mag <= BIG) => m | 1 << c,
@@ -165,12 +162,23 @@ impl Gen {
             }
         }
         if cands.is_empty() {
+            self.cands = cands;
             let o = self.fresh(req, busy);
             ports.add(o.port);
             return o;
         }
-        let weights: Vec<u32> = cands.iter().map(|c| c.2).collect();
-        let (cand, good, _) = cands[self.rng.weighted(&weights)];
+        let total: u32 = cands.iter().map(|c| c.2).sum();
+        let mut r = self.rng.below(total as usize) as u32;
+        let mut chosen = cands[cands.len() - 1];
+        for &c in &cands {
+            if r < c.2 {
+                chosen = c;
+                break;
+            }
+            r -= c.2;
+        }
+        self.cands = cands;
+        let (cand, good, _) = chosen;
         let (text, port, swz_ok, lanes, dep) = match cand {
             Cand::Temp(t) => {
                 let tp = &self.temps[t as usize];
