@@ -21,11 +21,13 @@
 //!   fed the original interpolants plus the exact transported values, must give bit-identical
 //!   outputs and the same kills as the original.
 //! - [`Check::Render`]: both pairs are rendered at a small size with smooth textures; more
-//!   than 1% of the pixels off by more than 1% of the value range is a failure. This is the
-//!   end-to-end backstop for gross errors (rasterization, clipping, linkage by semantic); it
-//!   is loose on purpose, because rounding differences of interpolated values are legitimate
-//!   and a projective divide or a cube-face choice can amplify them, while the three checks
-//!   above are exact and catch the subtle errors.
+//!   than 10% of the pixels off by more than 1% of the value range is a failure. This is the
+//!   end-to-end backstop for gross errors (rasterization, clipping, linkage by semantic,
+//!   which break most pixels); it is loose on purpose, because rounding differences of
+//!   interpolated values are legitimate and discontinuities amplify them (a projective
+//!   divide, a cube-face choice, or a `KIL` of a value that is exactly zero along a whole
+//!   column of pixel centres), while the three checks above are exact and catch the subtle
+//!   errors.
 //!
 //! Input sets ([`input_sets`]): the standard GPGPU quad with random parameters; a 3×3 grid
 //! with random values in every vertex attribute; and the grid with each vertex's position
@@ -770,7 +772,7 @@ impl SetRun<'_> {
         let n = a.image.pixels.len();
         report.pixels += n as u32;
         report.max_render_diff = report.max_render_diff.max(worst.1);
-        if bad * 100 > n {
+        if bad * 10 > n {
             let (x, y) = (worst.0 % size as usize, worst.0 / size as usize);
             return Err(self.fail(
                 Check::Render,
