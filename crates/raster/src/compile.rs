@@ -709,7 +709,11 @@ impl Builder {
             }
             Op::Dsx | Op::Dsy => {
                 flags.has_derivs = true;
-                if ins.op == Op::Dsx { KOp::Dsx } else { KOp::Dsy }
+                if ins.op == Op::Dsx {
+                    KOp::Dsx
+                } else {
+                    KOp::Dsy
+                }
             }
             Op::Setp(c) => KOp::Setp(c),
             Op::Nop => KOp::Nop,
@@ -742,7 +746,11 @@ impl Builder {
 
     /// `SWZ`'s four rows: the selected source components, constants 0 and ±1, each negated
     /// lane through its own scratch row.
-    fn swz_rows(&mut self, ins: &hoist_asm::Inst, pre: &mut Vec<Pre>) -> Result<[R; 4], RenderError> {
+    fn swz_rows(
+        &mut self,
+        ins: &hoist_asm::Inst,
+        pre: &mut Vec<Pre>,
+    ) -> Result<[R; 4], RenderError> {
         let b = self;
         let e = ins
             .ext_swizzle

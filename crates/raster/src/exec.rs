@@ -359,156 +359,19 @@ impl Machine {
                 m1(&mut res[0], r!(0, 0), alu::cos);
                 return true;
             }
-            KOp::Dp3 | KOp::Dp4 | KOp::Dph => {
-                let o = &mut res[0];
-                let (a0, a1, a2) = (r!(0, 0), r!(0, 1), r!(0, 2));
-                let (b0, b1, b2) = (r!(1, 0), r!(1, 1), r!(1, 2));
-                for l in 0..LANES {
-                    o[l] = a0[l] * b0[l] + a1[l] * b1[l] + a2[l] * b2[l];
-                }
-                match ins.op {
-                    KOp::Dp4 => {
-                        let (a3, b3) = (r!(0, 3), r!(1, 3));
-                        for l in 0..LANES {
-                            o[l] += a3[l] * b3[l];
-                        }
-                    }
-                    KOp::Dph => {
-                        let b3 = r!(1, 3);
-                        for l in 0..LANES {
-                            o[l] += b3[l];
-                        }
-                    }
-                    _ => {}
-                }
-                return true;
-            }
-            KOp::Dp2add => {
-                let o = &mut res[0];
-                let (a0, a1, b0, b1, c0) = (r!(0, 0), r!(0, 1), r!(1, 0), r!(1, 1), r!(2, 0));
-                for l in 0..LANES {
-                    o[l] = a0[l] * b0[l] + a1[l] * b1[l] + c0[l];
-                }
-                return true;
-            }
-            KOp::Xpd => {
-                let (a, b) = (0, 1);
-                for l in 0..LANES {
-                    let (ax, ay, az) = (r!(a, 0)[l], r!(a, 1)[l], r!(a, 2)[l]);
-                    let (bx, by, bz) = (r!(b, 0)[l], r!(b, 1)[l], r!(b, 2)[l]);
-                    res[0][l] = ay * bz - az * by;
-                    res[1][l] = az * bx - ax * bz;
-                    res[2][l] = ax * by - ay * bx;
-                }
-            }
-            KOp::Dst => {
-                for l in 0..LANES {
-                    res[0][l] = 1.0;
-                    res[1][l] = r!(0, 1)[l] * r!(1, 1)[l];
-                    res[2][l] = r!(0, 2)[l];
-                    res[3][l] = r!(1, 3)[l];
-                }
-            }
-            KOp::Lit => {
-                for l in 0..LANES {
-                    let v = alu::lit([r!(0, 0)[l], r!(0, 1)[l], r!(0, 2)[l], r!(0, 3)[l]], d);
-                    for c in 0..4 {
-                        res[c][l] = v[c];
-                    }
-                }
-            }
-            KOp::ExpPartial | KOp::LogPartial => {
-                let f = if matches!(ins.op, KOp::ExpPartial) {
-                    alu::exp_partial
-                } else {
-                    alu::log_partial
-                };
-                for l in 0..LANES {
-                    let v = f(r!(0, 0)[l]);
-                    for c in 0..4 {
-                        res[c][l] = v[c];
-                    }
-                }
-            }
-            KOp::SinCos => {
-                m1(&mut res[0], r!(0, 0), alu::cos);
-                m1(&mut res[1], r!(0, 0), alu::sin);
-            }
-            KOp::Nrm => {
-                for l in 0..LANES {
-                    let (x, y, z) = (r!(0, 0)[l], r!(0, 1)[l], r!(0, 2)[l]);
-                    let f = x * x + y * y + z * z;
-                    let f = if f != 0.0 {
-                        1.0 / f.sqrt()
-                    } else {
-                        alu::FLT_MAX
-                    };
-                    for c in 0..4 {
-                        res[c][l] = r!(0, c)[l] * f;
-                    }
-                }
-            }
-            KOp::Matrix(cols) => {
-                for row in 0..(s.len() - 1).min(4) {
-                    if mask & (1 << row) == 0 {
-                        continue;
-                    }
-                    let o = &mut res[row];
-                    for l in 0..LANES {
-                        let mut acc = r!(0, 0)[l] * r!(1 + row, 0)[l];
-                        for c in 1..cols as usize {
-                            acc += r!(0, c)[l] * r!(1 + row, c)[l];
-                        }
-                        o[l] = acc;
-                    }
-                }
-            }
-            KOp::Tex(kind, unit, target) => {
-                let tex = env.textures.get(unit as usize).copied().flatten();
-                let coord = [r!(0, 0), r!(0, 1), r!(0, 2), r!(0, 3)];
-                let grads = if kind == TexKind::Grad && s.len() >= 3 {
-                    Some((
-                        [r!(1, 0), r!(1, 1), r!(1, 2), r!(1, 3)],
-                        [r!(2, 0), r!(2, 1), r!(2, 2), r!(2, 3)],
-                    ))
-                } else {
-                    None
-                };
-                let [o0, o1, o2, o3] = &mut *res;
-                texture::sample_batch(
-                    tex,
-                    kind,
-                    target,
-                    coord,
-                    grads,
-                    env.quads,
-                    [&mut **o0, &mut **o1, &mut **o2, &mut **o3],
-                );
-            }
-            KOp::Dsx | KOp::Dsy => {
-                let dy = matches!(ins.op, KOp::Dsy);
-                each!(|c| {
-                    let a = r!(0, c);
-                    let o = &mut res[c];
-                    if env.quads {
-                        for q in (0..LANES).step_by(4) {
-                            let v = if dy { a[q + 2] - a[q] } else { a[q + 1] - a[q] };
-                            o[q..q + 4].fill(v);
-                        }
-                    } else {
-                        **o = [0.0; LANES];
-                    }
-                })
-            }
-            KOp::Setp(cond) => {
-                each!(
-                    |c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| if cond.test(a, b) {
-                        1.0
-                    } else {
-                        0.0
-                    })
-                )
-            }
+            KOp::Dp3
+            | KOp::Dp4
+            | KOp::Dph
+            | KOp::Dp2add
+            | KOp::Xpd
+            | KOp::Dst
+            | KOp::Lit
+            | KOp::ExpPartial
+            | KOp::LogPartial
+            | KOp::SinCos
+            | KOp::Nrm
+            | KOp::Matrix(_) => return vector_op(ins, regs, res, d),
+            KOp::Tex(..) | KOp::Dsx | KOp::Dsy | KOp::Setp(_) => sampling_op(ins, regs, res, env),
             _ => {}
         }
         false
@@ -754,5 +617,202 @@ impl Machine {
             }
         }
         (brk, ret)
+    }
+}
+
+/// The vector ops whose lanes depend on one another: dot products (which replicate one
+/// result: returns true), cross product, `DST`, `LIT`, the partial `EXP`/`LOG`, sine and
+/// cosine pairs, normalisation and matrix macros.
+#[inline]
+fn vector_op(
+    ins: &KInst,
+    regs: &[Box<Row>],
+    res: &mut [Box<Row>; 4],
+    d: hoist_asm::Dialect,
+) -> bool {
+    let s = &ins.src;
+    let mask = ins.mask;
+    macro_rules! r {
+        ($i:expr, $c:expr) => {
+            &*regs[s[$i][$c] as usize]
+        };
+    }
+    match ins.op {
+        KOp::Dp3 | KOp::Dp4 | KOp::Dph => {
+            let o = &mut res[0];
+            let (a0, a1, a2) = (r!(0, 0), r!(0, 1), r!(0, 2));
+            let (b0, b1, b2) = (r!(1, 0), r!(1, 1), r!(1, 2));
+            for l in 0..LANES {
+                o[l] = a0[l] * b0[l] + a1[l] * b1[l] + a2[l] * b2[l];
+            }
+            match ins.op {
+                KOp::Dp4 => {
+                    let (a3, b3) = (r!(0, 3), r!(1, 3));
+                    for l in 0..LANES {
+                        o[l] += a3[l] * b3[l];
+                    }
+                }
+                KOp::Dph => {
+                    let b3 = r!(1, 3);
+                    for l in 0..LANES {
+                        o[l] += b3[l];
+                    }
+                }
+                _ => {}
+            }
+            return true;
+        }
+        KOp::Dp2add => {
+            let o = &mut res[0];
+            let (a0, a1, b0, b1, c0) = (r!(0, 0), r!(0, 1), r!(1, 0), r!(1, 1), r!(2, 0));
+            for l in 0..LANES {
+                o[l] = a0[l] * b0[l] + a1[l] * b1[l] + c0[l];
+            }
+            return true;
+        }
+        KOp::Xpd => {
+            let (a, b) = (0, 1);
+            for l in 0..LANES {
+                let (ax, ay, az) = (r!(a, 0)[l], r!(a, 1)[l], r!(a, 2)[l]);
+                let (bx, by, bz) = (r!(b, 0)[l], r!(b, 1)[l], r!(b, 2)[l]);
+                res[0][l] = ay * bz - az * by;
+                res[1][l] = az * bx - ax * bz;
+                res[2][l] = ax * by - ay * bx;
+            }
+        }
+        KOp::Dst => {
+            for l in 0..LANES {
+                res[0][l] = 1.0;
+                res[1][l] = r!(0, 1)[l] * r!(1, 1)[l];
+                res[2][l] = r!(0, 2)[l];
+                res[3][l] = r!(1, 3)[l];
+            }
+        }
+        KOp::Lit => {
+            for l in 0..LANES {
+                let v = alu::lit([r!(0, 0)[l], r!(0, 1)[l], r!(0, 2)[l], r!(0, 3)[l]], d);
+                for c in 0..4 {
+                    res[c][l] = v[c];
+                }
+            }
+        }
+        KOp::ExpPartial | KOp::LogPartial => {
+            let f = if matches!(ins.op, KOp::ExpPartial) {
+                alu::exp_partial
+            } else {
+                alu::log_partial
+            };
+            for l in 0..LANES {
+                let v = f(r!(0, 0)[l]);
+                for c in 0..4 {
+                    res[c][l] = v[c];
+                }
+            }
+        }
+        KOp::SinCos => {
+            m1(&mut res[0], r!(0, 0), alu::cos);
+            m1(&mut res[1], r!(0, 0), alu::sin);
+        }
+        KOp::Nrm => {
+            for l in 0..LANES {
+                let (x, y, z) = (r!(0, 0)[l], r!(0, 1)[l], r!(0, 2)[l]);
+                let f = x * x + y * y + z * z;
+                let f = if f != 0.0 {
+                    1.0 / f.sqrt()
+                } else {
+                    alu::FLT_MAX
+                };
+                for c in 0..4 {
+                    res[c][l] = r!(0, c)[l] * f;
+                }
+            }
+        }
+        KOp::Matrix(cols) => {
+            for row in 0..(s.len() - 1).min(4) {
+                if mask & (1 << row) == 0 {
+                    continue;
+                }
+                let o = &mut res[row];
+                for l in 0..LANES {
+                    let mut acc = r!(0, 0)[l] * r!(1 + row, 0)[l];
+                    for c in 1..cols as usize {
+                        acc += r!(0, c)[l] * r!(1 + row, c)[l];
+                    }
+                    o[l] = acc;
+                }
+            }
+        }
+        _ => unreachable!("not a vector op"),
+    }
+    false
+}
+
+/// Texture sampling, derivatives and predicate setting.
+#[inline]
+fn sampling_op(ins: &KInst, regs: &[Box<Row>], res: &mut [Box<Row>; 4], env: &ExecEnv) {
+    let s = &ins.src;
+    let mask = ins.mask;
+    macro_rules! r {
+        ($i:expr, $c:expr) => {
+            &*regs[s[$i][$c] as usize]
+        };
+    }
+    macro_rules! each {
+        (|$c:ident| $body:expr) => {
+            for $c in 0..4 {
+                if mask & (1 << $c) != 0 {
+                    $body;
+                }
+            }
+        };
+    }
+    match ins.op {
+        KOp::Tex(kind, unit, target) => {
+            let tex = env.textures.get(unit as usize).copied().flatten();
+            let coord = [r!(0, 0), r!(0, 1), r!(0, 2), r!(0, 3)];
+            let grads = if kind == TexKind::Grad && s.len() >= 3 {
+                Some((
+                    [r!(1, 0), r!(1, 1), r!(1, 2), r!(1, 3)],
+                    [r!(2, 0), r!(2, 1), r!(2, 2), r!(2, 3)],
+                ))
+            } else {
+                None
+            };
+            let [o0, o1, o2, o3] = &mut *res;
+            texture::sample_batch(
+                tex,
+                kind,
+                target,
+                coord,
+                grads,
+                env.quads,
+                [&mut **o0, &mut **o1, &mut **o2, &mut **o3],
+            );
+        }
+        KOp::Dsx | KOp::Dsy => {
+            let dy = matches!(ins.op, KOp::Dsy);
+            each!(|c| {
+                let a = r!(0, c);
+                let o = &mut res[c];
+                if env.quads {
+                    for q in (0..LANES).step_by(4) {
+                        let v = if dy { a[q + 2] - a[q] } else { a[q + 1] - a[q] };
+                        o[q..q + 4].fill(v);
+                    }
+                } else {
+                    **o = [0.0; LANES];
+                }
+            })
+        }
+        KOp::Setp(cond) => {
+            each!(
+                |c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| if cond.test(a, b) {
+                    1.0
+                } else {
+                    0.0
+                })
+            )
+        }
+        _ => unreachable!("not a sampling op"),
     }
 }
