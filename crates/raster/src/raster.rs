@@ -462,6 +462,199 @@ pub struct DrawInput<'a> {
     pub caps: &'a Caps,
 }
 
+/// Fragment inputs and fixed-function colours: which varyings the fragment stage needs
+/// (each semantic once, back colours with two-sided lighting), and where each fragment input
+/// row gets its value.
+#[allow(clippy::type_complexity)]
+fn fragment_inputs(
+    fp: Option<&Arc<CompiledProgram>>,
+    state: &DrawState,
+) -> (
+    Vec<Semantic>,
+    Vec<(R, FragSrc)>,
+    (Option<FragSrc>, Option<FragSrc>),
+) {
+    let mut sems: Vec<Semantic> = Vec::new();
+    let mut slot_of = |s: Semantic, sems: &mut Vec<Semantic>| -> usize {
+        if let Some(i) = sems.iter().position(|&x| x == s) {
+            i
+        } else {
+            sems.push(s);
+            sems.len() - 1
+        }
+    };
+    let mut finputs = Vec::new();
+    let mut ff_colors = (None, None);
+    let two_side =
+        |s: Semantic,
+         sems: &mut Vec<Semantic>,
+         slot_of: &mut dyn FnMut(Semantic, &mut Vec<Semantic>) -> usize| {
+            let front = slot_of(s, sems);
+            let back = match s {
+                Semantic::Color(n) if state.two_side && n < 2 => {
+                    Some(slot_of(Semantic::BackColor(n), sems))
+                }
+                _ => None,
+            };
+            FragSrc::Vary(front, back)
+        };
+    match fp {
+        Some(cp) => {
+            for &(reg, row) in &cp.kernel.inputs {
+                let src = match in_semantic(&cp.program, reg) {
+                    Some(Semantic::WindowPos) => FragSrc::WindowPos,
+                    Some(Semantic::Face) => FragSrc::Face,
+                    Some(s) => two_side(s, &mut sems, &mut slot_of),
+                    None => FragSrc::Const(crate::probe::UNWRITTEN),
+                };
+                finputs.push((row, src));
+            }
+        }
+        None => {
+            ff_colors.0 = Some(two_side(Semantic::Color(0), &mut sems, &mut slot_of));
+            if state.color_sum {
+                ff_colors.1 = Some(two_side(Semantic::Color(1), &mut sems, &mut slot_of));
+            }
+        }
+    }
+    (sems, finputs, ff_colors)
+}
+
+/// The vertex stage: clip-space positions and the varyings `sems` of every vertex (the
+/// vertex program, or fixed function).
+fn vertex_stage(
+    d: &DrawInput,
+    sems: &[Semantic],
+    verts: &[[[f32; 4]; ATTRIBS]],
+    vstats: &mut Stats,
+) -> (Vec<[f32; 4]>, Vec<Vec<[f32; 4]>>) {
+    let state = d.state;
+    let caps = d.caps;
+    let nv = verts.len();
+    let mut clip = vec![[0.0f32; 4]; nv];
+    let mut vary = vec![vec![crate::probe::UNWRITTEN; sems.len()]; nv];
+    let mvp = state.gl.mvp();
+    let clampc = |v: [f32; 4]| v.map(|x| x.clamp(0.0, 1.0));
+    match d.vp {
+        Some(cp) => {
+            let p = &cp.program;
+            let env = crate::probe::StageEnv {
+                params: d.vparams,
+                gl: &state.gl,
+                textures: d.textures,
+                caps,
+            };
+            let run = crate::probe::run_vertices(cp, &env, verts);
+            let invariant = p.has_option(&ArbOption::PositionInvariant);
+            for (vi, outputs) in run.outputs.iter().enumerate() {
+                clip[vi] = if invariant {
+                    mat_vec(&mvp, verts[vi][0])
+                } else {
+                    [0.0; 4]
+                };
+                for (s, v) in crate::probe::varyings(p, outputs, state) {
+                    if s == Semantic::Position(0) && !invariant {
+                        clip[vi] = v;
+                    }
+                    if let Some(i) = sems.iter().position(|&x| x == s) {
+                        vary[vi][i] = v;
+                    }
+                }
+            }
+            vstats.truncated_batches += run.truncated;
+            vstats.vertex_invocations = nv as u64;
+            vstats.vertex_instructions = run.instructions;
+            vstats.vertex_slots = run.slots;
+        }
+        None => {
+            for vi in 0..nv {
+                clip[vi] = mat_vec(&mvp, verts[vi][0]);
+                for (i, s) in sems.iter().enumerate() {
+                    let v = match *s {
+                        Semantic::Color(n) | Semantic::BackColor(n) => {
+                            let c = verts[vi][3 + usize::from(n.min(1))];
+                            if state.vertex_clamp { clampc(c) } else { c }
+                        }
+                        Semantic::TexCoord(n) if n < 8 => {
+                            let t = state.gl.texture[n as usize];
+                            mat_vec(&t, verts[vi][8 + n as usize])
+                        }
+                        Semantic::Fog(_) => [verts[vi][5][0], 0.0, 0.0, 1.0],
+                        _ => [0.0, 0.0, 0.0, 1.0],
+                    };
+                    vary[vi][i] = v;
+                }
+            }
+        }
+    }
+    (clip, vary)
+}
+
+/// Clipping, the perspective divide, the viewport transform and triangle setup (with back
+/// faces culled when asked).
+fn primitive_setup(
+    clip: &[[f32; 4]],
+    vary: &[Vec<[f32; 4]>],
+    indices: &[u32],
+    state: &DrawState,
+    width: u32,
+    height: u32,
+) -> Vec<Tri> {
+    let mut tris = Vec::new();
+    let (wf, hf) = (f64::from(width), f64::from(height));
+    let (dn, df) = (
+        f64::from(state.gl.depth_range.0.clamp(0.0, 1.0)),
+        f64::from(state.gl.depth_range.1.clamp(0.0, 1.0)),
+    );
+    for t in indices.chunks_exact(3) {
+        let poly: Vec<CVert> = t
+            .iter()
+            .map(|&i| CVert {
+                clip: clip[i as usize].map(f64::from),
+                vary: vary[i as usize].iter().map(|v| v.map(f64::from)).collect(),
+            })
+            .collect();
+        if poly.iter().any(|v| v.clip.iter().any(|c| c.is_nan())) {
+            continue;
+        }
+        let poly = clip_polygon(poly);
+        if poly.len() < 3 {
+            continue;
+        }
+        // Window coordinates.
+        let win: Vec<([f64; 2], f64, f64)> = poly
+            .iter()
+            .map(|v| {
+                let iw = 1.0 / v.clip[3];
+                let (xn, yn, zn) = (v.clip[0] * iw, v.clip[1] * iw, v.clip[2] * iw);
+                (
+                    [(xn + 1.0) * 0.5 * wf, (yn + 1.0) * 0.5 * hf],
+                    zn * 0.5 * (df - dn) + 0.5 * (dn + df),
+                    iw,
+                )
+            })
+            .collect();
+        for k in 1..poly.len() - 1 {
+            let idx = [0, k, k + 1];
+            let p = [win[idx[0]].0, win[idx[1]].0, win[idx[2]].0];
+            if let Some(tri) = setup_triangle(
+                &p,
+                [win[idx[0]].1, win[idx[1]].1, win[idx[2]].1],
+                [win[idx[0]].2, win[idx[1]].2, win[idx[2]].2],
+                [&poly[idx[0]].vary, &poly[idx[1]].vary, &poly[idx[2]].vary],
+                width,
+                height,
+            ) {
+                if state.cull_back && !tri.front {
+                    continue;
+                }
+                tris.push(tri);
+            }
+        }
+    }
+    tris
+}
+
 impl PreparedDraw {
     /// Runs the vertex stage and sets up primitives for a `width`×`height` target.
     pub fn new(
@@ -478,164 +671,10 @@ impl PreparedDraw {
         };
         let fp = d.fp.cloned();
 
-        // Which varyings the fragment stage needs.
-        let mut sems: Vec<Semantic> = Vec::new();
-        let mut slot_of = |s: Semantic, sems: &mut Vec<Semantic>| -> usize {
-            if let Some(i) = sems.iter().position(|&x| x == s) {
-                i
-            } else {
-                sems.push(s);
-                sems.len() - 1
-            }
-        };
-        let mut finputs = Vec::new();
-        let mut ff_colors = (None, None);
-        let two_side =
-            |s: Semantic,
-             sems: &mut Vec<Semantic>,
-             slot_of: &mut dyn FnMut(Semantic, &mut Vec<Semantic>) -> usize| {
-                let front = slot_of(s, sems);
-                let back = match s {
-                    Semantic::Color(n) if state.two_side && n < 2 => {
-                        Some(slot_of(Semantic::BackColor(n), sems))
-                    }
-                    _ => None,
-                };
-                FragSrc::Vary(front, back)
-            };
-        match &fp {
-            Some(cp) => {
-                for &(reg, row) in &cp.kernel.inputs {
-                    let src = match in_semantic(&cp.program, reg) {
-                        Some(Semantic::WindowPos) => FragSrc::WindowPos,
-                        Some(Semantic::Face) => FragSrc::Face,
-                        Some(s) => two_side(s, &mut sems, &mut slot_of),
-                        None => FragSrc::Const(crate::probe::UNWRITTEN),
-                    };
-                    finputs.push((row, src));
-                }
-            }
-            None => {
-                ff_colors.0 = Some(two_side(Semantic::Color(0), &mut sems, &mut slot_of));
-                if state.color_sum {
-                    ff_colors.1 = Some(two_side(Semantic::Color(1), &mut sems, &mut slot_of));
-                }
-            }
-        }
-
-        // Vertex stage.
+        let (sems, finputs, ff_colors) = fragment_inputs(fp.as_ref(), state);
         let (verts, indices) = geometry_vertices(d.geometry, state, caps)?;
-        let nv = verts.len();
-        let mut clip = vec![[0.0f32; 4]; nv];
-        let mut vary = vec![vec![crate::probe::UNWRITTEN; sems.len()]; nv];
-        let mvp = state.gl.mvp();
-        let clampc = |v: [f32; 4]| v.map(|x| x.clamp(0.0, 1.0));
-        match d.vp {
-            Some(cp) => {
-                let p = &cp.program;
-                let env = crate::probe::StageEnv {
-                    params: d.vparams,
-                    gl: &state.gl,
-                    textures: d.textures,
-                    caps,
-                };
-                let run = crate::probe::run_vertices(cp, &env, &verts);
-                let invariant = p.has_option(&ArbOption::PositionInvariant);
-                for (vi, outputs) in run.outputs.iter().enumerate() {
-                    clip[vi] = if invariant {
-                        mat_vec(&mvp, verts[vi][0])
-                    } else {
-                        [0.0; 4]
-                    };
-                    for (s, v) in crate::probe::varyings(p, outputs, state) {
-                        if s == Semantic::Position(0) && !invariant {
-                            clip[vi] = v;
-                        }
-                        if let Some(i) = sems.iter().position(|&x| x == s) {
-                            vary[vi][i] = v;
-                        }
-                    }
-                }
-                vstats.truncated_batches += run.truncated;
-                vstats.vertex_invocations = nv as u64;
-                vstats.vertex_instructions = run.instructions;
-                vstats.vertex_slots = run.slots;
-            }
-            None => {
-                for vi in 0..nv {
-                    clip[vi] = mat_vec(&mvp, verts[vi][0]);
-                    for (i, s) in sems.iter().enumerate() {
-                        let v = match *s {
-                            Semantic::Color(n) | Semantic::BackColor(n) => {
-                                let c = verts[vi][3 + usize::from(n.min(1))];
-                                if state.vertex_clamp { clampc(c) } else { c }
-                            }
-                            Semantic::TexCoord(n) if n < 8 => {
-                                let t = state.gl.texture[n as usize];
-                                mat_vec(&t, verts[vi][8 + n as usize])
-                            }
-                            Semantic::Fog(_) => [verts[vi][5][0], 0.0, 0.0, 1.0],
-                            _ => [0.0, 0.0, 0.0, 1.0],
-                        };
-                        vary[vi][i] = v;
-                    }
-                }
-            }
-        }
-
-        // Primitive setup.
-        let mut tris = Vec::new();
-        let (wf, hf) = (f64::from(width), f64::from(height));
-        let (dn, df) = (
-            f64::from(state.gl.depth_range.0.clamp(0.0, 1.0)),
-            f64::from(state.gl.depth_range.1.clamp(0.0, 1.0)),
-        );
-        for t in indices.chunks_exact(3) {
-            let poly: Vec<CVert> = t
-                .iter()
-                .map(|&i| CVert {
-                    clip: clip[i as usize].map(f64::from),
-                    vary: vary[i as usize].iter().map(|v| v.map(f64::from)).collect(),
-                })
-                .collect();
-            if poly.iter().any(|v| v.clip.iter().any(|c| c.is_nan())) {
-                continue;
-            }
-            let poly = clip_polygon(poly);
-            if poly.len() < 3 {
-                continue;
-            }
-            // Window coordinates.
-            let win: Vec<([f64; 2], f64, f64)> = poly
-                .iter()
-                .map(|v| {
-                    let iw = 1.0 / v.clip[3];
-                    let (xn, yn, zn) = (v.clip[0] * iw, v.clip[1] * iw, v.clip[2] * iw);
-                    (
-                        [(xn + 1.0) * 0.5 * wf, (yn + 1.0) * 0.5 * hf],
-                        zn * 0.5 * (df - dn) + 0.5 * (dn + df),
-                        iw,
-                    )
-                })
-                .collect();
-            for k in 1..poly.len() - 1 {
-                let idx = [0, k, k + 1];
-                let p = [win[idx[0]].0, win[idx[1]].0, win[idx[2]].0];
-                if let Some(tri) = setup_triangle(
-                    &p,
-                    [win[idx[0]].1, win[idx[1]].1, win[idx[2]].1],
-                    [win[idx[0]].2, win[idx[1]].2, win[idx[2]].2],
-                    [&poly[idx[0]].vary, &poly[idx[1]].vary, &poly[idx[2]].vary],
-                    width,
-                    height,
-                ) {
-                    if state.cull_back && !tri.front {
-                        continue;
-                    }
-                    tris.push(tri);
-                }
-            }
-        }
+        let (clip, vary) = vertex_stage(d, &sems, &verts, &mut vstats);
+        let tris = primitive_setup(&clip, &vary, &indices, state, width, height);
         vstats.triangles = tris.len() as u64;
 
         let (color_out, depth_out) = match &fp {
@@ -802,174 +841,160 @@ impl PreparedDraw {
         depth: &mut [f32],
         stats: &mut Stats,
     ) {
-        let (lx, ly) = &LANE_XY;
-        let mut cov: Mask = [false; LANES];
-        let mut any = false;
-        let ymax = by1.min(tri.y1);
-        let ymin = by0.max(tri.y0);
-        // Whole tile inside every edge (checked at its four corner samples)?
-        let (cx, cy) = (i64::from(TILE_W) - 1, i64::from(BAND) - 1);
-        let corners = [(0i64, 0i64), (cx, 0), (0, cy), (cx, cy)];
-        let all_inside = tri.edges.iter().all(|&[a, b, c]| {
-            corners.iter().all(|&(ox, oy)| {
-                let sx = (i64::from(tx) + ox) * 256 + 128;
-                let sy = (i64::from(by0) + oy) * 256 + 128;
-                a * sx + b * sy + c > 0
-            })
-        });
-        for l in 0..LANES {
-            let px = tx + lx[l] as i32;
-            let py = by0 + ly[l] as i32;
-            if px < tri.x0 || px >= tri.x1 || py < ymin || py >= ymax {
-                continue;
-            }
-            let inside = all_inside || {
-                let (sx, sy) = (i64::from(px) * 256 + 128, i64::from(py) * 256 + 128);
-                (0..3).all(|e| {
-                    let [a, b, c] = tri.edges[e];
-                    let v = a * sx + b * sy + c;
-                    v > 0 || (v == 0 && tri.tie[e])
-                })
-            };
-            cov[l] = inside;
-            any |= inside;
-        }
-        if !any {
+        let Some(cov) = coverage(tri, tx, by0, by1) else {
             return;
-        }
-        // Per-lane reciprocal w and depth.
-        let mut iw = [0.0f64; LANES];
-        let mut zz = [0.0f32; LANES];
-        let mut dxs = [0.0f64; LANES];
-        let mut dys = [0.0f64; LANES];
-        for l in 0..LANES {
-            dxs[l] = f64::from(tx + lx[l] as i32) + 0.5 - tri.rx;
-            dys[l] = f64::from(by0 + ly[l] as i32) + 0.5 - tri.ry;
-        }
-        if !tri.affine || self.needs_position {
-            for l in 0..LANES {
-                iw[l] = tri.invw[0] + tri.invw[1] * dxs[l] + tri.invw[2] * dys[l];
-            }
-        }
-        if self.depth_test || self.needs_position {
-            for l in 0..LANES {
-                zz[l] = (tri.z[0] + tri.z[1] * dxs[l] + tri.z[2] * dys[l]) as f32;
-            }
-        }
-        let interp = |slot: usize, c: usize, out: &mut [f32; LANES]| {
-            let p = tri.planes[slot * 4 + c];
-            if tri.affine {
-                for l in 0..LANES {
-                    out[l] = (p[0] + p[1] * dxs[l] + p[2] * dys[l]) as f32;
-                }
-            } else {
-                for l in 0..LANES {
-                    out[l] = ((p[0] + p[1] * dxs[l] + p[2] * dys[l]) / iw[l]) as f32;
-                }
-            }
         };
-        let vary_slot = |src: FragSrc| -> Option<usize> {
-            match src {
-                FragSrc::Vary(f, b) => Some(if tri.front { f } else { b.unwrap_or(f) }),
-                _ => None,
-            }
-        };
-        let mut out_color = [[0.0f32; LANES]; 4];
-        let mut out_depth: Option<[f32; LANES]> = None;
-        let mut killed: Mask = [false; LANES];
-        match (m, &self.fp) {
+        let tile = TilePlanes::new(
+            tri,
+            tx,
+            by0,
+            !tri.affine || self.needs_position,
+            self.depth_test || self.needs_position,
+        );
+        let shaded = match (m, &self.fp) {
             (Some(m), Some(cp)) => {
-                let k = &cp.kernel;
-                m.reset(k);
-                for &(row, src) in &self.finputs {
-                    match src {
-                        FragSrc::Vary(..) => {
-                            let s = vary_slot(src).unwrap_or(0);
-                            for c in 0..4 {
-                                if !k.reads.get(row as usize + c).copied().unwrap_or(true) {
-                                    continue;
-                                }
-                                let mut r = [0.0; LANES];
-                                interp(s, c, &mut r);
-                                *m.regs[row as usize + c] = r;
-                            }
-                        }
-                        FragSrc::WindowPos => {
-                            for l in 0..LANES {
-                                let px = (tx + lx[l] as i32) as f32;
-                                let py = (by0 + ly[l] as i32) as f32;
-                                let (x, y) = if self.d3d_pos {
-                                    (px, self.height as f32 - 1.0 - py)
-                                } else {
-                                    (px + 0.5, py + 0.5)
-                                };
-                                m.regs[row as usize][l] = x;
-                                m.regs[row as usize + 1][l] = y;
-                                m.regs[row as usize + 2][l] = zz[l];
-                                m.regs[row as usize + 3][l] = iw[l] as f32;
-                            }
-                        }
-                        FragSrc::Face => {
-                            let f = if tri.front { 1.0 } else { -1.0 };
-                            *m.regs[row as usize] = [f; LANES];
-                            for c in 1..4 {
-                                *m.regs[row as usize + c] = [0.0; LANES];
-                            }
-                        }
-                        FragSrc::Const(v) => {
-                            for c in 0..4 {
-                                *m.regs[row as usize + c] = [v[c]; LANES];
-                            }
-                        }
-                    }
-                }
-                let env = ExecEnv {
-                    consts: &self.fconsts,
-                    textures: texrefs,
-                    int_consts: &self.fints,
-                    bool_consts: &self.fbools,
-                    quads: true,
-                    max_loop_iterations: self.caps.max_loop_iterations,
-                    max_call_depth: self.caps.max_call_depth,
-                    max_batch_instructions: self.caps.max_batch_instructions,
-                };
-                let before = (m.insts_executed, m.slots_executed);
-                m.run(k, &env, &cov);
-                stats.fragment_instructions += m.insts_executed - before.0;
-                stats.fragment_slots += m.slots_executed - before.1;
-                if m.budget_exhausted {
-                    stats.truncated_batches += 1;
-                    m.budget_exhausted = false;
-                }
-                if let Some(row) = self.color_out {
-                    for c in 0..4 {
-                        out_color[c] = *m.regs[row as usize + c];
-                    }
-                }
-                if let Some((row, c)) = self.depth_out {
-                    out_depth = Some(*m.regs[row as usize + c]);
-                }
-                killed = m.killed;
+                self.run_fragments(m, cp, texrefs, tri, &tile, (tx, by0), &cov, stats)
             }
-            _ => {
-                if let Some(s) = self.ff_colors.0.and_then(vary_slot) {
-                    for (c, o) in out_color.iter_mut().enumerate() {
-                        interp(s, c, o);
+            _ => self.fixed_function(tri, &tile),
+        };
+        self.write_back(&cov, &shaded, &tile.zz, (tx, by0), color, depth, stats);
+    }
+
+    /// Loads the tile's fragment inputs and runs the fragment program over it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn run_fragments(
+        &self,
+        m: &mut Machine,
+        cp: &CompiledProgram,
+        texrefs: &[Option<&Texture>],
+        tri: &Tri,
+        tile: &TilePlanes,
+        (tx, by0): (i32, i32),
+        cov: &Mask,
+        stats: &mut Stats,
+    ) -> Shaded {
+        let (lx, ly) = &LANE_XY;
+        let k = &cp.kernel;
+        m.reset(k);
+        for &(row, src) in &self.finputs {
+            match src {
+                FragSrc::Vary(..) => {
+                    let s = vary_slot(tri, src).unwrap_or(0);
+                    for c in 0..4 {
+                        if !k.reads.get(row as usize + c).copied().unwrap_or(true) {
+                            continue;
+                        }
+                        let mut r = [0.0; LANES];
+                        tile.interpolate(tri, s, c, &mut r);
+                        *m.regs[row as usize + c] = r;
                     }
                 }
-                if self.color_sum
-                    && let Some(s) = self.ff_colors.1.and_then(vary_slot)
-                {
-                    for c in 0..3 {
-                        let mut r = [0.0; LANES];
-                        interp(s, c, &mut r);
-                        for l in 0..LANES {
-                            out_color[c][l] = (out_color[c][l] + r[l]).min(1.0);
-                        }
+                FragSrc::WindowPos => {
+                    for l in 0..LANES {
+                        let px = (tx + lx[l] as i32) as f32;
+                        let py = (by0 + ly[l] as i32) as f32;
+                        let (x, y) = if self.d3d_pos {
+                            (px, self.height as f32 - 1.0 - py)
+                        } else {
+                            (px + 0.5, py + 0.5)
+                        };
+                        m.regs[row as usize][l] = x;
+                        m.regs[row as usize + 1][l] = y;
+                        m.regs[row as usize + 2][l] = tile.zz[l];
+                        m.regs[row as usize + 3][l] = tile.iw[l] as f32;
+                    }
+                }
+                FragSrc::Face => {
+                    let f = if tri.front { 1.0 } else { -1.0 };
+                    *m.regs[row as usize] = [f; LANES];
+                    for c in 1..4 {
+                        *m.regs[row as usize + c] = [0.0; LANES];
+                    }
+                }
+                FragSrc::Const(v) => {
+                    for c in 0..4 {
+                        *m.regs[row as usize + c] = [v[c]; LANES];
                     }
                 }
             }
         }
+        let env = ExecEnv {
+            consts: &self.fconsts,
+            textures: texrefs,
+            int_consts: &self.fints,
+            bool_consts: &self.fbools,
+            quads: true,
+            max_loop_iterations: self.caps.max_loop_iterations,
+            max_call_depth: self.caps.max_call_depth,
+            max_batch_instructions: self.caps.max_batch_instructions,
+        };
+        let before = (m.insts_executed, m.slots_executed);
+        m.run(k, &env, cov);
+        stats.fragment_instructions += m.insts_executed - before.0;
+        stats.fragment_slots += m.slots_executed - before.1;
+        if m.budget_exhausted {
+            stats.truncated_batches += 1;
+            m.budget_exhausted = false;
+        }
+        let mut out = Shaded {
+            color: [[0.0f32; LANES]; 4],
+            depth: None,
+            killed: m.killed,
+        };
+        if let Some(row) = self.color_out {
+            for c in 0..4 {
+                out.color[c] = *m.regs[row as usize + c];
+            }
+        }
+        if let Some((row, c)) = self.depth_out {
+            out.depth = Some(*m.regs[row as usize + c]);
+        }
+        out
+    }
+
+    /// Fixed-function fragments: the interpolated primary colour, plus the secondary one
+    /// with colour sum.
+    #[inline(always)]
+    fn fixed_function(&self, tri: &Tri, tile: &TilePlanes) -> Shaded {
+        let mut out = Shaded {
+            color: [[0.0f32; LANES]; 4],
+            depth: None,
+            killed: [false; LANES],
+        };
+        if let Some(s) = self.ff_colors.0.and_then(|src| vary_slot(tri, src)) {
+            for (c, o) in out.color.iter_mut().enumerate() {
+                tile.interpolate(tri, s, c, o);
+            }
+        }
+        if self.color_sum
+            && let Some(s) = self.ff_colors.1.and_then(|src| vary_slot(tri, src))
+        {
+            for c in 0..3 {
+                let mut r = [0.0; LANES];
+                tile.interpolate(tri, s, c, &mut r);
+                for l in 0..LANES {
+                    out.color[c][l] = (out.color[c][l] + r[l]).min(1.0);
+                }
+            }
+        }
+        out
+    }
+
+    /// The depth test and the colour write of the covered, surviving fragments.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn write_back(
+        &self,
+        cov: &Mask,
+        shaded: &Shaded,
+        zz: &[f32; LANES],
+        (tx, _): (i32, i32),
+        color: &mut [[f32; 4]],
+        depth: &mut [f32],
+        stats: &mut Stats,
+    ) {
+        let (lx, ly) = &LANE_XY;
         let w = self.width as usize;
         let clamp = self.fragment_clamp || self.format == TargetFormat::Rgba8;
         for l in 0..LANES {
@@ -977,7 +1002,7 @@ impl PreparedDraw {
                 continue;
             }
             stats.fragment_invocations += 1;
-            if killed[l] {
+            if shaded.killed[l] {
                 stats.fragments_killed += 1;
                 continue;
             }
@@ -985,7 +1010,7 @@ impl PreparedDraw {
             let py = ly[l] as usize;
             let i = py * w + px;
             if self.depth_test {
-                let z = out_depth.map_or(zz[l], |d| d[l]);
+                let z = shaded.depth.map_or(zz[l], |d| d[l]);
                 let z = if z.is_nan() { 1.0 } else { z.clamp(0.0, 1.0) };
                 if let Some(dv) = depth.get_mut(i) {
                     if !(z < *dv) {
@@ -995,10 +1020,10 @@ impl PreparedDraw {
                 }
             }
             let mut v = [
-                out_color[0][l],
-                out_color[1][l],
-                out_color[2][l],
-                out_color[3][l],
+                shaded.color[0][l],
+                shaded.color[1][l],
+                shaded.color[2][l],
+                shaded.color[3][l],
             ];
             if clamp {
                 v = v.map(|x| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) });
@@ -1008,6 +1033,113 @@ impl PreparedDraw {
             }
             if let Some(dst) = color.get_mut(i) {
                 *dst = v;
+            }
+        }
+    }
+}
+
+/// What a tile's fragments computed.
+struct Shaded {
+    color: [[f32; LANES]; 4],
+    depth: Option<[f32; LANES]>,
+    killed: Mask,
+}
+
+/// The varying slot a fragment input reads on this triangle's side.
+#[inline(always)]
+fn vary_slot(tri: &Tri, src: FragSrc) -> Option<usize> {
+    match src {
+        FragSrc::Vary(f, b) => Some(if tri.front { f } else { b.unwrap_or(f) }),
+        _ => None,
+    }
+}
+
+/// The lanes of a tile a triangle covers (pixel centres strictly inside, or on an edge the
+/// triangle owns); `None` when it covers none.
+#[inline(always)]
+fn coverage(tri: &Tri, tx: i32, by0: i32, by1: i32) -> Option<Mask> {
+    let (lx, ly) = &LANE_XY;
+    let mut cov: Mask = [false; LANES];
+    let mut any = false;
+    let ymax = by1.min(tri.y1);
+    let ymin = by0.max(tri.y0);
+    // Whole tile inside every edge (checked at its four corner samples)?
+    let (cx, cy) = (i64::from(TILE_W) - 1, i64::from(BAND) - 1);
+    let corners = [(0i64, 0i64), (cx, 0), (0, cy), (cx, cy)];
+    let all_inside = tri.edges.iter().all(|&[a, b, c]| {
+        corners.iter().all(|&(ox, oy)| {
+            let sx = (i64::from(tx) + ox) * 256 + 128;
+            let sy = (i64::from(by0) + oy) * 256 + 128;
+            a * sx + b * sy + c > 0
+        })
+    });
+    for l in 0..LANES {
+        let px = tx + lx[l] as i32;
+        let py = by0 + ly[l] as i32;
+        if px < tri.x0 || px >= tri.x1 || py < ymin || py >= ymax {
+            continue;
+        }
+        let inside = all_inside || {
+            let (sx, sy) = (i64::from(px) * 256 + 128, i64::from(py) * 256 + 128);
+            (0..3).all(|e| {
+                let [a, b, c] = tri.edges[e];
+                let v = a * sx + b * sy + c;
+                v > 0 || (v == 0 && tri.tie[e])
+            })
+        };
+        cov[l] = inside;
+        any |= inside;
+    }
+    any.then_some(cov)
+}
+
+/// Per-lane offsets from the triangle's reference point, reciprocal w and depth of a tile.
+struct TilePlanes {
+    dxs: [f64; LANES],
+    dys: [f64; LANES],
+    iw: [f64; LANES],
+    zz: [f32; LANES],
+}
+
+impl TilePlanes {
+    #[inline]
+    fn new(tri: &Tri, tx: i32, by0: i32, need_w: bool, need_z: bool) -> TilePlanes {
+        let (lx, ly) = &LANE_XY;
+        let mut t = TilePlanes {
+            dxs: [0.0; LANES],
+            dys: [0.0; LANES],
+            iw: [0.0; LANES],
+            zz: [0.0; LANES],
+        };
+        for l in 0..LANES {
+            t.dxs[l] = f64::from(tx + lx[l] as i32) + 0.5 - tri.rx;
+            t.dys[l] = f64::from(by0 + ly[l] as i32) + 0.5 - tri.ry;
+        }
+        if need_w {
+            for l in 0..LANES {
+                t.iw[l] = tri.invw[0] + tri.invw[1] * t.dxs[l] + tri.invw[2] * t.dys[l];
+            }
+        }
+        if need_z {
+            for l in 0..LANES {
+                t.zz[l] = (tri.z[0] + tri.z[1] * t.dxs[l] + tri.z[2] * t.dys[l]) as f32;
+            }
+        }
+        t
+    }
+
+    /// Component `c` of varying `slot` at every lane (perspective-correct unless the
+    /// triangle is affine).
+    #[inline]
+    fn interpolate(&self, tri: &Tri, slot: usize, c: usize, out: &mut [f32; LANES]) {
+        let p = tri.planes[slot * 4 + c];
+        if tri.affine {
+            for l in 0..LANES {
+                out[l] = (p[0] + p[1] * self.dxs[l] + p[2] * self.dys[l]) as f32;
+            }
+        } else {
+            for l in 0..LANES {
+                out[l] = ((p[0] + p[1] * self.dxs[l] + p[2] * self.dys[l]) / self.iw[l]) as f32;
             }
         }
     }
