@@ -1,0 +1,652 @@
+//! Running a scene: textures, targets, parameters and draws, a bounded number of bands at a
+//! time, and the probes.
+
+use super::{
+    Command, CompiledPair, ParamKind, Scene, SceneProgram, TOLERANCE_FLOAT, TOLERANCE_RGBA8,
+    TexOptions, TexSource, serr,
+};
+use crate::image::{Image, decode_png};
+use crate::job::Progress;
+use crate::pattern::{self};
+use crate::raster::{BAND, CompiledProgram, DrawInput, PreparedDraw, Target};
+use crate::texture::{Filter, Level, MipFilter, Sampler, TexFormat, TexShape, Texture, Wrap};
+use crate::{Caps, DrawState, Geometry, RenderError, StageParams, Stats, TargetFormat, glstate};
+use hoist_asm::Stage;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Options of [`run`].
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    pub caps: Caps,
+    /// Images for `texture image UNIT NAME` (PNG or PFM bytes).
+    pub images: BTreeMap<String, Vec<u8>>,
+    /// Overrides the probe tolerance.
+    pub tolerance: Option<f32>,
+}
+
+/// One probe's outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProbeResult {
+    pub line: u32,
+    pub command: String,
+    pub pass: bool,
+    pub detail: String,
+}
+
+impl std::fmt::Display for ProbeResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} line {}: {}",
+            if self.pass { "PASS" } else { "FAIL" },
+            self.line,
+            self.command
+        )?;
+        if !self.detail.is_empty() {
+            write!(f, "  -- {}", self.detail)?;
+        }
+        Ok(())
+    }
+}
+
+/// Everything a scene run produced.
+#[derive(Clone, Debug, Default)]
+pub struct SceneResult {
+    pub probes: Vec<ProbeResult>,
+    /// Final contents of every target, including `window`.
+    pub targets: BTreeMap<String, Image>,
+    pub stats: Stats,
+}
+
+impl SceneResult {
+    pub fn passed(&self) -> usize {
+        self.probes.iter().filter(|p| p.pass).count()
+    }
+
+    pub fn failed(&self) -> usize {
+        self.probes.len() - self.passed()
+    }
+}
+
+#[derive(Clone, Debug)]
+enum UnitBinding {
+    Texture(Arc<Texture>),
+    Target(String, TexOptions),
+}
+
+/// Runs a scene a bounded number of bands at a time.
+pub struct SceneJob {
+    scene: Scene,
+    opts: RunOptions,
+    compiled: BTreeMap<String, CompiledPair>,
+    pc: usize,
+    targets: BTreeMap<String, Target>,
+    bound: String,
+    program: String,
+    state: DrawState,
+    env: [StageParams; 2],
+    locals: BTreeMap<(String, u8), StageParams>,
+    units: BTreeMap<u8, UnitBinding>,
+    clear_color: [f32; 4],
+    clear_depth: f32,
+    tolerance: Option<f32>,
+    pending: Option<(PreparedDraw, u32)>,
+    result: SceneResult,
+    error: Option<RenderError>,
+}
+
+fn miptree() -> Texture {
+    let cols = [
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0, 1.0],
+        [1.0, 1.0, 1.0, 1.0],
+    ];
+    Texture {
+        shape: TexShape::D2,
+        format: TexFormat::Rgba8,
+        levels: (0..4)
+            .map(|l| {
+                let s = 8 >> l;
+                Level::new(s, s, 1, vec![cols[l as usize]; (s * s) as usize])
+            })
+            .collect(),
+        sampler: Sampler {
+            min: Filter::Nearest,
+            mag: Filter::Nearest,
+            mip: MipFilter::Nearest,
+            wrap: Wrap::ClampToEdge,
+        },
+    }
+}
+
+fn stage_idx(s: Stage) -> usize {
+    match s {
+        Stage::Vertex => 0,
+        Stage::Fragment => 1,
+    }
+}
+
+impl SceneJob {
+    /// Compiles the scene's programs and prepares the window.
+    pub fn new(scene: Scene, opts: RunOptions) -> Result<SceneJob, RenderError> {
+        let mut compiled = BTreeMap::new();
+        for (name, pair) in &scene.programs {
+            let c =
+                |sp: &Option<SceneProgram>| -> Result<Option<Arc<CompiledProgram>>, RenderError> {
+                    sp.as_ref()
+                        .map(|sp| {
+                            CompiledProgram::new(&sp.program)
+                                .map(Arc::new)
+                                .map_err(|e| serr(sp.line, e.to_string()))
+                        })
+                        .transpose()
+                };
+            compiled.insert(name.clone(), (c(&pair.vertex)?, c(&pair.fragment)?));
+        }
+        let (w, h) = scene.window;
+        opts.caps.check_target(w, h)?;
+        let mut targets = BTreeMap::new();
+        targets.insert(
+            "window".to_string(),
+            Target::new(w, h, TargetFormat::Rgba8, [0.0; 4]),
+        );
+        Ok(SceneJob {
+            tolerance: opts.tolerance,
+            scene,
+            opts,
+            compiled,
+            pc: 0,
+            targets,
+            bound: "window".into(),
+            program: String::new(),
+            state: DrawState::default(),
+            env: [StageParams::default(), StageParams::default()],
+            locals: BTreeMap::new(),
+            units: BTreeMap::new(),
+            clear_color: [0.0; 4],
+            clear_depth: 1.0,
+            pending: None,
+            result: SceneResult::default(),
+            error: None,
+        })
+    }
+
+    /// Progress in commands: `bands_done`/`bands_total` count executed/all `[test]`
+    /// commands (a draw counts as done once all its bands are shaded).
+    pub fn progress(&self) -> Progress {
+        Progress {
+            bands_done: self.pc as u64,
+            bands_total: self.scene.commands.len() as u64,
+            done: self.error.is_some()
+                || (self.pc >= self.scene.commands.len() && self.pending.is_none()),
+        }
+    }
+
+    fn target(&mut self, line: u32) -> Result<&mut Target, RenderError> {
+        let name = self.bound.clone();
+        self.targets
+            .get_mut(&name)
+            .ok_or_else(|| serr(line, format!("no target named `{name}`")))
+    }
+
+    fn total_bytes(&self) -> u64 {
+        let t: u64 = self
+            .targets
+            .values()
+            .map(|t| t.color.len() as u64 * 16)
+            .sum();
+        let u: u64 = self
+            .units
+            .values()
+            .map(|b| match b {
+                UnitBinding::Texture(t) => t.bytes(),
+                UnitBinding::Target(..) => 0,
+            })
+            .sum();
+        t + u
+    }
+
+    fn build_texture(
+        &self,
+        line: u32,
+        src: &TexSource,
+        o: &TexOptions,
+    ) -> Result<Texture, RenderError> {
+        let caps = &self.opts.caps;
+        let img = match src {
+            TexSource::Miptree => return Ok(miptree()),
+            TexSource::Pattern(p, w, h) => pattern::generate(p, *w, *h),
+            TexSource::Image(name) => {
+                let bytes =
+                    self.opts.images.get(name).ok_or_else(|| {
+                        serr(line, format!("no image named `{name}` was supplied"))
+                    })?;
+                let max = caps.max_texture_bytes / 16;
+                if bytes.starts_with(b"\x89PNG") {
+                    decode_png(bytes, max).map_err(|e| serr(line, e))?
+                } else {
+                    crate::image::decode_pfm(bytes, max).map_err(|e| serr(line, e))?
+                }
+            }
+            TexSource::Target(name) => {
+                let t = self
+                    .targets
+                    .get(name)
+                    .ok_or_else(|| serr(line, format!("no target named `{name}`")))?;
+                Image {
+                    width: t.width,
+                    height: t.height,
+                    pixels: t.color.clone(),
+                }
+            }
+        };
+        caps.check_texture(img.width, img.height, 1)
+            .map_err(|e| serr(line, e.to_string()))?;
+        let mut t = Texture::new_2d(img.width, img.height, img.pixels, o.format, o.sampler);
+        t.shape = o.shape;
+        if o.mipmap && o.shape != TexShape::Rect {
+            t.generate_mipmaps();
+        }
+        Ok(t)
+    }
+
+    /// Executes commands until `max_bands` bands of drawing have been shaded (commands
+    /// other than draws cost nothing).
+    pub fn step(&mut self, max_bands: u32) -> Progress {
+        let mut budget = max_bands.max(1);
+        while budget > 0 && !self.progress().done {
+            if let Err(e) = self.step_one(&mut budget) {
+                self.error = Some(e);
+            }
+        }
+        self.progress()
+    }
+
+    fn step_one(&mut self, budget: &mut u32) -> Result<(), RenderError> {
+        if let Some((draw, next)) = self.pending.take() {
+            let line = self
+                .scene
+                .commands
+                .get(self.pc.saturating_sub(1))
+                .map_or(0, |c| c.0);
+            let t = self.target(line)?;
+            let total = t.bands();
+            let n = (*budget).min(total - next);
+            let w = t.width as usize;
+            let start = next as usize * BAND as usize * w;
+            let end = ((next + n) as usize * BAND as usize * w).min(t.color.len());
+            let depth: &mut [f32] = if t.depth.is_empty() {
+                &mut []
+            } else {
+                &mut t.depth[start..end]
+            };
+            let s = draw.shade_bands(next, &mut t.color[start..end], depth);
+            self.result.stats.add(&s);
+            *budget -= n;
+            if next + n < total {
+                self.pending = Some((draw, next + n));
+            }
+            return Ok(());
+        }
+        let Some((line, cmd)) = self.scene.commands.get(self.pc).cloned() else {
+            *budget = 0;
+            return Ok(());
+        };
+        self.pc += 1;
+        self.command(line, &cmd)
+    }
+
+    fn command(&mut self, line: u32, cmd: &Command) -> Result<(), RenderError> {
+        match cmd {
+            Command::Ortho(v) => {
+                let t = self.target(line)?;
+                let (w, h) = (t.width as f32, t.height as f32);
+                let [l, r, b, tp] = v.unwrap_or([0.0, w, 0.0, h]);
+                self.state.gl.projection = glstate::ortho(l, r, b, tp, -1.0, 1.0);
+                self.state.gl.modelview = glstate::IDENTITY;
+            }
+            Command::Param {
+                stage,
+                kind,
+                index,
+                value,
+            } => {
+                let bank = match kind {
+                    ParamKind::Local => self
+                        .locals
+                        .entry((self.program.clone(), stage_idx(*stage) as u8))
+                        .or_default(),
+                    _ => &mut self.env[stage_idx(*stage)],
+                };
+                match kind {
+                    ParamKind::Env => {
+                        bank.env.insert(*index, *value);
+                    }
+                    ParamKind::Local => {
+                        bank.local.insert(*index, *value);
+                    }
+                    ParamKind::Int => {
+                        bank.ints.insert(*index, value.map(|v| v as i32));
+                    }
+                    ParamKind::Bool => {
+                        bank.bools.insert(*index, value[0] != 0.0);
+                    }
+                }
+            }
+            Command::ClearColor(c) => self.clear_color = *c,
+            Command::ClearDepth(d) => self.clear_depth = *d,
+            Command::Clear => {
+                let (c, d) = (self.clear_color, self.clear_depth);
+                let t = self.target(line)?;
+                t.clear_color(c);
+                t.clear_depth(d);
+            }
+            Command::Color(c) => self.state.set_color(*c),
+            Command::TexCoord(u, v) => self.state.set_texcoord(*u as usize, *v),
+            Command::Texture(unit, src, o) => {
+                let b = match src {
+                    TexSource::Target(name) => {
+                        if !self.targets.contains_key(name) {
+                            return Err(serr(line, format!("no target named `{name}`")));
+                        }
+                        UnitBinding::Target(name.clone(), *o)
+                    }
+                    _ => UnitBinding::Texture(Arc::new(self.build_texture(line, src, o)?)),
+                };
+                self.units.insert(*unit, b);
+                if self.total_bytes() > self.opts.caps.max_total_bytes {
+                    return Err(serr(line, "textures and targets exceed the memory cap"));
+                }
+            }
+            Command::Draw(g) => self.draw(line, g)?,
+            Command::Enable(cap, on) => match cap.as_str() {
+                "GL_DEPTH_TEST" => self.state.depth_test = *on,
+                "GL_CULL_FACE" => self.state.cull_back = *on,
+                "GL_VERTEX_PROGRAM_TWO_SIDE_ARB" => self.state.two_side = *on,
+                "GL_COLOR_SUM" => self.state.color_sum = *on,
+                "GL_CLAMP_VERTEX_COLOR" => self.state.vertex_clamp = *on,
+                "GL_CLAMP_FRAGMENT_COLOR" => self.state.fragment_clamp = *on,
+                _ => {}
+            },
+            Command::Probe {
+                rect,
+                expect,
+                channels,
+                text,
+            } => {
+                let r = self.probe(line, *rect, *expect, *channels, text)?;
+                self.result.probes.push(r);
+            }
+            Command::RelProbe {
+                rect,
+                single,
+                expect,
+                channels,
+                text,
+            } => {
+                let t = self.target(line)?;
+                let (w, h) = (t.width as f32, t.height as f32);
+                let px = |f: f32, n: f32| ((f * n) as i64).min(n as i64 - 1);
+                let r = if *single {
+                    [px(rect[0], w), px(rect[1], h), 1, 1]
+                } else {
+                    [
+                        (rect[0] * w) as i64,
+                        (rect[1] * h) as i64,
+                        (rect[2] * w) as i64,
+                        (rect[3] * h) as i64,
+                    ]
+                };
+                let res = self.probe(line, r, *expect, *channels, text)?;
+                self.result.probes.push(res);
+            }
+            Command::ProbeDepth { x, y, expect, text } => {
+                let t = self.target(line)?;
+                let d = if *x >= 0 && *y >= 0 {
+                    t.depth_at(*x as u32, *y as u32)
+                } else {
+                    None
+                };
+                let (pass, detail) = match d {
+                    Some(d) if (d - expect).abs() < 0.01 => (true, String::new()),
+                    Some(d) => (false, format!("expected {expect} observed {d}")),
+                    None => (false, "probe outside the target".into()),
+                };
+                self.result.probes.push(ProbeResult {
+                    line,
+                    command: text.clone(),
+                    pass,
+                    detail,
+                });
+            }
+            Command::Window(fmt, w, h) => {
+                self.targets
+                    .insert("window".into(), Target::new(*w, *h, *fmt, [0.0; 4]));
+            }
+            Command::NewTarget(name, fmt, w, h) => {
+                self.targets
+                    .insert(name.clone(), Target::new(*w, *h, *fmt, [0.0; 4]));
+                if self.total_bytes() > self.opts.caps.max_total_bytes {
+                    return Err(serr(line, "targets exceed the memory cap"));
+                }
+            }
+            Command::Bind(name) => {
+                if !self.targets.contains_key(name) {
+                    return Err(serr(line, format!("no target named `{name}`")));
+                }
+                self.bound = name.clone();
+            }
+            Command::Swap(a, b) => {
+                let ta = self
+                    .targets
+                    .remove(a)
+                    .ok_or_else(|| serr(line, format!("no target named `{a}`")))?;
+                let Some(tb) = self.targets.remove(b) else {
+                    self.targets.insert(a.clone(), ta);
+                    return Err(serr(line, format!("no target named `{b}`")));
+                };
+                self.targets.insert(a.clone(), tb);
+                self.targets.insert(b.clone(), ta);
+            }
+            Command::Use(name) => {
+                if !self.compiled.contains_key(name) && !name.is_empty() {
+                    return Err(serr(line, format!("no program pair named `{name}`")));
+                }
+                self.program = name.clone();
+            }
+            Command::Tolerance(t) => self.tolerance = Some(*t),
+            Command::Compare(a, b, tol, text) => {
+                let img = |n: &String| {
+                    self.target_image(n)
+                        .ok_or_else(|| serr(line, format!("no target named `{n}`")))
+                };
+                let v = crate::image::compare(&img(a)?, &img(b)?);
+                let pass = v.within(*tol);
+                let detail = match &v {
+                    crate::image::Verdict::Identical => String::new(),
+                    crate::image::Verdict::Differs {
+                        max_abs_diff,
+                        x,
+                        y,
+                        channel,
+                        a: pa,
+                        b: pb,
+                        differing_pixels,
+                        ..
+                    } => format!(
+                        "max |d| {max_abs_diff:e} at ({x},{y}).{} ({} vs {}), {differing_pixels} pixels differ",
+                        ['r', 'g', 'b', 'a'][*channel as usize & 3],
+                        pa[*channel as usize & 3],
+                        pb[*channel as usize & 3]
+                    ),
+                    crate::image::Verdict::SizeMismatch { a, b } => {
+                        format!("sizes differ: {}x{} vs {}x{}", a.0, a.1, b.0, b.1)
+                    }
+                };
+                self.result.probes.push(ProbeResult {
+                    line,
+                    command: text.clone(),
+                    pass,
+                    detail,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn draw(&mut self, line: u32, g: &Geometry) -> Result<(), RenderError> {
+        let (tw, th, fmt) = {
+            let t = self.target(line)?;
+            (t.width, t.height, t.format)
+        };
+        let geometry = match g {
+            Geometry::Rect {
+                x,
+                y,
+                w,
+                h,
+                tex: Some(t),
+            } if t[0].is_nan() => Geometry::Rect {
+                x: -1.0 + 2.0 * x / tw as f32,
+                y: -1.0 + 2.0 * y / th as f32,
+                w: 2.0 * w / tw as f32,
+                h: 2.0 * h / th as f32,
+                tex: None,
+            },
+            g => g.clone(),
+        };
+        let mut textures = BTreeMap::new();
+        for (u, b) in &self.units {
+            let t = match b {
+                UnitBinding::Texture(t) => t.clone(),
+                UnitBinding::Target(name, o) => {
+                    Arc::new(self.build_texture(line, &TexSource::Target(name.clone()), o)?)
+                }
+            };
+            textures.insert(*u, t);
+        }
+        let (vp, fp) = self
+            .compiled
+            .get(&self.program)
+            .cloned()
+            .unwrap_or((None, None));
+        let mut vparams = self.env[0].clone();
+        let mut fparams = self.env[1].clone();
+        if let Some(l) = self.locals.get(&(self.program.clone(), 0)) {
+            vparams.local = l.local.clone();
+        }
+        if let Some(l) = self.locals.get(&(self.program.clone(), 1)) {
+            fparams.local = l.local.clone();
+        }
+        let draw = PreparedDraw::new(
+            &DrawInput {
+                vp: vp.as_ref(),
+                fp: fp.as_ref(),
+                vparams: &vparams,
+                fparams: &fparams,
+                textures: &textures,
+                geometry: &geometry,
+                state: &self.state,
+                caps: &self.opts.caps,
+            },
+            tw,
+            th,
+            fmt,
+        )
+        .map_err(|e| serr(line, e.to_string()))?;
+        self.result.stats.add(&draw.vertex_stats);
+        let t = self.target(line)?;
+        if draw.needs_depth() {
+            t.ensure_depth();
+        }
+        self.pending = Some((draw, 0));
+        Ok(())
+    }
+
+    fn probe(
+        &mut self,
+        line: u32,
+        rect: [i64; 4],
+        expect: [f32; 4],
+        n: usize,
+        text: &str,
+    ) -> Result<ProbeResult, RenderError> {
+        let tol_override = self.tolerance;
+        let t = self.target(line)?;
+        let tol = tol_override.unwrap_or(match t.format {
+            TargetFormat::Rgba8 => TOLERANCE_RGBA8,
+            TargetFormat::Rgba32F => TOLERANCE_FLOAT,
+        });
+        let (tw, th) = (i64::from(t.width), i64::from(t.height));
+        let x0 = rect[0].max(0);
+        let y0 = rect[1].max(0);
+        let x1 = rect[0].saturating_add(rect[2]).min(tw);
+        let y1 = rect[1].saturating_add(rect[3]).min(th);
+        let mut res = ProbeResult {
+            line,
+            command: text.to_string(),
+            pass: true,
+            detail: String::new(),
+        };
+        if x0 >= x1 || y0 >= y1 {
+            res.pass = false;
+            res.detail = "probe outside the target".into();
+            return Ok(res);
+        }
+        let mut bad = 0u64;
+        let mut first = None;
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let p = t.color[(y * tw + x) as usize];
+                if (0..n).any(|c| !((p[c] - expect[c]).abs() <= tol)) {
+                    bad += 1;
+                    first.get_or_insert((x, y, p));
+                }
+            }
+        }
+        if let Some((x, y, p)) = first {
+            res.pass = false;
+            let e: Vec<String> = expect[..n].iter().map(|v| format!("{v}")).collect();
+            res.detail = format!(
+                "{bad}/{} pixels off; first at ({x},{y}): expected ({}) observed ({}, {}, {}, {})",
+                (x1 - x0) * (y1 - y0),
+                e.join(", "),
+                p[0],
+                p[1],
+                p[2],
+                p[3]
+            );
+        }
+        Ok(res)
+    }
+
+    /// Finishes the run (executing what is left).
+    pub fn finish(mut self) -> Result<SceneResult, RenderError> {
+        while !self.progress().done {
+            self.step(u32::MAX);
+        }
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        for (name, t) in self.targets {
+            self.result.targets.insert(name, t.into_image());
+        }
+        Ok(self.result)
+    }
+
+    /// The current contents of a target.
+    pub fn target_image(&self, name: &str) -> Option<Image> {
+        self.targets.get(name).map(|t| Image {
+            width: t.width,
+            height: t.height,
+            pixels: t.color.clone(),
+        })
+    }
+}
+
+/// Runs a scene to the end.
+pub fn run(scene: &Scene, opts: &RunOptions) -> Result<SceneResult, RenderError> {
+    SceneJob::new(scene.clone(), opts.clone())?.finish()
+}
