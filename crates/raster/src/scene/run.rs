@@ -313,27 +313,7 @@ impl SceneJob {
                 index,
                 value,
             } => {
-                let bank = match kind {
-                    ParamKind::Local => self
-                        .locals
-                        .entry((self.program.clone(), stage_idx(*stage) as u8))
-                        .or_default(),
-                    _ => &mut self.env[stage_idx(*stage)],
-                };
-                match kind {
-                    ParamKind::Env => {
-                        bank.env.insert(*index, *value);
-                    }
-                    ParamKind::Local => {
-                        bank.local.insert(*index, *value);
-                    }
-                    ParamKind::Int => {
-                        bank.ints.insert(*index, value.map(|v| v as i32));
-                    }
-                    ParamKind::Bool => {
-                        bank.bools.insert(*index, value[0] != 0.0);
-                    }
-                }
+                self.param(*stage, *kind, *index, *value);
             }
             Command::ClearColor(c) => self.clear_color = *c,
             Command::ClearDepth(d) => self.clear_depth = *d,
@@ -386,40 +366,12 @@ impl SceneJob {
                 channels,
                 text,
             } => {
-                let t = self.target(line)?;
-                let (w, h) = (t.width as f32, t.height as f32);
-                let px = |f: f32, n: f32| ((f * n) as i64).min(n as i64 - 1);
-                let r = if *single {
-                    [px(rect[0], w), px(rect[1], h), 1, 1]
-                } else {
-                    [
-                        (rect[0] * w) as i64,
-                        (rect[1] * h) as i64,
-                        (rect[2] * w) as i64,
-                        (rect[3] * h) as i64,
-                    ]
-                };
-                let res = self.probe(line, r, *expect, *channels, text)?;
-                self.result.probes.push(res);
+                let r = self.relative_probe(line, rect, *single, *expect, *channels, text)?;
+                self.result.probes.push(r);
             }
             Command::ProbeDepth { x, y, expect, text } => {
-                let t = self.target(line)?;
-                let d = if *x >= 0 && *y >= 0 {
-                    t.depth_at(*x as u32, *y as u32)
-                } else {
-                    None
-                };
-                let (pass, detail) = match d {
-                    Some(d) if (d - expect).abs() < 0.01 => (true, String::new()),
-                    Some(d) => (false, format!("expected {expect} observed {d}")),
-                    None => (false, "probe outside the target".into()),
-                };
-                self.result.probes.push(ProbeResult {
-                    line,
-                    command: text.clone(),
-                    pass,
-                    detail,
-                });
+                let r = self.probe_depth(line, *x, *y, *expect, text)?;
+                self.result.probes.push(r);
             }
             Command::Window(fmt, w, h) => {
                 self.targets
@@ -458,42 +410,134 @@ impl SceneJob {
             }
             Command::Tolerance(t) => self.tolerance = Some(*t),
             Command::Compare(a, b, tol, text) => {
-                let img = |n: &String| {
-                    self.target_image(n)
-                        .ok_or_else(|| serr(line, format!("no target named `{n}`")))
-                };
-                let v = crate::image::compare(&img(a)?, &img(b)?);
-                let pass = v.within(*tol);
-                let detail = match &v {
-                    crate::image::Verdict::Identical => String::new(),
-                    crate::image::Verdict::Differs {
-                        max_abs_diff,
-                        x,
-                        y,
-                        channel,
-                        a: pa,
-                        b: pb,
-                        differing_pixels,
-                        ..
-                    } => format!(
-                        "max |d| {max_abs_diff:e} at ({x},{y}).{} ({} vs {}), {differing_pixels} pixels differ",
-                        ['r', 'g', 'b', 'a'][*channel as usize & 3],
-                        pa[*channel as usize & 3],
-                        pb[*channel as usize & 3]
-                    ),
-                    crate::image::Verdict::SizeMismatch { a, b } => {
-                        format!("sizes differ: {}x{} vs {}x{}", a.0, a.1, b.0, b.1)
-                    }
-                };
-                self.result.probes.push(ProbeResult {
-                    line,
-                    command: text.clone(),
-                    pass,
-                    detail,
-                });
+                let r = self.compare_targets(line, a, b, *tol, text)?;
+                self.result.probes.push(r);
             }
         }
         Ok(())
+    }
+
+    /// `parameter`: a host parameter of the current pair (locals) or stage (env).
+    fn param(&mut self, stage: Stage, kind: ParamKind, index: u16, value: [f32; 4]) {
+        let bank = match kind {
+            ParamKind::Local => self
+                .locals
+                .entry((self.program.clone(), stage_idx(stage) as u8))
+                .or_default(),
+            _ => &mut self.env[stage_idx(stage)],
+        };
+        match kind {
+            ParamKind::Env => {
+                bank.env.insert(index, value);
+            }
+            ParamKind::Local => {
+                bank.local.insert(index, value);
+            }
+            ParamKind::Int => {
+                bank.ints.insert(index, value.map(|v| v as i32));
+            }
+            ParamKind::Bool => {
+                bank.bools.insert(index, value[0] != 0.0);
+            }
+        }
+    }
+
+    /// `relative probe`: a probe in coordinates relative to the target's size.
+    fn relative_probe(
+        &mut self,
+        line: u32,
+        rect: &[f32; 4],
+        single: bool,
+        expect: [f32; 4],
+        channels: usize,
+        text: &str,
+    ) -> Result<ProbeResult, RenderError> {
+        let t = self.target(line)?;
+        let (w, h) = (t.width as f32, t.height as f32);
+        let px = |f: f32, n: f32| ((f * n) as i64).min(n as i64 - 1);
+        let r = if single {
+            [px(rect[0], w), px(rect[1], h), 1, 1]
+        } else {
+            [
+                (rect[0] * w) as i64,
+                (rect[1] * h) as i64,
+                (rect[2] * w) as i64,
+                (rect[3] * h) as i64,
+            ]
+        };
+        self.probe(line, r, expect, channels, text)
+    }
+
+    /// `probe depth X Y Z`.
+    fn probe_depth(
+        &mut self,
+        line: u32,
+        x: i64,
+        y: i64,
+        expect: f32,
+        text: &str,
+    ) -> Result<ProbeResult, RenderError> {
+        let t = self.target(line)?;
+        let d = if x >= 0 && y >= 0 {
+            t.depth_at(x as u32, y as u32)
+        } else {
+            None
+        };
+        let (pass, detail) = match d {
+            Some(d) if (d - expect).abs() < 0.01 => (true, String::new()),
+            Some(d) => (false, format!("expected {expect} observed {d}")),
+            None => (false, "probe outside the target".into()),
+        };
+        Ok(ProbeResult {
+            line,
+            command: text.to_string(),
+            pass,
+            detail,
+        })
+    }
+
+    /// `compare A B [TOL]`: two targets against each other.
+    fn compare_targets(
+        &mut self,
+        line: u32,
+        a: &String,
+        b: &String,
+        tol: f32,
+        text: &str,
+    ) -> Result<ProbeResult, RenderError> {
+        let img = |n: &String| {
+            self.target_image(n)
+                .ok_or_else(|| serr(line, format!("no target named `{n}`")))
+        };
+        let v = crate::image::compare(&img(a)?, &img(b)?);
+        let pass = v.within(tol);
+        let detail = match &v {
+            crate::image::Verdict::Identical => String::new(),
+            crate::image::Verdict::Differs {
+                max_abs_diff,
+                x,
+                y,
+                channel,
+                a: pa,
+                b: pb,
+                differing_pixels,
+                ..
+            } => format!(
+                "max |d| {max_abs_diff:e} at ({x},{y}).{} ({} vs {}), {differing_pixels} pixels differ",
+                ['r', 'g', 'b', 'a'][*channel as usize & 3],
+                pa[*channel as usize & 3],
+                pb[*channel as usize & 3]
+            ),
+            crate::image::Verdict::SizeMismatch { a, b } => {
+                format!("sizes differ: {}x{} vs {}x{}", a.0, a.1, b.0, b.1)
+            }
+        };
+        Ok(ProbeResult {
+            line,
+            command: text.to_string(),
+            pass,
+            detail,
+        })
     }
 
     fn draw(&mut self, line: u32, g: &Geometry) -> Result<(), RenderError> {
