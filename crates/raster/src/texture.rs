@@ -444,52 +444,94 @@ pub fn sample_batch(
         && smp.wrap == Wrap::ClampToEdge
         && base.depth == 1
     {
-        let (w, h) = (base.width.max(1), base.height.max(1));
-        let (wf, hf) = (w as f32, h as f32);
-        let (wm, hm) = ((w - 1) as f32, (h - 1) as f32);
-        let mut idx = [0u32; LANES];
-        if u64::from(w) * u64::from(h) < 1 << 23 {
-            for l in 0..LANES {
-                let x = crate::alu::floor(cs[0][l] * wf).max(0.0).min(wm);
-                let y = crate::alu::floor(cs[1][l] * hf).max(0.0).min(hm);
-                idx[l] = crate::alu::small_int(y * wf + x);
-            }
-        } else {
-            for l in 0..LANES {
-                let x = crate::alu::floor(cs[0][l] * wf).max(0.0).min(wm) as u32;
-                let y = crate::alu::floor(cs[1][l] * hf).max(0.0).min(hm) as u32;
-                idx[l] = y * w + x;
-            }
-        }
-        let n = base.texels.len().min((w * h) as usize);
-        let Some(last) = n.checked_sub(1) else {
-            for (c, o) in out.iter_mut().enumerate() {
-                **o = [BORDERLESS[c]; LANES];
-            }
-            return;
-        };
-        let (texels, last) = (&base.texels[..n], last as u32);
-        let mut aos = [[0.0f32; 4]; LANES];
-        for l in 0..LANES {
-            aos[l] = texels[idx[l].min(last) as usize];
-        }
-        // De-interleave (vectorises as shuffles).
-        let [o0, o1, o2, o3] = out;
-        for l in 0..LANES {
-            o0[l] = aos[l][0];
-            o1[l] = aos[l][1];
-            o2[l] = aos[l][2];
-            o3[l] = aos[l][3];
-        }
+        nearest_2d(base, cs, out);
         return;
     }
-
-    // Level of detail per lane.
     let nlev = if !normalized || smp.mip == MipFilter::None {
         1
     } else {
         tex.levels.len()
     };
+    let lambda = lod(tex, kind, target, dims, nlev, coord, cs, grads, quads);
+    for l in 0..LANES {
+        let (mut x, mut y, mut z) = (cs[0][l], cs[1][l], cs[2][l]);
+        let mut slice = 0;
+        if target == TexTarget::Cube {
+            let (f, s, t) = cube_face(x, y, z);
+            slice = f;
+            x = s;
+            y = t;
+            z = 0.0;
+        }
+        let dims_eff = if target == TexTarget::Cube { 2 } else { dims };
+        let v = filtered(tex, lambda[l], nlev, slice, [x, y, z], dims_eff, normalized);
+        for c in 0..4 {
+            out[c][l] = v[c];
+        }
+    }
+}
+
+/// Nearest sampling of a 2D texture clamped to its edge, the common GPGPU case: index
+/// arithmetic on whole rows, then one 16-byte load per lane and a de-interleave.
+#[inline(always)]
+fn nearest_2d(base: &Level, cs: [&Row; 3], out: [&mut Row; 4]) {
+    let mut out = out;
+    let (w, h) = (base.width.max(1), base.height.max(1));
+    let (wf, hf) = (w as f32, h as f32);
+    let (wm, hm) = ((w - 1) as f32, (h - 1) as f32);
+    let mut idx = [0u32; LANES];
+    if u64::from(w) * u64::from(h) < 1 << 23 {
+        for l in 0..LANES {
+            let x = crate::alu::floor(cs[0][l] * wf).max(0.0).min(wm);
+            let y = crate::alu::floor(cs[1][l] * hf).max(0.0).min(hm);
+            idx[l] = crate::alu::small_int(y * wf + x);
+        }
+    } else {
+        for l in 0..LANES {
+            let x = crate::alu::floor(cs[0][l] * wf).max(0.0).min(wm) as u32;
+            let y = crate::alu::floor(cs[1][l] * hf).max(0.0).min(hm) as u32;
+            idx[l] = y * w + x;
+        }
+    }
+    let n = base.texels.len().min((w * h) as usize);
+    let Some(last) = n.checked_sub(1) else {
+        for (c, o) in out.iter_mut().enumerate() {
+            **o = [BORDERLESS[c]; LANES];
+        }
+        return;
+    };
+    let (texels, last) = (&base.texels[..n], last as u32);
+    let mut aos = [[0.0f32; 4]; LANES];
+    for l in 0..LANES {
+        aos[l] = texels[idx[l].min(last) as usize];
+    }
+    // De-interleave (vectorises as shuffles).
+    let [o0, o1, o2, o3] = out;
+    for l in 0..LANES {
+        o0[l] = aos[l][0];
+        o1[l] = aos[l][1];
+        o2[l] = aos[l][2];
+        o3[l] = aos[l][3];
+    }
+}
+
+/// The level of detail of every lane: given (`texldl`), from explicit gradients
+/// (`texldd`), or from the quad's differences, plus the `TXB` bias.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn lod(
+    tex: &Texture,
+    kind: TexKind,
+    target: TexTarget,
+    dims: u8,
+    nlev: usize,
+    coord: [&Row; 4],
+    cs: [&Row; 3],
+    grads: Option<([&Row; 4], [&Row; 4])>,
+    quads: bool,
+) -> [f32; LANES] {
+    let smp = tex.sampler;
+    let base = &tex.levels[0];
     let needs_lambda = nlev > 1 || smp.min != smp.mag;
     let mut lambda = [0.0f32; LANES];
     if needs_lambda {
@@ -539,50 +581,64 @@ pub fn sample_batch(
     } else if kind == TexKind::Lod {
         lambda = *coord[3];
     }
+    lambda
+}
+
+/// One lane's filtered texel at level of detail `lam` (magnification, one level, or
+/// between mipmap levels).
+#[inline(always)]
+fn filtered(
+    tex: &Texture,
+    lam: f32,
+    nlev: usize,
+    slice: u32,
+    c3: [f32; 3],
+    dims_eff: u8,
+    normalized: bool,
+) -> [f32; 4] {
+    let smp = tex.sampler;
+    let base = &tex.levels[0];
     let c_switch = if smp.mag == Filter::Linear && smp.mip == MipFilter::Nearest {
         0.5
     } else {
         0.0
     };
     let maxlev = (nlev - 1) as f32;
-    for l in 0..LANES {
-        let lam = lambda[l];
-        let (mut x, mut y, mut z) = (cs[0][l], cs[1][l], cs[2][l]);
-        let mut slice = 0;
-        if target == TexTarget::Cube {
-            let (f, s, t) = cube_face(x, y, z);
-            slice = f;
-            x = s;
-            y = t;
-            z = 0.0;
-        }
-        let c3 = [x, y, z];
-        let dims_eff = if target == TexTarget::Cube { 2 } else { dims };
-        let v = if !(lam > c_switch) {
-            sample_level(base, slice, c3, dims_eff, smp.mag, smp.wrap, normalized)
-        } else if nlev == 1 {
-            sample_level(base, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
-        } else {
-            match smp.mip {
-                MipFilter::None => {
-                    sample_level(base, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
-                }
-                MipFilter::Nearest => {
-                    let d = if lam <= 0.5 {
-                        0.0
-                    } else {
-                        ((lam + 0.5).ceil() - 1.0).min(maxlev)
-                    };
-                    let lv = &tex.levels[d.max(0.0) as usize];
-                    sample_level(lv, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
-                }
-                MipFilter::Linear => {
-                    let lam = lam.min(maxlev);
-                    let d1 = lam.floor().max(0.0);
-                    let d2 = (d1 + 1.0).min(maxlev);
-                    let f = lam - d1;
-                    let a = sample_level(
-                        &tex.levels[d1 as usize],
+    if !(lam > c_switch) {
+        sample_level(base, slice, c3, dims_eff, smp.mag, smp.wrap, normalized)
+    } else if nlev == 1 {
+        sample_level(base, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
+    } else {
+        match smp.mip {
+            MipFilter::None => {
+                sample_level(base, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
+            }
+            MipFilter::Nearest => {
+                let d = if lam <= 0.5 {
+                    0.0
+                } else {
+                    ((lam + 0.5).ceil() - 1.0).min(maxlev)
+                };
+                let lv = &tex.levels[d.max(0.0) as usize];
+                sample_level(lv, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
+            }
+            MipFilter::Linear => {
+                let lam = lam.min(maxlev);
+                let d1 = lam.floor().max(0.0);
+                let d2 = (d1 + 1.0).min(maxlev);
+                let f = lam - d1;
+                let a = sample_level(
+                    &tex.levels[d1 as usize],
+                    slice,
+                    c3,
+                    dims_eff,
+                    smp.min,
+                    smp.wrap,
+                    normalized,
+                );
+                if f > 0.0 && d2 > d1 {
+                    let b = sample_level(
+                        &tex.levels[d2 as usize],
                         slice,
                         c3,
                         dims_eff,
@@ -590,25 +646,11 @@ pub fn sample_batch(
                         smp.wrap,
                         normalized,
                     );
-                    if f > 0.0 && d2 > d1 {
-                        let b = sample_level(
-                            &tex.levels[d2 as usize],
-                            slice,
-                            c3,
-                            dims_eff,
-                            smp.min,
-                            smp.wrap,
-                            normalized,
-                        );
-                        lerp4(f, a, b)
-                    } else {
-                        a
-                    }
+                    lerp4(f, a, b)
+                } else {
+                    a
                 }
             }
-        };
-        for c in 0..4 {
-            out[c][l] = v[c];
         }
     }
 }
