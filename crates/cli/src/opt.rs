@@ -222,64 +222,79 @@ fn annotate(p: &Program, lines: &[hoist_opt::Line], fp_line: &dyn Fn(u32) -> u32
 }
 
 pub fn run(args: Args) -> u8 {
-    let vp_adjust = |l: &mut hoist_asm::Limits| {
+    run_checked(&args).unwrap_or_else(|code| code)
+}
+
+/// The pair to optimize and where its fragment program's text starts.
+struct Input {
+    scene: Option<hoist_raster::scene::Scene>,
+    vp: Program,
+    fp: Program,
+    fp_src: String,
+    fp_first_line: u32,
+}
+
+/// The limit overrides of the command line, per stage.
+fn adjust(args: &Args, l: &mut hoist_asm::Limits, vertex: bool) {
+    if vertex {
         if let Some(n) = args.vp_slots {
             l.max_slots = n;
-        }
-        if let Some(n) = args.texcoords {
-            l.texcoords = n;
         }
         if let Some(n) = args.vp_temps {
             l.temps = n;
         }
-    };
-    let fp_adjust = |l: &mut hoist_asm::Limits| {
-        if let Some(n) = args.fp_slots {
-            l.max_slots = n;
-            l.max_alu_slots = l.max_alu_slots.map(|a| a.max(n));
-            l.max_tex_slots = l.max_tex_slots.map(|t| t.max(n));
+    } else if let Some(n) = args.fp_slots {
+        l.max_slots = n;
+        l.max_alu_slots = l.max_alu_slots.map(|a| a.max(n));
+        l.max_tex_slots = l.max_tex_slots.map(|t| t.max(n));
+    }
+    if let Some(n) = args.texcoords {
+        l.texcoords = n;
+    }
+}
+
+fn input(args: &Args) -> Result<Input, u8> {
+    match (&args.scene, &args.vp, &args.fp) {
+        (Some(path), _, _) => {
+            let (sc, v, f, line) = load_scene(path)?;
+            Ok(Input {
+                scene: Some(sc),
+                vp: v.program,
+                fp: f.program,
+                fp_src: f.source,
+                fp_first_line: line,
+            })
         }
-        if let Some(n) = args.texcoords {
-            l.texcoords = n;
-        }
-    };
-    let mut scene = None;
-    let (vp_src, vp, fp_src, fp, fp_first_line) = match (&args.scene, &args.vp, &args.fp) {
-        (Some(path), _, _) => match load_scene(path) {
-            Ok((sc, v, f, line)) => {
-                let r = (
-                    v.source.clone(),
-                    v.program.clone(),
-                    f.source.clone(),
-                    f.program.clone(),
-                    line,
-                );
-                scene = Some(sc);
-                r
-            }
-            Err(c) => return c,
-        },
         (None, Some(vpath), Some(fpath)) => {
-            let (vs, v) = match load(vpath, &vp_adjust) {
-                Ok(x) => x,
-                Err(c) => return c,
-            };
-            let (fs, f) = match load(fpath, &fp_adjust) {
-                Ok(x) => x,
-                Err(c) => return c,
-            };
-            (vs, v, fs, f, 1)
+            let (_, vp) = load(vpath, &|l| adjust(args, l, true))?;
+            let (fp_src, fp) = load(fpath, &|l| adjust(args, l, false))?;
+            Ok(Input {
+                scene: None,
+                vp,
+                fp,
+                fp_src,
+                fp_first_line: 1,
+            })
         }
         _ => {
             util::error("give a scene file or both --vp and --fp");
-            return 2;
+            Err(2)
         }
-    };
+    }
+}
+
+fn options(args: &Args, vp: &Program, fp: &Program) -> Result<Options, u8> {
     let Some((w, h)) = parse_size(&args.size) else {
         util::error(format!("bad --size `{}` (expected WxH)", args.size));
-        return 2;
+        return Err(2);
     };
-    let mut opts = Options {
+    let mut vl = vp.profile.limits();
+    let mut fl = fp.profile.limits();
+    adjust(args, &mut vl, true);
+    adjust(args, &mut fl, false);
+    Ok(Options {
+        vp_limits: Some(vl),
+        fp_limits: Some(fl),
         cost: if args.cost == "modern" {
             CostModel::Modern {
                 interp_cost: args.interp_cost,
@@ -300,32 +315,13 @@ pub fn run(args: Args) -> u8 {
         lower: !args.no_lower,
         vp_cleanup: !args.no_vp_cleanup,
         ..Options::default()
-    };
-    let mut vl = vp.profile.limits();
-    let mut fl = fp.profile.limits();
-    vp_adjust(&mut vl);
-    fp_adjust(&mut fl);
-    opts.vp_limits = Some(vl);
-    opts.fp_limits = Some(fl);
-    let cfg = hoist_verify::Config::default();
-    let checked = match hoist_verify::optimize(&vp, &fp, &opts, (!args.no_validate).then_some(&cfg))
-    {
-        Ok(o) => o,
-        Err(e) => {
-            util::error(e);
-            return 1;
-        }
-    };
-    let res = &checked.outcome;
-    let fp_lines: Vec<u32> = line_of(&fp, &fp_src)
-        .into_iter()
-        .map(|l| l + fp_first_line - 1)
-        .collect();
-    let _ = vp_src;
-    let fp_line = |i: u32| fp_lines.get(i as usize).copied().unwrap_or(i + 1);
-    let (fp_printed, fp_rows) = printed_lines(&fp);
-    let fates: Vec<FateJson> = res
-        .fates
+    })
+}
+
+/// Per original fragment instruction: its line, text and fate.
+fn explain(res: &Outcome, fp: &Program, fp_line: &dyn Fn(u32) -> u32) -> Vec<FateJson> {
+    let (fp_printed, fp_rows) = printed_lines(fp);
+    res.fates
         .iter()
         .enumerate()
         .map(|(i, f)| {
@@ -333,32 +329,147 @@ pub fn run(args: Args) -> u8 {
                 .get(i)
                 .and_then(|&r| fp_printed.get(r))
                 .map_or(String::new(), |s| s.trim().to_string());
-            match f {
-                Fate::Moved { group } => FateJson {
-                    index: i,
-                    line: fp_line(i as u32),
-                    text,
-                    fate: "moved",
-                    condition: None,
-                    reason: None,
-                    group: *group,
-                },
-                Fate::Stays { reason } => FateJson {
-                    index: i,
-                    line: fp_line(i as u32),
-                    text,
-                    fate: "stays",
-                    condition: Some(reason.condition()),
-                    reason: Some(reason.describe(&fp_line)),
-                    group: None,
-                },
+            let (fate, condition, reason, group) = match f {
+                Fate::Moved { group } => ("moved", None, None, *group),
+                Fate::Stays { reason } => (
+                    "stays",
+                    Some(reason.condition()),
+                    Some(reason.describe(fp_line)),
+                    None,
+                ),
+            };
+            FateJson {
+                index: i,
+                line: fp_line(i as u32),
+                text,
+                fate,
+                condition,
+                reason,
+                group,
             }
         })
+        .collect()
+}
+
+/// The human-readable report.
+fn report(
+    args: &Args,
+    checked: &hoist_verify::Validated,
+    fates: &[FateJson],
+    fp_line: &dyn Fn(u32) -> u32,
+) -> String {
+    let res = &checked.outcome;
+    let mut out = String::new();
+    let b = &res.before;
+    let a = &res.after;
+    outln!(
+        out,
+        "fragment program: {} -> {} slots ({:.0}% fewer); vertex program: {} -> {} slots",
+        b.fp_slots.total(),
+        a.fp_slots.total(),
+        res.fp_reduction(),
+        b.vp_slots.total(),
+        a.vp_slots.total()
+    );
+    outln!(
+        out,
+        "interpolators: {} -> {} components in {} -> {} of {} registers",
+        b.interp_components,
+        a.interp_components,
+        b.interp_registers,
+        a.interp_registers,
+        a.interp_available
+    );
+    for r in &res.rules {
+        outln!(
+            out,
+            "  {}: F {} V {} interpolated components {}{} ({} evaluations)",
+            r.rule,
+            r.fp_slots,
+            r.vp_slots,
+            r.interp_components,
+            if r.proven_optimal {
+                ", proven optimal"
+            } else {
+                ""
+            },
+            r.evaluations
+        );
+    }
+    outln!(out, "\nfragment instructions:");
+    for f in fates {
+        let what = match (&f.fate, &f.reason) {
+            (&"moved", _) => format!(
+                "moved{}",
+                f.group
+                    .map_or(" (shared helper)".into(), |g| format!(" (group {})", g + 1))
+            ),
+            (_, Some(r)) => format!("stays: {r}"),
+            _ => "stays".into(),
+        };
+        outln!(out, "  {:>4}  {:<32} {what}", f.line, f.text);
+    }
+    for m in &res.mirrors {
+        outln!(
+            out,
+            "host: set vertex {:?} to the value of fragment {:?}",
+            m.vertex,
+            m.fragment
+        );
+    }
+    for n in &res.notes {
+        outln!(out, "note: {n}");
+    }
+    outln!(out, "{}", validation_line(checked));
+    for r in &checked.rejected {
+        let lines: Vec<String> = r
+            .instructions
+            .iter()
+            .map(|&i| fp_line(i).to_string())
+            .collect();
+        outln!(
+            out,
+            "rejected by validation: lines {}: {}",
+            lines.join(", "),
+            r.failure
+        );
+    }
+    if args.out_vp.is_none() {
+        outln!(out, "\noptimized vertex program ({}):", res.vp.profile);
+        out.push_str(&annotate(&res.vp, &res.vp_lines, &fp_line));
+    }
+    if args.out_fp.is_none() {
+        outln!(out, "\noptimized fragment program ({}):", res.fp.profile);
+        out.push_str(&annotate(&res.fp, &res.fp_lines, &fp_line));
+    }
+    out
+}
+
+fn run_checked(args: &Args) -> Result<u8, u8> {
+    let Input {
+        scene,
+        vp,
+        fp,
+        fp_src,
+        fp_first_line,
+    } = input(args)?;
+    let opts = options(args, &vp, &fp)?;
+    let cfg = hoist_verify::Config::default();
+    let checked = hoist_verify::optimize(&vp, &fp, &opts, (!args.no_validate).then_some(&cfg))
+        .map_err(|e| {
+            util::error(e);
+            1u8
+        })?;
+    let res = &checked.outcome;
+    let fp_lines: Vec<u32> = line_of(&fp, &fp_src)
+        .into_iter()
+        .map(|l| l + fp_first_line - 1)
         .collect();
+    let fp_line = |i: u32| fp_lines.get(i as usize).copied().unwrap_or(i + 1);
+    let fates = explain(res, &fp, &fp_line);
     let vp_text = hoist_asm::print(&res.vp);
     let fp_text = hoist_asm::print(&res.fp);
-    let mut out = String::new();
-    if args.json {
+    let mut out = if args.json {
         let j = Json {
             vp: vp_text.clone(),
             fp: fp_text.clone(),
@@ -371,97 +482,15 @@ pub fn run(args: Args) -> u8 {
             },
             fates_explained: fates,
         };
-        match serde_json::to_string_pretty(&j) {
-            Ok(s) => outln!(out, "{s}"),
-            Err(e) => {
-                util::error(e);
-                return 1;
-            }
-        }
+        let mut s = serde_json::to_string_pretty(&j).map_err(|e| {
+            util::error(e);
+            1u8
+        })?;
+        s.push('\n');
+        s
     } else {
-        let b = &res.before;
-        let a = &res.after;
-        outln!(
-            out,
-            "fragment program: {} -> {} slots ({:.0}% fewer); vertex program: {} -> {} slots",
-            b.fp_slots.total(),
-            a.fp_slots.total(),
-            res.fp_reduction(),
-            b.vp_slots.total(),
-            a.vp_slots.total()
-        );
-        outln!(
-            out,
-            "interpolators: {} -> {} components in {} -> {} of {} registers",
-            b.interp_components,
-            a.interp_components,
-            b.interp_registers,
-            a.interp_registers,
-            a.interp_available
-        );
-        for r in &res.rules {
-            outln!(
-                out,
-                "  {}: F {} V {} interpolated components {}{} ({} evaluations)",
-                r.rule,
-                r.fp_slots,
-                r.vp_slots,
-                r.interp_components,
-                if r.proven_optimal {
-                    ", proven optimal"
-                } else {
-                    ""
-                },
-                r.evaluations
-            );
-        }
-        outln!(out, "\nfragment instructions:");
-        for f in &fates {
-            let what = match (&f.fate, &f.reason) {
-                (&"moved", _) => format!(
-                    "moved{}",
-                    f.group
-                        .map_or(" (shared helper)".into(), |g| format!(" (group {})", g + 1))
-                ),
-                (_, Some(r)) => format!("stays: {r}"),
-                _ => "stays".into(),
-            };
-            outln!(out, "  {:>4}  {:<32} {what}", f.line, f.text);
-        }
-        for m in &res.mirrors {
-            outln!(
-                out,
-                "host: set vertex {:?} to the value of fragment {:?}",
-                m.vertex,
-                m.fragment
-            );
-        }
-        for n in &res.notes {
-            outln!(out, "note: {n}");
-        }
-        outln!(out, "{}", validation_line(&checked));
-        for r in &checked.rejected {
-            let lines: Vec<String> = r
-                .instructions
-                .iter()
-                .map(|&i| fp_line(i).to_string())
-                .collect();
-            outln!(
-                out,
-                "rejected by validation: lines {}: {}",
-                lines.join(", "),
-                r.failure
-            );
-        }
-        if args.out_vp.is_none() {
-            outln!(out, "\noptimized vertex program ({}):", res.vp.profile);
-            out.push_str(&annotate(&res.vp, &res.vp_lines, &fp_line));
-        }
-        if args.out_fp.is_none() {
-            outln!(out, "\noptimized fragment program ({}):", res.fp.profile);
-            out.push_str(&annotate(&res.fp, &res.fp_lines, &fp_line));
-        }
-    }
+        report(args, &checked, &fates, &fp_line)
+    };
     let mut status = 0;
     if let Some(sc) = scene {
         match compare_scene(sc, res) {
@@ -478,17 +507,17 @@ pub fn run(args: Args) -> u8 {
         }
     }
     if !util::write_stdout(&out) {
-        return status;
+        return Ok(status);
     }
     for (path, text) in [(&args.out_vp, &vp_text), (&args.out_fp, &fp_text)] {
         if let Some(p) = path
             && let Err(e) = std::fs::write(p, text)
         {
             util::error(format!("cannot write {}: {e}", p.display()));
-            return 2;
+            return Ok(2);
         }
     }
-    status
+    Ok(status)
 }
 
 /// What translation validation checked, in one line.
