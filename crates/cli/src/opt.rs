@@ -562,54 +562,18 @@ fn load_scene(path: &std::path::Path) -> Result<ScenePair, u8> {
 }
 
 /// Runs the scene with the original and with the optimized pair; returns the report and
-/// whether every target came out within rounding (1e-6 of its value range).
+/// whether every target came out equivalent (`hoist_verify::scene`).
 fn compare_scene(sc: hoist_raster::scene::Scene, res: &Outcome) -> Result<(String, bool), String> {
-    use hoist_asm::ir::ConstBinding;
-    use hoist_raster::scene::ParamKind;
     let opts = hoist_raster::scene::RunOptions::default();
     let before = hoist_raster::scene::run(&sc, &opts).map_err(|e| e.to_string())?;
-    let name = sc.optimize_target().to_string();
-    let mut opt = sc.clone();
-    opt.set_program(&name, res.vp.clone());
-    opt.set_program(&name, res.fp.clone());
-    let key = |stage, b: &ConstBinding| match b {
-        ConstBinding::Env(n) => Some((stage, ParamKind::Env, *n)),
-        ConstBinding::Local(n) => Some((stage, ParamKind::Local, *n)),
-        _ => None,
-    };
-    for m in &res.mirrors {
-        let Some(to) = key(hoist_asm::Stage::Vertex, &m.vertex) else {
-            continue;
-        };
-        match &m.fragment {
-            ConstBinding::Literal(l) => opt.preset_parameter(to, l.value),
-            ConstBinding::State(s) => {
-                opt.preset_parameter(to, hoist_raster::GlState::default().value(s))
-            }
-            f => {
-                if let Some(from) = key(hoist_asm::Stage::Fragment, f) {
-                    opt.link_parameter(from, to);
-                }
-            }
-        }
-    }
+    let opt = hoist_verify::scene::with_optimized(&sc, res);
     let after = hoist_raster::scene::run(&opt, &opts).map_err(|e| e.to_string())?;
     let mut text = String::from("\nscene check (original vs optimized):\n");
     let mut all = true;
-    for (target, a) in &before.targets {
-        let Some(b) = after.targets.get(target) else {
-            continue;
-        };
-        let v = hoist_raster::compare(a, b);
-        let range = a
-            .pixels
-            .iter()
-            .flatten()
-            .filter(|x| x.is_finite())
-            .fold(0f32, |m, x| m.max(x.abs()));
-        let ok = v.max_abs_diff() <= 1e-6 * range.max(1.0);
+    for (target, e) in hoist_verify::scene::compare(&before, &after) {
+        let ok = e.holds();
         all &= ok;
-        let verdict = match &v {
+        let verdict = match &e.verdict {
             hoist_raster::Verdict::Identical => "bit-identical".to_string(),
             hoist_raster::Verdict::Differs {
                 max_abs_diff, x, y, ..

@@ -10,10 +10,9 @@ mod common;
 
 use common::*;
 use hoist_asm::Program;
-use hoist_asm::ir::ConstBinding;
 use hoist_opt::{Fate, Options, Outcome};
-use hoist_raster::scene::{self, Command, ParamKind, RunOptions, Scene};
-use hoist_raster::{Caps, Image, Verdict};
+use hoist_raster::scene::{self, RunOptions, Scene};
+use hoist_raster::{Caps, Verdict};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
@@ -76,8 +75,6 @@ const JOURNAL_TABLE_5: [(u32, u32); 8] = [
 ];
 
 /// Relative tolerance of "renders the same": max |Δ| ≤ this × the image's value range.
-const REL_TOL: f32 = 1e-6;
-
 /// `paper = V0 F0 -> V F` (`-` where the paper has no fragment program).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Figures {
@@ -190,66 +187,26 @@ fn run(scene: &Scene) -> scene::SceneResult {
     scene::run(scene, &RunOptions::default()).expect("scene runs")
 }
 
-/// The scene with the optimized pair swapped in and, for every mirrored parameter, the
-/// vertex parameter set to the fragment parameter's value wherever the scene sets it.
+/// The scene with the optimized pair swapped in and its mirrored parameters set
+/// (`hoist_verify::scene`, the implementation the command line and the page use).
 fn optimized_scene(ex: &Example, out: &Outcome) -> Scene {
-    let mut s = ex.scene.clone();
-    let name = s.optimize_target().to_string();
-    s.set_program(&name, out.vp.clone());
-    s.set_program(&name, out.fp.clone());
-    let mut current = String::new();
-    let mut commands = Vec::with_capacity(s.commands.len());
-    for (line, c) in std::mem::take(&mut s.commands) {
-        if let Command::Use(p) = &c {
-            current = p.clone();
-        }
-        let extra: Vec<Command> = match &c {
-            Command::Param {
-                stage: hoist_asm::Stage::Fragment,
-                kind,
-                index,
-                value,
-            } => out
-                .mirrors
-                .iter()
-                .filter(|m| match (&m.fragment, kind) {
-                    (ConstBinding::Env(n), ParamKind::Env) => n == index,
-                    (ConstBinding::Local(n), ParamKind::Local) => n == index && current == name,
-                    _ => false,
-                })
-                .filter_map(|m| match m.vertex {
-                    ConstBinding::Env(n) => Some((ParamKind::Env, n)),
-                    ConstBinding::Local(n) => Some((ParamKind::Local, n)),
-                    _ => None,
-                })
-                .map(|(kind, index)| Command::Param {
-                    stage: hoist_asm::Stage::Vertex,
-                    kind,
-                    index,
-                    value: *value,
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        commands.push((line, c));
-        commands.extend(extra.into_iter().map(|c| (line, c)));
-    }
-    s.commands = commands;
-    s
+    hoist_verify::scene::with_optimized(&ex.scene, out)
 }
 
-/// The comparison of two runs over every target.
+/// The comparison of two runs over every target (`hoist_verify::scene::compare`, the rule
+/// the command line and the page apply), with the figures the table shows.
 #[derive(Clone, Debug)]
 struct Equivalence {
     identical: bool,
     max_abs_diff: f32,
     range: f32,
     probes_pass: bool,
+    within: bool,
 }
 
 impl Equivalence {
     fn holds(&self) -> bool {
-        self.probes_pass && (self.identical || self.max_abs_diff <= REL_TOL * self.range)
+        self.probes_pass && self.within
     }
 
     fn describe(&self) -> String {
@@ -262,7 +219,7 @@ impl Equivalence {
                 "max \\|Δ\\| {:.2e} (range {}, {})",
                 self.max_abs_diff,
                 self.range,
-                if self.holds() {
+                if self.within {
                     "within 1e-6"
                 } else {
                     "**too large**"
@@ -272,32 +229,26 @@ impl Equivalence {
     }
 }
 
-fn range(img: &Image) -> f32 {
-    img.pixels
-        .iter()
-        .flatten()
-        .filter(|v| v.is_finite())
-        .fold(0f32, |m, v| m.max(v.abs()))
-}
-
 fn compare_runs(a: &scene::SceneResult, b: &scene::SceneResult) -> Equivalence {
+    let targets = hoist_verify::scene::compare(a, b);
     let mut e = Equivalence {
-        identical: true,
+        identical: targets.len() == a.targets.len(),
         max_abs_diff: 0.0,
         range: 0.0,
         probes_pass: b.failed() == 0,
+        within: targets.len() == a.targets.len(),
     };
-    for (name, ia) in &a.targets {
-        let ib = &b.targets[name];
-        e.range = e.range.max(range(ia));
-        match hoist_raster::compare(ia, ib) {
+    for t in targets.values() {
+        e.range = e.range.max(t.range);
+        e.within &= t.holds();
+        match &t.verdict {
             Verdict::Identical => {}
             Verdict::Differs { max_abs_diff, .. } => {
                 e.identical = false;
                 let d = if max_abs_diff.is_nan() {
                     f32::INFINITY
                 } else {
-                    max_abs_diff
+                    *max_abs_diff
                 };
                 e.max_abs_diff = e.max_abs_diff.max(d);
             }

@@ -5,12 +5,14 @@
 //!   seeded inputs, with the executor;
 //! - [`optimize()`]: the optimizer as the command line, the page and the tests call it —
 //!   results validated, failing groups bisected and kept in place, the reason reported;
+//! - [`scene`]: an optimized pair run in its scene, and the equivalence rule of the results;
 //! - [`generate`]: random vertex/fragment program pairs in both dialects, written the way
 //!   compilers write them (the inputs of the soak, the fuzzers and the property tests);
 //! - [`soak`]: many generated pairs through all of the above, counting what went wrong.
 
 pub mod generate;
 pub mod optimize;
+pub mod scene;
 pub mod soak;
 pub mod validate;
 

@@ -89,6 +89,14 @@ pub enum Command {
         index: u16,
         value: [f32; 4],
     },
+    /// Sets a parameter to the current value of GL state (no text form: the optimizer's
+    /// mirrored copies of `state.*` bindings a fragment program read).
+    ParamState {
+        stage: Stage,
+        kind: ParamKind,
+        index: u16,
+        state: hoist_asm::state::StateRef,
+    },
     ClearColor([f32; 4]),
     ClearDepth(f32),
     Clear,

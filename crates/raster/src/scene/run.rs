@@ -315,6 +315,15 @@ impl SceneJob {
             } => {
                 self.param(*stage, *kind, *index, *value);
             }
+            Command::ParamState {
+                stage,
+                kind,
+                index,
+                state,
+            } => {
+                let value = self.state.gl.value(state);
+                self.param(*stage, *kind, *index, value);
+            }
             Command::ClearColor(c) => self.clear_color = *c,
             Command::ClearDepth(d) => self.clear_depth = *d,
             Command::Clear => {

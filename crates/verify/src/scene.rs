@@ -1,0 +1,143 @@
+//! Running an optimized pair in its scene, and judging the result: the one implementation
+//! the command line, the page and the tests share.
+//!
+//! [`with_optimized`] swaps the optimized programs into the scene's optimized pair and makes
+//! every vertex parameter the optimizer mirrored follow its fragment source: a host
+//! parameter is copied wherever the scene sets it (`program.local` only while the pair is
+//! bound, since locals belong to a program), a literal is set at the start, and GL state is
+//! read again before every draw (a scene can change it, `ortho` does). [`compare`] then
+//! judges the two runs target by target with [`Equivalence::holds`]: bit-identical, or within
+//! [`RELATIVE_TOLERANCE`] of the image's value range (moved values are interpolated, so
+//! results agree up to rounding).
+
+use hoist_asm::Stage;
+use hoist_asm::ir::ConstBinding;
+use hoist_opt::Outcome;
+use hoist_raster::image::{Image, Verdict, compare as compare_images};
+use hoist_raster::scene::{Command, ParamKind, Scene, SceneResult};
+use std::collections::BTreeMap;
+
+/// Largest difference, relative to the value range (at least 1), still called equivalent.
+pub const RELATIVE_TOLERANCE: f32 = 1e-6;
+
+/// The scene with the optimized pair and the mirrored parameters.
+pub fn with_optimized(scene: &Scene, out: &Outcome) -> Scene {
+    let mut s = scene.clone();
+    let name = s.optimize_target().to_string();
+    s.set_program(&name, out.vp.clone());
+    s.set_program(&name, out.fp.clone());
+    let vertex = |b: &ConstBinding| match b {
+        ConstBinding::Env(n) => Some((ParamKind::Env, *n)),
+        ConstBinding::Local(n) => Some((ParamKind::Local, *n)),
+        _ => None,
+    };
+    let mut commands = Vec::with_capacity(s.commands.len() + 2 * out.mirrors.len());
+    for m in &out.mirrors {
+        if let (ConstBinding::Literal(l), Some((kind, index))) = (&m.fragment, vertex(&m.vertex)) {
+            let c = Command::Param {
+                stage: Stage::Vertex,
+                kind,
+                index,
+                value: l.value,
+            };
+            commands.push((0, c));
+        }
+    }
+    let mut current = String::new();
+    for (line, c) in std::mem::take(&mut s.commands) {
+        if let Command::Use(p) = &c {
+            current = p.clone();
+        }
+        if matches!(c, Command::Draw(_)) && current == name {
+            for m in &out.mirrors {
+                if let (ConstBinding::State(state), Some((kind, index))) =
+                    (&m.fragment, vertex(&m.vertex))
+                {
+                    let c = Command::ParamState {
+                        stage: Stage::Vertex,
+                        kind,
+                        index,
+                        state: *state,
+                    };
+                    commands.push((line, c));
+                }
+            }
+        }
+        let copies: Vec<Command> = match &c {
+            Command::Param {
+                stage: Stage::Fragment,
+                kind,
+                index,
+                value,
+            } => out
+                .mirrors
+                .iter()
+                .filter(|m| match (&m.fragment, kind) {
+                    (ConstBinding::Env(n), ParamKind::Env) => n == index,
+                    (ConstBinding::Local(n), ParamKind::Local) => n == index && current == name,
+                    _ => false,
+                })
+                .filter_map(|m| vertex(&m.vertex))
+                .map(|(kind, index)| Command::Param {
+                    stage: Stage::Vertex,
+                    kind,
+                    index,
+                    value: *value,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        commands.push((line, c));
+        commands.extend(copies.into_iter().map(|c| (line, c)));
+    }
+    s.commands = commands;
+    s
+}
+
+/// How one render target of the optimized run compares with the original.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Equivalence {
+    pub verdict: Verdict,
+    /// Largest finite magnitude in the original image (at least 1).
+    pub range: f32,
+}
+
+impl Equivalence {
+    pub fn of(original: &Image, optimized: &Image) -> Equivalence {
+        let range = original
+            .pixels
+            .iter()
+            .flatten()
+            .filter(|v| v.is_finite())
+            .fold(1f32, |m, v| m.max(v.abs()));
+        Equivalence {
+            verdict: compare_images(original, optimized),
+            range,
+        }
+    }
+
+    /// The largest difference still called equivalent.
+    pub fn tolerance(&self) -> f32 {
+        RELATIVE_TOLERANCE * self.range
+    }
+
+    pub fn holds(&self) -> bool {
+        match &self.verdict {
+            Verdict::Identical => true,
+            Verdict::Differs { max_abs_diff, .. } => *max_abs_diff <= self.tolerance(),
+            Verdict::SizeMismatch { .. } => false,
+        }
+    }
+}
+
+/// Every render target of the original run against the optimized run.
+pub fn compare(original: &SceneResult, optimized: &SceneResult) -> BTreeMap<String, Equivalence> {
+    original
+        .targets
+        .iter()
+        .filter_map(|(name, a)| {
+            let b = optimized.targets.get(name)?;
+            Some((name.clone(), Equivalence::of(a, b)))
+        })
+        .collect()
+}
