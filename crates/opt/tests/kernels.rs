@@ -738,3 +738,84 @@ fn every_example_proof_holds_against_every_subset() {
     }
     assert!(checked >= SCENES.len() / 2, "only {checked} proofs checked");
 }
+
+/// The figures a scene's hand-written note states (`F a -> b`, `V n`, `V a -> b`,
+/// "bit-identical") are what the optimizer does: each matches some variant's result, or the
+/// paper's own figures the note compares against; "bit-identical" holds for the default
+/// variant.
+#[test]
+fn notes_state_what_the_optimizer_does() {
+    let mut checked = 0;
+    for k in results() {
+        let note = &k.note;
+        let done: Vec<(u32, u32, u32, u32)> = k
+            .variants
+            .iter()
+            .filter_map(|r| r.outcome.as_ref().ok())
+            .map(|o| {
+                (
+                    o.before.vp_slots.total(),
+                    o.before.fp_slots.total(),
+                    o.after.vp_slots.total(),
+                    o.after.fp_slots.total(),
+                )
+            })
+            .collect();
+        let paper = k
+            .paper
+            .map(|p| (p.v0, p.f0.unwrap_or(0), p.v, p.f.unwrap_or(0)));
+        // Words with trailing punctuation trimmed; "F (60, 57, ...)" is a series, no claim.
+        let words: Vec<&str> = note
+            .split_whitespace()
+            .map(|w| w.trim_end_matches([',', '.', ';', ':', ')']))
+            .collect();
+        let num = |i: usize| words.get(i).and_then(|w| w.parse::<u32>().ok());
+        for i in 0..words.len() {
+            let (Some(a), true) = (num(i + 1), matches!(words[i], "F" | "V")) else {
+                continue;
+            };
+            let arrow = words.get(i + 2) == Some(&"->");
+            let fragment = words[i] == "F";
+            let ok = match (arrow, num(i + 3)) {
+                (true, Some(b)) => {
+                    let pick = |t: (u32, u32, u32, u32)| {
+                        if fragment { (t.1, t.3) } else { (t.0, t.2) }
+                    };
+                    done.iter().any(|&t| pick(t) == (a, b))
+                        || paper.is_some_and(|p| pick(p) == (a, b))
+                }
+                (true, None) => continue,
+                (false, _) => {
+                    // A count before or after.
+                    let has = |t: (u32, u32, u32, u32)| {
+                        if fragment { [t.1, t.3] } else { [t.0, t.2] }.contains(&a)
+                    };
+                    done.iter().any(|&t| has(t)) || paper.is_some_and(has)
+                }
+            };
+            assert!(
+                ok,
+                "{}: the note says `{} {a}{}` but no variant (nor the paper) has it: {done:?}",
+                k.id,
+                words[i],
+                if arrow { " -> .." } else { "" }
+            );
+            checked += 1;
+        }
+        if note.to_ascii_lowercase().contains("bit-identical") {
+            let default = k
+                .variants
+                .iter()
+                .find(|r| r.variant == Variant::Default)
+                .and_then(|r| r.equivalence.as_ref());
+            assert!(
+                default.is_some_and(|e| e.identical && e.probes_pass),
+                "{}: the note says bit-identical",
+                k.id
+            );
+            checked += 1;
+        }
+    }
+    println!("kernel notes: {checked} stated figures checked");
+    assert!(checked >= 40, "only {checked} figures found in the notes");
+}
