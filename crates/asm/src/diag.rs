@@ -4,9 +4,11 @@
 //! [`Diagnostic`] in one place. A diagnostic carries everything a user interface needs — a
 //! code, a message, the primary span with a label, secondary spans, notes and an optional
 //! hint — and [`render`] prints it rustc-style with codespan-reporting. The playground
-//! uses [`LineIndex`] to place the same diagnostics inline.
+//! uses [`LineIndex`] to place the same diagnostics inline. A front end returns its
+//! program with its diagnostics as [`Parsed`].
 
-use crate::ir::Span;
+use crate::ir::Program;
+use crate::span::Span;
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, LabelStyle};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, Config};
@@ -89,6 +91,28 @@ impl Diagnostic {
 /// True when any diagnostic is an error.
 pub fn has_errors(diags: &[Diagnostic]) -> bool {
     diags.iter().any(Diagnostic::is_error)
+}
+
+/// The outcome of [`crate::parse`]: a program when there were no errors, and all diagnostics
+/// (errors and warnings) in source order.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    pub program: Option<Program>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| d.is_error())
+    }
+
+    /// The program, or the diagnostics when parsing failed.
+    pub fn into_result(self) -> Result<Program, Vec<Diagnostic>> {
+        match self.program {
+            Some(p) if !has_errors(&self.diagnostics) => Ok(p),
+            _ => Err(self.diagnostics),
+        }
+    }
 }
 
 /// 1-based line and column (column counted in characters).

@@ -9,288 +9,15 @@
 //! Spans are byte offsets into the source the program was parsed from. They are ignored by
 //! [`Program::eq_ignoring_spans`], which is what `parse(print(p)) == p` compares.
 
+use crate::ops::{Op, OpInfo, Shape, tex_coord_lanes};
+use crate::profile::{Profile, SlotCount};
+use crate::state::StateRef;
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
-use std::fmt;
 
-/// Byte range `start..end` in the program text. `Span::NONE` marks code a pass created.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Span {
-    pub start: u32,
-    pub end: u32,
-}
-
-impl Span {
-    pub const NONE: Span = Span {
-        start: u32::MAX,
-        end: u32::MAX,
-    };
-
-    pub fn new(start: usize, end: usize) -> Span {
-        let clamp = |v: usize| v.min(u32::MAX as usize - 1) as u32;
-        Span {
-            start: clamp(start),
-            end: clamp(end.max(start)),
-        }
-    }
-
-    pub fn is_none(self) -> bool {
-        self.start == u32::MAX
-    }
-
-    /// The smallest span covering both (a `NONE` side is ignored).
-    pub fn join(self, other: Span) -> Span {
-        if self.is_none() {
-            return other;
-        }
-        if other.is_none() {
-            return self;
-        }
-        Span {
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
-    }
-
-    pub fn range(self) -> std::ops::Range<usize> {
-        if self.is_none() {
-            0..0
-        } else {
-            self.start as usize..self.end as usize
-        }
-    }
-}
-
-/// Pipeline stage a program runs in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Stage {
-    Vertex,
-    Fragment,
-}
-
-/// Source language family.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Dialect {
-    /// `!!ARBvp1.0` / `!!ARBfp1.0`.
-    Arb,
-    /// `vs_*` / `ps_*` Direct3D 9 shader assembly.
-    D3d9,
-}
-
-/// A register file. D3D9 has one file per name prefix; ARB bindings are lowered onto these.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum RegFile {
-    /// `r#`, ARB `TEMP`.
-    Temp,
-    /// `v#`: vertex attributes; in pixel shaders the colour interpolants (ps_2_0) or all
-    /// interpolants (ps_3_0). ARB `vertex.*` and `fragment.color`/`fragment.fogcoord`.
-    Input,
-    /// `t#`: ps_2_0 texture-coordinate interpolants. ARB `fragment.texcoord[n]`.
-    TexCoord,
-    /// `c#`, ARB `PARAM` slots and inline literals. See [`ConstBinding`].
-    Const,
-    /// `i#` integer constants (loop/rep counts).
-    ConstInt,
-    /// `b#` boolean constants (static `if`/`callnz`).
-    ConstBool,
-    /// `a0`, ARB `ADDRESS`.
-    Address,
-    /// `s#`, ARB `texture[n]`.
-    Sampler,
-    /// `aL`, the loop counter.
-    Loop,
-    /// `p0`, the predicate register.
-    Predicate,
-    /// `l#`, subroutine labels (operands of `call`, `callnz` and `label`).
-    Label,
-    /// `vPos` (0) and `vFace` (1); ARB `fragment.position` is `vPos`.
-    Misc,
-    /// `oPos` (0), `oFog` (1), `oPts` (2).
-    RastOut,
-    /// `oD0`, `oD1`; ARB back colours are 2 (primary) and 3 (secondary).
-    AttrOut,
-    /// `oT#`, ARB `result.texcoord[n]`.
-    TexCrdOut,
-    /// `o#` (vs_3_0 outputs, declared with semantics).
-    Output,
-    /// `oC#`, ARB `result.color` (and `result.color[n]` with ARB_draw_buffers).
-    ColorOut,
-    /// `oDepth`, ARB `result.depth`.
-    DepthOut,
-}
-
-impl RegFile {
-    pub fn is_output(self) -> bool {
-        matches!(
-            self,
-            RegFile::RastOut
-                | RegFile::AttrOut
-                | RegFile::TexCrdOut
-                | RegFile::Output
-                | RegFile::ColorOut
-                | RegFile::DepthOut
-        )
-    }
-
-    /// Files whose value is the same for every invocation of a draw.
-    pub fn is_uniform(self) -> bool {
-        matches!(
-            self,
-            RegFile::Const | RegFile::ConstInt | RegFile::ConstBool
-        )
-    }
-
-    /// Files that hold per-invocation inputs (attributes or interpolants).
-    pub fn is_input(self) -> bool {
-        matches!(self, RegFile::Input | RegFile::TexCoord | RegFile::Misc)
-    }
-}
-
-/// A register: file plus index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Reg {
-    pub file: RegFile,
-    pub index: u16,
-}
-
-impl Reg {
-    pub const fn new(file: RegFile, index: u16) -> Reg {
-        Reg { file, index }
-    }
-}
-
-/// Component index: 0 = x (r), 1 = y (g), 2 = z (b), 3 = w (a).
-pub type Comp = u8;
-
-pub const COMP_NAMES: [char; 4] = ['x', 'y', 'z', 'w'];
-
-/// A four-component source swizzle, two bits per output component.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Swizzle(pub u8);
-
-impl Swizzle {
-    pub const IDENTITY: Swizzle = Swizzle(0b11_10_01_00);
-
-    pub const fn new(x: Comp, y: Comp, z: Comp, w: Comp) -> Swizzle {
-        Swizzle((x & 3) | (y & 3) << 2 | (z & 3) << 4 | (w & 3) << 6)
-    }
-
-    pub const fn splat(c: Comp) -> Swizzle {
-        Swizzle::new(c, c, c, c)
-    }
-
-    /// Which register component feeds output component `i`.
-    pub const fn get(self, i: Comp) -> Comp {
-        (self.0 >> (2 * (i & 3))) & 3
-    }
-
-    pub fn comps(self) -> [Comp; 4] {
-        [self.get(0), self.get(1), self.get(2), self.get(3)]
-    }
-
-    pub fn is_identity(self) -> bool {
-        self == Swizzle::IDENTITY
-    }
-
-    /// Replicate swizzle (`.x`, `.y`, ...): every lane reads the same component.
-    pub fn is_replicate(self) -> bool {
-        let c = self.get(0);
-        self.comps().iter().all(|&d| d == c)
-    }
-
-    /// `self` applied after `inner`: reading `reg.inner.self`.
-    pub fn compose(self, inner: Swizzle) -> Swizzle {
-        let c = self.comps();
-        Swizzle::new(
-            inner.get(c[0]),
-            inner.get(c[1]),
-            inner.get(c[2]),
-            inner.get(c[3]),
-        )
-    }
-
-    /// Register components read when the lanes in `lanes` are used.
-    pub fn reads(self, lanes: WriteMask) -> WriteMask {
-        let mut m = 0u8;
-        for i in lanes.iter() {
-            m |= 1 << self.get(i);
-        }
-        WriteMask(m)
-    }
-}
-
-impl fmt::Debug for Swizzle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for c in self.comps() {
-            write!(f, "{}", COMP_NAMES[c as usize])?;
-        }
-        Ok(())
-    }
-}
-
-/// A set of components, bit `i` = component `i`. Used for destination write masks and
-/// for per-component read/def sets in analyses.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-pub struct WriteMask(pub u8);
-
-impl WriteMask {
-    pub const NONE: WriteMask = WriteMask(0);
-    pub const X: WriteMask = WriteMask(1);
-    pub const Y: WriteMask = WriteMask(2);
-    pub const Z: WriteMask = WriteMask(4);
-    pub const W: WriteMask = WriteMask(8);
-    pub const XY: WriteMask = WriteMask(3);
-    pub const XYZ: WriteMask = WriteMask(7);
-    pub const ALL: WriteMask = WriteMask(15);
-
-    pub const fn has(self, c: Comp) -> bool {
-        self.0 & (1 << c) != 0
-    }
-
-    pub const fn is_empty(self) -> bool {
-        self.0 & 15 == 0
-    }
-
-    pub const fn is_all(self) -> bool {
-        self.0 & 15 == 15
-    }
-
-    pub fn count(self) -> u32 {
-        (self.0 & 15).count_ones()
-    }
-
-    pub fn iter(self) -> impl Iterator<Item = Comp> {
-        (0..4u8).filter(move |&c| self.has(c))
-    }
-
-    pub const fn union(self, o: WriteMask) -> WriteMask {
-        WriteMask(self.0 | o.0)
-    }
-
-    pub const fn intersect(self, o: WriteMask) -> WriteMask {
-        WriteMask(self.0 & o.0)
-    }
-
-    pub const fn minus(self, o: WriteMask) -> WriteMask {
-        WriteMask(self.0 & !o.0 & 15)
-    }
-
-    pub fn single(c: Comp) -> WriteMask {
-        WriteMask(1 << c)
-    }
-}
-
-impl fmt::Debug for WriteMask {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            return write!(f, "-");
-        }
-        for c in self.iter() {
-            write!(f, "{}", COMP_NAMES[c as usize])?;
-        }
-        Ok(())
-    }
-}
+pub use crate::profile::{Dialect, Stage};
+pub use crate::reg::{COMP_NAMES, Comp, Reg, RegFile, Swizzle, TexTarget, WriteMask};
+pub use crate::span::Span;
 
 /// Relative addressing of a source (`c[a0.x + 5]`, ARB `arr[A0.x + 2]`).
 ///
@@ -376,67 +103,6 @@ impl Dst {
     }
 }
 
-/// Texture target of a texture instruction or sampler declaration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum TexTarget {
-    T1D,
-    T2D,
-    T3D,
-    Cube,
-    Rect,
-    Shadow1D,
-    Shadow2D,
-    ShadowRect,
-}
-
-impl TexTarget {
-    pub const ALL: [TexTarget; 8] = [
-        TexTarget::T1D,
-        TexTarget::T2D,
-        TexTarget::T3D,
-        TexTarget::Cube,
-        TexTarget::Rect,
-        TexTarget::Shadow1D,
-        TexTarget::Shadow2D,
-        TexTarget::ShadowRect,
-    ];
-
-    /// The ARB name (`texture[0], 2D`).
-    pub fn arb_name(self) -> &'static str {
-        match self {
-            TexTarget::T1D => "1D",
-            TexTarget::T2D => "2D",
-            TexTarget::T3D => "3D",
-            TexTarget::Cube => "CUBE",
-            TexTarget::Rect => "RECT",
-            TexTarget::Shadow1D => "SHADOW1D",
-            TexTarget::Shadow2D => "SHADOW2D",
-            TexTarget::ShadowRect => "SHADOWRECT",
-        }
-    }
-
-    pub fn from_arb_name(name: &str) -> Option<TexTarget> {
-        TexTarget::ALL.into_iter().find(|t| t.arb_name() == name)
-    }
-
-    /// The D3D9 sampler declaration word (`dcl_2d`, `dcl_cube`, `dcl_volume`), for the
-    /// targets D3D9 has.
-    pub fn d3d_name(self) -> Option<&'static str> {
-        match self {
-            TexTarget::T2D => Some("2d"),
-            TexTarget::Cube => Some("cube"),
-            TexTarget::T3D => Some("volume"),
-            _ => None,
-        }
-    }
-
-    pub fn from_d3d_name(word: &str) -> Option<TexTarget> {
-        TexTarget::ALL
-            .into_iter()
-            .find(|t| t.d3d_name() == Some(word))
-    }
-}
-
 /// Which texture image unit a texture instruction samples, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TexRef {
@@ -461,7 +127,7 @@ pub struct ExtSwizzle {
 /// One instruction.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Inst {
-    pub op: crate::ops::Op,
+    pub op: Op,
     /// `_SAT` / `_sat`: clamp the result to [0, 1].
     pub sat: bool,
     /// D3D9 `_pp` partial-precision hint. Hoist computes at full precision regardless.
@@ -486,7 +152,7 @@ pub struct Predicate {
 }
 
 impl Inst {
-    pub fn new(op: crate::ops::Op, dst: Option<Dst>, src: impl IntoIterator<Item = Src>) -> Inst {
+    pub fn new(op: Op, dst: Option<Dst>, src: impl IntoIterator<Item = Src>) -> Inst {
         Inst {
             op,
             sat: false,
@@ -501,7 +167,7 @@ impl Inst {
         }
     }
 
-    pub fn info(&self) -> &'static crate::ops::OpInfo {
+    pub fn info(&self) -> &'static OpInfo {
         self.op.info()
     }
 }
@@ -576,7 +242,7 @@ pub enum ConstBinding {
     /// Host-set per program: ARB `program.local[n]`.
     Local(u16),
     /// ARB `state.*` bindings, tracked from GL state.
-    State(crate::state::StateRef),
+    State(StateRef),
 }
 
 /// A literal vector and how it was written (ARB prints a scalar `0.5` and `{0.5}`
@@ -651,7 +317,7 @@ pub enum ArbOption {
 /// A vertex or fragment program.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Program {
-    pub profile: crate::profile::Profile,
+    pub profile: Profile,
     pub options: Vec<ArbOption>,
     /// Declared inputs and outputs with their semantics.
     pub io: Vec<IoDecl>,
@@ -673,7 +339,7 @@ pub struct Program {
 }
 
 impl Program {
-    pub fn new(profile: crate::profile::Profile) -> Program {
+    pub fn new(profile: Profile) -> Program {
         Program {
             profile,
             options: Vec::new(),
@@ -739,8 +405,8 @@ impl Program {
     }
 
     /// Slot counts under the program's own profile.
-    pub fn slots(&self) -> crate::profile::SlotCount {
-        crate::profile::count_slots(self.profile, &self.insts)
+    pub fn slots(&self) -> SlotCount {
+        crate::profile::count_slots(self.profile, self.insts.iter().map(|i| i.op))
     }
 
     /// Structural equality that ignores spans and comments (what a round trip must keep).
@@ -776,5 +442,116 @@ impl Program {
                 s.span = Span::NONE;
             }
         }
+    }
+}
+
+// ---- lanes: which source components an instruction reads -------------------------------
+
+impl Inst {
+    /// Destination lanes this instruction actually defines.
+    pub fn dst_lanes(&self) -> WriteMask {
+        match &self.dst {
+            Some(d) => d.mask,
+            None => WriteMask::NONE,
+        }
+    }
+
+    /// Lanes of source `i` (after its swizzle) needed to compute the destination lanes
+    /// `lanes`. Kill and flow ops, which have no data destination, report what they test.
+    pub fn src_lanes(&self, i: usize, lanes: WriteMask) -> WriteMask {
+        use Shape::*;
+        let any = !lanes.is_empty();
+        let if_any = |m: WriteMask| if any { m } else { WriteMask::NONE };
+        let pick = |pairs: &[(u8, WriteMask)]| {
+            let mut m = WriteMask::NONE;
+            for &(lane, need) in pairs {
+                if lanes.has(lane) {
+                    m = m.union(need);
+                }
+            }
+            m
+        };
+        match self.info().shape {
+            Componentwise => match self.op {
+                Op::Sgn if i > 0 => WriteMask::NONE,
+                _ => lanes,
+            },
+            Scalar | Arl | ExpPartial | LogPartial | Scs => if_any(WriteMask::X),
+            Dot(3) => if_any(WriteMask::XYZ),
+            Dot(_) => if_any(WriteMask::ALL),
+            Dph => if_any(if i == 0 {
+                WriteMask::XYZ
+            } else {
+                WriteMask::ALL
+            }),
+            Dp2add => if_any(if i < 2 { WriteMask::XY } else { WriteMask::X }),
+            Xpd => pick(&[
+                (0, WriteMask(0b110)),
+                (1, WriteMask(0b101)),
+                (2, WriteMask(0b011)),
+            ]),
+            Shape::Dst => {
+                if i == 0 {
+                    pick(&[(1, WriteMask::Y), (2, WriteMask::Z)])
+                } else {
+                    pick(&[(1, WriteMask::Y), (3, WriteMask::W)])
+                }
+            }
+            Shape::Lit => pick(&[(1, WriteMask::X), (2, WriteMask(0b1011))]),
+            Sincos => {
+                if i == 0 {
+                    if_any(WriteMask::X)
+                } else {
+                    if_any(WriteMask::ALL)
+                }
+            }
+            Swz => {
+                let mut m = WriteMask::NONE;
+                if let Some(e) = &self.ext_swizzle {
+                    for lane in lanes.iter() {
+                        if let ExtSel::Comp(c) = e.sel[lane as usize] {
+                            m = m.union(WriteMask::single(c));
+                        }
+                    }
+                }
+                m
+            }
+            Shape::Nrm => if_any(WriteMask::XYZ.union(lanes)),
+            Matrix { cols, .. } => if_any(if cols == 4 {
+                WriteMask::ALL
+            } else {
+                WriteMask::XYZ
+            }),
+            Shape::Tex => {
+                let target = self.tex.map(|t| t.target).unwrap_or(TexTarget::T2D);
+                match (self.op, i) {
+                    (_, 0) => if_any(tex_coord_lanes(self.op, target)),
+                    (Op::Texldd, _) => if_any(tex_coord_lanes(Op::Tex, target)),
+                    _ => WriteMask::NONE,
+                }
+            }
+            Kill => match self.op {
+                Op::Kil => WriteMask::ALL,
+                _ => WriteMask::XYZ,
+            },
+            Flow => WriteMask::ALL,
+        }
+    }
+
+    /// Register components of source `i` read to compute destination lanes `lanes`.
+    /// Matrix macros read these components from each of their rows.
+    pub fn src_reads(&self, i: usize, lanes: WriteMask) -> WriteMask {
+        // `SWZ`'s selectors pick lanes of the (swizzled) source like any other operand.
+        self.src[i].swizzle.reads(self.src_lanes(i, lanes))
+    }
+
+    /// Register components of source `i` read by the whole instruction.
+    pub fn reads_of(&self, i: usize) -> WriteMask {
+        let lanes = if self.info().has_dst {
+            self.dst_lanes()
+        } else {
+            WriteMask::ALL
+        };
+        self.src_reads(i, lanes)
     }
 }

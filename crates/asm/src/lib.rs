@@ -44,19 +44,38 @@
 //! ## Profiles
 //! [`profile::Profile`] says which operations exist where, what they cost in instruction
 //! slots (Microsoft's tables for D3D9) and the default [`profile::Limits`].
+//!
+//! ## Layers
+//! A module imports only modules below it (`tests/structure.rs` checks that no two import
+//! each other, directly or through others):
+//!
+//! 1. value types: [`span`], [`reg`] (registers, swizzles, masks), [`state`];
+//! 2. [`ops`], the opcode table, then [`profile`]: availability, slot costs, limits,
+//!    register files per profile and operand counts;
+//! 3. [`ir`], [`diag`] and [`semantics`];
+//! 4. [`checks`]: IR invariants, availability and resource limits, for either dialect;
+//! 5. the front ends [`arb`] and [`d3d9`], each with its own errors and operand rules,
+//!    run together with the checks;
+//! 6. [`validate`] (every check of a program of either dialect) and `translate` (feature
+//!    `translate`, for tests and example generation);
+//! 7. this root: [`parse`], [`print()`] and [`canonicalize`] by dialect.
 
 pub mod arb;
+pub mod checks;
 pub mod d3d9;
 pub mod diag;
 pub mod ir;
 pub mod ops;
 pub mod profile;
+pub mod reg;
 pub mod semantics;
+pub mod span;
 pub mod state;
+#[cfg(feature = "translate")]
 pub mod translate;
 pub mod validate;
 
-pub use diag::{Diagnostic, Severity};
+pub use diag::{Diagnostic, Parsed, Severity};
 pub use ir::{Dialect, Dst, Inst, Program, Reg, RegFile, Span, Src, Stage, Swizzle, WriteMask};
 pub use ops::Op;
 pub use profile::{Limits, Profile};
@@ -68,28 +87,6 @@ pub struct ParseOptions {
     pub profile: Option<Profile>,
     /// Limits to enforce instead of the profile's defaults.
     pub limits: Option<Limits>,
-}
-
-/// The outcome of [`parse`]: a program when there were no errors, and all diagnostics
-/// (errors and warnings) in source order.
-#[derive(Clone, Debug)]
-pub struct Parsed {
-    pub program: Option<Program>,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-impl Parsed {
-    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.diagnostics.iter().filter(|d| d.is_error())
-    }
-
-    /// The program, or the diagnostics when parsing failed.
-    pub fn into_result(self) -> Result<Program, Vec<Diagnostic>> {
-        match self.program {
-            Some(p) if !diag::has_errors(&self.diagnostics) => Ok(p),
-            _ => Err(self.diagnostics),
-        }
-    }
 }
 
 /// Detects the profile from a program's header: the first token that is not a comment or

@@ -26,7 +26,7 @@
 //!   `texldl` (LOD in w), `texldd` (explicit gradients). `KIL`/`texkil` discard the
 //!   fragment when a tested lane is negative.
 
-use crate::ir::{Inst, TexTarget, WriteMask};
+use crate::reg::{TexTarget, WriteMask};
 use serde::{Deserialize, Serialize};
 
 /// Comparison of `ifc`, `breakc` and `setp`.
@@ -437,113 +437,5 @@ pub fn tex_coord_lanes(op: Op, target: TexTarget) -> WriteMask {
     match op {
         Op::Txb | Op::Txp | Op::Texldl => base.union(WriteMask::W),
         _ => base,
-    }
-}
-
-impl Inst {
-    /// Destination lanes this instruction actually defines.
-    pub fn dst_lanes(&self) -> WriteMask {
-        match &self.dst {
-            Some(d) => d.mask,
-            None => WriteMask::NONE,
-        }
-    }
-
-    /// Lanes of source `i` (after its swizzle) needed to compute the destination lanes
-    /// `lanes`. Kill and flow ops, which have no data destination, report what they test.
-    pub fn src_lanes(&self, i: usize, lanes: WriteMask) -> WriteMask {
-        let any = !lanes.is_empty();
-        let if_any = |m: WriteMask| if any { m } else { WriteMask::NONE };
-        let pick = |pairs: &[(u8, WriteMask)]| {
-            let mut m = WriteMask::NONE;
-            for &(lane, need) in pairs {
-                if lanes.has(lane) {
-                    m = m.union(need);
-                }
-            }
-            m
-        };
-        match self.info().shape {
-            Componentwise => match self.op {
-                Op::Sgn if i > 0 => WriteMask::NONE,
-                _ => lanes,
-            },
-            Scalar | Arl | ExpPartial | LogPartial | Scs => if_any(WriteMask::X),
-            Dot(3) => if_any(WriteMask::XYZ),
-            Dot(_) => if_any(WriteMask::ALL),
-            Dph => if_any(if i == 0 {
-                WriteMask::XYZ
-            } else {
-                WriteMask::ALL
-            }),
-            Dp2add => if_any(if i < 2 { WriteMask::XY } else { WriteMask::X }),
-            Xpd => pick(&[
-                (0, WriteMask(0b110)),
-                (1, WriteMask(0b101)),
-                (2, WriteMask(0b011)),
-            ]),
-            Shape::Dst => {
-                if i == 0 {
-                    pick(&[(1, WriteMask::Y), (2, WriteMask::Z)])
-                } else {
-                    pick(&[(1, WriteMask::Y), (3, WriteMask::W)])
-                }
-            }
-            Shape::Lit => pick(&[(1, WriteMask::X), (2, WriteMask(0b1011))]),
-            Sincos => {
-                if i == 0 {
-                    if_any(WriteMask::X)
-                } else {
-                    if_any(WriteMask::ALL)
-                }
-            }
-            Swz => {
-                let mut m = WriteMask::NONE;
-                if let Some(e) = &self.ext_swizzle {
-                    for lane in lanes.iter() {
-                        if let crate::ir::ExtSel::Comp(c) = e.sel[lane as usize] {
-                            m = m.union(WriteMask::single(c));
-                        }
-                    }
-                }
-                m
-            }
-            Shape::Nrm => if_any(WriteMask::XYZ.union(lanes)),
-            Matrix { cols, .. } => if_any(if cols == 4 {
-                WriteMask::ALL
-            } else {
-                WriteMask::XYZ
-            }),
-            Shape::Tex => {
-                let target = self.tex.map(|t| t.target).unwrap_or(TexTarget::T2D);
-                match (self.op, i) {
-                    (_, 0) => if_any(tex_coord_lanes(self.op, target)),
-                    (Op::Texldd, _) => if_any(tex_coord_lanes(Op::Tex, target)),
-                    _ => WriteMask::NONE,
-                }
-            }
-            Kill => match self.op {
-                Op::Kil => WriteMask::ALL,
-                _ => WriteMask::XYZ,
-            },
-            Flow => WriteMask::ALL,
-        }
-    }
-
-    /// Register components of source `i` read to compute destination lanes `lanes`.
-    /// Matrix macros read these components from each of their rows.
-    pub fn src_reads(&self, i: usize, lanes: WriteMask) -> WriteMask {
-        // `SWZ`'s selectors pick lanes of the (swizzled) source like any other operand.
-        self.src[i].swizzle.reads(self.src_lanes(i, lanes))
-    }
-
-    /// Register components of source `i` read by the whole instruction.
-    pub fn reads_of(&self, i: usize) -> WriteMask {
-        let lanes = if self.info().has_dst {
-            self.dst_lanes()
-        } else {
-            WriteMask::ALL
-        };
-        self.src_reads(i, lanes)
     }
 }

@@ -10,10 +10,26 @@
 //! `MAX_PROGRAM_INSTRUCTIONS_ARB`; ARB_fragment_program also splits ALU and TEX
 //! instructions). Their default limits are those of a named GPU of the era, editable.
 
-use crate::ir::{Dialect, Inst, Stage};
 use crate::ops::{Class, Op};
+use crate::reg::RegFile;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// Pipeline stage a program runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Stage {
+    Vertex,
+    Fragment,
+}
+
+/// Source language family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Dialect {
+    /// `!!ARBvp1.0` / `!!ARBfp1.0`.
+    Arb,
+    /// `vs_*` / `ps_*` Direct3D 9 shader assembly.
+    D3d9,
+}
 
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -301,19 +317,75 @@ impl SlotCount {
     }
 }
 
-/// Counts slots of `insts` under `profile`. Ops the profile lacks count 1 (the validator
-/// reports them separately).
-pub fn count_slots(profile: Profile, insts: &[Inst]) -> SlotCount {
+/// Counts the slots of a program's operations under `profile`. Ops the profile lacks count
+/// 1 (the validator reports them separately).
+pub fn count_slots(profile: Profile, ops: impl IntoIterator<Item = Op>) -> SlotCount {
     let mut c = SlotCount::default();
-    for i in insts {
-        let n = profile.slots(i.op).unwrap_or(1) as u32;
-        match i.op.info().class {
+    for op in ops {
+        let n = profile.slots(op).unwrap_or(1) as u32;
+        match op.info().class {
             Class::Alu => c.alu += n,
             Class::Tex => c.tex += n,
             Class::Flow => c.flow += n,
         }
     }
     c
+}
+
+/// The number of source operands `op` takes in `profile`.
+pub fn src_count(op: Op, profile: Profile) -> usize {
+    match op {
+        Op::Sincos if matches!(profile, Profile::Vs3_0 | Profile::Ps3_0) => 1,
+        _ => op.info().srcs as usize,
+    }
+}
+
+/// Whether the Direct3D 9 register file `file` exists in `p` (the "Registers" pages of each
+/// shader model).
+pub fn file_in_profile(file: RegFile, p: Profile) -> bool {
+    use Profile::*;
+    use RegFile::*;
+    let vs = matches!(p, Vs1_1 | Vs2_0 | Vs2_x | Vs3_0);
+    match file {
+        Temp | Const => true,
+        Input => true,
+        Address => vs,
+        ConstInt | ConstBool | Label => !matches!(p, Vs1_1 | Ps2_0),
+        Loop => matches!(p, Vs2_0 | Vs2_x | Vs3_0 | Ps3_0),
+        Predicate => matches!(p, Vs2_x | Vs3_0 | Ps2_x | Ps3_0),
+        Sampler => matches!(p, Vs3_0 | Ps2_0 | Ps2_x | Ps3_0),
+        TexCoord => matches!(p, Ps2_0 | Ps2_x),
+        Misc => p == Ps3_0,
+        RastOut | AttrOut | TexCrdOut => matches!(p, Vs1_1 | Vs2_0 | Vs2_x),
+        Output => p == Vs3_0,
+        ColorOut | DepthOut => !vs,
+    }
+}
+
+/// Number of registers of `file` (register numbers are `0..count`).
+pub fn file_count(file: RegFile, p: Profile, l: &Limits) -> u32 {
+    use RegFile::*;
+    match file {
+        Temp => l.temps as u32,
+        Const => l.consts as u32,
+        Input => l.attribs as u32,
+        TexCoord | TexCrdOut => l.texcoords as u32,
+        AttrOut => l.colors as u32,
+        ConstInt | ConstBool => 16,
+        Sampler => l.samplers as u32,
+        Label => {
+            if p == Profile::Vs2_0 {
+                16
+            } else {
+                2048
+            }
+        }
+        ColorOut => 4,
+        Output => 12,
+        RastOut => 3,
+        Misc => 2,
+        DepthOut | Address | Loop | Predicate => 1,
+    }
 }
 
 /// Resource limits. All are editable; [`Profile::limits`] gives the defaults.

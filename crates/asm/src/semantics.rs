@@ -16,7 +16,7 @@
 //! Both dialects take `|x|` in `RSQ`, `LG2`/`log`, `LOG`/`logp` and the base of `POW`/`pow`
 //! (D3D9 says so; ARB leaves negative inputs undefined and Hoist defines them the same way).
 
-use crate::ir::Dialect;
+use crate::profile::Dialect;
 
 pub const FLT_MAX: f32 = f32::MAX;
 

@@ -33,6 +33,7 @@ struct Out {
     killed: bool,
 }
 
+// Long by design: the evaluator is one match with a short arm per op.
 fn run(p: &Program, w: &World) -> Out {
     let mut regs: HashMap<Reg, V> = HashMap::new();
     let mut out = Out::default();

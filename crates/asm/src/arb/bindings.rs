@@ -476,90 +476,23 @@ fn state(cur: &mut Cur, ctx: Ctx) -> R<Bound> {
     Ok(match item.name.text {
         "material" => {
             no_index(item)?;
-            let f = face(cur)?;
-            let p = cur.word(&["ambient", "diffuse", "specular", "emission", "shininess"])?;
-            no_index(p)?;
-            let prop = match p.name.text {
-                "ambient" => MaterialProp::Ambient,
-                "diffuse" => MaterialProp::Diffuse,
-                "specular" => MaterialProp::Specular,
-                "emission" => MaterialProp::Emission,
-                _ => MaterialProp::Shininess,
-            };
-            one(StateRef::Material(f, prop))
+            material(cur)?
         }
         "light" => {
             let n = need_index(item, "light", MAX_LIGHTS, "state.light[0].diffuse")? as u8;
-            let p = cur.word(&[
-                "ambient",
-                "diffuse",
-                "specular",
-                "position",
-                "attenuation",
-                "spot",
-                "half",
-            ])?;
-            no_index(p)?;
-            let prop = match p.name.text {
-                "ambient" => LightProp::Ambient,
-                "diffuse" => LightProp::Diffuse,
-                "specular" => LightProp::Specular,
-                "position" => LightProp::Position,
-                "attenuation" => LightProp::Attenuation,
-                "half" => LightProp::Half,
-                _ => {
-                    let d = cur.word(&["direction"])?;
-                    no_index(d)?;
-                    LightProp::SpotDirection
-                }
-            };
-            one(StateRef::Light(n, prop))
+            light(cur, n)?
         }
         "lightmodel" => {
             no_index(item)?;
-            let w = cur.word(&["ambient", "scenecolor", "front", "back"])?;
-            no_index(w)?;
-            match w.name.text {
-                "ambient" => one(StateRef::LightModelAmbient),
-                "scenecolor" => one(StateRef::LightModelSceneColor(Face::Front)),
-                f => {
-                    let s = cur.word(&["scenecolor"])?;
-                    no_index(s)?;
-                    let face = if f == "back" { Face::Back } else { Face::Front };
-                    one(StateRef::LightModelSceneColor(face))
-                }
-            }
+            lightmodel(cur)?
         }
         "lightprod" => {
             let n = need_index(item, "light", MAX_LIGHTS, "state.lightprod[0].diffuse")? as u8;
-            let f = face(cur)?;
-            let p = cur.word(&["ambient", "diffuse", "specular"])?;
-            no_index(p)?;
-            let prop = match p.name.text {
-                "ambient" => LightProdProp::Ambient,
-                "diffuse" => LightProdProp::Diffuse,
-                _ => LightProdProp::Specular,
-            };
-            one(StateRef::LightProd(n, f, prop))
+            lightprod(cur, n)?
         }
         "texgen" => {
             let n = opt_index(item, "texture unit", tc)? as u8;
-            let plane = cur.word(&["eye", "object"])?;
-            no_index(plane)?;
-            let c = cur.word(&["s", "t", "r", "q"])?;
-            no_index(c)?;
-            let coord = match c.name.text {
-                "s" => 0,
-                "t" => 1,
-                "r" => 2,
-                _ => 3,
-            };
-            let plane = if plane.name.text == "eye" {
-                TexGenPlane::Eye
-            } else {
-                TexGenPlane::Object
-            };
-            one(StateRef::TexGen(n, plane, coord))
+            texgen(cur, n)?
         }
         "fog" => {
             no_index(item)?;
@@ -604,6 +537,93 @@ fn state(cur: &mut Cur, ctx: Ctx) -> R<Bound> {
             matrix(cur, ctx)?
         }
     })
+}
+
+fn material(cur: &mut Cur) -> R<Bound> {
+    let f = face(cur)?;
+    let p = cur.word(&["ambient", "diffuse", "specular", "emission", "shininess"])?;
+    no_index(p)?;
+    let prop = match p.name.text {
+        "ambient" => MaterialProp::Ambient,
+        "diffuse" => MaterialProp::Diffuse,
+        "specular" => MaterialProp::Specular,
+        "emission" => MaterialProp::Emission,
+        _ => MaterialProp::Shininess,
+    };
+    Ok(one(StateRef::Material(f, prop)))
+}
+
+fn light(cur: &mut Cur, n: u8) -> R<Bound> {
+    let p = cur.word(&[
+        "ambient",
+        "diffuse",
+        "specular",
+        "position",
+        "attenuation",
+        "spot",
+        "half",
+    ])?;
+    no_index(p)?;
+    let prop = match p.name.text {
+        "ambient" => LightProp::Ambient,
+        "diffuse" => LightProp::Diffuse,
+        "specular" => LightProp::Specular,
+        "position" => LightProp::Position,
+        "attenuation" => LightProp::Attenuation,
+        "half" => LightProp::Half,
+        _ => {
+            let d = cur.word(&["direction"])?;
+            no_index(d)?;
+            LightProp::SpotDirection
+        }
+    };
+    Ok(one(StateRef::Light(n, prop)))
+}
+
+fn lightmodel(cur: &mut Cur) -> R<Bound> {
+    let w = cur.word(&["ambient", "scenecolor", "front", "back"])?;
+    no_index(w)?;
+    Ok(match w.name.text {
+        "ambient" => one(StateRef::LightModelAmbient),
+        "scenecolor" => one(StateRef::LightModelSceneColor(Face::Front)),
+        f => {
+            let s = cur.word(&["scenecolor"])?;
+            no_index(s)?;
+            let face = if f == "back" { Face::Back } else { Face::Front };
+            one(StateRef::LightModelSceneColor(face))
+        }
+    })
+}
+
+fn lightprod(cur: &mut Cur, n: u8) -> R<Bound> {
+    let f = face(cur)?;
+    let p = cur.word(&["ambient", "diffuse", "specular"])?;
+    no_index(p)?;
+    let prop = match p.name.text {
+        "ambient" => LightProdProp::Ambient,
+        "diffuse" => LightProdProp::Diffuse,
+        _ => LightProdProp::Specular,
+    };
+    Ok(one(StateRef::LightProd(n, f, prop)))
+}
+
+fn texgen(cur: &mut Cur, n: u8) -> R<Bound> {
+    let plane = cur.word(&["eye", "object"])?;
+    no_index(plane)?;
+    let c = cur.word(&["s", "t", "r", "q"])?;
+    no_index(c)?;
+    let coord = match c.name.text {
+        "s" => 0,
+        "t" => 1,
+        "r" => 2,
+        _ => 3,
+    };
+    let plane = if plane.name.text == "eye" {
+        TexGenPlane::Eye
+    } else {
+        TexGenPlane::Object
+    };
+    Ok(one(StateRef::TexGen(n, plane, coord)))
 }
 
 fn matrix(cur: &mut Cur, ctx: Ctx) -> R<Bound> {

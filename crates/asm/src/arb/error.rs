@@ -365,8 +365,35 @@ impl ArbError {
     /// Message, label, hint and related spans, in the words of a shader author.
     pub fn to_diagnostic(&self, span: Span) -> Diagnostic {
         use ArbError::*;
-        let code = self.code();
-        let (message, label, hint): (String, String, Option<String>) = match self {
+        let (message, label, hint) = self.text();
+        let mut d = if self.is_warning() {
+            Diagnostic::warning(self.code(), message, span)
+        } else {
+            Diagnostic::error(self.code(), message, span)
+        }
+        .with_label(label);
+        if let Some(h) = hint {
+            d = d.with_hint(h);
+        }
+        match self {
+            Redeclared { first, .. } => d = d.with_related(*first, "first declared here"),
+            OptionConflict { first, .. } => d = d.with_related(*first, "first option here"),
+            ConflictingAttributes { first_span, .. } => {
+                d = d.with_related(*first_span, "first used here")
+            }
+            TexTargetConflict { first_span, .. } => {
+                d = d.with_related(*first_span, "first target here")
+            }
+            _ => {}
+        }
+        d
+    }
+
+    /// Message, label and hint.
+    // Long by design: one short arm per variant, so every message of the dialect is here.
+    fn text(&self) -> (String, String, Option<String>) {
+        use ArbError::*;
+        match self {
             MissingHeader { found, expected } => (
                 format!("expected the program header `{expected}`, found {found}"),
                 "the program must start here".into(),
@@ -733,28 +760,7 @@ impl ArbError {
                 "too many attributes".into(),
                 None,
             ),
-        };
-        let mut d = if self.is_warning() {
-            Diagnostic::warning(code, message, span)
-        } else {
-            Diagnostic::error(code, message, span)
         }
-        .with_label(label);
-        if let Some(h) = hint {
-            d = d.with_hint(h);
-        }
-        match self {
-            Redeclared { first, .. } => d = d.with_related(*first, "first declared here"),
-            OptionConflict { first, .. } => d = d.with_related(*first, "first option here"),
-            ConflictingAttributes { first_span, .. } => {
-                d = d.with_related(*first_span, "first used here")
-            }
-            TexTargetConflict { first_span, .. } => {
-                d = d.with_related(*first_span, "first target here")
-            }
-            _ => {}
-        }
-        d
     }
 }
 
@@ -833,7 +839,8 @@ mod tests {
         assert!(!d.label.is_empty());
         assert_eq!(d.related.len(), 1);
         assert!(
-            ArbError::AfterEnd.to_diagnostic(Span::new(0, 0)).severity == crate::Severity::Warning
+            ArbError::AfterEnd.to_diagnostic(Span::new(0, 0)).severity
+                == crate::diag::Severity::Warning
         );
     }
 }

@@ -1,8 +1,8 @@
 //! ARB_vertex_program / ARB_fragment_program 1.0: front end and printer.
 //!
 //! [`parse`] runs [`lexer`] → [`parser`] (syntax tree with spans, recovering at `;`) →
-//! [`resolve`] (names, bindings, declarations → IR) and then the full validator
-//! ([`crate::validate::check`], which calls [`check_rules`] and the limit checks).
+//! [`resolve`] (names, bindings, declarations → IR) and then [`check`]: the IR checks of
+//! [`crate::checks`] around this dialect's rules ([`check_rules`]).
 //! [`print`] writes canonical ARB that parses back to the same program.
 //!
 //! Names that begin with `$` are reserved for generated declarations: they resolve like
@@ -21,8 +21,8 @@ pub use error::ArbError;
 pub use printer::fmt_f32;
 pub use rules::tex_indirections;
 
-use crate::Parsed;
-use crate::diag::{self, Diagnostic};
+use crate::checks::check_with;
+use crate::diag::{self, Diagnostic, Parsed};
 use crate::ir::Program;
 use crate::profile::{Limits, Profile};
 
@@ -49,7 +49,7 @@ pub fn parse(source: &str, profile: Profile, limits: &Limits) -> Parsed {
     if !diag::has_errors(&diagnostics)
         && let Some(p) = &program
     {
-        diagnostics.extend(crate::validate::check(p, limits));
+        diagnostics.extend(check(p, limits));
     }
     let ok = !diag::has_errors(&diagnostics);
     Parsed {
@@ -66,6 +66,11 @@ pub fn print(p: &Program) -> String {
 /// Prints a program and returns the 0-based line of each instruction.
 pub fn print_with_lines(p: &Program) -> (String, Vec<usize>) {
     printer::print_with_lines(p)
+}
+
+/// Every check of an ARB program: IR invariants, the ARB rules, then resource limits.
+pub fn check(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
+    check_with(p, limits, check_rules)
 }
 
 /// Dialect operand rules over the IR.

@@ -1,5 +1,5 @@
-//! ARB rules over the IR, checked after parsing and after every optimizer pass (through
-//! [`crate::validate::check`]): what ARB cannot spell (D3D9 modifiers), relative addressing
+//! ARB rules over the IR, checked after parsing (through [`super::check`]) and after every
+//! optimizer pass (through [`crate::validate::check`]): what ARB cannot spell (D3D9 modifiers), relative addressing
 //! and address-register writes, option conflicts and the limits options lower
 //! (ARB_position_invariant: 4 instructions; fog options: 1 temp, 1 attribute, 2
 //! parameters and 2/3/4 instructions), texture targets per unit, the attribute count, and
@@ -7,7 +7,8 @@
 //! [`Limits::max_tex_indirections`] are a warning: the spec lets drivers report native
 //! limits without refusing the program, and the paper's kernels exceed the R300's four.
 
-use super::error::ArbError;
+use super::bindings::stage_name;
+use super::error::{ArbError, Spanned};
 use super::resolve::{is_shadow, option_group, option_name, option_stage};
 use crate::diag::Diagnostic;
 use crate::ir::*;
@@ -49,143 +50,136 @@ pub fn tex_indirections(p: &Program) -> u32 {
 /// ARB rules over the IR.
 pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let stage = p.stage();
-    let vp = stage == Stage::Vertex;
-    let mut err = |e: ArbError, span: Span| out.push(e.to_diagnostic(span));
+    options(p, &mut out);
+    let mut targets: HashMap<u8, (TexTarget, Span)> = HashMap::new();
+    for inst in &p.insts {
+        instruction(p, inst, &mut out);
+        texture_target(p, inst, &mut targets, &mut out);
+    }
+    program_limits(p, limits, &mut out);
+    out.iter().map(Spanned::to_diagnostic).collect()
+}
 
+/// Options of the wrong stage, and two options of one group (fog modes, precision hints).
+fn options(p: &Program, out: &mut Vec<Spanned>) {
+    let stage = p.stage();
     let mut seen: Vec<&ArbOption> = Vec::new();
     for o in &p.options {
         if option_stage(o) != stage {
-            err(
-                ArbError::OptionWrongStage {
-                    name: option_name(o).into(),
-                    stage: super::bindings::stage_name(stage),
-                },
-                Span::NONE,
-            );
+            let e = ArbError::OptionWrongStage {
+                name: option_name(o).into(),
+                stage: stage_name(stage),
+            };
+            out.push(e.at(Span::NONE));
         }
         if let Some(other) = seen
             .iter()
             .find(|s| **s != o && option_group(s).is_some() && option_group(s) == option_group(o))
         {
-            err(
-                ArbError::OptionConflict {
-                    name: option_name(o).into(),
-                    other: option_name(other).into(),
-                    first: Span::NONE,
-                },
-                Span::NONE,
-            );
+            let e = ArbError::OptionConflict {
+                name: option_name(o).into(),
+                other: option_name(other).into(),
+                first: Span::NONE,
+            };
+            out.push(e.at(Span::NONE));
         }
         seen.push(o);
     }
+}
 
-    let mut targets: HashMap<u8, (TexTarget, Span)> = HashMap::new();
-    for inst in &p.insts {
-        let at = inst.span;
-        if inst.pp || inst.pred.is_some() {
-            err(
-                ArbError::NotExpressible {
-                    what: "a `_pp` hint or predicate",
-                },
-                at,
-            );
+/// What ARB cannot spell, address-register writes, outputs that need an option, and
+/// relative addressing.
+fn instruction(p: &Program, inst: &Inst, out: &mut Vec<Spanned>) {
+    let vp = p.stage() == Stage::Vertex;
+    let at = inst.span;
+    if inst.pp || inst.pred.is_some() {
+        let what = "a `_pp` hint or predicate";
+        out.push(ArbError::NotExpressible { what }.at(at));
+    }
+    if inst.sat && vp {
+        let name = inst.info().arb.unwrap_or("?");
+        let name = format!("{name}_SAT");
+        out.push(ArbError::SatInVertex { name }.at(at));
+    }
+    if let Some(d) = &inst.dst {
+        destination(p, inst, d, out);
+    }
+    for s in &inst.src {
+        if s.abs {
+            let what = "an absolute-value source modifier";
+            out.push(ArbError::NotExpressible { what }.at(s.span.join(at)));
         }
-        if inst.sat && vp {
-            let name = inst.info().arb.unwrap_or("?");
-            err(
-                ArbError::SatInVertex {
-                    name: format!("{name}_SAT"),
-                },
-                at,
-            );
-        }
-        if let Some(d) = &inst.dst {
-            if d.rel.is_some() {
-                err(
-                    ArbError::NotExpressible {
-                        what: "a relatively addressed destination",
-                    },
-                    d.span.join(at),
-                );
-            }
-            if (d.reg.file == RegFile::Address) != (inst.op == Op::Arl) {
-                err(
-                    ArbError::AddressWrite {
-                        why: "ARL writes address registers and nothing else",
-                    },
-                    d.span.join(at),
-                );
-            } else if inst.op == Op::Arl && d.mask != WriteMask::X {
-                err(
-                    ArbError::AddressWrite {
-                        why: "only `.x` can be written",
-                    },
-                    d.span.join(at),
-                );
-            }
-            if d.reg == Reg::new(RegFile::RastOut, 0) && p.has_option(&ArbOption::PositionInvariant)
-            {
-                err(ArbError::PositionInvariantWrite, d.span.join(at));
-            }
-            if d.reg.file == RegFile::ColorOut
-                && d.reg.index > 0
-                && !p.has_option(&ArbOption::DrawBuffers)
-            {
-                err(ArbError::DrawBuffersNeedsOption, d.span.join(at));
-            }
-        }
-        for s in &inst.src {
-            if s.abs {
-                err(
-                    ArbError::NotExpressible {
-                        what: "an absolute-value source modifier",
-                    },
-                    s.span.join(at),
-                );
-            }
-            if let Some(rel) = &s.rel {
-                let why = if !vp {
-                    Some("fragment programs have no relative addressing")
-                } else if s.reg.file != RegFile::Const {
-                    Some("only parameter arrays can be addressed relatively")
-                } else if rel.reg.file != RegFile::Address || rel.comp != 0 {
-                    Some("the address must be the `.x` of an address register")
-                } else {
-                    None
-                };
-                if let Some(why) = why {
-                    err(ArbError::RelAddrRule { why }, s.span.join(at));
-                }
-            }
-        }
-        if let Some(t) = inst.tex {
-            if is_shadow(t.target) && !p.has_option(&ArbOption::FragmentProgramShadow) {
-                err(
-                    ArbError::ShadowNeedsOption {
-                        target: target_name(t.target).into(),
-                    },
-                    at,
-                );
-            }
-            match targets.get(&t.unit) {
-                Some(&(first, first_span)) if first != t.target => err(
-                    ArbError::TexTargetConflict {
-                        unit: t.unit,
-                        first: target_name(first),
-                        second: target_name(t.target),
-                        first_span,
-                    },
-                    at,
-                ),
-                Some(_) => {}
-                None => {
-                    targets.insert(t.unit, (t.target, at));
-                }
+        if let Some(rel) = &s.rel {
+            let why = if !vp {
+                Some("fragment programs have no relative addressing")
+            } else if s.reg.file != RegFile::Const {
+                Some("only parameter arrays can be addressed relatively")
+            } else if rel.reg.file != RegFile::Address || rel.comp != 0 {
+                Some("the address must be the `.x` of an address register")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                out.push(ArbError::RelAddrRule { why }.at(s.span.join(at)));
             }
         }
     }
+}
 
+fn destination(p: &Program, inst: &Inst, d: &Dst, out: &mut Vec<Spanned>) {
+    let span = d.span.join(inst.span);
+    if d.rel.is_some() {
+        let what = "a relatively addressed destination";
+        out.push(ArbError::NotExpressible { what }.at(span));
+    }
+    if (d.reg.file == RegFile::Address) != (inst.op == Op::Arl) {
+        let why = "ARL writes address registers and nothing else";
+        out.push(ArbError::AddressWrite { why }.at(span));
+    } else if inst.op == Op::Arl && d.mask != WriteMask::X {
+        let why = "only `.x` can be written";
+        out.push(ArbError::AddressWrite { why }.at(span));
+    }
+    if d.reg == Reg::new(RegFile::RastOut, 0) && p.has_option(&ArbOption::PositionInvariant) {
+        out.push(ArbError::PositionInvariantWrite.at(span));
+    }
+    if d.reg.file == RegFile::ColorOut && d.reg.index > 0 && !p.has_option(&ArbOption::DrawBuffers)
+    {
+        out.push(ArbError::DrawBuffersNeedsOption.at(span));
+    }
+}
+
+/// Shadow targets need their option; a texture unit is sampled with one target only.
+fn texture_target(
+    p: &Program,
+    inst: &Inst,
+    targets: &mut HashMap<u8, (TexTarget, Span)>,
+    out: &mut Vec<Spanned>,
+) {
+    let Some(t) = inst.tex else { return };
+    let at = inst.span;
+    if is_shadow(t.target) && !p.has_option(&ArbOption::FragmentProgramShadow) {
+        let target = target_name(t.target).into();
+        out.push(ArbError::ShadowNeedsOption { target }.at(at));
+    }
+    match targets.get(&t.unit) {
+        Some(&(first, first_span)) if first != t.target => {
+            let e = ArbError::TexTargetConflict {
+                unit: t.unit,
+                first: target_name(first),
+                second: target_name(t.target),
+                first_span,
+            };
+            out.push(e.at(at));
+        }
+        Some(_) => {}
+        None => {
+            targets.insert(t.unit, (t.target, at));
+        }
+    }
+}
+
+/// The limits options lower, the attribute count and texture indirections.
+fn program_limits(p: &Program, limits: &Limits, out: &mut Vec<Spanned>) {
     let whole = p
         .insts
         .first()
@@ -195,15 +189,13 @@ pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     let inputs = p.io.iter().filter(|d| d.reg.file.is_input()).count() as u64;
     let mut limit = |what, used: u64, max: u64, option| {
         if used > max {
-            out.push(
-                ArbError::LimitWithOption {
-                    what,
-                    used,
-                    max,
-                    option,
-                }
-                .to_diagnostic(whole),
-            );
+            let e = ArbError::LimitWithOption {
+                what,
+                used,
+                max,
+                option,
+            };
+            out.push(e.at(whole));
         }
     };
     if p.has_option(&ArbOption::PositionInvariant) {
@@ -256,19 +248,18 @@ pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
         );
     }
     if inputs > limits.attribs as u64 {
-        out.push(
-            ArbError::TooManyAttributes {
-                used: inputs as u32,
-                max: limits.attribs as u32,
-            }
-            .to_diagnostic(whole),
-        );
+        let e = ArbError::TooManyAttributes {
+            used: inputs as u32,
+            max: limits.attribs as u32,
+        };
+        out.push(e.at(whole));
     }
-    if !vp && let Some(max) = limits.max_tex_indirections {
+    if p.stage() == Stage::Fragment
+        && let Some(max) = limits.max_tex_indirections
+    {
         let used = tex_indirections(p);
         if used > max {
-            out.push(ArbError::TexIndirections { used, max }.to_diagnostic(whole));
+            out.push(ArbError::TexIndirections { used, max }.at(whole));
         }
     }
-    out
 }

@@ -8,25 +8,29 @@
 //! Conventions: `c#` slot = register number and `consts` is dense up to the highest
 //! referenced or defined register (a `def` is a `Vector(4)` literal, anything else
 //! `Env(#)`); a relative read `c[a0.x + n]` references the whole constant file, so then
-//! `consts` covers every register of the profile's limit. `i#`/`b#` are dense likewise. Explicit `dcl`s come first in `io`, in source order,
-//! followed by implicitly declared registers in order of first use.
+//! `consts` covers every register of the profile's limit. `i#`/`b#` are dense likewise.
+//! Explicit `dcl`s come first in `io`, in source order, followed by implicitly declared
+//! registers in order of first use.
 
-use super::errors::{MAX_ERRORS, err, suggest, syntax};
+use super::error::{D3d9Error, MAX_ERRORS, Spanned, suggest};
 use super::lexer::Line;
 use super::parser::{Operand, PredTok, RegOperand, RelTok, Stmt, parse_line};
-use super::regs::{self, file_count, file_in_profile, parse_reg_name, reg_name};
-use crate::diag::Diagnostic;
+use super::regs::{self, DefKind, file_count, file_in_profile, parse_reg_name};
 use crate::ir::*;
 use crate::ops::Op;
-use crate::profile::{Limits, Profile};
+use crate::profile::{Limits, Profile, src_count};
+
+/// Operand kinds of the flow-control instructions.
+const BOOL_OR_PREDICATE: &[RegFile] = &[RegFile::ConstBool, RegFile::Predicate];
+const LABEL: &[RegFile] = &[RegFile::Label];
 
 pub struct Lower<'a> {
     src: &'a str,
     profile: Profile,
     limits: &'a Limits,
     pub prog: Program,
-    pub diags: Vec<Diagnostic>,
-    errors: usize,
+    pub errors: Vec<Spanned>,
+    error_count: usize,
     seen_inst: bool,
     first_inst_span: Span,
     defs: Vec<(u16, Span)>,
@@ -40,6 +44,15 @@ pub struct Lower<'a> {
     implicit: Vec<IoDecl>,
 }
 
+/// The modifier words of a `dcl_...` opcode.
+#[derive(Default)]
+struct DclWords {
+    usage: Option<(String, u8, Span)>,
+    target: Option<TexTarget>,
+    centroid: bool,
+    pp: bool,
+}
+
 impl<'a> Lower<'a> {
     pub fn new(src: &'a str, profile: Profile, limits: &'a Limits) -> Lower<'a> {
         Lower {
@@ -47,8 +60,8 @@ impl<'a> Lower<'a> {
             profile,
             limits,
             prog: Program::new(profile),
-            diags: Vec::new(),
-            errors: 0,
+            errors: Vec::new(),
+            error_count: 0,
             seen_inst: false,
             first_inst_span: Span::NONE,
             defs: Vec::new(),
@@ -63,17 +76,17 @@ impl<'a> Lower<'a> {
     }
 
     pub fn error_count(&self) -> usize {
-        self.errors
+        self.error_count
     }
 
-    fn report(&mut self, d: Diagnostic) {
-        if d.is_error() {
-            self.errors += 1;
-            if self.errors > MAX_ERRORS {
+    fn report(&mut self, e: Spanned) {
+        if !e.error.is_warning() {
+            self.error_count += 1;
+            if self.error_count > MAX_ERRORS {
                 return;
             }
         }
-        self.diags.push(d);
+        self.errors.push(e);
     }
 
     /// Lowers every line. The first line must be the version.
@@ -83,7 +96,7 @@ impl<'a> Lower<'a> {
             if line.tokens.is_empty() {
                 continue;
             }
-            if self.errors > MAX_ERRORS {
+            if self.error_count > MAX_ERRORS {
                 break;
             }
             if !header_done {
@@ -94,29 +107,17 @@ impl<'a> Lower<'a> {
             }
             match parse_line(self.src, line) {
                 Ok(stmt) => self.stmt(stmt),
-                Err(d) => self.report(*d),
+                Err(e) => self.report(e),
             }
         }
         if !header_done {
-            self.report(
-                err(
-                    "E2001",
-                    "the program is empty: it has no version line",
-                    Span::new(0, 0),
-                )
-                .with_hint(format!(
-                    "start the program with `{}`",
-                    self.profile.header()
-                )),
-            );
+            let profile = self.profile;
+            self.report(D3d9Error::EmptyProgram { profile }.at(Span::new(0, 0)));
         }
-        if self.errors > MAX_ERRORS {
-            let n = self.errors - MAX_ERRORS;
-            self.diags.push(err(
-                "E2099",
-                format!("{n} more errors not shown"),
-                Span::new(self.src.len(), self.src.len()),
-            ));
+        if self.error_count > MAX_ERRORS {
+            let more = self.error_count - MAX_ERRORS;
+            let end = Span::new(self.src.len(), self.src.len());
+            self.errors.push(D3d9Error::TooManyErrors { more }.at(end));
         }
     }
 
@@ -138,59 +139,24 @@ impl<'a> Lower<'a> {
             .into_iter()
             .find(|p| p.dialect() == Dialect::D3d9 && p.header() == word);
         let rest: Vec<_> = line.tokens.iter().filter(|x| x.start >= end).collect();
+        let profile = self.profile;
         match found {
-            Some(p) if p == self.profile => {}
-            Some(p) => self.report(
-                err(
-                    "E2002",
-                    format!(
-                        "the program says `{}` but is being read as {}",
-                        p.header(),
-                        self.profile
-                    ),
-                    span,
-                )
-                .with_label("version line")
-                .with_hint(format!(
-                    "change the version line to `{}` or select the {} profile",
-                    self.profile.header(),
-                    p
-                )),
-            ),
+            Some(p) if p == profile => {}
+            Some(found) => self.report(D3d9Error::VersionMismatch { found, profile }.at(span)),
             None => {
                 let looks_like =
                     (word.starts_with("vs_") || word.starts_with("ps_")) && word.len() <= 8;
                 if looks_like {
-                    self.report(
-                        err("E2003", format!("`{word}` is not supported"), span)
-                            .with_label("unsupported version")
-                            .with_hint(
-                                "Hoist reads vs_1_1, vs_2_0, vs_2_x, vs_3_0, ps_2_0, ps_2_x \
-                                 and ps_3_0",
-                            ),
-                    );
+                    self.report(D3d9Error::UnsupportedVersion { word }.at(span));
                 } else {
-                    self.report(
-                        err(
-                            "E2001",
-                            "the first statement must be the version line",
-                            span,
-                        )
-                        .with_label("expected a version here")
-                        .with_hint(format!(
-                            "start the program with `{}`",
-                            self.profile.header()
-                        )),
-                    );
+                    self.report(D3d9Error::MissingVersion { profile }.at(span));
                     return false;
                 }
             }
         }
         if let Some(x) = rest.first() {
-            self.report(syntax(
-                "unexpected text after the version",
-                Span::new(x.start, rest.last().unwrap().end),
-            ));
+            let span = Span::new(x.start, rest.last().unwrap().end);
+            self.report(D3d9Error::TextAfterVersion.at(span));
         }
         true
     }
@@ -199,34 +165,23 @@ impl<'a> Lower<'a> {
         let mut parts = s.op.split('_');
         let base = parts.next().unwrap_or("").to_string();
         let mods: Vec<&str> = parts.collect();
-        match base.as_str() {
-            "def" | "defi" | "defb" => {
-                if let Some(p) = &s.pred {
-                    self.report(syntax("`def` cannot be predicated", p.span));
-                }
-                if !mods.is_empty() {
-                    self.report(err(
-                        "E2012",
-                        format!("`{}` takes no modifiers", base),
-                        s.op_span,
-                    ));
-                }
-                self.def(&base, &s)
+        if let Some(kind) = DefKind::from_word(&base) {
+            if let Some(p) = &s.pred {
+                self.report(D3d9Error::PredicatedDef.at(p.span));
             }
+            if !mods.is_empty() {
+                self.report(D3d9Error::DefModifiers { kind }.at(s.op_span));
+            }
+            return self.def(kind, &s);
+        }
+        match base.as_str() {
             "dcl" => {
                 if let Some(p) = &s.pred {
-                    self.report(syntax("`dcl` cannot be predicated", p.span));
+                    self.report(D3d9Error::PredicatedDcl.at(p.span));
                 }
                 self.dcl(&mods, &s)
             }
-            "vs" | "ps" => self.report(
-                err(
-                    "E2001",
-                    "the version line must come first, and only once",
-                    s.span,
-                )
-                .with_label("misplaced version"),
-            ),
+            "vs" | "ps" => self.report(D3d9Error::MisplacedVersion.at(s.span)),
             _ => self.instruction(&base, &mods, &s),
         }
     }
@@ -237,40 +192,19 @@ impl<'a> Lower<'a> {
     fn resolve(&mut self, name: &str, span: Span, allow_no_index: bool) -> Option<(Reg, bool)> {
         let p = self.profile;
         let Some((file, index)) = parse_reg_name(name, p) else {
-            let d = err("E2021", format!("`{name}` is not a register"), span)
-                .with_label("unknown register");
-            let d = match name {
-                "opos" | "ofog" | "opts" | "od0" | "ot0" => d,
-                _ if name.starts_with('o') && p == Profile::Vs3_0 => {
-                    d.with_hint("vs_3_0 outputs are o0..o11, declared with dcl_<usage>")
-                }
-                _ => d,
-            };
-            self.report(d);
+            let name = name.to_string();
+            self.report(D3d9Error::NotARegister { name, profile: p }.at(span));
             return None;
         };
         if !file_in_profile(file, p) {
-            let hint = match file {
-                RegFile::TexCoord if p == Profile::Ps3_0 => {
-                    "ps_3_0 reads interpolants from v# registers declared with dcl_texcoord#"
-                }
-                RegFile::RastOut | RegFile::AttrOut | RegFile::TexCrdOut => {
-                    "vs_3_0 writes o# registers declared with dcl_position/dcl_texcoord#/..."
-                }
-                RegFile::Predicate => "the predicate register p0 exists in vs_2_x/ps_2_x and 3_0",
-                RegFile::ConstInt | RegFile::ConstBool | RegFile::Label | RegFile::Loop => {
-                    "flow control needs vs_2_0 (ps_2_x for pixel shaders) or later"
-                }
-                _ => "see the Registers page of this shader version",
-            };
+            let shown = self.shown(name, span);
             self.report(
-                err(
-                    "E2023",
-                    format!("{} has no `{}` register", p, self.shown(name, span)),
-                    span,
-                )
-                .with_label("not in this version")
-                .with_hint(hint),
+                D3d9Error::FileNotInProfile {
+                    shown,
+                    file,
+                    profile: p,
+                }
+                .at(span),
             );
             return None;
         }
@@ -282,30 +216,21 @@ impl<'a> Lower<'a> {
                 return Some((Reg::new(file, 0), false));
             }
             None => {
-                self.report(
-                    err("E2021", format!("`{name}` needs a register number"), span)
-                        .with_hint(format!("write `{name}0`, `{name}1`, ...")),
-                );
+                let name = name.to_string();
+                self.report(D3d9Error::NeedsNumber { name }.at(span));
                 return None;
             }
         };
         let count = file_count(file, p, self.limits);
         if index >= count {
-            let first = reg_name(Reg::new(file, 0));
-            let last = if count > 0 {
-                reg_name(Reg::new(file, (count - 1).min(u16::MAX as u32) as u16))
-            } else {
-                "none".into()
+            let e = D3d9Error::OutOfRange {
+                shown: self.shown(name, span),
+                file,
+                count,
+                profile: p,
+                limits: self.limits.source.clone(),
             };
-            self.report(
-                err(
-                    "E2022",
-                    format!("`{}` is out of range", self.shown(name, span)),
-                    span,
-                )
-                .with_label(format!("{p} has {first}..{last}"))
-                .with_note(format!("limits: {}", self.limits.source)),
-            );
+            self.report(e.at(span));
             return None;
         }
         Some((Reg::new(file, index as u16), true))
@@ -362,224 +287,191 @@ impl<'a> Lower<'a> {
             });
             return true;
         }
-        let name = reg_name(reg);
-        let hint = match (reg.file, self.profile) {
-            (RegFile::Input, Profile::Ps2_0 | Profile::Ps2_x) => format!("add `dcl {name}`"),
-            (RegFile::TexCoord, _) => {
-                format!("add `dcl {name}` (with a mask such as `.xy` if fewer components are used)")
-            }
-            (RegFile::Input, _) => format!("add a declaration such as `dcl_texcoord0 {name}`"),
-            (RegFile::Output, _) => format!("add a declaration such as `dcl_texcoord0 {name}`"),
-            (RegFile::Misc, _) => format!("add `dcl {name}`"),
-            _ => format!("declare {name}"),
-        };
-        self.report(
-            err("E2050", format!("`{name}` is used but not declared"), span)
-                .with_label("needs a dcl")
-                .with_hint(hint),
-        );
+        let profile = self.profile;
+        self.report(D3d9Error::Undeclared { reg, profile }.at(span));
         false
     }
 
     // ---- def -----------------------------------------------------------------------
 
-    fn def(&mut self, base: &str, s: &Stmt) {
-        let (file, want, what) = match base {
-            "def" => (RegFile::Const, 4, "four numbers"),
-            "defi" => (RegFile::ConstInt, 4, "four integers"),
-            _ => (RegFile::ConstBool, 1, "`true` or `false`"),
-        };
+    fn def(&mut self, kind: DefKind, s: &Stmt) {
+        let file = kind.file();
         let Some(Operand::Reg(r)) = s.operands.first() else {
-            self.report(
-                err(
-                    "E2030",
-                    format!("`{base}` needs a register and {what}"),
-                    s.span,
-                )
-                .with_hint(format!("for example `{}`", example_def(base))),
-            );
+            self.report(D3d9Error::DefNeedsRegister { kind }.at(s.span));
             return;
         };
-        if s.operands.len() != want + 1 {
-            self.report(
-                err(
-                    "E2013",
-                    format!(
-                        "`{base}` takes a register and {what}, found {} operands",
-                        s.operands.len()
-                    ),
-                    s.span,
-                )
-                .with_hint(format!("for example `{}`", example_def(base))),
-            );
+        if s.operands.len() != kind.values() + 1 {
+            let found = s.operands.len();
+            self.report(D3d9Error::DefOperandCount { kind, found }.at(s.span));
             return;
         }
         let Some((reg, _)) = self.resolve(&r.name, r.name_span, false) else {
             return;
         };
         if reg.file != file || r.neg || r.abs || r.rel.is_some() || r.suffix.is_some() {
-            self.report(
-                err(
-                    "E2030",
-                    format!("`{base}` defines a {} register", reg_kind(file)),
-                    r.span,
-                )
-                .with_hint(format!("for example `{}`", example_def(base))),
-            );
+            self.report(D3d9Error::DefWrongRegister { kind }.at(r.span));
             return;
         }
         let first_def = self.defs.iter().find(|(i, _)| *i == reg.index).copied();
         if let (RegFile::Const, Some((_, first))) = (file, first_def) {
-            self.report(
-                err(
-                    "E2031",
-                    format!("`{}` is defined twice", reg_name(reg)),
-                    s.span,
-                )
-                .with_related(first, "first defined here"),
-            );
+            let first = Some(first);
+            self.report(D3d9Error::DefinedTwice { reg, first }.at(s.span));
             return;
         }
         let vals = &s.operands[1..];
-        match file {
-            RegFile::Const => {
-                let mut v = [0f32; 4];
-                for (k, o) in vals.iter().enumerate() {
-                    match number(o, self.src) {
-                        Some(x) => v[k] = x,
-                        None => {
-                            self.report(
-                                err("E2030", "expected a number", o.span())
-                                    .with_label("not a number"),
-                            );
-                            return;
-                        }
-                    }
-                }
-                self.defs.push((reg.index, s.span));
-                let i = reg.index as usize;
-                if self.prog.consts.len() <= i {
-                    self.prog.consts.resize(
-                        i + 1,
-                        ConstSlot {
-                            binding: ConstBinding::Env(0),
-                            span: Span::NONE,
-                        },
-                    );
-                }
-                self.prog.consts[i] = ConstSlot {
-                    binding: ConstBinding::Literal(Literal::vec4(v)),
-                    span: s.span,
-                };
-                self.note_use(reg, 1);
-            }
-            RegFile::ConstInt => {
-                let mut v = [0i32; 4];
-                for (k, o) in vals.iter().enumerate() {
-                    match integer(o, self.src) {
-                        Some(x) => v[k] = x,
-                        None => {
-                            self.report(
-                                err("E2030", "expected an integer", o.span())
-                                    .with_label("not an integer"),
-                            );
-                            return;
-                        }
-                    }
-                }
-                let i = reg.index as usize;
-                if self.prog.int_consts.len() <= i {
-                    self.prog.int_consts.resize(i + 1, None);
-                }
-                if self.prog.int_consts[i].is_some() {
-                    self.report(err(
-                        "E2031",
-                        format!("`{}` is defined twice", reg_name(reg)),
-                        s.span,
-                    ));
+        match kind {
+            DefKind::Def => self.def_floats(reg, vals, s),
+            DefKind::Defi => self.def_ints(reg, vals, s),
+            DefKind::Defb => self.def_bool(reg, vals, s),
+        }
+    }
+
+    fn def_floats(&mut self, reg: Reg, vals: &[Operand], s: &Stmt) {
+        let mut v = [0f32; 4];
+        for (k, o) in vals.iter().enumerate() {
+            match number(o, self.src) {
+                Some(x) => v[k] = x,
+                None => {
+                    self.report(D3d9Error::DefNotNumber.at(o.span()));
                     return;
                 }
-                self.prog.int_consts[i] = Some(v);
-                self.note_use(reg, 1);
-            }
-            _ => {
-                let b = match &vals[0] {
-                    Operand::Reg(w) if w.name == "true" && !w.neg => true,
-                    Operand::Reg(w) if w.name == "false" && !w.neg => false,
-                    o => {
-                        self.report(err("E2030", "expected `true` or `false`", o.span()));
-                        return;
-                    }
-                };
-                let i = reg.index as usize;
-                if self.prog.bool_consts.len() <= i {
-                    self.prog.bool_consts.resize(i + 1, None);
-                }
-                if self.prog.bool_consts[i].is_some() {
-                    self.report(err(
-                        "E2031",
-                        format!("`{}` is defined twice", reg_name(reg)),
-                        s.span,
-                    ));
-                    return;
-                }
-                self.prog.bool_consts[i] = Some(b);
-                self.note_use(reg, 1);
             }
         }
+        self.defs.push((reg.index, s.span));
+        let i = reg.index as usize;
+        if self.prog.consts.len() <= i {
+            self.prog.consts.resize(
+                i + 1,
+                ConstSlot {
+                    binding: ConstBinding::Env(0),
+                    span: Span::NONE,
+                },
+            );
+        }
+        self.prog.consts[i] = ConstSlot {
+            binding: ConstBinding::Literal(Literal::vec4(v)),
+            span: s.span,
+        };
+        self.note_use(reg, 1);
+    }
+
+    fn def_ints(&mut self, reg: Reg, vals: &[Operand], s: &Stmt) {
+        let mut v = [0i32; 4];
+        for (k, o) in vals.iter().enumerate() {
+            match integer(o, self.src) {
+                Some(x) => v[k] = x,
+                None => {
+                    self.report(D3d9Error::DefNotInteger.at(o.span()));
+                    return;
+                }
+            }
+        }
+        let i = reg.index as usize;
+        if self.prog.int_consts.len() <= i {
+            self.prog.int_consts.resize(i + 1, None);
+        }
+        if self.prog.int_consts[i].is_some() {
+            self.report(D3d9Error::DefinedTwice { reg, first: None }.at(s.span));
+            return;
+        }
+        self.prog.int_consts[i] = Some(v);
+        self.note_use(reg, 1);
+    }
+
+    fn def_bool(&mut self, reg: Reg, vals: &[Operand], s: &Stmt) {
+        let b = match &vals[0] {
+            Operand::Reg(w) if w.name == "true" && !w.neg => true,
+            Operand::Reg(w) if w.name == "false" && !w.neg => false,
+            o => {
+                self.report(D3d9Error::DefNotBool.at(o.span()));
+                return;
+            }
+        };
+        let i = reg.index as usize;
+        if self.prog.bool_consts.len() <= i {
+            self.prog.bool_consts.resize(i + 1, None);
+        }
+        if self.prog.bool_consts[i].is_some() {
+            self.report(D3d9Error::DefinedTwice { reg, first: None }.at(s.span));
+            return;
+        }
+        self.prog.bool_consts[i] = Some(b);
+        self.note_use(reg, 1);
     }
 
     // ---- dcl -----------------------------------------------------------------------
 
     fn dcl(&mut self, mods: &[&str], s: &Stmt) {
         if self.seen_inst {
-            self.report(
-                err(
-                    "E2042",
-                    "declarations must come before the first instruction",
-                    s.span,
-                )
-                .with_related(self.first_inst_span, "first instruction")
-                .with_hint("move this dcl above the instructions"),
-            );
+            let first = self.first_inst_span;
+            self.report(D3d9Error::DclAfterInstruction { first }.at(s.span));
         }
         if s.operands.len() != 1 {
-            self.report(
-                err("E2013", "`dcl` takes exactly one register", s.span)
-                    .with_hint("for example `dcl_texcoord0 v1` or `dcl_2d s0`"),
-            );
+            self.report(D3d9Error::DclOperandCount.at(s.span));
             return;
         }
         let Operand::Reg(r) = &s.operands[0] else {
-            self.report(err("E2040", "`dcl` needs a register", s.operands[0].span()));
+            self.report(D3d9Error::DclNeedsRegister.at(s.operands[0].span()));
             return;
         };
         if r.neg || r.bang || r.abs || r.rel.is_some() {
-            self.report(err(
-                "E2040",
-                "a declared register takes no modifiers",
-                r.span,
-            ));
+            self.report(D3d9Error::DclModifiers.at(r.span));
             return;
         }
         let Some((reg, _)) = self.resolve(&r.name, r.name_span, false) else {
             return;
         };
-        let mut usage: Option<(String, u8, Span)> = None;
-        let mut target = None;
-        let mut centroid = false;
-        let mut pp = false;
+        let Some(words) = self.dcl_words(mods, s) else {
+            return;
+        };
+        if reg.file == RegFile::Sampler {
+            return self.dcl_sampler(reg, r, &words, s);
+        }
+        if words.target.is_some() {
+            self.report(D3d9Error::TypeOnNonSampler.at(s.op_span));
+            return;
+        }
+        let mask = match &r.suffix {
+            Some((m, span)) => match parse_mask(m) {
+                Some(m) => m,
+                None => {
+                    let text = m.clone();
+                    self.report(D3d9Error::BadMask { text }.at(*span));
+                    return;
+                }
+            },
+            None => WriteMask::ALL,
+        };
+        let Some(semantic) = self.dcl_semantic(reg, r, &words, s) else {
+            return;
+        };
+        let p = self.profile;
+        let stage_ps = p.stage() == Stage::Fragment;
+        if words.pp && !stage_ps {
+            self.report(D3d9Error::DclPartialPrecision.at(s.op_span));
+            return;
+        }
+        if words.centroid && !stage_ps && !(p == Profile::Vs3_0 && reg.file == RegFile::Output) {
+            self.report(D3d9Error::CentroidNotInput.at(s.op_span));
+            return;
+        }
+        self.declare_io(reg, semantic, mask, &words, s);
+    }
+
+    /// Reads the `_usage#`, `_2d`/`_cube`/`_volume`, `_centroid` and `_pp` words.
+    fn dcl_words(&mut self, mods: &[&str], s: &Stmt) -> Option<DclWords> {
+        let mut w = DclWords::default();
         // Spans of the modifier words inside the opcode.
         let mut off = s.op_span.start as usize + 3;
         for m in mods {
             let mspan = Span::new(off, off + 1 + m.len());
             off += 1 + m.len();
             if *m == "centroid" {
-                centroid = true;
+                w.centroid = true;
             } else if *m == "pp" {
-                pp = true;
+                w.pp = true;
             } else if let Some(t) = regs::sampler_target(m) {
-                target = Some(t);
+                w.target = Some(t);
             } else {
                 let cut = m.find(|c: char| c.is_ascii_digit()).unwrap_or(m.len());
                 let (u, n) = m.split_at(cut);
@@ -589,106 +481,70 @@ impl<'a> Lower<'a> {
                     n.parse::<u8>().ok()
                 };
                 match (regs::USAGES.contains(&u), idx) {
-                    (true, Some(i)) if i < 16 => usage = Some((u.to_string(), i, mspan)),
+                    (true, Some(i)) if i < 16 => w.usage = Some((u.to_string(), i, mspan)),
                     (true, _) => {
-                        self.report(err(
-                            "E2040",
-                            format!("usage index `{n}` is out of range (0..15)"),
-                            mspan,
-                        ));
-                        return;
+                        let index = n.to_string();
+                        self.report(D3d9Error::UsageIndex { index }.at(mspan));
+                        return None;
                     }
                     (false, _) => {
-                        let mut d = err("E2040", format!("unknown declaration `_{m}`"), mspan)
-                            .with_label("not a usage or sampler type");
                         let names = regs::USAGES
                             .iter()
                             .copied()
                             .chain(["2d", "cube", "volume", "centroid", "pp"]);
-                        if let Some(sug) = suggest(u, names) {
-                            d = d.with_hint(format!("did you mean `_{sug}`?"));
-                        }
-                        self.report(d);
-                        return;
+                        let e = D3d9Error::UnknownDeclaration {
+                            word: m.to_string(),
+                            suggestion: suggest(u, names),
+                        };
+                        self.report(e.at(mspan));
+                        return None;
                     }
                 }
             }
         }
-        let p = self.profile;
-        if reg.file == RegFile::Sampler {
-            let Some(t) = target else {
-                self.report(
-                    err(
-                        "E2040",
-                        "a sampler declaration needs a texture type",
-                        s.op_span,
-                    )
-                    .with_hint(format!(
-                        "write `dcl_2d {}`, `dcl_cube` or `dcl_volume`",
-                        reg_name(reg)
-                    )),
-                );
-                return;
-            };
-            if usage.is_some() || centroid || pp || r.suffix.is_some() {
-                self.report(err(
-                    "E2040",
-                    "a sampler declaration takes only its texture type",
-                    s.span,
-                ));
-                return;
-            }
-            if let Some(first) = self
-                .prog
-                .samplers
-                .iter()
-                .find(|d| d.unit as u16 == reg.index)
-            {
-                let fs = first.span;
-                self.report(
-                    err(
-                        "E2041",
-                        format!("`{}` is declared twice", reg_name(reg)),
-                        s.span,
-                    )
-                    .with_related(fs, "first declared here"),
-                );
-                return;
-            }
-            self.prog.samplers.push(SamplerDecl {
-                unit: reg.index as u8,
-                target: t,
-                span: s.span,
-            });
+        Some(w)
+    }
+
+    fn dcl_sampler(&mut self, reg: Reg, r: &RegOperand, words: &DclWords, s: &Stmt) {
+        let Some(t) = words.target else {
+            self.report(D3d9Error::SamplerNeedsType { reg }.at(s.op_span));
             return;
-        }
-        if target.is_some() {
-            self.report(err(
-                "E2040",
-                "a texture type can only be declared for a sampler (s#)",
-                s.op_span,
-            ));
-            return;
-        }
-        let mask = match &r.suffix {
-            Some((m, span)) => match parse_mask(m) {
-                Some(m) => m,
-                None => {
-                    self.report(bad_mask(m, *span));
-                    return;
-                }
-            },
-            None => WriteMask::ALL,
         };
-        let stage_ps = p.stage() == Stage::Fragment;
-        let semantic = match (reg.file, p) {
+        if words.usage.is_some() || words.centroid || words.pp || r.suffix.is_some() {
+            self.report(D3d9Error::SamplerDclExtra.at(s.span));
+            return;
+        }
+        if let Some(first) = self
+            .prog
+            .samplers
+            .iter()
+            .find(|d| d.unit as u16 == reg.index)
+        {
+            let first = first.span;
+            self.report(D3d9Error::SamplerDeclaredTwice { reg, first }.at(s.span));
+            return;
+        }
+        self.prog.samplers.push(SamplerDecl {
+            unit: reg.index as u8,
+            target: t,
+            span: s.span,
+        });
+    }
+
+    /// The semantic a `dcl` gives an input or output register.
+    fn dcl_semantic(
+        &mut self,
+        reg: Reg,
+        r: &RegOperand,
+        words: &DclWords,
+        s: &Stmt,
+    ) -> Option<Semantic> {
+        let p = self.profile;
+        Some(match (reg.file, p) {
             (RegFile::Input, Profile::Ps2_0 | Profile::Ps2_x) | (RegFile::TexCoord, _) => {
-                if let Some((_, _, us)) = &usage {
-                    self.report(
-                        err("E2040", format!("{p} declarations take no usage"), *us)
-                            .with_hint(format!("write `dcl {}`", reg_name(reg))),
-                    );
-                    return;
+                if let Some((_, _, us)) = &words.usage {
+                    self.report(D3d9Error::UsageNotAllowed { reg, profile: p }.at(*us));
+                    return None;
                 }
                 if reg.file == RegFile::Input {
                     Semantic::Color(reg.index as u8)
@@ -697,13 +553,9 @@ impl<'a> Lower<'a> {
                 }
             }
             (RegFile::Misc, _) => {
-                if usage.is_some() {
-                    self.report(err(
-                        "E2040",
-                        "vPos and vFace are declared with plain `dcl`",
-                        s.op_span,
-                    ));
-                    return;
+                if words.usage.is_some() {
+                    self.report(D3d9Error::MiscUsage.at(s.op_span));
+                    return None;
                 }
                 if reg.index == 0 {
                     Semantic::WindowPos
@@ -711,64 +563,33 @@ impl<'a> Lower<'a> {
                     Semantic::Face
                 }
             }
-            (RegFile::Input | RegFile::Output, _) => match &usage {
+            (RegFile::Input | RegFile::Output, _) => match &words.usage {
                 Some((u, i, _)) => regs::usage_semantic(u, *i).expect("known usage"),
                 None => {
-                    self.report(
-                        err(
-                            "E2040",
-                            format!("`{}` needs a usage", reg_name(reg)),
-                            s.op_span,
-                        )
-                        .with_hint(format!("for example `dcl_texcoord0 {}`", reg_name(reg))),
-                    );
-                    return;
+                    self.report(D3d9Error::NeedsUsage { reg }.at(s.op_span));
+                    return None;
                 }
             },
             _ => {
-                self.report(
-                    err(
-                        "E2040",
-                        format!("`{}` cannot be declared", reg_name(reg)),
-                        r.span,
-                    )
-                    .with_label("no dcl for this register")
-                    .with_note(if stage_ps {
-                        "pixel shaders declare inputs (v#, t#, vPos, vFace) and samplers"
-                    } else {
-                        "vertex shaders declare inputs (v#), samplers and vs_3_0 outputs (o#)"
-                    }),
-                );
-                return;
+                let pixel = p.stage() == Stage::Fragment;
+                self.report(D3d9Error::NotDeclarable { reg, pixel }.at(r.span));
+                return None;
             }
-        };
-        if pp && !stage_ps {
-            self.report(err(
-                "E2012",
-                "`_pp` exists only in pixel shaders",
-                s.op_span,
-            ));
-            return;
-        }
-        if centroid && !stage_ps && !(p == Profile::Vs3_0 && reg.file == RegFile::Output) {
-            self.report(err(
-                "E2012",
-                "`_centroid` applies to pixel shader inputs",
-                s.op_span,
-            ));
-            return;
-        }
+        })
+    }
+
+    /// Records an input/output declaration unless its register or semantic is taken.
+    fn declare_io(
+        &mut self,
+        reg: Reg,
+        semantic: Semantic,
+        mask: WriteMask,
+        words: &DclWords,
+        s: &Stmt,
+    ) {
         if let Some(first) = self.prog.io.iter().find(|d| d.reg == reg) {
-            let fs = first.span;
-            self.report(
-                err(
-                    "E2041",
-                    format!("`{}` is declared twice", reg_name(reg)),
-                    s.span,
-                )
-                .with_related(fs, "first declared here")
-                .with_note("Hoist keeps one declaration per register"),
-            );
+            let first = first.span;
+            self.report(D3d9Error::DeclaredTwice { reg, first }.at(s.span));
             return;
         }
         if let Some(first) = self
@@ -778,19 +599,14 @@ impl<'a> Lower<'a> {
             .find(|d| d.semantic == semantic && d.reg.file == reg.file)
             && matches!(reg.file, RegFile::Input | RegFile::Output)
         {
-            let (fs, fr) = (first.span, first.reg);
+            let (first, first_reg) = (first.span, first.reg);
             self.report(
-                err(
-                    "E2043",
-                    format!(
-                        "`{}` and `{}` are declared with the same semantic",
-                        reg_name(fr),
-                        reg_name(reg)
-                    ),
-                    s.span,
-                )
-                .with_related(fs, "first declared here")
-                .with_note("each input and output semantic links one register to the other stage"),
+                D3d9Error::SameSemantic {
+                    first_reg,
+                    reg,
+                    first,
+                }
+                .at(s.span),
             );
             return;
         }
@@ -798,12 +614,12 @@ impl<'a> Lower<'a> {
             reg,
             semantic,
             mask,
-            interp: if centroid {
+            interp: if words.centroid {
                 Interp::Centroid
             } else {
                 Interp::Perspective
             },
-            pp,
+            pp: words.pp,
             explicit: true,
             span: s.span,
         });
@@ -812,24 +628,46 @@ impl<'a> Lower<'a> {
     // ---- instructions --------------------------------------------------------------
 
     fn instruction(&mut self, base: &str, mods: &[&str], s: &Stmt) {
-        let p = self.profile;
         if !self.seen_inst {
             self.seen_inst = true;
             self.first_inst_span = s.span;
         }
+        let Some((op, sat, pp)) = self.opcode(base, mods, s) else {
+            return;
+        };
+        if !self.available(op, s) {
+            return;
+        }
+        let pred = match &s.pred {
+            Some(pt) => match self.predicate(pt) {
+                Some(pr) => Some(pr),
+                None => return,
+            },
+            None => None,
+        };
+        let mut inst = Inst::new(op, None, []);
+        inst.sat = sat;
+        inst.pp = pp;
+        inst.pred = pred;
+        inst.comment = s.comment.clone();
+        inst.span = s.span;
+        if self.operands(&mut inst, s) {
+            self.prog.insts.push(inst);
+        }
+    }
+
+    /// The op of a mnemonic with its comparison suffix, and the `_sat`/`_pp` modifiers.
+    fn opcode(&mut self, base: &str, mods: &[&str], s: &Stmt) -> Option<(Op, bool, bool)> {
         let mut mod_iter = mods.iter();
-        let mut op = match regs::MNEMONICS.iter().find(|(n, _)| *n == base) {
-            Some((_, op)) => *op,
+        let (word, mut op) = match regs::MNEMONICS.iter().find(|(n, _)| *n == base) {
+            Some(&(n, op)) => (n, op),
             None => {
-                let mut d = err("E2010", format!("unknown instruction `{base}`"), s.op_span)
-                    .with_label("unknown instruction");
-                if regs::OLD_MNEMONICS.contains(&base) {
-                    d = d.with_note(format!("`{base}` is a ps_1_x instruction"));
-                } else if let Some(sug) = suggest(base, regs::MNEMONICS.iter().map(|(n, _)| *n)) {
-                    d = d.with_hint(format!("did you mean `{sug}`?"));
-                }
-                self.report(d);
-                return;
+                let e = D3d9Error::UnknownInstruction {
+                    name: base.to_string(),
+                    suggestion: suggest(base, regs::MNEMONICS.iter().map(|(n, _)| *n)),
+                };
+                self.report(e.at(s.op_span));
+                return None;
             }
         };
         // Comparison suffix of if/break/setp.
@@ -849,11 +687,8 @@ impl<'a> Lower<'a> {
                     mod_iter.next();
                 }
                 ("setp", None) => {
-                    self.report(
-                        err("E2012", "`setp` needs a comparison", s.op_span)
-                            .with_hint("write `setp_gt`, `setp_lt`, `setp_ge`, `setp_le`, `setp_eq` or `setp_ne`"),
-                    );
-                    return;
+                    self.report(D3d9Error::SetpNeedsCondition.at(s.op_span));
+                    return None;
                 }
                 _ => {}
             }
@@ -865,181 +700,104 @@ impl<'a> Lower<'a> {
                 "sat" => sat = true,
                 "pp" => pp = true,
                 other => {
-                    let hint = match other {
-                        "x2" | "x4" | "x8" | "d2" | "d4" | "d8" => {
-                            "result scaling modifiers exist only in ps_1_x; multiply instead"
-                        }
-                        "centroid" => "`_centroid` is written on the dcl of the input",
-                        "gt" | "lt" | "ge" | "le" | "eq" | "ne" => {
-                            "comparisons apply to if, break and setp"
-                        }
-                        _ => "instructions take `_sat` and (pixel shaders) `_pp`",
-                    };
-                    self.report(
-                        err(
-                            "E2012",
-                            format!("unknown modifier `_{other}` on `{base}`"),
-                            s.op_span,
-                        )
-                        .with_hint(hint),
-                    );
-                    return;
+                    let modifier = other.to_string();
+                    self.report(D3d9Error::UnknownModifier { modifier, op: word }.at(s.op_span));
+                    return None;
                 }
             }
         }
         // vs_1_1 writes the address register with `mov`; Hoist's IR calls that mova.
         if op == Op::Mov
-            && p == Profile::Vs1_1
+            && self.profile == Profile::Vs1_1
             && let Some(Operand::Reg(d)) = s.operands.first()
             && d.name == "a0"
         {
             op = Op::Mova;
         }
+        Some((op, sat, pp))
+    }
+
+    /// Whether the version has `op` (and `mov a0` is spelled as it requires).
+    fn available(&mut self, op: Op, s: &Stmt) -> bool {
+        let p = self.profile;
         if !p.has(op) {
-            let mut d = err(
-                "E2011",
-                format!("`{}` is not available in {p}", regs::op_name(op, p)),
-                s.op_span,
-            )
-            .with_label(format!("not a {p} instruction"));
-            let have: Vec<&str> = Profile::ALL
-                .iter()
-                .filter(|q| q.dialect() == Dialect::D3d9 && q.has(op))
-                .map(|q| q.header())
-                .collect();
-            d = if have.is_empty() {
-                match op {
-                    Op::Cnd => {
-                        d.with_note("cnd exists only in ps_1_x; use cmp (src0 >= 0 ? src1 : src2)")
-                    }
-                    _ => d.with_note("no Direct3D 9 version Hoist reads has it"),
-                }
-            } else {
-                d.with_note(format!("available in: {}", have.join(", ")))
-            };
-            if op == Op::Mov && p != Profile::Vs1_1 {
-                d = d.with_hint("use mova to write a0");
-            }
-            self.report(d);
-            return;
+            self.report(D3d9Error::NotInProfile { op, profile: p }.at(s.op_span));
+            return false;
         }
         if op == Op::Mov
             && p != Profile::Vs1_1
             && let Some(Operand::Reg(d)) = s.operands.first()
             && d.name == "a0"
         {
-            self.report(
-                err(
-                    "E2023",
-                    "a0 is written with `mova` from vs_2_0 on",
-                    s.op_span,
-                )
-                .with_hint(format!(
-                    "write `mova {}`",
-                    &self.src[s.op_span.end as usize..s.span.end as usize].trim()
-                )),
-            );
-            return;
+            let operands = self.src[s.op_span.end as usize..s.span.end as usize]
+                .trim()
+                .to_string();
+            self.report(D3d9Error::MovToA0 { operands }.at(s.op_span));
+            return false;
         }
-        let pred = match &s.pred {
-            Some(pt) => match self.predicate(pt) {
-                Some(pr) => Some(pr),
-                None => return,
-            },
-            None => None,
-        };
+        true
+    }
+
+    /// Lowers the operands of `inst` by the form its op takes.
+    fn operands(&mut self, inst: &mut Inst, s: &Stmt) -> bool {
         let ops = &s.operands;
-        let info = op.info();
-        let mut inst = Inst::new(op, None, []);
-        inst.sat = sat;
-        inst.pp = pp;
-        inst.pred = pred;
-        inst.comment = s.comment.clone();
-        inst.span = s.span;
-        let nsrc = crate::validate::src_count(op, p);
-        let ok = match op {
-            Op::Tex | Op::Txb | Op::Txp | Op::Texldl | Op::Texldd => {
-                self.tex_inst(&mut inst, ops, s)
-            }
-            Op::Texkil => {
-                self.expect_count(s, 1, "texkill r# (or t#)")
-                    && self.src_into(&mut inst, &ops[0], SrcKind::Data)
-            }
+        let op = inst.op;
+        let data = SrcKind::Data;
+        match op {
+            Op::Tex | Op::Txb | Op::Txp | Op::Texldl | Op::Texldd => self.tex_inst(inst, ops, s),
+            Op::Texkil => self.expect_count(s, op, 1) && self.src_into(inst, &ops[0], data),
             Op::If => {
-                self.expect_count(s, 1, "if b# (or if p0.x)")
-                    && self.flow_src(
-                        &mut inst,
-                        &ops[0],
-                        &[RegFile::ConstBool, RegFile::Predicate],
-                    )
+                self.expect_count(s, op, 1) && self.flow_src(inst, &ops[0], BOOL_OR_PREDICATE)
             }
             Op::Callnz => {
-                self.expect_count(s, 2, "callnz l#, b# (or p0.x)")
-                    && self.flow_src(&mut inst, &ops[0], &[RegFile::Label])
-                    && self.flow_src(
-                        &mut inst,
-                        &ops[1],
-                        &[RegFile::ConstBool, RegFile::Predicate],
-                    )
+                self.expect_count(s, op, 2)
+                    && self.flow_src(inst, &ops[0], LABEL)
+                    && self.flow_src(inst, &ops[1], BOOL_OR_PREDICATE)
             }
             Op::Call | Op::Label => {
-                self.expect_count(s, 1, &format!("{base} l#"))
-                    && self.flow_src(&mut inst, &ops[0], &[RegFile::Label])
+                self.expect_count(s, op, 1) && self.flow_src(inst, &ops[0], LABEL)
             }
             Op::Loop => {
-                self.expect_count(s, 2, "loop aL, i#")
-                    && self.flow_src(&mut inst, &ops[0], &[RegFile::Loop])
-                    && self.flow_src(&mut inst, &ops[1], &[RegFile::ConstInt])
+                self.expect_count(s, op, 2)
+                    && self.flow_src(inst, &ops[0], &[RegFile::Loop])
+                    && self.flow_src(inst, &ops[1], &[RegFile::ConstInt])
             }
             Op::Rep => {
-                self.expect_count(s, 1, "rep i#")
-                    && self.flow_src(&mut inst, &ops[0], &[RegFile::ConstInt])
+                self.expect_count(s, op, 1) && self.flow_src(inst, &ops[0], &[RegFile::ConstInt])
             }
             Op::Breakp => {
-                self.expect_count(s, 1, "breakp p0.x")
-                    && self.flow_src(&mut inst, &ops[0], &[RegFile::Predicate])
+                self.expect_count(s, op, 1) && self.flow_src(inst, &ops[0], &[RegFile::Predicate])
             }
             Op::Ifc(_) | Op::Breakc(_) => {
-                self.expect_count(s, 2, &format!("{} src0, src1", s.op))
-                    && self.src_into(&mut inst, &ops[0], SrcKind::Data)
-                    && self.src_into(&mut inst, &ops[1], SrcKind::Data)
+                self.expect_count(s, op, 2)
+                    && self.src_into(inst, &ops[0], data)
+                    && self.src_into(inst, &ops[1], data)
             }
             _ => {
-                let n = nsrc + usize::from(info.has_dst);
-                let form = if info.has_dst { "dst" } else { "" };
-                let want = format!(
-                    "{} {}{}",
-                    s.op,
-                    form,
-                    (0..nsrc).map(|i| format!(", src{i}")).collect::<String>()
-                );
-                let want = want.replace(" , ", " ");
-                if !self.expect_count(s, n, want.trim()) {
-                    false
-                } else {
-                    let mut ok = true;
-                    let mut it = ops.iter();
-                    if info.has_dst {
-                        ok &= self.dst_into(&mut inst, it.next().unwrap());
-                    }
-                    for (k, o) in it.enumerate() {
-                        let kind = if k == 1 && op.matrix_rows().is_some() {
-                            SrcKind::Matrix(op.matrix_rows().unwrap() as u32)
-                        } else {
-                            SrcKind::Data
-                        };
-                        ok &= self.src_into(&mut inst, o, kind);
-                    }
-                    ok
+                let info = op.info();
+                let n = src_count(op, self.profile) + usize::from(info.has_dst);
+                if !self.expect_count(s, op, n) {
+                    return false;
                 }
+                let mut ok = true;
+                let mut it = ops.iter();
+                if info.has_dst {
+                    ok &= self.dst_into(inst, it.next().unwrap());
+                }
+                for (k, o) in it.enumerate() {
+                    let kind = match op.matrix_rows() {
+                        Some(rows) if k == 1 => SrcKind::Matrix(rows as u32),
+                        _ => SrcKind::Data,
+                    };
+                    ok &= self.src_into(inst, o, kind);
+                }
+                ok
             }
-        };
-        if ok {
-            self.prog.insts.push(inst);
         }
     }
 
-    fn expect_count(&mut self, s: &Stmt, n: usize, form: &str) -> bool {
+    /// Reports an operand count other than `n` (the message shows the form `op` takes).
+    fn expect_count(&mut self, s: &Stmt, op: Op, n: usize) -> bool {
         if s.operands.len() == n {
             return true;
         }
@@ -1048,40 +806,25 @@ impl<'a> Lower<'a> {
         } else {
             s.operands[0].span().join(s.operands.last().unwrap().span())
         };
-        self.report(
-            err(
-                "E2013",
-                format!(
-                    "`{}` takes {n} operand{}, found {}",
-                    s.op,
-                    if n == 1 { "" } else { "s" },
-                    s.operands.len()
-                ),
-                span,
-            )
-            .with_hint(format!("the form is `{form}`")),
-        );
+        let e = D3d9Error::OperandCount {
+            text: s.op.clone(),
+            op,
+            profile: self.profile,
+            expected: n,
+            found: s.operands.len(),
+        };
+        self.report(e.at(span));
         false
     }
 
     fn predicate(&mut self, pt: &PredTok) -> Option<Predicate> {
         let (reg, _) = self.resolve(&pt.reg, pt.reg_span, false)?;
         if reg.file != RegFile::Predicate {
-            self.report(err(
-                "E2115",
-                "instructions are predicated on p0",
-                pt.reg_span,
-            ));
+            self.report(D3d9Error::PredicateNotP0.at(pt.reg_span));
             return None;
         }
         let swizzle = match &pt.swizzle {
-            Some((t, span)) => match parse_swizzle(t) {
-                Some(s) => s,
-                None => {
-                    self.report(bad_swizzle(t, *span));
-                    return None;
-                }
-            },
+            Some((t, span)) => self.swizzle(t, *span)?,
             None => Swizzle::IDENTITY,
         };
         Some(Predicate {
@@ -1090,50 +833,52 @@ impl<'a> Lower<'a> {
         })
     }
 
+    /// Parses swizzle letters, reporting them when they are not a swizzle.
+    fn swizzle(&mut self, text: &str, span: Span) -> Option<Swizzle> {
+        let s = parse_swizzle(text);
+        if s.is_none() {
+            let text = text.to_string();
+            self.report(D3d9Error::BadSwizzle { text }.at(span));
+        }
+        s
+    }
+
     fn tex_inst(&mut self, inst: &mut Inst, ops: &[Operand], s: &Stmt) -> bool {
         let texldd = inst.op == Op::Texldd;
-        let n = if texldd { 5 } else { 3 };
-        let form = if texldd {
-            format!("{} dst, src0, s#, src2, src3", s.op)
-        } else {
-            format!("{} dst, src0, s#", s.op)
-        };
-        if !self.expect_count(s, n, &form) {
+        if !self.expect_count(s, inst.op, if texldd { 5 } else { 3 }) {
             return false;
         }
         let mut ok = self.dst_into(inst, &ops[0]);
         ok &= self.src_into(inst, &ops[1], SrcKind::Data);
         // Sampler.
         let Operand::Reg(sr) = &ops[2] else {
-            self.report(err("E2023", "expected a sampler (s#)", ops[2].span()));
+            self.report(D3d9Error::ExpectedSampler.at(ops[2].span()));
             return false;
         };
         let Some((sreg, _)) = self.resolve(&sr.name, sr.name_span, false) else {
             return false;
         };
         if sreg.file != RegFile::Sampler {
+            let (op, text) = (inst.op, s.op.clone());
             self.report(
-                err(
-                    "E2023",
-                    format!("`{}` is not a sampler", reg_name(sreg)),
-                    sr.span,
-                )
-                .with_hint(format!("the form is `{form}`")),
+                D3d9Error::NotASampler {
+                    reg: sreg,
+                    op,
+                    text,
+                }
+                .at(sr.span),
             );
             return false;
         }
         if sr.neg || sr.abs || sr.rel.is_some() || sr.bang {
-            self.report(err("E2104", "a sampler takes no modifiers", sr.span));
+            self.report(D3d9Error::SamplerModifiers.at(sr.span));
             return false;
         }
         if let Some((_, sspan)) = &sr.suffix
             && self.profile != Profile::Ps3_0
         {
-            self.report(err(
-                "E2104",
-                format!("a sampler takes no swizzle in {}", self.profile),
-                *sspan,
-            ));
+            let profile = self.profile;
+            self.report(D3d9Error::SamplerSwizzle { profile }.at(*sspan));
             return false;
         }
         let target = match self
@@ -1144,18 +889,7 @@ impl<'a> Lower<'a> {
         {
             Some(d) => d.target,
             None => {
-                self.report(
-                    err(
-                        "E2051",
-                        format!("sampler `{}` is used but not declared", reg_name(sreg)),
-                        sr.span,
-                    )
-                    .with_label("needs dcl_2d, dcl_cube or dcl_volume")
-                    .with_hint(format!(
-                        "add `dcl_2d {}` before the first instruction",
-                        reg_name(sreg)
-                    )),
-                );
+                self.report(D3d9Error::SamplerUndeclared { reg: sreg }.at(sr.span));
                 return false;
             }
         };
@@ -1170,44 +904,37 @@ impl<'a> Lower<'a> {
         ok
     }
 
-    fn flow_src(&mut self, inst: &mut Inst, o: &Operand, files: &[RegFile]) -> bool {
+    fn flow_src(&mut self, inst: &mut Inst, o: &Operand, files: &'static [RegFile]) -> bool {
         let Operand::Reg(r) = o else {
-            self.report(err("E2023", "expected a register", o.span()));
+            self.report(D3d9Error::ExpectedRegister.at(o.span()));
             return false;
         };
         let Some((reg, _)) = self.resolve(&r.name, r.name_span, false) else {
             return false;
         };
         if !files.contains(&reg.file) {
-            let want: Vec<&str> = files.iter().map(|f| reg_kind(*f)).collect();
-            self.report(
-                err(
-                    "E2023",
-                    format!("expected {}, found `{}`", want.join(" or "), reg_name(reg)),
-                    r.span,
-                )
-                .with_label("wrong register type"),
-            );
+            let e = D3d9Error::WrongRegisterType {
+                expected: files,
+                reg,
+            };
+            self.report(e.at(r.span));
             return false;
         }
         let pred = reg.file == RegFile::Predicate;
         if r.neg || r.abs || r.rel.is_some() || (r.bang && !pred) || r.bad_modifier.is_some() {
-            self.report(err("E2023", "this operand takes no modifiers", r.span));
+            self.report(D3d9Error::OperandModifiers.at(r.span));
             return false;
         }
         let mut src = Src::new(reg);
         src.span = r.span;
         if let Some((t, span)) = &r.suffix {
             if !pred {
-                self.report(err("E2024", "this operand takes no swizzle", *span));
+                self.report(D3d9Error::OperandSwizzle.at(*span));
                 return false;
             }
-            match parse_swizzle(t) {
+            match self.swizzle(t, *span) {
                 Some(s) => src.swizzle = s,
-                None => {
-                    self.report(bad_swizzle(t, *span));
-                    return false;
-                }
+                None => return false,
             }
         }
         src.negate = r.bang;
@@ -1222,52 +949,29 @@ impl<'a> Lower<'a> {
             (RegFile::Address, Some((c, span))) => match parse_swizzle(c) {
                 Some(s) if c.len() == 1 => s.get(0),
                 _ => {
-                    self.report(
-                        err("E2026", format!("`{c}` is not an address component"), *span)
-                            .with_hint("write a0.x (vs_2_0 and later also a0.y, a0.z, a0.w)"),
-                    );
+                    let text = c.clone();
+                    self.report(D3d9Error::BadAddressComponent { text }.at(*span));
                     return None;
                 }
             },
             (RegFile::Address, None) => {
-                self.report(
-                    err(
-                        "E2026",
-                        "the address register needs a component",
-                        rt.reg_span,
-                    )
-                    .with_hint("write `a0.x`"),
-                );
+                self.report(D3d9Error::AddressNeedsComponent.at(rt.reg_span));
                 return None;
             }
             (RegFile::Loop, None) => 0,
             (RegFile::Loop, Some((_, span))) => {
-                self.report(err("E2026", "aL takes no component", *span));
+                self.report(D3d9Error::LoopComponent.at(*span));
                 return None;
             }
             _ => {
-                self.report(
-                    err(
-                        "E2026",
-                        format!("`{}` cannot index registers", reg_name(areg)),
-                        rt.reg_span,
-                    )
-                    .with_hint("index with a0.x (or aL inside a loop)"),
-                );
+                self.report(D3d9Error::CannotIndex { reg: areg }.at(rt.reg_span));
                 return None;
             }
         };
-        let total = base as i64 + rt.offset;
+        let offset = base as i64 + rt.offset;
         let count = file_count(file, self.profile, self.limits);
-        if total < 0 || total >= count as i64 {
-            self.report(err(
-                "E2026",
-                format!(
-                    "offset {total} is outside the register file (0..{})",
-                    count.saturating_sub(1)
-                ),
-                rt.span,
-            ));
+        if offset < 0 || offset >= count as i64 {
+            self.report(D3d9Error::RelOutOfRange { offset, count }.at(rt.span));
             return None;
         }
         self.note_use(areg, 1);
@@ -1295,14 +999,11 @@ impl<'a> Lower<'a> {
             None => None,
         };
         if let Some((m, span)) = &r.bad_modifier {
-            self.report(
-                err(
-                    "E2027",
-                    format!("source modifier `{m}` does not exist in {}", self.profile),
-                    *span,
-                )
-                .with_hint("Direct3D 9 shaders have `-` (negate) and, in 3_0, `_abs`"),
-            );
+            let e = D3d9Error::BadSourceModifier {
+                modifier: m.clone(),
+                profile: self.profile,
+            };
+            self.report(e.at(*span));
             return None;
         }
         Some((reg, rel))
@@ -1310,18 +1011,11 @@ impl<'a> Lower<'a> {
 
     fn dst_into(&mut self, inst: &mut Inst, o: &Operand) -> bool {
         let Operand::Reg(r) = o else {
-            self.report(err("E2023", "expected a destination register", o.span()));
+            self.report(D3d9Error::ExpectedDestination.at(o.span()));
             return false;
         };
         if r.neg || r.bang || r.abs {
-            self.report(
-                err(
-                    "E2023",
-                    "a destination register takes no source modifiers",
-                    r.span,
-                )
-                .with_hint("negate or take |x| on a source instead"),
-            );
+            self.report(D3d9Error::DestinationModifiers.at(r.span));
             return false;
         }
         let Some((reg, rel)) = self.reg_operand(r) else {
@@ -1335,7 +1029,8 @@ impl<'a> Lower<'a> {
             Some((m, span)) => match parse_mask(m) {
                 Some(m) => m,
                 None => {
-                    self.report(bad_mask(m, *span));
+                    let text = m.clone();
+                    self.report(D3d9Error::BadMask { text }.at(*span));
                     return false;
                 }
             },
@@ -1344,15 +1039,7 @@ impl<'a> Lower<'a> {
         };
         if reg.file.is_output() || reg.file.is_input() {
             if reg.file.is_input() {
-                self.report(
-                    err(
-                        "E2110",
-                        format!("`{}` is an input and cannot be written", reg_name(reg)),
-                        r.span,
-                    )
-                    .with_label("read-only register")
-                    .with_hint("write the value to a temporary (r#) instead"),
-                );
+                self.report(D3d9Error::WriteInput { reg }.at(r.span));
                 return false;
             }
             if !self.need_decl(reg, r.span) {
@@ -1364,15 +1051,7 @@ impl<'a> Lower<'a> {
             RegFile::Temp | RegFile::Address | RegFile::Predicate
         ) && !reg.file.is_output()
         {
-            self.report(
-                err(
-                    "E2110",
-                    format!("`{}` cannot be written", reg_name(reg)),
-                    r.span,
-                )
-                .with_label("read-only register")
-                .with_hint("write to a temporary (r#) or an output register"),
-            );
+            self.report(D3d9Error::NotWritable { reg }.at(r.span));
             return false;
         }
         self.note_use(reg, 1);
@@ -1385,45 +1064,27 @@ impl<'a> Lower<'a> {
 
     fn src_into(&mut self, inst: &mut Inst, o: &Operand, kind: SrcKind) -> bool {
         let Operand::Reg(r) = o else {
-            self.report(
-                err("E2023", "expected a register", o.span())
-                    .with_hint("put literal values in a constant register with `def`"),
-            );
+            self.report(D3d9Error::LiteralOperand.at(o.span()));
             return false;
         };
         if r.bang {
-            self.report(err(
-                "E2023",
-                "`!` applies only to the predicate register",
-                r.span,
-            ));
+            self.report(D3d9Error::BangOnData.at(r.span));
             return false;
         }
         let Some((reg, rel)) = self.reg_operand(r) else {
             return false;
         };
         if reg.file.is_output() {
-            self.report(
-                err(
-                    "E2110",
-                    format!("`{}` is an output and cannot be read", reg_name(reg)),
-                    r.span,
-                )
-                .with_label("write-only register")
-                .with_hint("keep the value in a temporary (r#) and read that"),
-            );
+            self.report(D3d9Error::ReadOutput { reg }.at(r.span));
             return false;
         }
         if reg.file.is_input() && !self.need_decl(reg, r.span) {
             return false;
         }
         let swizzle = match &r.suffix {
-            Some((t, span)) => match parse_swizzle(t) {
+            Some((t, span)) => match self.swizzle(t, *span) {
                 Some(s) => s,
-                None => {
-                    self.report(bad_swizzle(t, *span));
-                    return false;
-                }
+                None => return false,
             },
             None => Swizzle::IDENTITY,
         };
@@ -1431,27 +1092,10 @@ impl<'a> Lower<'a> {
             SrcKind::Matrix(n) => n,
             SrcKind::Data => 1,
         };
-        if let SrcKind::Matrix(n) = kind {
-            let last = reg.index as u32 + n - 1;
-            if rel.is_none() && last >= file_count(reg.file, self.profile, self.limits) {
-                self.report(err(
-                    "E2022",
-                    format!(
-                        "the matrix {}..{} runs past the last register",
-                        reg_name(reg),
-                        reg_name(Reg::new(reg.file, last.min(u16::MAX as u32) as u16))
-                    ),
-                    r.span,
-                ));
-                return false;
-            }
-            if reg.file.is_input() {
-                for k in 1..n {
-                    if !self.need_decl(Reg::new(reg.file, reg.index + k as u16), r.span) {
-                        return false;
-                    }
-                }
-            }
+        if let SrcKind::Matrix(n) = kind
+            && !self.matrix_rows(reg, rel.is_some(), n, r.span)
+        {
+            return false;
         }
         self.note_use(reg, rows);
         let mut src = Src::new(reg);
@@ -1464,8 +1108,26 @@ impl<'a> Lower<'a> {
         true
     }
 
+    /// The `n` registers of a matrix operand must exist (and be declared, for inputs).
+    fn matrix_rows(&mut self, reg: Reg, relative: bool, n: u32, span: Span) -> bool {
+        let last = reg.index as u32 + n - 1;
+        if !relative && last >= file_count(reg.file, self.profile, self.limits) {
+            let last = Reg::new(reg.file, last.min(u16::MAX as u32) as u16);
+            self.report(D3d9Error::MatrixPastEnd { first: reg, last }.at(span));
+            return false;
+        }
+        if reg.file.is_input() {
+            for k in 1..n {
+                if !self.need_decl(Reg::new(reg.file, reg.index + k as u16), span) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// Finishes the program: dense constant tables, counts, implicit declarations.
-    pub fn finish(mut self) -> (Program, Vec<Diagnostic>) {
+    pub fn finish(mut self) -> (Program, Vec<Spanned>) {
         let mut n = self
             .max_c
             .map_or(0, |m| m as usize + 1)
@@ -1497,7 +1159,7 @@ impl<'a> Lower<'a> {
         self.prog.num_temps = self.max_r.map_or(0, |m| m as u16 + 1);
         self.prog.num_addrs = u16::from(self.uses_a0);
         self.prog.io.append(&mut self.implicit);
-        (self.prog, self.diags)
+        (self.prog, self.errors)
     }
 }
 
@@ -1506,27 +1168,6 @@ enum SrcKind {
     Data,
     /// Source 1 of a matrix macro: this many consecutive registers.
     Matrix(u32),
-}
-
-fn reg_kind(f: RegFile) -> &'static str {
-    match f {
-        RegFile::Const => "constant (c#)",
-        RegFile::ConstInt => "integer constant (i#)",
-        RegFile::ConstBool => "boolean constant (b#)",
-        RegFile::Label => "label (l#)",
-        RegFile::Loop => "the loop counter (aL)",
-        RegFile::Predicate => "the predicate register (p0)",
-        RegFile::Sampler => "sampler (s#)",
-        _ => "register",
-    }
-}
-
-fn example_def(base: &str) -> &'static str {
-    match base {
-        "def" => "def c0, 1.0, 0.5, 0.0, 1.0",
-        "defi" => "defi i0, 4, 0, 1, 0",
-        _ => "defb b0, true",
-    }
 }
 
 fn number(o: &Operand, _src: &str) -> Option<f32> {
@@ -1597,18 +1238,6 @@ fn letters(t: &str) -> Option<Vec<Comp>> {
             })
             .collect(),
     )
-}
-
-fn bad_swizzle(t: &str, span: Span) -> Diagnostic {
-    err("E2024", format!("`.{t}` is not a swizzle"), span)
-        .with_label("bad swizzle")
-        .with_hint("a swizzle is 1 to 4 letters of xyzw (or rgba), e.g. `.x`, `.xy`, `.wzyx`")
-}
-
-fn bad_mask(t: &str, span: Span) -> Diagnostic {
-    err("E2025", format!("`.{t}` is not a write mask"), span)
-        .with_label("bad write mask")
-        .with_hint("a write mask lists components in order without repeats, e.g. `.xy`, `.xzw`")
 }
 
 #[cfg(test)]

@@ -6,10 +6,11 @@
 //! - [`lower`]: statements to the IR, with names, declarations and constants resolved;
 //! - [`printer`]: canonical text, `parse(print(p)) == p` up to spans;
 //! - [`rules`]: the operand rules of each version, over the IR;
-//! - [`regs`]: register files, names and mnemonics shared by the above;
-//! - [`errors`]: the `E20xx`/`E21xx` codes.
+//! - [`regs`]: register names, usages and mnemonics shared by the above;
+//! - [`error`]: the `E20xx`/`E21xx` errors, raised as [`D3d9Error`] values and turned into
+//!   diagnostic text in one place.
 
-pub mod errors;
+pub mod error;
 pub mod lexer;
 pub mod lower;
 pub mod parser;
@@ -17,10 +18,12 @@ pub mod printer;
 pub mod regs;
 pub mod rules;
 
-use crate::Parsed;
-use crate::diag::Diagnostic;
-use crate::ir::{Program, Span};
+use crate::checks::check_with;
+use crate::diag::{Diagnostic, Parsed, has_errors};
+use crate::ir::{ConstBinding, ConstSlot, Inst, Program, Reg, RegFile, Span};
 use crate::profile::{Limits, Profile};
+
+pub use error::D3d9Error;
 
 /// Parses a program of this dialect. Every error found is reported; the program is
 /// returned only when there are none. Linear in the input.
@@ -28,18 +31,15 @@ pub fn parse(source: &str, profile: Profile, limits: &Limits) -> Parsed {
     let (lines, unterminated) = lexer::lex(source);
     let mut lower = lower::Lower::new(source, profile, limits);
     lower.run(&lines);
-    let errors = lower.error_count();
-    let (program, mut diags) = lower.finish();
+    let error_count = lower.error_count();
+    let (program, errors) = lower.finish();
+    let mut diags: Vec<Diagnostic> = errors.iter().map(|e| e.to_diagnostic()).collect();
     if let Some(u) = unterminated {
-        diags.push(
-            errors::err("E2061", "this `/*` comment is never closed", u.0)
-                .with_label("comment starts here")
-                .with_hint("close it with `*/`"),
-        );
+        diags.push(D3d9Error::UnclosedComment.to_diagnostic(u.0));
     }
-    if errors == 0 && unterminated.is_none() {
-        diags.extend(crate::validate::check(&program, limits));
-    } else if errors < errors::MAX_ERRORS {
+    if error_count == 0 && unterminated.is_none() {
+        diags.extend(check(&program, limits));
+    } else if error_count < error::MAX_ERRORS {
         diags.extend(rules::check_partial(&program));
     }
     diags.sort_by_key(|d| {
@@ -49,7 +49,7 @@ pub fn parse(source: &str, profile: Profile, limits: &Limits) -> Parsed {
             d.span.start
         }
     });
-    let ok = !crate::diag::has_errors(&diags);
+    let ok = !has_errors(&diags);
     Parsed {
         program: ok.then_some(program),
         diagnostics: diags,
@@ -61,13 +61,19 @@ pub fn print(p: &Program) -> String {
     printer::print(p)
 }
 
+/// Every check of a Direct3D 9 program: IR invariants, the operand rules of its version,
+/// then resource limits.
+pub fn check(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
+    check_with(p, limits, check_rules)
+}
+
 /// Dialect operand rules over the IR.
 pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     rules::check(p, limits)
 }
 
 /// The operand rules of one instruction (see [`rules::check_inst`]).
-pub fn check_inst(p: &Program, inst: &crate::ir::Inst) -> Vec<Diagnostic> {
+pub fn check_inst(p: &Program, inst: &Inst) -> Vec<Diagnostic> {
     rules::check_inst(p, inst)
 }
 
@@ -83,7 +89,7 @@ pub fn canonicalize(p: &mut Program) {
         }
     }
     let (mut explicit, implicit): (Vec<_>, Vec<_>) = p.io.drain(..).partition(|d| d.explicit);
-    let mut order: Vec<crate::ir::Reg> = Vec::new();
+    let mut order: Vec<Reg> = Vec::new();
     for i in &p.insts {
         let regs = i
             .dst
@@ -107,7 +113,6 @@ pub fn canonicalize(p: &mut Program) {
 /// instruction reads or a `def` defines (the whole file with relative addressing), host-set
 /// where there is no `def`.
 fn dense_consts(p: &mut Program) {
-    use crate::ir::{ConstBinding, ConstSlot, RegFile};
     let mut n = p
         .consts
         .iter()

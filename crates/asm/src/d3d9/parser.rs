@@ -5,13 +5,11 @@
 //! `_abs` and `.swizzle`/`.mask` suffix, or numbers and words (for `def`/`defb`).
 //! Register names are resolved later, in [`super::lower`].
 
-use super::errors::syntax;
+use super::error::{D3d9Error, Spanned};
 use super::lexer::{Line, Tok, Token};
-use crate::diag::Diagnostic;
 use crate::ir::Span;
 
-/// Parse errors are boxed: a [`Diagnostic`] is large and errors are rare.
-pub type PResult<T> = Result<T, Box<Diagnostic>>;
+pub type PResult<T> = Result<T, Spanned>;
 
 /// `[a0.x]`'s register: name, span and component.
 type RelReg = (String, Span, Option<(String, Span)>);
@@ -114,19 +112,9 @@ impl<'a> Cursor<'a> {
     fn text(&self, t: Token) -> &'a str {
         t.text(self.src)
     }
-    fn unexpected(&self, wanted: &str) -> Diagnostic {
-        match self.peek() {
-            Some(t) => syntax(
-                format!(
-                    "expected {wanted}, found `{}`",
-                    t.text(self.src).escape_debug()
-                ),
-                t.span(),
-            )
-            .with_label(format!("expected {wanted}")),
-            None => syntax(format!("expected {wanted}, found end of line"), self.here())
-                .with_label(format!("expected {wanted}")),
-        }
+    fn unexpected(&self, wanted: &'static str) -> Spanned {
+        let found = self.peek().map(|t| t.text(self.src).to_string());
+        D3d9Error::Expected { wanted, found }.at(self.here())
     }
 }
 
@@ -142,21 +130,10 @@ pub fn parse_line(src: &str, line: &Line) -> PResult<Stmt> {
     };
     let first = c.peek().expect("non-empty line");
     if first.kind == Tok::Hash {
-        return Err((super::errors::err(
-            "E2060",
-            "preprocessor directives are not supported",
-            Span::new(first.start, line_end),
-        )
-        .with_hint("expand macros and #include files before loading the program"))
-        .into());
+        return Err(D3d9Error::Preprocessor.at(Span::new(first.start, line_end)));
     }
     if first.kind == Tok::Plus {
-        return Err((syntax(
-            "co-issued instructions (`+`) exist only in ps_1_x",
-            first.span(),
-        )
-        .with_hint("remove the `+` and write the instruction on its own"))
-        .into());
+        return Err(D3d9Error::CoIssue.at(first.span()));
     }
     let pred = if c.eat(Tok::LParen).is_some() {
         let start = first.start;
@@ -191,7 +168,7 @@ pub fn parse_line(src: &str, line: &Line) -> PResult<Stmt> {
                 Some(Tok::Comma) => {
                     c.next();
                 }
-                Some(_) => return Err((c.unexpected("`,` or end of line")).into()),
+                Some(_) => return Err(c.unexpected("`,` or end of line")),
             }
         }
     }
@@ -214,12 +191,7 @@ fn parse_operand(c: &mut Cursor) -> PResult<Operand> {
         Some(Tok::Number) => {
             let t = c.next().unwrap();
             if c.peek_kind() == Some(Tok::Minus) {
-                return Err((syntax(
-                    "`1 - register` (invert) exists only in ps_1_x",
-                    Span::new(start, c.here().end as usize),
-                )
-                .with_hint("compute 1 - x with `add r#, -x, c#` and a `def` of 1"))
-                .into());
+                return Err(D3d9Error::Invert.at(Span::new(start, c.here().end as usize)));
             }
             Ok(Operand::Num {
                 text: c.text(t).to_string(),
@@ -280,7 +252,7 @@ fn parse_operand(c: &mut Cursor) -> PResult<Operand> {
                 span: Span::new(start, end),
             }))
         }
-        _ => Err(c.unexpected("a register or a number").into()),
+        _ => Err(c.unexpected("a register or a number")),
     }
 }
 
@@ -312,17 +284,11 @@ fn parse_rel(c: &mut Cursor) -> PResult<RelTok> {
     loop {
         let t = c
             .next()
-            .ok_or_else(|| syntax("unclosed `[`", open.span()).with_label("opened here"))?;
+            .ok_or_else(|| D3d9Error::UnclosedBracket.at(open.span()))?;
         match (t.kind, expect_term) {
             (Tok::RBracket, false) => {
-                let (name, span, comp) = reg.ok_or_else(|| {
-                    super::errors::err(
-                        "E2026",
-                        "relative address without an address register",
-                        Span::new(open.start, t.end),
-                    )
-                    .with_hint("write `c[a0.x + n]` (or `c[aL + n]` inside a loop)")
-                })?;
+                let (name, span, comp) =
+                    reg.ok_or_else(|| D3d9Error::RelNoRegister.at(Span::new(open.start, t.end)))?;
                 return Ok(RelTok {
                     reg: name,
                     reg_span: span,
@@ -334,11 +300,10 @@ fn parse_rel(c: &mut Cursor) -> PResult<RelTok> {
             (Tok::Number, true) => {
                 let text = c.text(t);
                 let v: i64 = text.parse().map_err(|_| {
-                    super::errors::err(
-                        "E2026",
-                        format!("`{text}` is not an integer offset"),
-                        t.span(),
-                    )
+                    D3d9Error::RelBadOffset {
+                        text: text.to_string(),
+                    }
+                    .at(t.span())
                 })?;
                 offset = offset.saturating_add(sign * v).clamp(-1 << 20, 1 << 20);
                 expect_term = false;
@@ -365,16 +330,10 @@ fn parse_rel(c: &mut Cursor) -> PResult<RelTok> {
                 expect_term = true;
             }
             _ => {
-                return Err((super::errors::err(
-                    "E2026",
-                    format!(
-                        "unexpected `{}` in a relative address",
-                        c.text(t).escape_debug()
-                    ),
-                    t.span(),
-                )
-                .with_hint("write `c[a0.x + n]` (or `c[aL + n]` inside a loop)"))
-                .into());
+                return Err(D3d9Error::RelUnexpected {
+                    text: c.text(t).to_string(),
+                }
+                .at(t.span()));
             }
         }
     }
@@ -419,6 +378,6 @@ mod tests {
         assert!(matches!(&s.operands[1], Operand::Num { neg: true, .. }));
         assert!(stmt("mov r0 r1").is_err());
         assert!(stmt("mov r0, c[a0.x +").is_err());
-        assert_eq!(stmt("#define X").unwrap_err().code, "E2060");
+        assert_eq!(stmt("#define X").unwrap_err().to_diagnostic().code, "E2060");
     }
 }

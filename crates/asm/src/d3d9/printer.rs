@@ -9,6 +9,7 @@
 use super::regs::{self, op_name, reg_name};
 use crate::ir::*;
 use crate::ops::Op;
+use crate::profile::Profile;
 use std::fmt::Write;
 
 pub fn print(p: &Program) -> String {
@@ -67,7 +68,7 @@ fn float(v: f32) -> String {
 
 fn dcl_line(p: &Program, d: &IoDecl) -> String {
     let mut s = String::from("dcl");
-    let ps2 = matches!(p.profile, crate::Profile::Ps2_0 | crate::Profile::Ps2_x);
+    let ps2 = matches!(p.profile, Profile::Ps2_0 | Profile::Ps2_x);
     let plain = matches!(d.reg.file, RegFile::Misc) || (ps2 && d.reg.file.is_input());
     if !plain && let Some((u, i)) = regs::semantic_usage(d.semantic) {
         s.push('_');

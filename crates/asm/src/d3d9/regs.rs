@@ -1,57 +1,59 @@
-//! Register names, register files per version, usages and op spellings shared by the
-//! lowering, the printer and the operand rules.
+//! Register names, usages, `def` kinds and op spellings shared by the lowering, the
+//! printer, the operand rules and the error texts. Which register files each version has,
+//! and how many registers, are profile facts ([`crate::profile::file_in_profile`],
+//! [`crate::profile::file_count`]), re-exported here.
 //!
 //! Register availability follows the "Registers - vs_1_1 / vs_2_0 / vs_2_x / vs_3_0" and
 //! "ps_2_0 / ps_2_x / ps_3_0 Registers" pages of the DirectX 9 asm reference.
 
-use crate::ir::{Reg, RegFile, Semantic, TexTarget};
+use crate::ir::{Reg, RegFile, Semantic, Stage, TexTarget};
 use crate::ops::{Cond, Op};
-use crate::profile::{Limits, Profile};
+use crate::profile::Profile;
 
-/// Whether `file` exists in `profile`.
-pub fn file_in_profile(file: RegFile, p: Profile) -> bool {
-    use Profile::*;
-    use RegFile::*;
-    let vs = matches!(p, Vs1_1 | Vs2_0 | Vs2_x | Vs3_0);
-    match file {
-        Temp | Const => true,
-        Input => true,
-        Address => vs,
-        ConstInt | ConstBool | Label => !matches!(p, Vs1_1 | Ps2_0),
-        Loop => matches!(p, Vs2_0 | Vs2_x | Vs3_0 | Ps3_0),
-        Predicate => matches!(p, Vs2_x | Vs3_0 | Ps2_x | Ps3_0),
-        Sampler => matches!(p, Vs3_0 | Ps2_0 | Ps2_x | Ps3_0),
-        TexCoord => matches!(p, Ps2_0 | Ps2_x),
-        Misc => p == Ps3_0,
-        RastOut | AttrOut | TexCrdOut => matches!(p, Vs1_1 | Vs2_0 | Vs2_x),
-        Output => p == Vs3_0,
-        ColorOut | DepthOut => !vs,
-    }
+pub use crate::profile::{file_count, file_in_profile};
+
+/// The three constant definitions: `def c#` (four floats), `defi i#` (four integers) and
+/// `defb b#` (one boolean).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefKind {
+    Def,
+    Defi,
+    Defb,
 }
 
-/// Number of registers of `file` (register numbers are `0..count`).
-pub fn file_count(file: RegFile, p: Profile, l: &Limits) -> u32 {
-    use RegFile::*;
-    match file {
-        Temp => l.temps as u32,
-        Const => l.consts as u32,
-        Input => l.attribs as u32,
-        TexCoord | TexCrdOut => l.texcoords as u32,
-        AttrOut => l.colors as u32,
-        ConstInt | ConstBool => 16,
-        Sampler => l.samplers as u32,
-        Label => {
-            if p == Profile::Vs2_0 {
-                16
-            } else {
-                2048
-            }
+impl DefKind {
+    pub fn from_word(word: &str) -> Option<DefKind> {
+        match word {
+            "def" => Some(DefKind::Def),
+            "defi" => Some(DefKind::Defi),
+            "defb" => Some(DefKind::Defb),
+            _ => None,
         }
-        ColorOut => 4,
-        Output => 12,
-        RastOut => 3,
-        Misc => 2,
-        DepthOut | Address | Loop | Predicate => 1,
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            DefKind::Def => "def",
+            DefKind::Defi => "defi",
+            DefKind::Defb => "defb",
+        }
+    }
+
+    /// The register file it defines.
+    pub fn file(self) -> RegFile {
+        match self {
+            DefKind::Def => RegFile::Const,
+            DefKind::Defi => RegFile::ConstInt,
+            DefKind::Defb => RegFile::ConstBool,
+        }
+    }
+
+    /// How many values follow the register.
+    pub fn values(self) -> usize {
+        match self {
+            DefKind::Defb => 1,
+            _ => 4,
+        }
     }
 }
 
@@ -89,7 +91,7 @@ pub fn reg_name(r: Reg) -> String {
 /// name had no digits (`c` in `c[a0.x]`, or a named register like `opos`).
 pub fn parse_reg_name(name: &str, p: Profile) -> Option<(RegFile, Option<u32>)> {
     use RegFile::*;
-    let vs = p.stage() == crate::ir::Stage::Vertex;
+    let vs = p.stage() == Stage::Vertex;
     let fixed = match name {
         "opos" => Some((RastOut, 0)),
         "ofog" => Some((RastOut, 1)),
