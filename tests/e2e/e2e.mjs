@@ -1,7 +1,9 @@
 // End-to-end test of the Hoist playground: serves dist/ (built by `trunk build --release`)
 // from a tiny static server, drives headless Chromium with playwright-core and checks the
-// Figure 3 example, inline diagnostics, a hand edit that changes the result, permalinks and
-// the console. Screenshots go to tests/e2e/screenshots/. Exits non-zero on any failure.
+// Figure 3 example (with its validation status), a worker that dies (forced through the
+// test switch `hoist-test-worker-panic` in local storage) and the recovery, inline
+// diagnostics, a hand edit that changes the result, permalinks and the console.
+// Screenshots go to tests/e2e/screenshots/. Exits non-zero on any failure.
 //
 //   node tests/e2e/e2e.mjs            (from the repository root or anywhere)
 //   HOIST_E2E_DIST=path/to/dist node tests/e2e/e2e.mjs
@@ -135,7 +137,61 @@ async function main() {
     }
     const moved = rep.fates.filter((f) => f.fate === 'moved').length;
     log(`report: ${moved} of ${rep.fates.length} fragment instructions moved; optimizer ${rep.optimizerMs.toFixed(1)} ms, render ${rep.renderMs.map((x) => x.toFixed(1)).join(' / ')} ms`);
+    // The verdict comes with the validation status of the optimized pair.
+    const validation = await waitText(page, '#validation', (t) => t.length > 0, 'the validation status', 20_000);
+    if (!/^validated on \d+ input sets? · \d+ vertices · \d+ transported values · \d+ fragments/.test(validation)) {
+      fail(`the validation status next to the verdict is ${JSON.stringify(validation)}`);
+    }
+    if (!rep.validated || rep.validation !== validation) {
+      fail(`hoistReport() disagrees on validation: ${JSON.stringify({ validated: rep.validated, validation: rep.validation })}`);
+    }
+    const beside = await page.evaluate(() => {
+      const v = document.querySelector('.verdict').getBoundingClientRect();
+      const s = document.querySelector('#validation').getBoundingClientRect();
+      return s.top - v.bottom;
+    });
+    if (beside < 0 || beside > 40) fail(`the validation status is not next to the verdict (${beside}px below it)`);
+    log('validation:', validation);
     await shot(page, '01-figure3.png');
+
+    // 1b. The worker dies (test switch): the page says so, keeps the programs, and the next
+    // edit after the switch is off starts a fresh worker that works. Console errors of this
+    // phase are the forced failure's own; they are checked and set aside.
+    const errorsBefore = errors.length;
+    const fig3fp = await page.inputValue('#fp');
+    const failures = [
+      ['panic', /forced failure \(test switch\)/],
+      ['throw', /forced exception \(test switch\)/],
+      ['load', /could not be loaded|could not (start|load)/],
+    ];
+    for (const [mode, why] of failures) {
+      await page.evaluate((m) => localStorage.setItem('hoist-test-worker-panic', m), mode);
+      const edited = `${fig3fp}\n// worker failure test: ${mode}`;
+      await page.fill('#fp', edited);
+      const msg = await waitText(page, '#engine-error', (t) => why.test(t), `the message about the dead worker (${mode})`, 30_000);
+      if (!msg.startsWith('the optimizer stopped unexpectedly: ') || !msg.endsWith('your programs are kept; edit to try again')) {
+        fail(`the message about the dead worker (${mode}) is ${JSON.stringify(msg)}`);
+      }
+      if ((await page.inputValue('#fp')) !== edited) fail(`the editor lost its text when the worker died (${mode})`);
+      if ((await text(page, '#verdict')) !== 'no verdict') fail(`a verdict is shown for a dead worker (${mode})`);
+      if (!(await page.isEditable('#fp'))) fail('the editor is not editable after the worker died');
+      log(`worker failure (${mode}):`, JSON.stringify(msg));
+      if (mode === 'panic') {
+        await page.locator('#output').scrollIntoViewIfNeeded();
+        await shot(page, '05-worker-failure.png');
+        await page.evaluate(() => window.scrollTo(0, 0));
+      }
+    }
+    await page.evaluate(() => localStorage.removeItem('hoist-test-worker-panic'));
+    await page.fill('#fp', fig3fp);
+    await waitText(page, '#verdict', (t) => t === 'bit-identical', 'the verdict after the worker came back');
+    await waitText(page, '#validation', (t) => t.startsWith('validated on'), 'the validation status after recovery');
+    if (await page.locator('#engine-error').count()) fail('the worker failure message stayed after the recovery');
+    const unexpected = errors.splice(errorsBefore).filter(
+      (e) => !/forced (failure|exception) \(test switch\)|hoist-worker-missing\.js|status of 404/.test(e),
+    );
+    if (unexpected.length) fail(`unexpected console errors while the worker failed:\n  ${unexpected.join('\n  ')}`);
+    log('the page recovers with a fresh worker');
 
     // 2. A syntax error shows inline, at its line.
     const original = await page.inputValue('#fp');

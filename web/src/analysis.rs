@@ -1,9 +1,13 @@
 //! From a [`Doc`] to everything the page shows except pixels: parsed programs and their
-//! diagnostics, the optimizer's outcome with the annotated optimized programs, hand-edited
-//! programs, statistics and the parameters and texture units the programs use.
+//! diagnostics, the optimizer's validated outcome with the annotated optimized programs,
+//! hand-edited programs, statistics and the parameters and texture units the programs use.
 //!
-//! [`analyze`] is pure and total: broken programs, mismatched pairs and optimizer errors
-//! all end up as messages in the result.
+//! Two halves, so the page can split them between threads: [`parse`] (fast: the main
+//! thread runs it on every edit for diagnostics) and [`optimize`] (the optimizer and its
+//! translation validation, `hoist_verify`: the worker runs it), joined by
+//! [`Analysis::with_result`]. [`analyze`] does all three. Everything is pure and total:
+//! broken programs, mismatched pairs and optimizer errors end up as messages. [`trust`]
+//! words how far the optimized pair was checked.
 
 use crate::annotate::{self, CodeLine};
 use crate::doc::{Doc, ParamKey};
@@ -12,6 +16,7 @@ use hoist_asm::ir::{ConstBinding, RegFile};
 use hoist_asm::profile::Limits;
 use hoist_asm::{Diagnostic, Dialect, ParseOptions, Profile, Program, Stage};
 use hoist_opt::{Outcome, Stats};
+use hoist_verify::{Status, Validated};
 
 /// Vertices of the playground's draw (the GPGPU quad).
 pub const QUAD_VERTICES: u64 = 4;
@@ -77,15 +82,25 @@ impl Side {
     }
 }
 
-/// The optimizer's result, printed and annotated.
+/// The optimizer's validated result, printed and annotated.
 #[derive(Clone, Debug)]
 pub struct Optimized {
-    pub outcome: Outcome,
+    /// The outcome, how it was validated, and the groups validation rejected.
+    pub validated: Validated,
     pub vp_text: String,
     pub fp_text: String,
     pub vp_view: Vec<CodeLine>,
     pub fp_view: Vec<CodeLine>,
 }
+
+impl Optimized {
+    pub fn outcome(&self) -> &Outcome {
+        &self.validated.outcome
+    }
+}
+
+/// What the optimizer made of a pair (`Err`: why it could not run).
+pub type OptResult = Result<Box<Validated>, String>;
 
 /// Everything derived from a document.
 #[derive(Clone, Debug)]
@@ -118,7 +133,7 @@ impl Analysis {
             None => self
                 .optimized
                 .as_ref()
-                .map(|o| (&o.outcome.vp, &o.outcome.fp)),
+                .map(|o| (&o.outcome().vp, &o.outcome().fp)),
         }
     }
 
@@ -133,7 +148,7 @@ impl Analysis {
     pub fn groups(&self) -> usize {
         self.optimized
             .as_ref()
-            .map_or(0, |o| o.outcome.groups.len())
+            .map_or(0, |o| o.outcome().groups.len())
     }
 }
 
@@ -195,101 +210,210 @@ pub fn texture_units(p: &Program) -> Vec<u8> {
     u
 }
 
-/// Runs the front ends and the optimizer over a document.
-pub fn analyze(doc: &Doc) -> Analysis {
+fn parse_hand(doc: &Doc, forced: (Option<Profile>, Option<Profile>)) -> Option<(Side, Side)> {
+    doc.hand
+        .as_ref()
+        .map(|h| (Side::parse(&h.vp, forced.0), Side::parse(&h.fp, forced.1)))
+}
+
+fn pair_stats(doc: &Doc, v: &Side, f: &Side) -> Option<Stats> {
+    match (&v.program, &f.program) {
+        (Some(v), Some(f)) => Some(Stats::of(v, f, &limits_of(doc, v), &limits_of(doc, f))),
+        _ => None,
+    }
+}
+
+/// Parses a document: both programs, the hand edit (its dialect from its headers), the
+/// statistics of the original pair and the parameters and units the programs use. No
+/// optimization: `optimized` is `None`, `problem` says only what keeps the pair from it.
+pub fn parse(doc: &Doc) -> Analysis {
     let vp = Side::parse(&doc.vp, doc.vp_profile());
     let fp = Side::parse(&doc.fp, doc.fp_profile());
+    let before = pair_stats(doc, &vp, &fp);
+    let problem = match (vp.program.is_some(), fp.program.is_some()) {
+        (true, true) => None,
+        (false, false) => Some("both programs have"),
+        (false, true) => Some("the vertex program has"),
+        (true, false) => Some("the fragment program has"),
+    }
+    .map(|which| format!("{which} errors; fix them to optimize and render"));
+    let hand = parse_hand(doc, (None, None));
     let mut a = Analysis {
         vp,
         fp,
         optimized: None,
-        problem: None,
-        hand: None,
-        before: None,
-        after: None,
+        problem,
+        after: hand.as_ref().and_then(|(v, f)| pair_stats(doc, v, f)),
+        hand,
+        before,
         params: Vec::new(),
         units: Vec::new(),
     };
-    let frags = f64::from(doc.inputs.width) * f64::from(doc.inputs.height);
-    match (&a.vp.program, &a.fp.program) {
-        (Some(v), Some(f)) => {
-            a.before = Some(Stats::of(v, f, &limits_of(doc, v), &limits_of(doc, f)));
-            let opts = doc
-                .opts
-                .to_options(v.profile, f.profile, QUAD_VERTICES as f64, frags);
-            match hoist_opt::optimize(v, f, &opts) {
-                Ok(outcome) => {
-                    let fates = outcome.fates.clone();
-                    let (vp_text, vp_il) = hoist_asm::print_with_lines(&outcome.vp);
-                    let (fp_text, fp_il) = hoist_asm::print_with_lines(&outcome.fp);
-                    let cx = |fragment| annotate::Context {
-                        fates: &fates,
-                        fp_lines: &a.fp.inst_lines,
-                        fragment,
-                    };
-                    let vp_view = annotate::annotate(
-                        &outcome.vp,
-                        &vp_text,
-                        &vp_il,
-                        &outcome.vp_lines,
-                        &cx(false),
-                    );
-                    let fp_view = annotate::annotate(
-                        &outcome.fp,
-                        &fp_text,
-                        &fp_il,
-                        &outcome.fp_lines,
-                        &cx(true),
-                    );
-                    a.after = Some(outcome.after);
-                    a.optimized = Some(Optimized {
-                        outcome,
-                        vp_text,
-                        fp_text,
-                        vp_view,
-                        fp_view,
-                    });
-                }
-                Err(e) => a.problem = Some(e.to_string()),
-            }
-        }
-        _ => {
-            let which = match (a.vp.program.is_some(), a.fp.program.is_some()) {
-                (false, false) => "both programs have",
-                (false, true) => "the vertex program has",
-                _ => "the fragment program has",
-            };
-            a.problem = Some(format!("{which} errors; fix them to optimize and render"));
-        }
-    }
-    if let Some(h) = &doc.hand {
-        let hv = Side::parse(&h.vp, a.optimized.as_ref().map(|o| o.outcome.vp.profile));
-        let hf = Side::parse(&h.fp, a.optimized.as_ref().map(|o| o.outcome.fp.profile));
-        a.after = match (&hv.program, &hf.program) {
-            (Some(v), Some(f)) => Some(Stats::of(v, f, &limits_of(doc, v), &limits_of(doc, f))),
-            _ => None,
-        };
-        a.hand = Some((hv, hf));
-    }
-    let mut params = Vec::new();
-    let mut units = Vec::new();
-    let programs = [
-        a.vp.program.as_ref(),
-        a.fp.program.as_ref(),
-        a.hand.as_ref().and_then(|h| h.0.program.as_ref()),
-        a.hand.as_ref().and_then(|h| h.1.program.as_ref()),
-    ];
-    for p in programs.into_iter().flatten() {
-        params.extend(host_params(p));
-        units.extend(texture_units(p));
-    }
-    params.sort();
-    params.dedup();
-    units.sort();
-    units.dedup();
-    a.params = params;
-    a.units = units;
+    a.collect_inputs();
     a
+}
+
+/// Optimizes and validates the parsed pair (`None` when there is no pair). This is the
+/// slow part: the page runs it in its worker.
+pub fn optimize(doc: &Doc, a: &Analysis) -> Option<OptResult> {
+    let (v, f) = a.original_pair()?;
+    let frags = f64::from(doc.inputs.width) * f64::from(doc.inputs.height);
+    let opts = doc
+        .opts
+        .to_options(v.profile, f.profile, QUAD_VERTICES as f64, frags);
+    let cfg = hoist_verify::Config::default();
+    Some(
+        hoist_verify::optimize(v, f, &opts, Some(&cfg))
+            .map(Box::new)
+            .map_err(|e| e.to_string()),
+    )
+}
+
+impl Analysis {
+    /// Joins [`parse`] and [`optimize`]: prints and annotates the optimized programs, takes
+    /// the statistics after, and parses the hand edit in the optimized programs' profiles.
+    pub fn with_result(mut self, doc: &Doc, result: Option<OptResult>) -> Analysis {
+        match result {
+            Some(Ok(validated)) => {
+                let outcome = &validated.outcome;
+                let (vp_text, vp_il) = hoist_asm::print_with_lines(&outcome.vp);
+                let (fp_text, fp_il) = hoist_asm::print_with_lines(&outcome.fp);
+                let cx = |fragment| annotate::Context {
+                    fates: &outcome.fates,
+                    fp_lines: &self.fp.inst_lines,
+                    fragment,
+                };
+                let vp_view = annotate::annotate(
+                    &outcome.vp,
+                    &vp_text,
+                    &vp_il,
+                    &outcome.vp_lines,
+                    &cx(false),
+                );
+                let fp_view =
+                    annotate::annotate(&outcome.fp, &fp_text, &fp_il, &outcome.fp_lines, &cx(true));
+                let profiles = (Some(outcome.vp.profile), Some(outcome.fp.profile));
+                let reparse = self
+                    .hand
+                    .as_ref()
+                    .is_some_and(|(v, f)| (v.profile, f.profile) != profiles);
+                if reparse {
+                    self.hand = parse_hand(doc, profiles);
+                    self.collect_inputs();
+                }
+                self.after = match &self.hand {
+                    Some((v, f)) => pair_stats(doc, v, f),
+                    None => Some(outcome.after),
+                };
+                self.optimized = Some(Optimized {
+                    validated: *validated,
+                    vp_text,
+                    fp_text,
+                    vp_view,
+                    fp_view,
+                });
+            }
+            Some(Err(e)) => self.problem = Some(e),
+            None => {}
+        }
+        self
+    }
+
+    /// Parameters and texture units of every parsed program.
+    fn collect_inputs(&mut self) {
+        let mut params = Vec::new();
+        let mut units = Vec::new();
+        let programs = [
+            self.vp.program.as_ref(),
+            self.fp.program.as_ref(),
+            self.hand.as_ref().and_then(|h| h.0.program.as_ref()),
+            self.hand.as_ref().and_then(|h| h.1.program.as_ref()),
+        ];
+        for p in programs.into_iter().flatten() {
+            params.extend(host_params(p));
+            units.extend(texture_units(p));
+        }
+        params.sort();
+        params.dedup();
+        units.sort();
+        units.dedup();
+        self.params = params;
+        self.units = units;
+    }
+}
+
+/// Parses, optimizes and validates a document.
+pub fn analyze(doc: &Doc) -> Analysis {
+    let a = parse(doc);
+    let r = optimize(doc, &a);
+    a.with_result(doc, r)
+}
+
+/// How far the pair on the optimized side is trusted, in words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trust {
+    /// The pair may be called equivalent to the original (it passed validation, or is the
+    /// original returned unchanged). Never true for a hand edit.
+    pub validated: bool,
+    /// The pair shown is the user's hand edit, judged by the render verdict alone.
+    pub hand: bool,
+    /// "validated on 3 input sets · …", "not validated: …", "your hand edit (not validated)".
+    pub summary: String,
+    /// One line per group validation rejected, its original source lines first.
+    pub rejected: Vec<String>,
+}
+
+/// The trust line of an analysis (`None` when there is no optimized pair).
+pub fn trust(a: &Analysis) -> Option<Trust> {
+    if a.hand.is_some() {
+        return Some(Trust {
+            validated: false,
+            hand: true,
+            summary: "your hand edit (not validated)".into(),
+            rejected: Vec::new(),
+        });
+    }
+    let v = &a.optimized.as_ref()?.validated;
+    let summary = match (&v.status, &v.report) {
+        (Status::Validated, Some(r)) => {
+            let mut s = format!(
+                "validated on {} input set{} · {} vertices · {} transported values · {} fragments",
+                r.input_sets,
+                if r.input_sets == 1 { "" } else { "s" },
+                r.vertices,
+                r.values,
+                r.fragments
+            );
+            if r.pixels > 0 {
+                s.push_str(&format!(" · {} rendered pixels", r.pixels));
+            }
+            s
+        }
+        (status, _) => status.describe(),
+    };
+    let line = |i: u32| a.fp.inst_lines.get(i as usize).copied().unwrap_or(i + 1);
+    let rejected = v
+        .rejected
+        .iter()
+        .map(|r| {
+            let mut lines: Vec<u32> = r.instructions.iter().map(|&i| line(i)).collect();
+            lines.sort_unstable();
+            lines.dedup();
+            let list = lines
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let noun = if lines.len() == 1 { "line" } else { "lines" };
+            format!("rejected by validation: {noun} {list} — {}", r.failure)
+        })
+        .collect();
+    Some(Trust {
+        validated: v.status.is_validated(),
+        hand: false,
+        summary,
+        rejected,
+    })
 }
 
 #[cfg(test)]
@@ -314,7 +438,7 @@ mod tests {
         assert_eq!(before.fp_slots.total(), 16);
         assert_eq!(before.vp_slots.total(), 2);
         let o = a.optimized.as_ref().expect("optimized");
-        assert!(o.outcome.after.fp_slots.total() < 16);
+        assert!(o.outcome().after.fp_slots.total() < 16);
         // Every moved vertex line points at a fragment instruction; its source line is
         // where the user wrote it.
         let moved: Vec<_> = o
@@ -350,6 +474,65 @@ mod tests {
         assert!(changed.iter().any(|t| t.starts_with('v')), "{changed:?}");
         assert_eq!(a.units, vec![0]);
         assert!(a.params.is_empty());
+    }
+
+    #[test]
+    fn trust_says_how_the_pair_was_checked() {
+        use hoist_verify::{Check, Failure, Rejection};
+        let mut a = analyze(&fig3());
+        let t = trust(&a).expect("an optimized pair");
+        assert!(t.validated && !t.hand && t.rejected.is_empty());
+        assert!(
+            t.summary.starts_with("validated on 3 input sets · ")
+                && t.summary.contains(" vertices · ")
+                && t.summary.contains(" transported values · ")
+                && t.summary.contains(" fragments"),
+            "{}",
+            t.summary
+        );
+        // Rejected groups name the user's source lines (instructions 0 and 1 are on
+        // lines 15 and 16 of Figure 3(b)) and the failing check.
+        let o = a.optimized.as_mut().unwrap();
+        o.validated.rejected.push(Rejection {
+            instructions: vec![1, 0],
+            failure: Failure {
+                check: Check::Vertex,
+                input: "perspective grid (seed 3)".into(),
+                detail: "o1.x: 0.5 expected, 0.25 found".into(),
+            },
+        });
+        o.validated.status = Status::Unvalidated {
+            why: "the executor cannot run the pair".into(),
+        };
+        let t = trust(&a).unwrap();
+        assert!(!t.validated);
+        assert_eq!(t.summary, "not validated: the executor cannot run the pair");
+        assert_eq!(
+            t.rejected,
+            [
+                "rejected by validation: lines 15, 16 — per-vertex check on the perspective grid \
+              (seed 3): o1.x: 0.5 expected, 0.25 found"
+            ]
+        );
+        // No optimized pair, no trust line.
+        a.optimized = None;
+        assert!(trust(&a).is_none());
+    }
+
+    #[test]
+    fn parse_then_result_equals_analyze() {
+        let d = fig3();
+        let p = parse(&d);
+        assert!(p.optimized.is_none() && p.problem.is_none());
+        assert_eq!(p.before.unwrap().fp_slots.total(), 16);
+        let r = optimize(&d, &p);
+        let joined = p.with_result(&d, r);
+        let whole = analyze(&d);
+        let (j, w) = (joined.optimized.unwrap(), whole.optimized.unwrap());
+        assert_eq!(j.fp_text, w.fp_text);
+        assert_eq!(j.fp_view, w.fp_view);
+        assert_eq!(joined.after, whole.after);
+        assert_eq!(j.validated.status, Status::Validated);
     }
 
     #[test]

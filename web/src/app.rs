@@ -1,9 +1,12 @@
 //! The page: layout, and the effects that connect the reducer to the browser — the first
-//! document (link, local storage or default), the debounced analysis, the chunked render
-//! loop (cancelled as soon as the user moves on), persistence of the last document, link
-//! changes and the "Copy link" button.
+//! document (link, local storage or default), the debounced parse of every revision and its
+//! job for the worker (`bridge`: optimization, validation and rendering off the page's
+//! thread; a job in flight is cancelled as soon as the user moves on, and a dead worker is
+//! replaced by the next job), persistence of the last document, link changes and the
+//! "Copy link" button.
 
-use crate::analysis::analyze;
+use crate::analysis::{self, Side};
+use crate::bridge::{self, Engine, OnEvent, OnFail, Starter};
 use crate::components::Shared;
 use crate::components::dag::DagView;
 use crate::components::editor::Editor;
@@ -13,8 +16,9 @@ use crate::components::optimized::OptimizedView;
 use crate::components::options::OptionsPanel;
 use crate::components::output::Output;
 use crate::components::stats::StatsPanel;
-use crate::render::{self, Phase, Task};
-use crate::state::{Action, Notice, Rendered, STORAGE_KEY, State, initial_doc};
+use crate::engine::{Event, Fail, Job};
+use crate::render;
+use crate::state::{Action, Notice, STORAGE_KEY, State, initial_doc};
 use gloo::storage::{LocalStorage, Storage};
 use gloo::timers::future::TimeoutFuture;
 use hoist_asm::Stage;
@@ -27,13 +31,31 @@ use yew::prelude::*;
 
 /// Pause after the last keystroke before re-optimizing (ms).
 const DEBOUNCE_MS: u32 = 220;
-/// Work per slice of the render loop before yielding to the browser (ms).
-const SLICE_MS: f64 = 12.0;
 
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
+/// A job still optimizing after this long (ms) is not waited for: the next job gets a
+/// fresh worker (the optimizer cannot be interrupted, a worker can be terminated).
+const RESTART_MS: f64 = 1500.0;
+
+/// The worker's loader script (`web/hoist-worker-loader.js`, next to the page in `dist/`).
+pub const WORKER_URL: &str = "./hoist-worker-loader.js";
+
+/// Test-only switch, never set by a document: while local storage holds this key, every
+/// job fails on purpose — value `throw`: a JavaScript exception in the worker; `load`: a
+/// worker started from a script that does not exist (takes effect when a worker starts);
+/// anything else: a Rust panic in the worker. The end-to-end test uses it to check that the
+/// page survives a dead worker.
+pub const TEST_FAILURE_KEY: &str = "hoist-test-worker-panic";
+
+fn test_failure() -> Option<String> {
+    LocalStorage::raw()
+        .get_item(TEST_FAILURE_KEY)
+        .ok()
+        .flatten()
+}
+
+/// What the page says when its worker died.
+pub fn engine_failure_message(why: &str) -> String {
+    format!("the optimizer stopped unexpectedly: {why} — your programs are kept; edit to try again")
 }
 
 fn location_hash() -> String {
@@ -79,6 +101,13 @@ struct Report {
     fates: Vec<hoist_opt::Fate>,
     problem: Option<String>,
     verdict: Option<String>,
+    /// How the optimized pair was checked, and the groups validation rejected.
+    validation: Option<String>,
+    validated: bool,
+    rejected: Vec<String>,
+    /// Why the worker stopped, while that is shown.
+    engine_error: Option<String>,
+    rendering: bool,
     render_ms: Option<[f64; 2]>,
     optimizer_ms: f64,
 }
@@ -89,6 +118,7 @@ fn report() -> Result<JsValue, JsValue> {
             return Ok(JsValue::NULL);
         };
         let a = s.analysis.as_ref();
+        let trust = a.and_then(|a| analysis::trust(a));
         let r = Report {
             link: s.link(),
             example: s.doc.example.clone(),
@@ -97,14 +127,20 @@ fn report() -> Result<JsValue, JsValue> {
             after: a.and_then(|a| a.after),
             fates: a
                 .and_then(|a| a.optimized.as_ref())
-                .map(|o| o.outcome.fates.clone())
+                .map(|o| o.outcome().fates.clone())
                 .unwrap_or_default(),
             problem: a.and_then(|a| a.problem.clone()),
             verdict: s.rendered.as_ref().and_then(|r| {
-                r.verdict
-                    .as_ref()
-                    .map(|v| render::verdict_view(v, s.doc.inputs.tolerance).headline)
+                r.verdict.as_ref().map(|v| {
+                    let trusted = trust.as_ref().is_none_or(|t| t.validated || t.hand);
+                    render::trusted_verdict_view(v, s.doc.inputs.tolerance, trusted).headline
+                })
             }),
+            validation: trust.as_ref().map(|t| t.summary.clone()),
+            validated: trust.as_ref().is_some_and(|t| t.validated),
+            rejected: trust.map(|t| t.rejected).unwrap_or_default(),
+            engine_error: s.engine_error.clone(),
+            rendering: s.progress.is_some(),
             render_ms: s.rendered.as_ref().map(|r| [r.ms_original, r.ms_optimized]),
             optimizer_ms: s.analysis_ms,
         };
@@ -112,88 +148,57 @@ fn report() -> Result<JsValue, JsValue> {
     })
 }
 
-/// Renders both pairs of the analysis of revision `rev`, yielding to the browser between
-/// slices, until done or `cancel` is set.
-async fn render_loop(
-    rev: u64,
-    state: UseReducerHandle<State>,
-    dispatch: UseReducerDispatcher<State>,
-    cancel: Rc<Cell<bool>>,
-) {
-    let Some(a) = state.analysis.clone() else {
-        return;
-    };
-    TimeoutFuture::new(0).await;
-    if cancel.get() {
-        return;
+/// `next` for an editor, or `kept` when the editor would show the same of it: the same
+/// diagnostics, dialect and whether the text parsed.
+fn stable_side(kept: Option<Shared<Side>>, next: Option<&Side>) -> Option<Shared<Side>> {
+    match (kept, next) {
+        (Some(k), Some(n))
+            if k.diagnostics == n.diagnostics
+                && k.profile == n.profile
+                && k.program.is_some() == n.program.is_some() =>
+        {
+            Some(k)
+        }
+        (_, n) => n.map(|n| Shared(Rc::new(n.clone()))),
     }
-    let start = now();
-    let plan = match render::plan(&state.doc, &a, &state.images) {
-        Ok(Some(p)) => p,
-        Ok(None) => {
-            dispatch.dispatch(Action::RenderFailed(
-                rev,
-                "nothing to render until both programs parse".into(),
-            ));
-            return;
-        }
-        Err(e) => {
-            dispatch.dispatch(Action::RenderFailed(rev, e));
-            return;
-        }
+}
+
+/// Properties of the page.
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// Where jobs run: a worker unless given (component tests pass `bridge::inline`).
+    #[prop_or_default]
+    pub engine: Option<Starter>,
+}
+
+/// The page's engine: a worker, unless the test switch asks for one that cannot load.
+fn worker_engine(on_event: OnEvent, on_fail: OnFail) -> Engine {
+    let url = match test_failure().as_deref() {
+        Some("load") => "./hoist-worker-missing.js",
+        _ => WORKER_URL,
     };
-    let mut task = Task::new(plan);
-    let (mut ms_orig, mut ms_opt) = (now() - start, 0.0);
-    let mut bands = 1u32;
-    while !task.is_done() {
-        let slice = now();
-        while !task.is_done() && now() - slice < SLICE_MS {
-            let t0 = now();
-            let phase = task.step(bands);
-            let dt = now() - t0;
-            match phase {
-                Phase::Original => ms_orig += dt,
-                Phase::Optimized => ms_opt += dt,
-                Phase::Done => {}
-            }
-            if dt < SLICE_MS / 4.0 {
-                bands = (bands * 2).min(4096);
-            } else if dt > SLICE_MS {
-                bands = (bands / 2).max(1);
-            }
-        }
-        if task.is_done() {
-            break;
-        }
-        dispatch.dispatch(Action::Progress(rev, task.fraction()));
-        TimeoutFuture::new(0).await;
-        if cancel.get() {
-            return;
-        }
-    }
-    let original = task
-        .original
-        .take()
-        .unwrap_or_else(|| Err("not rendered".into()));
-    let optimized = task.optimized.take();
-    let verdict = match (&original, &optimized) {
-        (Ok(a), Some(Ok(b))) => Some(hoist_raster::compare(&a.image, &b.image)),
-        _ => None,
-    };
-    dispatch.dispatch(Action::Rendered(
-        rev,
-        Rc::new(Rendered {
-            original,
-            optimized,
-            verdict,
-            ms_original: ms_orig,
-            ms_optimized: ms_opt,
-        }),
-    ));
+    bridge::worker(url, on_event, on_fail)
+}
+
+/// Starts an engine whose events and failure become actions.
+fn start_engine(start: Starter, dispatch: UseReducerDispatcher<State>) -> Engine {
+    let d = dispatch.clone();
+    let on_event: OnEvent = Rc::new(move |e: Event| match e {
+        Event::Optimized { id, result, ms } => d.dispatch(Action::Optimized(id, result, ms)),
+        Event::Progress { id, fraction } => d.dispatch(Action::Progress(id, fraction)),
+        Event::Rendered { id, rendered } => d.dispatch(Action::Rendered(id, Rc::from(rendered))),
+        Event::RenderFailed { id, error } => d.dispatch(Action::RenderFailed(id, error)),
+        Event::Ready | Event::Crashed { .. } => {}
+    });
+    let on_fail: OnFail = Rc::new(move |id: u64, why: String| {
+        web_sys::console::warn_1(&format!("hoist: the worker stopped: {why}").into());
+        dispatch.dispatch(Action::EngineFailed(id, engine_failure_message(&why)));
+    });
+    (start.0)(on_event, on_fail)
 }
 
 #[function_component(App)]
-pub fn app() -> Html {
+pub fn app(props: &AppProps) -> Html {
     let state = use_reducer(|| {
         let stored: Option<String> = LocalStorage::get(STORAGE_KEY).ok();
         let (doc, notice) = initial_doc(&location_hash(), stored.as_deref());
@@ -218,11 +223,20 @@ pub fn app() -> Html {
         });
     }
 
-    // Debounced analysis of every new revision.
+    // Every new revision: the job under way is cancelled at once; after a pause in typing
+    // the text is parsed here (diagnostics) and the job goes to the worker, a fresh one if
+    // the last one died.
+    let engine = use_mut_ref(|| None::<Engine>);
     {
         let doc = state.doc.clone();
+        let images = state.images.clone();
         let dispatch = state.dispatcher();
+        let engine = engine.clone();
+        let start = props.engine.unwrap_or(Starter(worker_engine));
         use_effect_with(state.rev, move |&rev| {
+            if let Some(e) = engine.borrow().as_ref() {
+                e.cancel();
+            }
             let cancel = Rc::new(Cell::new(false));
             let c = cancel.clone();
             spawn_local(async move {
@@ -230,39 +244,69 @@ pub fn app() -> Html {
                 if c.get() {
                     return;
                 }
-                let t0 = now();
-                let a = analyze(&doc);
-                let ms = now() - t0;
-                if !c.get() {
-                    dispatch.dispatch(Action::Analyzed(rev, Rc::new(a), ms));
+                let parsed = analysis::parse(&doc);
+                dispatch.dispatch(Action::Parsed(rev, Rc::new(parsed)));
+                let fail = match test_failure().as_deref() {
+                    None | Some("load") => None,
+                    Some("throw") => Some(Fail::Throw),
+                    Some(_) => Some(Fail::Panic),
+                };
+                let mut slot = engine.borrow_mut();
+                let replace = slot.as_ref().is_none_or(|e| {
+                    e.is_dead() || e.optimizing_ms().is_some_and(|ms| ms > RESTART_MS)
+                });
+                if replace {
+                    // Dropping the old engine terminates its worker.
+                    *slot = Some(start_engine(start, dispatch));
+                }
+                if let Some(e) = slot.as_ref() {
+                    e.run(Job {
+                        id: rev,
+                        doc,
+                        images,
+                        fail,
+                    });
                 }
             });
             move || cancel.set(true)
         });
     }
 
-    // Render loop per analysis; persistence of the analysed document.
+    // Persistence of every analysed document.
     {
         let s = state.clone();
-        let dispatch = state.dispatcher();
         use_effect_with(state.analysis_rev, move |&rev| {
-            let cancel = Rc::new(Cell::new(false));
             if rev > 0 {
                 let link = s.link();
                 let _ = LocalStorage::set(STORAGE_KEY, &link);
                 replace_url(&link);
-                spawn_local(render_loop(rev, s, dispatch, cancel.clone()));
             }
-            move || cancel.set(true)
         });
     }
 
-    let d = state.dispatcher();
-    let dispatch = Callback::from(move |a: Action| d.dispatch(a));
-    let act = |f: fn(String) -> Action| {
-        let d = dispatch.clone();
-        Callback::from(move |s: String| d.emit(f(s)))
+    // Callbacks that stay the same from one render to the next, so that a panel re-renders
+    // only when what it shows changes (not on every progress event).
+    let dispatch = {
+        let d = state.dispatcher();
+        use_callback((), move |a: Action, _| d.dispatch(a))
     };
+    let on_vp = use_callback(dispatch.clone(), |s: String, d| d.emit(Action::SetVp(s)));
+    let on_fp = use_callback(dispatch.clone(), |s: String, d| d.emit(Action::SetFp(s)));
+    let on_hand_vp = use_callback(dispatch.clone(), |s: String, d| {
+        d.emit(Action::SetHandVp(s))
+    });
+    let on_hand_fp = use_callback(dispatch.clone(), |s: String, d| {
+        d.emit(Action::SetHandFp(s))
+    });
+    let on_vp_profile = use_callback(dispatch.clone(), |p: Option<String>, d| {
+        d.emit(Action::SetProfile(true, p))
+    });
+    let on_fp_profile = use_callback(dispatch.clone(), |p: Option<String>, d| {
+        d.emit(Action::SetProfile(false, p))
+    });
+    let on_origin = use_callback(dispatch.clone(), |l: Option<u32>, d| {
+        d.emit(Action::OriginLine(l))
+    });
 
     let on_copy = {
         let (state, shown, dispatch) = (state.clone(), link_shown.clone(), dispatch.clone());
@@ -299,65 +343,99 @@ pub fn app() -> Html {
         let open = gallery_open.clone();
         Callback::from(move |_| open.set(false))
     };
-    let on_origin = {
-        let d = dispatch.clone();
-        Callback::from(move |l: Option<u32>| d.emit(Action::OriginLine(l)))
-    };
-    let on_profile = |vertex: bool| {
-        let d = dispatch.clone();
-        Callback::from(move |p: Option<String>| d.emit(Action::SetProfile(vertex, p)))
-    };
-
     let a = state.analysis.clone().map(Shared::from);
-    let side = |f: fn(&crate::analysis::Analysis) -> &crate::analysis::Side| {
-        a.as_ref().map(|a| Shared(Rc::new(f(a).clone())))
-    };
+    // The editors' parses, kept (the same `Shared`) while what an editor shows of them is
+    // unchanged, so a parse that only confirms the text re-renders no editor.
+    let sides = use_mut_ref(<[Option<Shared<Side>>; 4]>::default);
+    {
+        let latest = state.latest_parse();
+        let next = [
+            latest.map(|p| &p.vp),
+            latest.map(|p| &p.fp),
+            latest.and_then(|p| p.hand.as_ref()).map(|h| &h.0),
+            latest.and_then(|p| p.hand.as_ref()).map(|h| &h.1),
+        ];
+        let mut sides = sides.borrow_mut();
+        for (kept, next) in sides.iter_mut().zip(next) {
+            *kept = stable_side(kept.take(), next);
+        }
+    }
+    let sides = sides.borrow().clone();
+    // The optimized programs' views, likewise kept while unchanged.
+    type View = Shared<Vec<crate::annotate::CodeLine>>;
+    let views = use_mut_ref(|| None::<(View, View, Shared<Vec<u32>>)>);
+    {
+        let mut views = views.borrow_mut();
+        let next = a
+            .as_ref()
+            .and_then(|a| Some((a.optimized.as_ref()?, &a.fp.inst_lines)));
+        *views = next.map(|(o, lines)| {
+            let kept = views.take();
+            let keep = |k: Option<View>, n: &Vec<crate::annotate::CodeLine>| match k {
+                Some(k) if *k == *n => k,
+                _ => Shared(Rc::new(n.clone())),
+            };
+            let (kv, kf, kl) = match kept {
+                Some((v, f, l)) => (Some(v), Some(f), Some(l)),
+                None => (None, None, None),
+            };
+            (
+                keep(kv, &o.vp_view),
+                keep(kf, &o.fp_view),
+                match kl {
+                    Some(l) if *l == *lines => l,
+                    _ => Shared(Rc::new(lines.clone())),
+                },
+            )
+        });
+    }
+    let views = views.borrow().clone();
     let hand = state.doc.hand.clone();
     let hand_on = hand.is_some();
     let on_hand = {
         let d = dispatch.clone();
         Callback::from(move |_| d.emit(Action::HandEdit(!hand_on)))
     };
+    let engine_error = state.engine_error.clone().map(AttrValue::from);
+    let trust = a.as_ref().and_then(|a| analysis::trust(a));
 
-    let optimized_side = match (&hand, &a) {
-        (Some(h), _) => {
-            let hv = a
-                .as_ref()
-                .and_then(|a| a.hand.as_ref())
-                .map(|h| Shared(Rc::new(h.0.clone())));
-            let hf = a
-                .as_ref()
-                .and_then(|a| a.hand.as_ref())
-                .map(|h| Shared(Rc::new(h.1.clone())));
+    let optimized_side = match (&hand, &a, &views) {
+        (Some(h), _, _) => {
             html! {
                 <>
                     <p class="hint">{ "Hand-edit mode: move instructions yourself; the renderer judges the result." }</p>
                     <Editor id="hand-vp" title="Vertex program (yours)" value={h.vp.clone()}
-                        stage={Stage::Vertex} side={hv} onchange={act(Action::SetHandVp)} />
+                        stage={Stage::Vertex} side={sides[2].clone()} onchange={on_hand_vp} />
                     <Editor id="hand-fp" title="Fragment program (yours)" value={h.fp.clone()}
-                        stage={Stage::Fragment} side={hf} onchange={act(Action::SetHandFp)} />
+                        stage={Stage::Fragment} side={sides[3].clone()} onchange={on_hand_fp} />
                 </>
             }
         }
-        (None, Some(an)) => match &an.optimized {
-            Some(o) => {
-                let fp_lines = Shared(Rc::new(an.fp.inst_lines.clone()));
-                html! {
-                    <>
-                        <OptimizedView id="vp" title={format!("Vertex program ({})", o.outcome.vp.profile.header())}
-                            lines={Shared(Rc::new(o.vp_view.clone()))} dialect={o.outcome.vp.dialect()}
-                            fp_lines={fp_lines.clone()} on_origin={on_origin.clone()} />
-                        <OptimizedView id="fp" title={format!("Fragment program ({})", o.outcome.fp.profile.header())}
-                            lines={Shared(Rc::new(o.fp_view.clone()))} dialect={o.outcome.fp.dialect()}
-                            fp_lines={fp_lines} on_origin={on_origin.clone()} />
-                    </>
-                }
+        (None, Some(an), Some((vp_view, fp_view, fp_lines))) => {
+            let o = an.optimized.as_ref().map(|o| o.outcome());
+            let header = |fragment: bool| {
+                o.map(|o| if fragment { &o.fp } else { &o.vp })
+                    .map_or(String::new(), |p| p.profile.header().to_string())
+            };
+            let dialect = o.map_or(hoist_asm::Dialect::D3d9, |o| o.vp.dialect());
+            html! {
+                <>
+                    <OptimizedView id="vp" title={format!("Vertex program ({})", header(false))}
+                        lines={vp_view.clone()} dialect={dialect}
+                        fp_lines={fp_lines.clone()} on_origin={on_origin.clone()} />
+                    <OptimizedView id="fp" title={format!("Fragment program ({})", header(true))}
+                        lines={fp_view.clone()} dialect={o.map_or(dialect, |o| o.fp.dialect())}
+                        fp_lines={fp_lines.clone()} on_origin={on_origin.clone()} />
+                </>
             }
-            None => {
-                html! { <p class="message" id="opt-problem">{ an.problem.clone().unwrap_or_default() }</p> }
-            }
+        }
+        (None, Some(an), None) => {
+            html! { <p class="message" id="opt-problem">{ an.problem.clone().unwrap_or_default() }</p> }
+        }
+        (None, None, _) => match &engine_error {
+            Some(e) => html! { <p class="message bad" id="opt-problem">{ e.clone() }</p> },
+            None => html! { <p class="muted">{ "Optimizing…" }</p> },
         },
-        (None, None) => html! { <p class="muted">{ "Optimizing…" }</p> },
     };
 
     let scene = {
@@ -411,11 +489,11 @@ pub fn app() -> Html {
                 <section class="col" aria-label="Original programs">
                     <h2>{ "Original" }</h2>
                     <Editor id="vp" title="Vertex program" value={state.doc.vp.clone()} stage={Stage::Vertex}
-                        side={side(|a| &a.vp)} onchange={act(Action::SetVp)}
-                        profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={on_profile(true)} />
+                        side={sides[0].clone()} onchange={on_vp}
+                        profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={on_vp_profile} />
                     <Editor id="fp" title="Fragment program" value={state.doc.fp.clone()} stage={Stage::Fragment}
-                        side={side(|a| &a.fp)} onchange={act(Action::SetFp)}
-                        profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={on_profile(false)}
+                        side={sides[1].clone()} onchange={on_fp}
+                        profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={on_fp_profile}
                         highlight_line={state.origin_line} />
                 </section>
                 <section class="col" aria-label="Optimized programs">
@@ -429,6 +507,7 @@ pub fn app() -> Html {
                     { optimized_side }
                 </section>
                 <Output rendered={state.rendered.clone().map(Shared::from)} progress={state.progress}
+                    optimizing={state.is_optimizing()} trust={trust} engine_error={engine_error}
                     view={state.doc.inputs.view} tolerance={state.doc.inputs.tolerance}
                     error={error} dispatch={dispatch.clone()} />
                 <div class="panels">
@@ -441,7 +520,7 @@ pub fn app() -> Html {
                     <InputsPanel analysis={a.clone()} inputs={state.doc.inputs.clone()} {scene}
                         image_names={state.image_names.clone()} dispatch={dispatch.clone()} />
                 </div>
-                <DagView analysis={a} source={state.doc.fp.clone()} />
+                <DagView analysis={a} source={AttrValue::from(state.analysed_fp.clone())} />
             </main>
             <footer class="foot">
                 { "Hoist implements the code motion of T. Ikeda, F. Ino and K. Hagihara, “A Code Motion Technique \

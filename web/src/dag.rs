@@ -239,7 +239,7 @@ mod tests {
         let a = crate::analysis::analyze(&doc);
         let o = a.optimized.as_ref().unwrap();
         let fp = a.fp.program.as_ref().unwrap();
-        let dag = build(fp, &doc.fp, &a.fp.inst_lines, &o.outcome.fates, &|f| {
+        let dag = build(fp, &doc.fp, &a.fp.inst_lines, &o.outcome().fates, &|f| {
             format!("{f:?}")
         })
         .unwrap();

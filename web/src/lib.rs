@@ -7,8 +7,12 @@
 //!
 //! - [`doc`]: the shareable document and its invariants; [`codec`]: permalinks.
 //! - [`state`]: the app state and its `Action` reducer.
-//! - [`analysis`]: parse, optimize, annotate ([`annotate`], [`highlight`]).
+//! - [`analysis`]: parse, optimize and validate (`hoist-verify`), annotate ([`annotate`],
+//!   [`highlight`]).
 //! - [`render`]: render plans, the incremental two-pair task, verdicts, display mappings.
+//! - [`engine`]: optimization, validation and rendering as jobs and events — what the
+//!   page's Web Worker runs (`worker`, started by `src/bin/hoist-worker.rs`), reached
+//!   through `bridge` and the message encoding `wire` (wasm only).
 //! - [`examples`], [`estimate`], [`dag`], [`numbers`]: the gallery, the paper's cost
 //!   reasoning, the dependence graph and input validation.
 
@@ -17,6 +21,7 @@ pub mod annotate;
 pub mod codec;
 pub mod dag;
 pub mod doc;
+pub mod engine;
 pub mod estimate;
 pub mod examples;
 pub mod highlight;
@@ -27,4 +32,10 @@ pub mod state;
 #[cfg(target_arch = "wasm32")]
 pub mod app;
 #[cfg(target_arch = "wasm32")]
+pub mod bridge;
+#[cfg(target_arch = "wasm32")]
 pub mod components;
+#[cfg(target_arch = "wasm32")]
+pub mod wire;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;

@@ -19,6 +19,7 @@ use hoist_raster::scene::{
 };
 use hoist_raster::texture::TexShape;
 use hoist_raster::{Caps, Filter, Geometry, Sampler, TargetFormat, TexFormat, Wrap, pattern};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -290,7 +291,7 @@ pub fn plan(doc: &Doc, a: &Analysis, images: &Images) -> Result<Option<Plan>, St
     let optimized = a.optimized_pair().map(|(v2, f2)| {
         let mut sc = with_pair(base.clone(), v2, f2);
         if let Some(o) = &a.optimized {
-            apply_mirrors(&mut sc, &o.outcome.mirrors);
+            apply_mirrors(&mut sc, &o.outcome().mirrors);
         }
         sc
     });
@@ -319,7 +320,7 @@ pub enum Phase {
 }
 
 /// A finished run: the displayed image and the counters.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Run {
     pub image: Image,
     pub stats: hoist_raster::Stats,
@@ -328,6 +329,47 @@ pub struct Run {
 }
 
 pub type RunResult = Result<Run, String>;
+
+/// A finished (or failed) render of both pairs.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Rendered {
+    pub original: RunResult,
+    pub optimized: Option<RunResult>,
+    /// Comparison of the two images, when both rendered.
+    pub verdict: Option<Verdict>,
+    /// The difference heat map ([`heat_map`]), when both rendered; empty = not computed.
+    #[serde(skip)]
+    pub heat: Vec<u8>,
+    /// Wall-clock milliseconds spent on each pair.
+    pub ms_original: f64,
+    pub ms_optimized: f64,
+}
+
+impl Rendered {
+    /// The results of a finished task, compared, with the heat map.
+    pub fn of_task(task: &mut Task, ms_original: f64, ms_optimized: f64) -> Rendered {
+        let original = task
+            .original
+            .take()
+            .unwrap_or_else(|| Err("not rendered".into()));
+        let optimized = task.optimized.take();
+        let (verdict, heat) = match (&original, &optimized) {
+            (Ok(a), Some(Ok(b))) => (
+                Some(hoist_raster::compare(&a.image, &b.image)),
+                heat_map(&a.image, &b.image),
+            ),
+            _ => (None, Vec::new()),
+        };
+        Rendered {
+            original,
+            optimized,
+            verdict,
+            heat,
+            ms_original,
+            ms_optimized,
+        }
+    }
+}
 
 /// Renders the original pair, then the optimized one, a few bands per step.
 pub struct Task {
@@ -481,6 +523,8 @@ pub enum VerdictKind {
     Identical,
     Equivalent,
     Different,
+    /// The images agree, but the optimizer's result was not validated.
+    Unvalidated,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -543,6 +587,28 @@ pub fn verdict_view(v: &Verdict, tolerance: f32) -> VerdictView {
             headline: "DIFFERENT: sizes differ".into(),
             detail: format!("{}x{} vs {}x{}", a.0, a.1, b.0, b.1),
         },
+    }
+}
+
+/// The verdict line for a pair that may not be called equivalent (`validated` false: the
+/// optimizer's result failed or skipped validation): agreeing images are reported as such,
+/// never as "bit-identical" or "equivalent".
+pub fn trusted_verdict_view(v: &Verdict, tolerance: f32, validated: bool) -> VerdictView {
+    let view = verdict_view(v, tolerance);
+    if validated || view.kind == VerdictKind::Different {
+        return view;
+    }
+    let agree = match view.kind {
+        VerdictKind::Identical => "bit-identical".to_string(),
+        _ => view.headline.clone(),
+    };
+    VerdictView {
+        kind: VerdictKind::Unvalidated,
+        headline: "not validated".into(),
+        detail: format!(
+            "the images agree here ({agree}), but the optimized pair was not validated, so it \
+             is not known to be equivalent"
+        ),
     }
 }
 
@@ -757,7 +823,7 @@ mod tests {
         d.inputs.set_param(key(3), [0.25, -0.5, 0.0, 0.0]);
         let a = analyze(&d);
         let o = a.optimized.as_ref().expect("optimized");
-        assert!(!o.outcome.mirrors.is_empty(), "{:?}", o.outcome.notes);
+        assert!(!o.outcome().mirrors.is_empty(), "{:?}", o.outcome().notes);
         let p = plan(&d, &a, &Images::new()).unwrap().unwrap();
         let mut t = Task::new(p.clone());
         t.run_to_end();
@@ -790,7 +856,8 @@ mod tests {
         };
         d.inputs.width = 16;
         d.inputs.height = 8;
-        let a = analyze(&d);
+        // Only the original pair matters here (and validating it would run the loops too).
+        let a = crate::analysis::parse(&d);
         assert_eq!(a.fp.errors(), 0, "{:?}", a.fp.diagnostics);
         let mut t = Task::new(plan(&d, &a, &Images::new()).unwrap().unwrap());
         t.run_to_end();
@@ -877,6 +944,36 @@ mod tests {
         let d = verdict_view(&v, 1e-7);
         assert_eq!(d.kind, VerdictKind::Different);
         assert!(d.detail.contains("(3, 4) channel G"), "{}", d.detail);
+    }
+
+    #[test]
+    fn unvalidated_pairs_are_never_called_equivalent() {
+        let v = trusted_verdict_view(&Verdict::Identical, 0.0, true);
+        assert_eq!(v.headline, "bit-identical");
+        let v = trusted_verdict_view(&Verdict::Identical, 0.0, false);
+        assert_eq!(v.kind, VerdictKind::Unvalidated);
+        assert_eq!(v.headline, "not validated");
+        assert!(v.detail.contains("(bit-identical)") && v.detail.contains("not known"));
+        let close = Verdict::Differs {
+            max_abs_diff: 1e-6,
+            x: 0,
+            y: 0,
+            channel: 0,
+            a: [0.0; 4],
+            b: [1e-6, 0.0, 0.0, 0.0],
+            differing_pixels: 1,
+            nan_mismatches: 0,
+        };
+        let v = trusted_verdict_view(&close, 1e-4, false);
+        assert_eq!(v.kind, VerdictKind::Unvalidated);
+        assert!(
+            v.detail.contains("equivalent: max |Δ| = 1e-6"),
+            "{}",
+            v.detail
+        );
+        // A difference is a difference either way.
+        let v = trusted_verdict_view(&close, 1e-7, false);
+        assert_eq!(v.kind, VerdictKind::Different);
     }
 
     #[test]

@@ -5,11 +5,16 @@
 //! pictures, the highlighted origin line). Every change goes through [`State::apply`] with
 //! an [`Action`]; results computed for an older revision are dropped there, so a slow
 //! render never overwrites the view of newer text.
+//!
+//! A revision's results arrive in steps: its parse (main thread: diagnostics at once), the
+//! worker's validated optimization (joined with the parse into the analysis shown), render
+//! progress, the render. A worker failure is kept as a message until the next revision.
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, OptResult};
 use crate::doc::{Doc, HandEdit, OptState, ParamKey, TexSpec, ViewMap};
 use crate::examples;
-use crate::render::{Images, RunResult};
+use crate::render::Images;
+pub use crate::render::Rendered;
 use std::rc::Rc;
 
 /// A message at the top of the page.
@@ -19,33 +24,28 @@ pub struct Notice {
     pub error: bool,
 }
 
-/// A finished (or failed) render of both pairs.
-#[derive(Clone, Debug)]
-pub struct Rendered {
-    pub original: RunResult,
-    pub optimized: Option<RunResult>,
-    /// Comparison of the two images, when both rendered.
-    pub verdict: Option<hoist_raster::Verdict>,
-    /// Wall-clock milliseconds spent on each pair.
-    pub ms_original: f64,
-    pub ms_optimized: f64,
-}
-
 #[derive(Clone, Debug, Default)]
 pub struct State {
     pub doc: Doc,
     /// Bumped on every document change.
     pub rev: u64,
+    /// The parse of the newest revision sent to the worker, and that revision.
+    pub parsed: Option<Rc<Analysis>>,
+    pub parsed_rev: u64,
+    /// The last complete analysis (parse and validated optimization).
     pub analysis: Option<Rc<Analysis>>,
-    /// Revision the analysis belongs to.
+    /// Revision the analysis belongs to, and its original fragment program's text.
     pub analysis_rev: u64,
-    /// Milliseconds the analysis (parse + optimize) took.
+    pub analysed_fp: Rc<str>,
+    /// Milliseconds the worker's parse, optimization and validation took.
     pub analysis_ms: f64,
     /// Render in progress: fraction done, for the analysis revision.
     pub progress: Option<f64>,
     pub rendered: Option<Rc<Rendered>>,
     /// Why nothing could be rendered (a broken scene, for instance).
     pub render_error: Option<String>,
+    /// The worker stopped (panicked, threw, could not load): why.
+    pub engine_error: Option<String>,
     pub images: Images,
     /// Names of the user pictures by unit, for display.
     pub image_names: Vec<(u8, String)>,
@@ -78,11 +78,15 @@ pub enum Action {
     HandEdit(bool),
     SetHandVp(String),
     SetHandFp(String),
-    /// The analysis of a revision and how long it took (ms).
-    Analyzed(u64, Rc<Analysis>, f64),
+    /// The parse of a revision (its job goes to the worker).
+    Parsed(u64, Rc<Analysis>),
+    /// The worker's optimization of a revision and how long it took (ms).
+    Optimized(u64, Option<OptResult>, f64),
     Progress(u64, f64),
     Rendered(u64, Rc<Rendered>),
     RenderFailed(u64, String),
+    /// The worker died while working on a revision: why.
+    EngineFailed(u64, String),
     /// The URL fragment changed (a followed example card, a pasted link).
     Hash(String),
     Notice(Option<Notice>),
@@ -147,6 +151,21 @@ impl State {
     /// Whether the analysis shown belongs to the current text.
     pub fn is_current(&self) -> bool {
         self.analysis_rev == self.rev
+    }
+
+    /// The newest parse (for the editors' diagnostics): ahead of the analysis while the
+    /// worker is busy.
+    pub fn latest_parse(&self) -> Option<&Rc<Analysis>> {
+        if self.parsed_rev > self.analysis_rev {
+            self.parsed.as_ref()
+        } else {
+            self.analysis.as_ref()
+        }
+    }
+
+    /// Whether the worker is optimizing the current revision.
+    pub fn is_optimizing(&self) -> bool {
+        self.parsed_rev == self.rev && self.analysis_rev < self.rev && self.engine_error.is_none()
     }
 
     /// Refuses program texts above [`crate::doc::MAX_PROGRAM`] with a notice.
@@ -292,13 +311,32 @@ impl State {
                     self.touch();
                 }
             }
-            Action::Analyzed(rev, a, ms) => {
+            Action::Parsed(rev, a) => {
                 if rev == self.rev {
-                    self.analysis = Some(a);
+                    self.parsed = Some(a);
+                    self.parsed_rev = rev;
+                    self.engine_error = None;
+                }
+            }
+            Action::Optimized(rev, result, ms) => {
+                if rev == self.rev
+                    && self.parsed_rev == rev
+                    && let Some(p) = &self.parsed
+                {
+                    let a = (**p).clone().with_result(&self.doc, result);
+                    self.analysis = Some(Rc::new(a));
+                    self.analysed_fp = self.doc.fp.as_str().into();
                     self.analysis_ms = ms;
                     self.analysis_rev = rev;
                     self.progress = Some(0.0);
                     self.render_error = None;
+                    self.engine_error = None;
+                }
+            }
+            Action::EngineFailed(rev, e) => {
+                if rev == self.rev {
+                    self.engine_error = Some(e);
+                    self.progress = None;
                 }
             }
             Action::Progress(rev, f) => {
@@ -385,7 +423,6 @@ impl yew::Reducible for State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::analyze;
 
     fn fig3() -> State {
         let mut s = State::default();
@@ -393,18 +430,45 @@ mod tests {
         s
     }
 
+    /// The parse and the worker's result of the current text, as the page sends them.
+    fn analyzed(s: &mut State) {
+        let p = crate::analysis::parse(&s.doc);
+        let r = crate::analysis::optimize(&s.doc, &p);
+        s.apply(Action::Parsed(s.rev, Rc::new(p)));
+        s.apply(Action::Optimized(s.rev, r, 1.0));
+    }
+
     #[test]
     fn edits_bump_the_revision_and_stale_results_are_dropped() {
         let mut s = fig3();
         let r0 = s.rev;
-        let a = Rc::new(analyze(&s.doc));
+        let p = Rc::new(crate::analysis::parse(&s.doc));
+        let r = crate::analysis::optimize(&s.doc, &p);
         s.apply(Action::SetFp(s.doc.fp.replace("c0.x", "c1.x")));
         assert!(s.rev > r0);
-        // The analysis of the old text arrives late: ignored.
-        s.apply(Action::Analyzed(r0, a.clone(), 1.0));
+        // The parse and the optimization of the old text arrive late: ignored.
+        s.apply(Action::Parsed(r0, p.clone()));
+        assert!(s.parsed.is_none());
+        s.apply(Action::Optimized(r0, r.clone(), 1.0));
         assert!(s.analysis.is_none());
-        s.apply(Action::Analyzed(s.rev, a, 1.0));
-        assert!(s.is_current());
+        // The current text's parse comes first; the editors see it at once.
+        let p = Rc::new(crate::analysis::parse(&s.doc));
+        s.apply(Action::Parsed(s.rev, p.clone()));
+        assert!(Rc::ptr_eq(s.latest_parse().unwrap(), &p));
+        assert!(s.is_optimizing() && !s.is_current());
+        // An optimization that is not of the parsed revision is dropped.
+        s.apply(Action::Optimized(r0, r, 1.0));
+        assert!(s.analysis.is_none());
+        let r = crate::analysis::optimize(&s.doc, &p);
+        s.apply(Action::Optimized(s.rev, r, 1.0));
+        assert!(s.is_current() && !s.is_optimizing());
+        let a = s.analysis.as_ref().unwrap();
+        let o = a
+            .optimized
+            .as_ref()
+            .expect("joined with the optimizer's result");
+        assert!(o.validated.status.is_validated());
+        assert!(!o.fp_view.is_empty());
         assert_eq!(s.progress, Some(0.0));
         s.apply(Action::Progress(s.rev, 0.5));
         assert_eq!(s.progress, Some(0.5));
@@ -421,15 +485,58 @@ mod tests {
     }
 
     #[test]
+    fn a_worker_failure_is_shown_until_the_next_revision_works() {
+        let mut s = fig3();
+        analyzed(&mut s);
+        let shown = s.analysis.clone();
+        s.apply(Action::SetFp(s.doc.fp.replace("c0.x", "c1.x")));
+        let text = s.doc.fp.clone();
+        s.apply(Action::Parsed(
+            s.rev,
+            Rc::new(crate::analysis::parse(&s.doc)),
+        ));
+        s.apply(Action::Progress(s.rev, 0.5));
+        // The failure of an older job is not this revision's.
+        s.apply(Action::EngineFailed(s.rev - 1, "old".into()));
+        assert!(s.engine_error.is_none());
+        s.apply(Action::EngineFailed(s.rev, "panicked at x.rs".into()));
+        assert_eq!(s.engine_error.as_deref(), Some("panicked at x.rs"));
+        assert!(!s.is_optimizing() && s.progress.is_none());
+        // The document and the last good analysis are kept.
+        assert_eq!(s.doc.fp, text);
+        assert!(Rc::ptr_eq(
+            s.analysis.as_ref().unwrap(),
+            shown.as_ref().unwrap()
+        ));
+        // The next edit's job clears it, and its results are shown.
+        s.apply(Action::SetFp(s.doc.fp.replace("c1.x", "c0.x")));
+        assert!(s.engine_error.is_some());
+        analyzed(&mut s);
+        assert!(s.engine_error.is_none() && s.is_current());
+    }
+
+    #[test]
     fn hand_edit_starts_from_the_optimizer_output() {
         let mut s = fig3();
-        let a = Rc::new(analyze(&s.doc));
-        let opt_fp = a.optimized.as_ref().unwrap().fp_text.clone();
-        s.apply(Action::Analyzed(s.rev, a, 1.0));
+        analyzed(&mut s);
+        let opt_fp = s
+            .analysis
+            .as_ref()
+            .unwrap()
+            .optimized
+            .as_ref()
+            .unwrap()
+            .fp_text
+            .clone();
         s.apply(Action::HandEdit(true));
         assert_eq!(s.doc.hand.as_ref().unwrap().fp, opt_fp);
         s.apply(Action::SetHandFp("ps_2_0\nmov oC0, c0\n".into()));
         assert_eq!(s.doc.hand.as_ref().unwrap().fp, "ps_2_0\nmov oC0, c0\n");
+        // The hand edit is the user's: never called validated.
+        analyzed(&mut s);
+        let t = crate::analysis::trust(s.analysis.as_ref().unwrap()).unwrap();
+        assert!(t.hand && !t.validated);
+        assert_eq!(t.summary, "your hand edit (not validated)");
         s.apply(Action::HandEdit(false));
         assert!(s.doc.hand.is_none());
     }

@@ -6,7 +6,10 @@
 
 use gloo::timers::future::TimeoutFuture;
 use hoist_asm::Stage;
+use hoist_web::analysis::Trust;
 use hoist_web::analysis::{Side, analyze};
+use hoist_web::app::{App, AppProps, TEST_FAILURE_KEY};
+use hoist_web::bridge::Starter;
 use hoist_web::codec::{self, DecodeError, Link};
 use hoist_web::components::Shared;
 use hoist_web::components::dag::{DagProps, DagView};
@@ -19,9 +22,10 @@ use hoist_web::components::stats::{StatsPanel, StatsProps};
 use hoist_web::doc::{Doc, ViewMap};
 use hoist_web::render::Run;
 use hoist_web::state::{Action, Rendered};
+use hoist_web::wire;
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 use yew::{AttrValue, Callback};
@@ -269,6 +273,7 @@ async fn output_shows_images_and_the_verdict() {
         original: Ok(run(a.clone())),
         optimized: Some(Ok(run(b.clone()))),
         verdict: Some(hoist_raster::compare(&a, b)),
+        heat: Vec::new(),
         ms_original: 1.0,
         ms_optimized: 1.0,
     };
@@ -276,6 +281,9 @@ async fn output_shows_images_and_the_verdict() {
     let props = OutputProps {
         rendered: Some(Shared(Rc::new(rendered(&b)))),
         progress: Some(0.5),
+        optimizing: false,
+        trust: None,
+        engine_error: None,
         view: ViewMap::default(),
         tolerance: 1e-4,
         error: None,
@@ -303,8 +311,8 @@ async fn output_shows_images_and_the_verdict() {
     assert!(matches!(actions.borrow().last(), Some(Action::SetView(v)) if v.lo == -1.0));
 }
 
-#[wasm_bindgen_test]
-async fn output_calls_identical_images_bit_identical() {
+/// Mounts the output panel for identical 4×4 images with the given trust and worker state.
+async fn identical_output(trust: Option<Trust>, engine_error: Option<&str>) -> Element {
     let root = mount_point();
     let a = hoist_raster::Image::new(4, 4, [1.0; 4]);
     let props = OutputProps {
@@ -312,10 +320,14 @@ async fn output_calls_identical_images_bit_identical() {
             original: Ok(run(a.clone())),
             optimized: Some(Ok(run(a.clone()))),
             verdict: Some(hoist_raster::compare(&a, &a)),
+            heat: Vec::new(),
             ms_original: 0.0,
             ms_optimized: 0.0,
         }))),
         progress: None,
+        optimizing: engine_error.is_none() && trust.is_none(),
+        trust,
+        engine_error: engine_error.map(AttrValue::from),
         view: ViewMap::default(),
         tolerance: 0.0,
         error: None,
@@ -323,7 +335,147 @@ async fn output_calls_identical_images_bit_identical() {
     };
     yew::Renderer::<Output>::with_root_and_props(root.clone(), props).render();
     tick().await;
+    root
+}
+
+fn trust(validated: bool, hand: bool, rejected: &[&str]) -> Trust {
+    Trust {
+        validated,
+        hand,
+        summary: if hand {
+            "your hand edit (not validated)".into()
+        } else if validated {
+            "validated on 3 input sets · 22 vertices · 232 transported values · 72 fragments".into()
+        } else {
+            "not validated: the executor cannot run the pair".into()
+        },
+        rejected: rejected.iter().map(|r| r.to_string()).collect(),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn output_calls_identical_images_bit_identical_only_when_validated() {
+    let root = identical_output(None, None).await;
     assert_eq!(text(&root, "#verdict"), "bit-identical");
+    assert!(text(&root, ".busy").contains("optimizing"));
+
+    let rejected =
+        "rejected by validation: lines 4, 5 — per-vertex check on the perspective grid: x";
+    let root = identical_output(Some(trust(true, false, &[rejected])), None).await;
+    assert_eq!(text(&root, "#verdict"), "bit-identical");
+    assert!(text(&root, "#validation").contains("validated on 3 input sets"));
+    assert!(has_class(&one(&root, "#validation"), "ok"));
+    assert_eq!(text(&root, "#rejected li"), rejected);
+
+    // Not validated: the same pixels are not called equivalent.
+    let root = identical_output(Some(trust(false, false, &[])), None).await;
+    assert_eq!(text(&root, "#verdict"), "not validated");
+    assert!(has_class(&one(&root, ".verdict"), "unvalidated"));
+    assert!(text(&root, ".verdict-detail").contains("not known to be equivalent"));
+    assert!(text(&root, "#validation").starts_with("not validated"));
+    assert!(has_class(&one(&root, "#validation"), "warn"));
+    assert!(all(&root, "#rejected").is_empty());
+
+    // A hand edit is judged by the render alone.
+    let root = identical_output(Some(trust(false, true, &[])), None).await;
+    assert_eq!(text(&root, "#verdict"), "bit-identical");
+    assert!(text(&root, "#validation").contains("your hand edit (not validated)"));
+
+    // A dead worker: its message instead of a verdict.
+    let root = identical_output(Some(trust(true, false, &[])), Some("the optimizer stopped")).await;
+    assert_eq!(text(&root, "#verdict"), "no verdict");
+    assert_eq!(text(&root, "#engine-error"), "the optimizer stopped");
+    assert!(all(&root, "#validation").is_empty());
+}
+
+#[wasm_bindgen_test]
+fn jobs_and_events_cross_the_wire_intact() {
+    use hoist_web::engine::{Event, Fail, Job, Request};
+    let mut images = hoist_web::render::Images::new();
+    images.insert(3, Rc::new(vec![1u8, 2, 3, 250]));
+    let job = Job {
+        id: 42,
+        doc: fig3(),
+        images,
+        fail: Some(Fail::Throw),
+    };
+    let packed = wire::encode_request(&Request::Run(Box::new(job.clone()))).unwrap();
+    // The header and the picture move, not copied.
+    assert_eq!(packed.transfer.length(), 2);
+    let Request::Run(back) = wire::decode_request(packed.message).unwrap() else {
+        panic!("not a job")
+    };
+    assert_eq!(
+        (back.id, &back.doc, back.fail),
+        (42, &job.doc, Some(Fail::Throw))
+    );
+    assert_eq!(
+        back.images.get(&3).map(|b| b.as_slice()),
+        Some(&[1u8, 2, 3, 250][..])
+    );
+
+    // The optimizer's validated result.
+    let a = hoist_web::analysis::parse(&job.doc);
+    let result = hoist_web::analysis::optimize(&job.doc, &a);
+    let e = Event::Optimized {
+        id: 42,
+        result: result.clone(),
+        ms: 1.5,
+    };
+    let Event::Optimized {
+        result: Some(Ok(v)),
+        ..
+    } = wire::decode_event(wire::encode_event(e).unwrap().message).unwrap()
+    else {
+        panic!("not an optimized result")
+    };
+    let Some(Ok(orig)) = result else { panic!() };
+    assert_eq!(v.status, orig.status);
+    assert_eq!(v.report, orig.report);
+    assert_eq!(v.outcome.fp, orig.outcome.fp);
+    assert_eq!(v.outcome.fates, orig.outcome.fates);
+
+    // Images (NaN included) and the heat map travel as buffers.
+    let mut x = hoist_raster::Image::new(3, 2, [0.25, -0.0, 1e30, 1.0]);
+    x.pixels[4] = [f32::NAN, f32::INFINITY, -1.5, 0.0];
+    let y = hoist_raster::Image::new(3, 2, [0.5; 4]);
+    let rendered = Rendered {
+        original: Ok(run(x.clone())),
+        optimized: Some(Ok(run(y.clone()))),
+        verdict: Some(hoist_raster::compare(&x, &y)),
+        heat: hoist_web::render::heat_map(&x, &y),
+        ms_original: 2.0,
+        ms_optimized: 3.0,
+    };
+    let packed = wire::encode_event(Event::Rendered {
+        id: 9,
+        rendered: Box::new(rendered.clone()),
+    })
+    .unwrap();
+    assert_eq!(packed.transfer.length(), 4);
+    assert_eq!(wire::event_id(&packed.message), Some(9));
+    let Event::Rendered { id: 9, rendered: r } = wire::decode_event(packed.message).unwrap() else {
+        panic!("not a render")
+    };
+    let px = |r: &Rendered| r.original.as_ref().unwrap().image.pixels.clone();
+    let bits = |p: Vec<[f32; 4]>| p.iter().flatten().map(|f| f.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(px(&r)), bits(px(&rendered)));
+    assert_eq!(r.optimized.unwrap().unwrap().image, y);
+    assert_eq!(r.heat, rendered.heat);
+    // (NaN is unequal to itself: compare what is printed.)
+    assert_eq!(
+        format!("{:?}", r.verdict),
+        format!("{:?}", rendered.verdict)
+    );
+
+    let ready = wire::encode_event(Event::Ready).unwrap().message;
+    assert_eq!(wire::event_id(&ready), None);
+    assert!(matches!(wire::decode_event(ready), Ok(Event::Ready)));
+
+    // Garbage is an error, not a panic.
+    assert!(wire::decode_event(JsValue::from_str("junk")).is_err());
+    assert!(wire::decode_event(js_sys::Array::of1(&JsValue::from(7)).into()).is_err());
+    assert!(wire::decode_request(js_sys::Array::new().into()).is_err());
 }
 
 #[wasm_bindgen_test]
@@ -453,20 +605,68 @@ async fn dependence_graph_has_a_node_per_instruction() {
     assert!(all(&root, ".dag-edge").len() >= 16);
 }
 
-#[wasm_bindgen_test]
-async fn the_whole_app_renders_figure3_bit_identical() {
-    let root = mount_point();
-    yew::Renderer::<hoist_web::app::App>::with_root(root.clone()).render();
+/// Waits until `sel` in `root` shows text satisfying `pred` (up to a minute); returns it.
+async fn wait_for(root: &Element, sel: &str, pred: impl Fn(&str) -> bool) -> String {
     let mut last = String::new();
     for _ in 0..600 {
         TimeoutFuture::new(100).await;
-        if let Some(v) = root.query_selector("#verdict").unwrap() {
+        if let Some(v) = root.query_selector(sel).unwrap() {
             last = v.text_content().unwrap_or_default();
-            if last == "bit-identical" {
+            if pred(&last) {
                 break;
             }
         }
     }
+    last
+}
+
+fn mount_app() -> Element {
+    let root = mount_point();
+    let props = AppProps {
+        engine: Some(Starter(hoist_web::bridge::inline)),
+    };
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    root
+}
+
+#[wasm_bindgen_test]
+async fn the_whole_app_renders_figure3_bit_identical_and_validated() {
+    let root = mount_app();
+    let last = wait_for(&root, "#verdict", |t| t == "bit-identical").await;
     assert_eq!(last, "bit-identical");
     assert!(text(&root, "#stat-fp").starts_with("16 → "));
+    let v = text(&root, "#validation");
+    assert!(v.contains("validated on 3 input sets · "), "{v}");
+    assert!(
+        v.contains(" vertices · ") && v.contains(" transported values · "),
+        "{v}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_app_survives_a_dead_engine_and_recovers_on_the_next_edit() {
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage.set_item(TEST_FAILURE_KEY, "panic").unwrap();
+    let root = mount_app();
+    let shown = wait_for(&root, "#engine-error", |t| !t.is_empty()).await;
+    storage.remove_item(TEST_FAILURE_KEY).unwrap();
+    assert!(
+        shown.starts_with("the optimizer stopped unexpectedly: forced failure"),
+        "{shown}"
+    );
+    assert!(
+        shown.ends_with("your programs are kept; edit to try again"),
+        "{shown}"
+    );
+    assert_eq!(text(&root, "#verdict"), "no verdict");
+    // The editor keeps its text and takes the next edit, which works again.
+    let fp: HtmlTextAreaElement = one(&root, "textarea#fp").dyn_into().unwrap();
+    let before = fp.value();
+    assert!(before.contains("texld"), "{before}");
+    fp.set_value(&format!("{before}\n"));
+    fire(&fp, "input");
+    let last = wait_for(&root, "#verdict", |t| t == "bit-identical").await;
+    assert_eq!(last, "bit-identical");
+    assert!(all(&root, "#engine-error").is_empty());
+    assert!(text(&root, "#validation").starts_with("validated on "));
 }

@@ -33,7 +33,13 @@ pub fn dag_view(p: &DagProps) -> Html {
             Fate::Moved { group: None } => "moved (shared helper)".into(),
             Fate::Stays { reason } => format!("stays — {}", reason.describe(&line_of)),
         };
-        let g = dag::build(fp, &p.source, &a.fp.inst_lines, &o.outcome.fates, &describe)?;
+        let g = dag::build(
+            fp,
+            &p.source,
+            &a.fp.inst_lines,
+            &o.outcome().fates,
+            &describe,
+        )?;
         let edges: Html = g
             .edges
             .iter()

@@ -1,7 +1,10 @@
-//! Rendered output: original, optimized and difference heat map on canvases, the verdict,
-//! the float → colour mapping, a pixel inspector and the render progress.
+//! Rendered output: original, optimized and difference heat map on canvases, the verdict
+//! and next to it how far the optimized pair was validated (with the groups validation
+//! rejected), the float → colour mapping, a pixel inspector, the worker's progress, and
+//! what happened when the worker stopped.
 
 use super::{Shared, event_value};
+use crate::analysis::Trust;
 use crate::doc::{Channel, ViewMap};
 use crate::numbers;
 use crate::render::{self, VerdictKind};
@@ -14,6 +17,15 @@ use yew::prelude::*;
 pub struct OutputProps {
     pub rendered: Option<Shared<Rendered>>,
     pub progress: Option<f64>,
+    /// The worker is optimizing and validating the current text.
+    #[prop_or_default]
+    pub optimizing: bool,
+    /// How far the optimized pair is trusted (`None`: there is none).
+    #[prop_or_default]
+    pub trust: Option<Trust>,
+    /// The worker stopped: the message to show instead of a verdict.
+    #[prop_or_default]
+    pub engine_error: Option<AttrValue>,
     pub view: ViewMap,
     pub tolerance: f32,
     /// Why nothing rendered (broken scene) or why there is no optimized side.
@@ -98,6 +110,9 @@ pub fn output(p: &OutputProps) -> Html {
                     None => clear(&c_opt),
                 }
                 match (a, b) {
+                    (Some(a), Some(_)) if !r.heat.is_empty() => {
+                        put(&c_diff, a.width, a.height, &r.heat)
+                    }
                     (Some(a), Some(b)) => put(&c_diff, a.width, a.height, &render::heat_map(a, b)),
                     _ => clear(&c_diff),
                 }
@@ -110,17 +125,23 @@ pub fn output(p: &OutputProps) -> Html {
         });
     }
 
+    let trusted = p.trust.as_ref().is_none_or(|t| t.validated || t.hand);
     let verdict = p.rendered.as_ref().and_then(|r| {
         r.verdict
             .as_ref()
-            .map(|v| render::verdict_view(v, p.tolerance))
+            .map(|v| render::trusted_verdict_view(v, p.tolerance, trusted))
     });
-    let verdict_html = match (&verdict, &p.rendered) {
-        (Some(v), _) => {
+    let verdict_html = match (&p.engine_error, &verdict, &p.rendered) {
+        (Some(_), _, _) => html! {
+            <div class="verdict none"><strong id="verdict">{ "no verdict" }</strong>
+                <span class="verdict-detail">{ "the optimizer stopped" }</span></div>
+        },
+        (None, Some(v), _) => {
             let class = match v.kind {
                 VerdictKind::Identical => "identical",
                 VerdictKind::Equivalent => "equivalent",
                 VerdictKind::Different => "different",
+                VerdictKind::Unvalidated => "unvalidated",
             };
             html! {
                 <div class={classes!("verdict", class)}>
@@ -129,7 +150,7 @@ pub fn output(p: &OutputProps) -> Html {
                 </div>
             }
         }
-        (None, Some(r)) => {
+        (None, None, Some(r)) => {
             let why = r
                 .optimized
                 .as_ref()
@@ -147,22 +168,47 @@ pub fn output(p: &OutputProps) -> Html {
                     <span class="verdict-detail">{ why }</span></div>
             }
         }
-        (None, None) => html! {
+        (None, None, None) => html! {
             <div class="verdict none"><strong id="verdict">
                 { if p.error.is_some() { "no verdict" } else { "waiting for the first render" } }
             </strong></div>
         },
     };
+    let trust_html = match (&p.engine_error, &p.trust) {
+        (None, Some(t)) => {
+            let class = if t.hand {
+                "hand"
+            } else if t.validated {
+                "ok"
+            } else {
+                "warn"
+            };
+            html! {
+                <>
+                    <p id="validation" class={classes!("validation", class)}>{ t.summary.clone() }</p>
+                    if !t.rejected.is_empty() {
+                        <ul id="rejected" class="rejected">
+                            { for t.rejected.iter().map(|r| html! { <li>{ r.clone() }</li> }) }
+                        </ul>
+                    }
+                </>
+            }
+        }
+        _ => html! {},
+    };
 
-    let progress = match p.progress {
-        Some(f) => html! {
+    let progress = match (p.progress, p.optimizing) {
+        (Some(f), _) => html! {
             <div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="100"
                 aria-valuenow={format!("{:.0}", f * 100.0)} aria-label="Rendering">
                 <div class="bar" style={format!("width: {:.1}%", f * 100.0)}></div>
                 <span>{ format!("rendering… {:.0}%", f * 100.0) }</span>
             </div>
         },
-        None => html! {},
+        (None, true) => {
+            html! { <span class="busy" role="status">{ "optimizing and validating…" }</span> }
+        }
+        (None, false) => html! {},
     };
 
     let on_channel = {
@@ -266,6 +312,10 @@ pub fn output(p: &OutputProps) -> Html {
                 { progress }
             </header>
             { verdict_html }
+            { trust_html }
+            if let Some(e) = &p.engine_error {
+                <p class="message bad" id="engine-error" role="alert">{ e.clone() }</p>
+            }
             if let Some(e) = &p.error {
                 <p class="message bad">{ e.clone() }</p>
             }

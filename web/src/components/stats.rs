@@ -13,7 +13,7 @@ pub struct StatsProps {
     pub rendered: Option<Shared<Rendered>>,
     pub width: u32,
     pub height: u32,
-    /// Time the parse and optimization took (ms).
+    /// Time the worker's parse, optimization and validation took (ms).
     #[prop_or_default]
     pub analysis_ms: f64,
 }
@@ -65,9 +65,9 @@ pub fn stats_panel(p: &StatsProps) -> Html {
         )
     });
     let chosen = a.optimized.as_ref().map(|o| {
-        let rule = &o.outcome.chosen;
+        let rule = &o.outcome().chosen;
         let proven = o
-            .outcome
+            .outcome()
             .rules
             .iter()
             .find(|r| &r.rule == rule)
@@ -86,7 +86,7 @@ pub fn stats_panel(p: &StatsProps) -> Html {
         .optimized
         .as_ref()
         .map(|o| {
-            o.outcome
+            o.outcome()
                 .notes
                 .iter()
                 .map(|n| html! { <li>{ n.clone() }</li> })
@@ -130,7 +130,7 @@ pub fn stats_panel(p: &StatsProps) -> Html {
                         format!("of {}", af.interp_available)) }
                     { arrow("stat-vtemps", "vertex temporaries", b.vp_temps.to_string(), af.vp_temps.to_string(), String::new()) }
                     { arrow("stat-ftemps", "fragment temporaries", b.fp_temps.to_string(), af.fp_temps.to_string(), String::new()) }
-                    <tr title="Parsing and optimizing both programs, in this browser">
+                    <tr title="Parsing, optimizing and validating both programs, in the page's worker">
                         <th scope="row">{ "optimizer time" }</th>
                         <td class="num"><span id="stat-opt-time">{ format!("{:.1} ms", p.analysis_ms) }</span></td>
                     </tr>

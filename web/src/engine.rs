@@ -1,0 +1,370 @@
+//! The optimizer and the renderer as jobs: what the page's worker runs, as plain logic.
+//!
+//! A [`Job`] is a document revision and the user's pictures. [`Runner`] turns it into
+//! [`Event`]s, one bounded piece of work per [`Runner::step`]: first the parse, the
+//! optimizer and its validation in one go ([`Event::Optimized`]), then the two renders a
+//! few bands at a time ([`Runner::progress`] between steps), and last both images with
+//! their verdict and heat map ([`Event::Rendered`]). The runner only needs a clock, so it
+//! runs natively in tests; `worker` (wasm) moves jobs and events between the page and the
+//! worker thread, and `bridge` is the page's end.
+
+use crate::analysis::{self, OptResult};
+use crate::doc::Doc;
+use crate::render::{self, Images, Phase, Rendered, Task};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// Work of one document revision.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Job {
+    /// The document revision; every event of the job carries it back.
+    pub id: u64,
+    pub doc: Doc,
+    /// User pictures by unit (PNG bytes); they travel beside the serialized job.
+    #[serde(skip)]
+    pub images: Images,
+    /// Test-only: fail on purpose (see `app::TEST_FAILURE_KEY`); never set by the document.
+    pub fail: Option<Fail>,
+}
+
+/// A forced failure of the worker, for tests of the page's recovery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fail {
+    /// A Rust panic in the job (the panic hook reports it).
+    Panic,
+    /// A JavaScript exception out of the job (no panic hook involved).
+    Throw,
+}
+
+/// Messages to the worker.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Request {
+    /// Start a job; it supersedes (cancels) the one under way.
+    Run(Box<Job>),
+    /// Stop the job under way: its results would be dropped anyway.
+    Cancel,
+}
+
+/// Messages from the worker.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Event {
+    /// The worker is up and listening.
+    Ready,
+    /// The optimizer's validated result (`None`: the pair does not parse) and the time
+    /// parse, optimization and validation took (ms).
+    Optimized {
+        id: u64,
+        result: Option<OptResult>,
+        ms: f64,
+    },
+    /// Render progress in [0, 1].
+    Progress { id: u64, fraction: f64 },
+    /// Both renders, compared.
+    Rendered { id: u64, rendered: Box<Rendered> },
+    /// Nothing could be rendered (a broken scene, a pair that does not parse).
+    RenderFailed { id: u64, error: String },
+    /// The worker died: its panic message, or why it could not run.
+    Crashed { message: String },
+}
+
+/// The bytes of a message (CBOR: compact, fast to decode, and every `f32` — NaN and
+/// infinities included — survives, which JSON would not allow).
+pub fn to_bytes<T: Serialize>(v: &T) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    ciborium::into_writer(v, &mut out).map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// A message from its bytes.
+pub fn from_bytes<T: DeserializeOwned>(b: &[u8]) -> Result<T, String> {
+    ciborium::from_reader(b).map_err(|e| e.to_string())
+}
+
+/// Rendering time per step before a worker looks at its messages again (ms).
+pub const SLICE_MS: f64 = 25.0;
+
+enum Stage {
+    Optimize,
+    Render {
+        task: Box<Task>,
+        ms: [f64; 2],
+        bands: u32,
+    },
+    Done,
+}
+
+/// Runs one job, a piece per [`Runner::step`].
+pub struct Runner {
+    id: u64,
+    doc: Doc,
+    images: Images,
+    clock: Box<dyn Fn() -> f64>,
+    stage: Stage,
+}
+
+impl Runner {
+    /// A runner for `job`; `clock` gives milliseconds.
+    pub fn new(job: Job, clock: Box<dyn Fn() -> f64>) -> Runner {
+        Runner {
+            id: job.id,
+            doc: job.doc,
+            images: job.images,
+            clock,
+            stage: Stage::Optimize,
+        }
+    }
+
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    pub fn is_done(&self) -> bool {
+        matches!(self.stage, Stage::Done)
+    }
+
+    /// The render's progress event.
+    pub fn progress(&self) -> Event {
+        let fraction = match &self.stage {
+            Stage::Optimize => 0.0,
+            Stage::Render { task, .. } => task.fraction(),
+            Stage::Done => 1.0,
+        };
+        Event::Progress {
+            id: self.id,
+            fraction,
+        }
+    }
+
+    /// The next piece of work: the optimizer (in one go), or about `budget_ms` of
+    /// rendering (at least one step). Returns the events it produced.
+    pub fn step(&mut self, budget_ms: f64) -> Vec<Event> {
+        let id = self.id;
+        match &mut self.stage {
+            Stage::Optimize => {
+                let t0 = (self.clock)();
+                let parsed = analysis::parse(&self.doc);
+                let result = analysis::optimize(&self.doc, &parsed);
+                let a = parsed.with_result(&self.doc, result.clone());
+                let ms = (self.clock)() - t0;
+                let mut out = vec![Event::Optimized { id, result, ms }];
+                let t1 = (self.clock)();
+                match render::plan(&self.doc, &a, &self.images) {
+                    Ok(Some(plan)) => {
+                        let setup = (self.clock)() - t1;
+                        self.stage = Stage::Render {
+                            task: Box::new(Task::new(plan)),
+                            ms: [setup, 0.0],
+                            bands: 1,
+                        };
+                    }
+                    Ok(None) => {
+                        out.push(Event::RenderFailed {
+                            id,
+                            error: "nothing to render until both programs parse".into(),
+                        });
+                        self.stage = Stage::Done;
+                    }
+                    Err(error) => {
+                        out.push(Event::RenderFailed { id, error });
+                        self.stage = Stage::Done;
+                    }
+                }
+                out
+            }
+            Stage::Render { task, ms, bands } => {
+                let start = (self.clock)();
+                // At least one step per call, however small the budget.
+                while !task.is_done() {
+                    let t0 = (self.clock)();
+                    let phase = task.step(*bands);
+                    let dt = (self.clock)() - t0;
+                    match phase {
+                        Phase::Original => ms[0] += dt,
+                        Phase::Optimized => ms[1] += dt,
+                        Phase::Done => {}
+                    }
+                    // Aim at steps of a quarter of the budget or so.
+                    if dt < budget_ms / 4.0 {
+                        *bands = (*bands * 2).min(4096);
+                    } else if dt > budget_ms {
+                        *bands = (*bands / 2).max(1);
+                    }
+                    if (self.clock)() - start >= budget_ms {
+                        break;
+                    }
+                }
+                if !task.is_done() {
+                    return Vec::new();
+                }
+                let rendered = Rendered::of_task(task, ms[0], ms[1]);
+                self.stage = Stage::Done;
+                vec![Event::Rendered {
+                    id,
+                    rendered: Box::new(rendered),
+                }]
+            }
+            Stage::Done => Vec::new(),
+        }
+    }
+
+    /// Runs to the end (tests): every event, in order.
+    pub fn run_to_end(&mut self) -> Vec<Event> {
+        let mut out = Vec::new();
+        while !self.is_done() {
+            out.extend(self.step(f64::INFINITY));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::{VerdictKind, verdict_view};
+    use hoist_verify::Validated;
+    use std::time::Instant;
+
+    fn clock() -> Box<dyn Fn() -> f64> {
+        let t0 = Instant::now();
+        Box::new(move || t0.elapsed().as_secs_f64() * 1e3)
+    }
+
+    fn job(id: u64, doc: Doc) -> Job {
+        Job {
+            id,
+            doc,
+            images: Images::new(),
+            fail: None,
+        }
+    }
+
+    fn fig3() -> Doc {
+        let mut d = crate::examples::load(crate::examples::find("paper/fig3").unwrap());
+        d.inputs.width = 64;
+        d.inputs.height = 32;
+        d
+    }
+
+    #[test]
+    fn a_job_optimizes_validates_then_renders() {
+        let mut r = Runner::new(job(7, fig3()), clock());
+        let first = r.step(SLICE_MS);
+        let Some(Event::Optimized {
+            id: 7,
+            result: Some(Ok(v)),
+            ms,
+        }) = first.first()
+        else {
+            panic!("{first:?}")
+        };
+        assert!(*ms >= 0.0);
+        assert!(v.status.is_validated(), "{}", v.status.describe());
+        let report = v.report.as_ref().expect("a report");
+        assert!(report.input_sets > 0 && report.vertices > 0 && report.fragments > 0);
+        assert!(v.outcome.after.fp_slots.total() < 16);
+        // Rendering comes in small steps, with progress in between.
+        let mut fractions = Vec::new();
+        let mut events = Vec::new();
+        while !r.is_done() {
+            if let Event::Progress { fraction, .. } = r.progress() {
+                fractions.push(fraction);
+            }
+            events.extend(r.step(0.0));
+        }
+        assert!(fractions.len() > 2, "{fractions:?}");
+        assert!(fractions.windows(2).all(|w| w[0] <= w[1]), "{fractions:?}");
+        let [Event::Rendered { id: 7, rendered }] = &events[..] else {
+            panic!("{events:?}")
+        };
+        let v = rendered.verdict.as_ref().expect("a verdict");
+        assert_eq!(verdict_view(v, 0.0).kind, VerdictKind::Identical);
+        assert_eq!(rendered.heat.len(), 64 * 32 * 4);
+        assert!(rendered.heat.chunks(4).all(|p| p == [0, 0, 0, 255]));
+    }
+
+    #[test]
+    fn broken_programs_and_scenes_are_events_not_panics() {
+        let mut d = fig3();
+        d.fp = "ps_2_0\nmov oC0, r0,\n".into();
+        let ev = Runner::new(job(1, d), clock()).run_to_end();
+        assert!(
+            matches!(&ev[0], Event::Optimized { result: None, .. }),
+            "{ev:?}"
+        );
+        assert!(matches!(&ev[1], Event::RenderFailed { error, .. } if error.contains("parse")));
+
+        let mut d = fig3();
+        d.scene = Some("[test]\ndraw sideways\n".into());
+        let ev = Runner::new(job(2, d), clock()).run_to_end();
+        assert!(matches!(
+            &ev[0],
+            Event::Optimized {
+                result: Some(Ok(_)),
+                ..
+            }
+        ));
+        assert!(
+            matches!(&ev[1], Event::RenderFailed { id: 2, error } if error.starts_with("scene:")),
+            "{ev:?}"
+        );
+
+        let mut d = fig3();
+        d.vp = "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n".into();
+        let ev = Runner::new(job(3, d), clock()).run_to_end();
+        assert!(
+            matches!(
+                &ev[0],
+                Event::Optimized {
+                    result: Some(Err(_)),
+                    ..
+                }
+            ),
+            "{ev:?}"
+        );
+    }
+
+    #[test]
+    fn jobs_and_events_survive_serialization() {
+        let mut j = job(5, fig3());
+        j.fail = Some(Fail::Panic);
+        let bytes = to_bytes(&Request::Run(Box::new(j.clone()))).unwrap();
+        let Request::Run(b) = from_bytes(&bytes).unwrap() else {
+            panic!()
+        };
+        assert_eq!((b.id, b.fail, &b.doc), (5, Some(Fail::Panic), &j.doc));
+        let mut r = Runner::new(job(5, fig3()), clock());
+        let Event::Optimized {
+            result: Some(Ok(orig)),
+            ..
+        } = r.step(SLICE_MS).remove(0)
+        else {
+            panic!()
+        };
+        let ev = Event::Optimized {
+            id: 5,
+            result: Some(Ok(orig.clone())),
+            ms: 1.0,
+        };
+        let Event::Optimized {
+            result: Some(Ok(v)),
+            ..
+        } = from_bytes::<Event>(&to_bytes(&ev).unwrap()).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(v.status, orig.status);
+        assert_eq!(v.report, orig.report);
+        assert_eq!(v.outcome.fp, orig.outcome.fp);
+        assert_eq!(v.outcome.fates, orig.outcome.fates);
+        // Non-finite numbers survive (JSON would refuse them).
+        let mut w = (*orig).clone();
+        w.report.as_mut().unwrap().max_affine_error = f64::INFINITY;
+        w.report.as_mut().unwrap().max_render_diff = f32::NAN;
+        let back: Validated = from_bytes(&to_bytes(&w).unwrap()).unwrap();
+        let r = back.report.unwrap();
+        assert!(r.max_affine_error.is_infinite() && r.max_render_diff.is_nan());
+        // Garbage is an error.
+        assert!(from_bytes::<Event>(&[0xff, 0x00, 0x13]).is_err());
+        assert!(from_bytes::<Event>(&bytes[..bytes.len() / 2]).is_err());
+    }
+}
