@@ -236,7 +236,7 @@ pub fn quiet_panics() {
 }
 
 /// The options and validation seeds the soak uses for a pair.
-fn settings(seed: u64, vp: &Program, fp: &Program) -> (Options, Config, Config) {
+pub fn settings(seed: u64, vp: &Program, fp: &Program) -> (Options, Config, Config) {
     let mut rng = SmallRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x50A4);
     let opts = options(&mut rng, vp, fp);
     let cfg = Config {

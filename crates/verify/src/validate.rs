@@ -184,8 +184,9 @@ pub fn validate(vp: &Program, fp: &Program, out: &Outcome, cfg: &Config) -> Resu
 }
 
 /// Vertex parameters of the optimized pair: the original ones plus the mirrored copies
-/// (of host parameters, literals, or GL state only a fragment program can name).
-fn mirrored(params: &Params, gl: &hoist_raster::GlState, out: &Outcome) -> Params {
+/// (of host parameters, literals, or GL state only a fragment program can name). Rendering
+/// an optimized pair outside a scene takes its parameters from here.
+pub fn mirrored(params: &Params, gl: &hoist_raster::GlState, out: &Outcome) -> Params {
     let mut p = params.clone();
     for m in &out.mirrors {
         let value = match &m.fragment {

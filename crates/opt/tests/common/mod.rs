@@ -2,11 +2,10 @@
 
 #![allow(dead_code)]
 
-use hoist_asm::ir::ConstBinding;
 use hoist_asm::{ParseOptions, Program, Stage};
 use hoist_opt::{Options, Outcome};
 use hoist_raster::pattern::{Pattern, generate};
-use hoist_raster::{Filter, RenderConfig, Sampler, StageParams, TexFormat, Texture, Verdict, Wrap};
+use hoist_raster::{Filter, RenderConfig, Sampler, TexFormat, Texture, Verdict, Wrap};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -70,28 +69,6 @@ pub fn config(size: u32, filter: Filter, seed: u64) -> RenderConfig {
         cfg.textures.insert(unit, Arc::new(tex));
     }
     cfg
-}
-
-/// Copies the fragment parameters the optimizer mirrored into the vertex stage.
-pub fn apply_mirrors(cfg: &mut RenderConfig, out: &Outcome) {
-    for m in &out.mirrors {
-        let value = match &m.fragment {
-            ConstBinding::Env(n) => cfg.params.fragment.env.get(n).copied(),
-            ConstBinding::Local(n) => cfg.params.fragment.local.get(n).copied(),
-            _ => None,
-        }
-        .unwrap_or([0.0; 4]);
-        let v: &mut StageParams = &mut cfg.params.vertex;
-        match m.vertex {
-            ConstBinding::Env(n) => {
-                v.env.insert(n, value);
-            }
-            ConstBinding::Local(n) => {
-                v.local.insert(n, value);
-            }
-            _ => {}
-        }
-    }
 }
 
 /// Checks that the optimized pair validates and round-trips through its printer.
@@ -179,7 +156,7 @@ pub fn prove(
     let out = v.outcome;
     check_output(&out);
     let a = hoist_raster::render(Some(vp), Some(fp), &cfg).expect("render original");
-    apply_mirrors(&mut cfg, &out);
+    cfg.params = hoist_verify::validate::mirrored(&cfg.params, &cfg.state.gl, &out);
     let b = hoist_raster::render(Some(&out.vp), Some(&out.fp), &cfg).expect("render optimized");
     let range = a
         .image
