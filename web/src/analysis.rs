@@ -1,22 +1,30 @@
 //! From a [`Doc`] to everything the page shows except pixels: parsed programs and their
-//! diagnostics, the optimizer's validated outcome with the annotated optimized programs,
-//! hand-edited programs, statistics and the parameters and texture units the programs use.
+//! diagnostics, the optimizer's validated result as the page shows it (annotated programs,
+//! fates, the dependence graph), hand-edited programs, statistics and the parameters and
+//! texture units the programs use.
 //!
 //! Two halves, so the page can split them between threads: [`parse`] (fast: the main
-//! thread runs it on every edit for diagnostics) and [`optimize`] (the optimizer and its
-//! translation validation, `hoist_verify`: the worker runs it), joined by
-//! [`Analysis::with_result`]. [`analyze`] does all three. Everything is pure and total:
-//! broken programs, mismatched pairs and optimizer errors end up as messages. [`trust`]
-//! words how far the optimized pair was checked.
+//! thread runs it on every edit for diagnostics) and [`optimize`] then [`summarize`] (the
+//! optimizer, its translation validation (`hoist_verify`), the annotations of
+//! `hoist_opt::annotate` and the graph: the worker runs them and sends the [`Optimized`]
+//! summary, not the whole outcome), joined by [`Analysis::with_result`]. [`analyze`] does
+//! all of it. Everything is pure and total: broken programs, mismatched pairs and optimizer
+//! errors end up as messages. [`trust`] words how far the optimized pair was checked.
+//!
+//! Parts that a new result often repeats (sides, annotated programs, the graph) are `Rc`s,
+//! kept from the last analysis while equal, so the views drawing them see the same pointer
+//! and skip their work.
 
-use crate::annotate::{self, CodeLine};
+use crate::dag::{self, Dag};
 use crate::doc::{Doc, ParamKey};
-use hoist_asm::diag::LineIndex;
 use hoist_asm::ir::{ConstBinding, RegFile};
 use hoist_asm::profile::Limits;
 use hoist_asm::{Diagnostic, Dialect, ParseOptions, Profile, Program, Stage};
-use hoist_opt::{Outcome, Stats};
-use hoist_verify::{Status, Validated};
+use hoist_opt::annotate::{self, Annotated, SourceLines};
+use hoist_opt::{Fate, Outcome, Stats};
+use hoist_verify::{Rejection, Report, Status, Validated};
+use serde::{Deserialize, Serialize};
+use std::rc::Rc;
 
 /// Vertices of the playground's draw (the GPGPU quad).
 pub const QUAD_VERTICES: u64 = 4;
@@ -30,8 +38,8 @@ pub struct Side {
     pub profile: Option<Profile>,
     pub diagnostics: Vec<Diagnostic>,
     pub program: Option<Program>,
-    /// 1-based source line of each instruction.
-    pub inst_lines: Vec<u32>,
+    /// Source line of each instruction.
+    pub lines: SourceLines,
 }
 
 impl Side {
@@ -47,28 +55,16 @@ impl Side {
         );
         let diagnostics = parsed.diagnostics.clone();
         let program = parsed.into_result().ok();
-        let idx = LineIndex::new(src);
-        let inst_lines = program
+        let lines = program
             .as_ref()
-            .map(|p| {
-                p.insts
-                    .iter()
-                    .map(|i| {
-                        if i.span.is_none() {
-                            0
-                        } else {
-                            idx.line_col(i.span.start as usize).line
-                        }
-                    })
-                    .collect()
-            })
+            .map(|p| SourceLines::of(p, src, 1))
             .unwrap_or_default();
         Side {
             detected,
             profile,
             diagnostics,
             program,
-            inst_lines,
+            lines,
         }
     }
 
@@ -82,36 +78,69 @@ impl Side {
     }
 }
 
-/// The optimizer's validated result, printed and annotated.
-#[derive(Clone, Debug)]
-pub struct Optimized {
-    /// The outcome, how it was validated, and the groups validation rejected.
-    pub validated: Validated,
-    pub vp_text: String,
-    pub fp_text: String,
-    pub vp_view: Vec<CodeLine>,
-    pub fp_view: Vec<CodeLine>,
-}
+/// `Rc<T>` fields travel as `T`.
+mod shared {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::rc::Rc;
 
-impl Optimized {
-    pub fn outcome(&self) -> &Outcome {
-        &self.validated.outcome
+    pub fn serialize<T: Serialize, S: Serializer>(v: &Rc<T>, s: S) -> Result<S::Ok, S::Error> {
+        (**v).serialize(s)
+    }
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Rc<T>, D::Error> {
+        T::deserialize(d).map(Rc::new)
     }
 }
 
-/// What the optimizer made of a pair (`Err`: why it could not run).
-pub type OptResult = Result<Box<Validated>, String>;
+/// The optimizer's validated result as the page shows it: what the worker sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Optimized {
+    /// How the result was validated, what was checked, the groups validation rejected.
+    pub status: Status,
+    pub report: Option<Report>,
+    pub rejected: Vec<Rejection>,
+    /// Both optimized programs, printed and annotated.
+    #[serde(with = "shared")]
+    pub vp: Rc<Annotated>,
+    #[serde(with = "shared")]
+    pub fp: Rc<Annotated>,
+    pub vp_profile: Profile,
+    pub fp_profile: Profile,
+    /// Per original fragment instruction.
+    pub fates: Vec<Fate>,
+    /// Number of independent movable groups.
+    pub groups: usize,
+    pub after: Stats,
+    /// The selection rule whose result this is, and whether it proved it optimal.
+    pub chosen: String,
+    pub proven_optimal: bool,
+    pub notes: Vec<String>,
+    /// The original fragment program's dependence graph (or why there is none).
+    #[serde(with = "shared")]
+    pub dag: Rc<Result<Dag, String>>,
+}
+
+/// What the optimizer made of a pair, as the page gets it (`Err`: why it could not run).
+pub type OptResult = Result<Box<Optimized>, String>;
+
+/// The optimizer's whole validated result (`Err`: why it could not run).
+pub type FullResult = Result<Box<Validated>, String>;
 
 /// Everything derived from a document.
 #[derive(Clone, Debug)]
 pub struct Analysis {
-    pub vp: Side,
-    pub fp: Side,
-    pub optimized: Option<Optimized>,
+    pub vp: Rc<Side>,
+    pub fp: Rc<Side>,
+    pub optimized: Option<Rc<Optimized>>,
+    /// The optimizer's whole outcome, where it was computed (the worker, native callers of
+    /// [`analyze`]): the renderer needs its programs and mirrors. The page never has it.
+    pub outcome: Option<Rc<Outcome>>,
     /// Why there is no optimized pair (errors in the input, a mismatched pair, ...).
     pub problem: Option<String>,
     /// Hand-edited optimized programs, when the optimized side is in edit mode.
-    pub hand: Option<(Side, Side)>,
+    pub hand: Option<(Rc<Side>, Rc<Side>)>,
     /// Statistics of the original pair and of the optimized (or hand-edited) pair.
     pub before: Option<Stats>,
     pub after: Option<Stats>,
@@ -126,15 +155,10 @@ impl Analysis {
         Some((self.vp.program.as_ref()?, self.fp.program.as_ref()?))
     }
 
-    /// The pair to render on the optimized side: the hand edit when there is one.
-    pub fn optimized_pair(&self) -> Option<(&Program, &Program)> {
-        match &self.hand {
-            Some((v, f)) => Some((v.program.as_ref()?, f.program.as_ref()?)),
-            None => self
-                .optimized
-                .as_ref()
-                .map(|o| (&o.outcome().vp, &o.outcome().fp)),
-        }
+    /// The hand-edited pair, when there is one and it parses.
+    pub fn hand_pair(&self) -> Option<(&Program, &Program)> {
+        let (v, f) = self.hand.as_ref()?;
+        Some((v.program.as_ref()?, f.program.as_ref()?))
     }
 
     pub fn dialect(&self) -> Dialect {
@@ -146,9 +170,7 @@ impl Analysis {
 
     /// Number of independent movable groups (the range of the stepwise slider).
     pub fn groups(&self) -> usize {
-        self.optimized
-            .as_ref()
-            .map_or(0, |o| o.outcome().groups.len())
+        self.optimized.as_ref().map_or(0, |o| o.groups)
     }
 }
 
@@ -210,10 +232,16 @@ pub fn texture_units(p: &Program) -> Vec<u8> {
     u
 }
 
-fn parse_hand(doc: &Doc, forced: (Option<Profile>, Option<Profile>)) -> Option<(Side, Side)> {
-    doc.hand
-        .as_ref()
-        .map(|h| (Side::parse(&h.vp, forced.0), Side::parse(&h.fp, forced.1)))
+fn parse_hand(
+    doc: &Doc,
+    forced: (Option<Profile>, Option<Profile>),
+) -> Option<(Rc<Side>, Rc<Side>)> {
+    doc.hand.as_ref().map(|h| {
+        (
+            Rc::new(Side::parse(&h.vp, forced.0)),
+            Rc::new(Side::parse(&h.fp, forced.1)),
+        )
+    })
 }
 
 fn pair_stats(doc: &Doc, v: &Side, f: &Side) -> Option<Stats> {
@@ -227,8 +255,8 @@ fn pair_stats(doc: &Doc, v: &Side, f: &Side) -> Option<Stats> {
 /// statistics of the original pair and the parameters and units the programs use. No
 /// optimization: `optimized` is `None`, `problem` says only what keeps the pair from it.
 pub fn parse(doc: &Doc) -> Analysis {
-    let vp = Side::parse(&doc.vp, doc.vp_profile());
-    let fp = Side::parse(&doc.fp, doc.fp_profile());
+    let vp = Rc::new(Side::parse(&doc.vp, doc.vp_profile()));
+    let fp = Rc::new(Side::parse(&doc.fp, doc.fp_profile()));
     let before = pair_stats(doc, &vp, &fp);
     let problem = match (vp.program.is_some(), fp.program.is_some()) {
         (true, true) => None,
@@ -242,6 +270,7 @@ pub fn parse(doc: &Doc) -> Analysis {
         vp,
         fp,
         optimized: None,
+        outcome: None,
         problem,
         after: hand.as_ref().and_then(|(v, f)| pair_stats(doc, v, f)),
         hand,
@@ -255,7 +284,7 @@ pub fn parse(doc: &Doc) -> Analysis {
 
 /// Optimizes and validates the parsed pair (`None` when there is no pair). This is the
 /// slow part: the page runs it in its worker.
-pub fn optimize(doc: &Doc, a: &Analysis) -> Option<OptResult> {
+pub fn optimize(doc: &Doc, a: &Analysis) -> Option<FullResult> {
     let (v, f) = a.original_pair()?;
     let frags = f64::from(doc.inputs.width) * f64::from(doc.inputs.height);
     let opts = doc
@@ -269,30 +298,62 @@ pub fn optimize(doc: &Doc, a: &Analysis) -> Option<OptResult> {
     )
 }
 
+/// The page's view of a validated result: both programs annotated (`hoist_opt::annotate`),
+/// the fates, the figures and the dependence graph of the original fragment program.
+pub fn summarize(doc: &Doc, a: &Analysis, v: &Validated) -> Optimized {
+    let o = &v.outcome;
+    let lines = &a.fp.lines;
+    let dag = match &a.fp.program {
+        Some(fp) => dag::build(fp, &doc.fp, lines, &o.fates),
+        None => Err("the fragment program has errors".into()),
+    };
+    Optimized {
+        status: v.status.clone(),
+        report: v.report.clone(),
+        rejected: v.rejected.clone(),
+        vp: Rc::new(annotate::annotate(o, Stage::Vertex, lines)),
+        fp: Rc::new(annotate::annotate(o, Stage::Fragment, lines)),
+        vp_profile: o.vp.profile,
+        fp_profile: o.fp.profile,
+        fates: o.fates.clone(),
+        groups: o.groups.len(),
+        after: o.after,
+        proven_optimal: o
+            .rules
+            .iter()
+            .find(|r| r.rule == o.chosen)
+            .is_some_and(|r| r.proven_optimal),
+        chosen: o.chosen.clone(),
+        notes: o.notes.clone(),
+        dag: Rc::new(dag),
+    }
+}
+
+/// `new`, or `old` when it holds the same value (so views keyed on the pointer skip work).
+fn keep<T: PartialEq>(old: Option<&Rc<T>>, new: Rc<T>) -> Rc<T> {
+    match old {
+        Some(o) if Rc::ptr_eq(o, &new) || **o == *new => o.clone(),
+        _ => new,
+    }
+}
+
 impl Analysis {
-    /// Joins [`parse`] and [`optimize`]: prints and annotates the optimized programs, takes
-    /// the statistics after, and parses the hand edit in the optimized programs' profiles.
-    pub fn with_result(mut self, doc: &Doc, result: Option<OptResult>) -> Analysis {
+    /// Joins [`parse`] and the worker's result: takes the statistics after, and parses the
+    /// hand edit in the optimized programs' profiles. Annotated programs and the graph equal
+    /// to those of `last` (the analysis shown so far) are taken from it.
+    pub fn with_result(
+        mut self,
+        doc: &Doc,
+        result: Option<OptResult>,
+        last: Option<&Analysis>,
+    ) -> Analysis {
         match result {
-            Some(Ok(validated)) => {
-                let outcome = &validated.outcome;
-                let (vp_text, vp_il) = hoist_asm::print_with_lines(&outcome.vp);
-                let (fp_text, fp_il) = hoist_asm::print_with_lines(&outcome.fp);
-                let cx = |fragment| annotate::Context {
-                    fates: &outcome.fates,
-                    fp_lines: &self.fp.inst_lines,
-                    fragment,
-                };
-                let vp_view = annotate::annotate(
-                    &outcome.vp,
-                    &vp_text,
-                    &vp_il,
-                    &outcome.vp_lines,
-                    &cx(false),
-                );
-                let fp_view =
-                    annotate::annotate(&outcome.fp, &fp_text, &fp_il, &outcome.fp_lines, &cx(true));
-                let profiles = (Some(outcome.vp.profile), Some(outcome.fp.profile));
+            Some(Ok(mut o)) => {
+                let prev = last.and_then(|l| l.optimized.as_deref());
+                o.vp = keep(prev.map(|p| &p.vp), o.vp);
+                o.fp = keep(prev.map(|p| &p.fp), o.fp);
+                o.dag = keep(prev.map(|p| &p.dag), o.dag);
+                let profiles = (Some(o.vp_profile), Some(o.fp_profile));
                 let reparse = self
                     .hand
                     .as_ref()
@@ -303,15 +364,9 @@ impl Analysis {
                 }
                 self.after = match &self.hand {
                     Some((v, f)) => pair_stats(doc, v, f),
-                    None => Some(outcome.after),
+                    None => Some(o.after),
                 };
-                self.optimized = Some(Optimized {
-                    validated: *validated,
-                    vp_text,
-                    fp_text,
-                    vp_view,
-                    fp_view,
-                });
+                self.optimized = Some(Rc::from(o));
             }
             Some(Err(e)) => self.problem = Some(e),
             None => {}
@@ -342,11 +397,22 @@ impl Analysis {
     }
 }
 
-/// Parses, optimizes and validates a document.
+/// The page's view of the optimizer's result (`None`: no pair to optimize).
+pub fn page_result(doc: &Doc, a: &Analysis, full: Option<&FullResult>) -> Option<OptResult> {
+    full.map(|r| match r {
+        Ok(v) => Ok(Box::new(summarize(doc, a, v))),
+        Err(e) => Err(e.clone()),
+    })
+}
+
+/// Parses, optimizes and validates a document; the analysis keeps the whole outcome.
 pub fn analyze(doc: &Doc) -> Analysis {
     let a = parse(doc);
-    let r = optimize(doc, &a);
-    a.with_result(doc, r)
+    let full = optimize(doc, &a);
+    let r = page_result(doc, &a, full.as_ref());
+    let mut a = a.with_result(doc, r, None);
+    a.outcome = full.and_then(Result::ok).map(|v| Rc::new(v.outcome));
+    a
 }
 
 /// How far the pair on the optimized side is trusted, in words.
@@ -373,7 +439,7 @@ pub fn trust(a: &Analysis) -> Option<Trust> {
             rejected: Vec::new(),
         });
     }
-    let v = &a.optimized.as_ref()?.validated;
+    let v = a.optimized.as_deref()?;
     let summary = match (&v.status, &v.report) {
         (Status::Validated, Some(r)) => {
             let mut s = format!(
@@ -391,7 +457,7 @@ pub fn trust(a: &Analysis) -> Option<Trust> {
         }
         (status, _) => status.describe(),
     };
-    let line = |i: u32| a.fp.inst_lines.get(i as usize).copied().unwrap_or(i + 1);
+    let line = |i: u32| a.fp.lines.line(i);
     let rejected = v
         .rejected
         .iter()
@@ -419,7 +485,7 @@ pub fn trust(a: &Analysis) -> Option<Trust> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::annotate::Marker;
+    use hoist_opt::annotate::{Mark, Why};
 
     fn fig3() -> Doc {
         Doc {
@@ -438,39 +504,39 @@ mod tests {
         assert_eq!(before.fp_slots.total(), 16);
         assert_eq!(before.vp_slots.total(), 2);
         let o = a.optimized.as_ref().expect("optimized");
-        assert!(o.outcome().after.fp_slots.total() < 16);
+        assert!(o.after.fp_slots.total() < 16);
         // Every moved vertex line points at a fragment instruction; its source line is
         // where the user wrote it.
-        let moved: Vec<_> = o
-            .vp_view
-            .iter()
-            .filter(|l| l.marker == Marker::Moved)
-            .collect();
+        let moved: Vec<_> =
+            o.vp.lines
+                .iter()
+                .filter(|l| l.mark == Mark::Moved)
+                .collect();
         assert!(!moved.is_empty());
         for l in &moved {
             let origin = l.origin.unwrap();
-            assert!(a.fp.inst_lines[origin] >= 15, "{origin}");
-            assert!(l.tip.as_ref().unwrap().contains("moved from fragment line"));
+            let line = a.fp.lines.line(origin);
+            assert!(line >= 15, "{origin}");
+            assert_eq!(l.why, Some(Why::Moved { line }));
+            let tip = l.why.as_ref().unwrap().sentence();
+            assert!(tip.contains("moved from fragment line"));
         }
         // texld stays for C2, and says so.
-        let texld = o
-            .fp_view
-            .iter()
-            .find(|l| l.text.contains("texld") && l.stayed)
-            .expect("a texld that stayed");
-        assert!(
-            texld.tip.as_ref().unwrap().contains("C2"),
-            "{:?}",
-            texld.tip
-        );
+        let texld =
+            o.fp.lines
+                .iter()
+                .find(|l| l.text.contains("texld") && l.stayed())
+                .expect("a texld that stayed");
+        let tip = texld.why.as_ref().unwrap().sentence();
+        assert!(tip.contains("C2"), "{tip}");
         // Moved code reads the vertex inputs instead of the interpolants (Figure 5: `v1`
         // underlined), so some operand is marked as changed.
-        let changed: Vec<&str> = o
-            .vp_view
-            .iter()
-            .chain(&o.fp_view)
-            .flat_map(|l| l.changed.iter().map(|r| &l.text[r.clone()]))
-            .collect();
+        let changed: Vec<&str> =
+            o.vp.lines
+                .iter()
+                .chain(&o.fp.lines)
+                .flat_map(|l| l.changed_spans.iter().map(|r| &l.text[r.clone()]))
+                .collect();
         assert!(changed.iter().any(|t| t.starts_with('v')), "{changed:?}");
         assert_eq!(a.units, vec![0]);
         assert!(a.params.is_empty());
@@ -492,8 +558,8 @@ mod tests {
         );
         // Rejected groups name the user's source lines (instructions 0 and 1 are on
         // lines 15 and 16 of Figure 3(b)) and the failing check.
-        let o = a.optimized.as_mut().unwrap();
-        o.validated.rejected.push(Rejection {
+        let o = Rc::make_mut(a.optimized.as_mut().unwrap());
+        o.rejected.push(Rejection {
             instructions: vec![1, 0],
             failure: Failure {
                 check: Check::Vertex,
@@ -501,7 +567,7 @@ mod tests {
                 detail: "o1.x: 0.5 expected, 0.25 found".into(),
             },
         });
-        o.validated.status = Status::Unvalidated {
+        o.status = Status::Unvalidated {
             why: "the executor cannot run the pair".into(),
         };
         let t = trust(&a).unwrap();
@@ -525,14 +591,41 @@ mod tests {
         let p = parse(&d);
         assert!(p.optimized.is_none() && p.problem.is_none());
         assert_eq!(p.before.unwrap().fp_slots.total(), 16);
-        let r = optimize(&d, &p);
-        let joined = p.with_result(&d, r);
+        let full = optimize(&d, &p);
+        let r = page_result(&d, &p, full.as_ref());
+        let joined = p.with_result(&d, r.clone(), None);
         let whole = analyze(&d);
-        let (j, w) = (joined.optimized.unwrap(), whole.optimized.unwrap());
-        assert_eq!(j.fp_text, w.fp_text);
-        assert_eq!(j.fp_view, w.fp_view);
+        let (j, w) = (joined.optimized.clone().unwrap(), whole.optimized.unwrap());
+        assert_eq!(j.fp.text, w.fp.text);
+        assert_eq!(j.fp, w.fp);
         assert_eq!(joined.after, whole.after);
-        assert_eq!(j.validated.status, Status::Validated);
+        assert_eq!(j.status, Status::Validated);
+        assert!(joined.outcome.is_none() && whole.outcome.is_some());
+        // The same result again keeps the annotated programs and the graph of the last.
+        let again = parse(&d).with_result(&d, r, Some(&joined));
+        let k = again.optimized.unwrap();
+        assert!(Rc::ptr_eq(&k.vp, &j.vp) && Rc::ptr_eq(&k.fp, &j.fp));
+        assert!(Rc::ptr_eq(&k.dag, &j.dag));
+        assert!(!Rc::ptr_eq(&k, &j));
+    }
+
+    #[test]
+    fn the_summary_survives_the_wire_and_is_smaller() {
+        let d = fig3();
+        let p = parse(&d);
+        let full = optimize(&d, &p).unwrap().unwrap();
+        let o = summarize(&d, &p, &full);
+        let bytes = crate::engine::to_bytes(&o).unwrap();
+        let back: Optimized = crate::engine::from_bytes(&bytes).unwrap();
+        assert_eq!(back, o);
+        assert!(back.dag.is_ok());
+        let whole = crate::engine::to_bytes(&full).unwrap();
+        assert!(
+            bytes.len() < whole.len(),
+            "{} vs {}",
+            bytes.len(),
+            whole.len()
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! replaced by the next job), persistence of the last document, link changes and the
 //! "Copy link" button.
 
-use crate::analysis::{self, Side};
+use crate::analysis::{self, Analysis, Side};
 use crate::bridge::{self, Engine, OnEvent, OnFail, Starter};
 use crate::components::Shared;
 use crate::components::dag::DagView;
@@ -127,7 +127,7 @@ fn report() -> Result<JsValue, JsValue> {
             after: a.and_then(|a| a.after),
             fates: a
                 .and_then(|a| a.optimized.as_ref())
-                .map(|o| o.outcome().fates.clone())
+                .map(|o| o.fates.clone())
                 .unwrap_or_default(),
             problem: a.and_then(|a| a.problem.clone()),
             verdict: s.rendered.as_ref().and_then(|r| {
@@ -150,16 +150,17 @@ fn report() -> Result<JsValue, JsValue> {
 
 /// `next` for an editor, or `kept` when the editor would show the same of it: the same
 /// diagnostics, dialect and whether the text parsed.
-fn stable_side(kept: Option<Shared<Side>>, next: Option<&Side>) -> Option<Shared<Side>> {
+fn stable_side(kept: Option<Shared<Side>>, next: Option<&Rc<Side>>) -> Option<Shared<Side>> {
     match (kept, next) {
         (Some(k), Some(n))
-            if k.diagnostics == n.diagnostics
-                && k.profile == n.profile
-                && k.program.is_some() == n.program.is_some() =>
+            if Rc::ptr_eq(&k.0, n)
+                || (k.diagnostics == n.diagnostics
+                    && k.profile == n.profile
+                    && k.program.is_some() == n.program.is_some()) =>
         {
             Some(k)
         }
-        (_, n) => n.map(|n| Shared(Rc::new(n.clone()))),
+        (_, n) => n.map(|n| Shared(n.clone())),
     }
 }
 
@@ -197,8 +198,9 @@ fn start_engine(start: Starter, dispatch: UseReducerDispatcher<State>) -> Engine
     (start.0)(on_event, on_fail)
 }
 
-#[function_component(App)]
-pub fn app(props: &AppProps) -> Html {
+/// The first document (link, local storage or default), in the reducer.
+#[hook]
+fn use_page_state() -> UseReducerHandle<State> {
     let state = use_reducer(|| {
         let stored: Option<String> = LocalStorage::get(STORAGE_KEY).ok();
         let (doc, notice) = initial_doc(&location_hash(), stored.as_deref());
@@ -207,280 +209,324 @@ pub fn app(props: &AppProps) -> Html {
         s
     });
     LATEST.with(|l| *l.borrow_mut() = Some(state.clone()));
-    let gallery_open = use_state(|| false);
-    let link_shown = use_state(|| None::<String>);
+    state
+}
 
-    // Links followed while the page is open.
-    {
-        let dispatch = state.dispatcher();
-        use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|w| {
-                gloo::events::EventListener::new(&w, "hashchange", move |_| {
-                    dispatch.dispatch(Action::Hash(location_hash()));
-                })
-            });
-            move || drop(listener)
+/// Links followed while the page is open.
+#[hook]
+fn use_hash_changes(dispatch: UseReducerDispatcher<State>) {
+    use_effect_with((), move |_| {
+        let listener = web_sys::window().map(|w| {
+            gloo::events::EventListener::new(&w, "hashchange", move |_| {
+                dispatch.dispatch(Action::Hash(location_hash()));
+            })
         });
-    }
+        move || drop(listener)
+    });
+}
 
-    // Every new revision: the job under way is cancelled at once; after a pause in typing
-    // the text is parsed here (diagnostics) and the job goes to the worker, a fresh one if
-    // the last one died.
+/// Every new revision: the job under way is cancelled at once; after a pause in typing
+/// the text is parsed here (diagnostics) and the job goes to the worker, a fresh one if
+/// the last one died.
+#[hook]
+fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
     let engine = use_mut_ref(|| None::<Engine>);
-    {
-        let doc = state.doc.clone();
-        let images = state.images.clone();
-        let dispatch = state.dispatcher();
-        let engine = engine.clone();
-        let start = props.engine.unwrap_or(Starter(worker_engine));
-        use_effect_with(state.rev, move |&rev| {
-            if let Some(e) = engine.borrow().as_ref() {
-                e.cancel();
+    let doc = state.doc.clone();
+    let images = state.images.clone();
+    let dispatch = state.dispatcher();
+    use_effect_with(state.rev, move |&rev| {
+        if let Some(e) = engine.borrow().as_ref() {
+            e.cancel();
+        }
+        let cancel = Rc::new(Cell::new(false));
+        let c = cancel.clone();
+        spawn_local(async move {
+            TimeoutFuture::new(if rev <= 1 { 0 } else { DEBOUNCE_MS }).await;
+            if c.get() {
+                return;
             }
-            let cancel = Rc::new(Cell::new(false));
-            let c = cancel.clone();
-            spawn_local(async move {
-                TimeoutFuture::new(if rev <= 1 { 0 } else { DEBOUNCE_MS }).await;
-                if c.get() {
-                    return;
-                }
-                let parsed = analysis::parse(&doc);
-                dispatch.dispatch(Action::Parsed(rev, Rc::new(parsed)));
-                let fail = match test_failure().as_deref() {
-                    None | Some("load") => None,
-                    Some("throw") => Some(Fail::Throw),
-                    Some(_) => Some(Fail::Panic),
-                };
-                let mut slot = engine.borrow_mut();
-                let replace = slot.as_ref().is_none_or(|e| {
-                    e.is_dead() || e.optimizing_ms().is_some_and(|ms| ms > RESTART_MS)
+            let parsed = analysis::parse(&doc);
+            dispatch.dispatch(Action::Parsed(rev, Rc::new(parsed)));
+            let fail = match test_failure().as_deref() {
+                None | Some("load") => None,
+                Some("throw") => Some(Fail::Throw),
+                Some(_) => Some(Fail::Panic),
+            };
+            let mut slot = engine.borrow_mut();
+            let replace = slot
+                .as_ref()
+                .is_none_or(|e| e.is_dead() || e.optimizing_ms().is_some_and(|ms| ms > RESTART_MS));
+            if replace {
+                // Dropping the old engine terminates its worker.
+                *slot = Some(start_engine(start, dispatch));
+            }
+            if let Some(e) = slot.as_ref() {
+                e.run(Job {
+                    id: rev,
+                    doc,
+                    images,
+                    fail,
                 });
-                if replace {
-                    // Dropping the old engine terminates its worker.
-                    *slot = Some(start_engine(start, dispatch));
-                }
-                if let Some(e) = slot.as_ref() {
-                    e.run(Job {
-                        id: rev,
-                        doc,
-                        images,
-                        fail,
-                    });
-                }
-            });
-            move || cancel.set(true)
-        });
-    }
-
-    // Persistence of every analysed document.
-    {
-        let s = state.clone();
-        use_effect_with(state.analysis_rev, move |&rev| {
-            if rev > 0 {
-                let link = s.link();
-                let _ = LocalStorage::set(STORAGE_KEY, &link);
-                replace_url(&link);
             }
         });
-    }
+        move || cancel.set(true)
+    });
+}
 
-    // Callbacks that stay the same from one render to the next, so that a panel re-renders
-    // only when what it shows changes (not on every progress event).
+/// Persistence of every analysed document (local storage and the address bar).
+#[hook]
+fn use_persistence(state: &UseReducerHandle<State>) {
+    let s = state.clone();
+    use_effect_with(state.analysis_rev, move |&rev| {
+        if rev > 0 {
+            let link = s.link();
+            let _ = LocalStorage::set(STORAGE_KEY, &link);
+            replace_url(&link);
+        }
+    });
+}
+
+/// The page's callbacks, the same from one render to the next, so that a panel
+/// re-renders only when what it shows changes (not on every progress event).
+struct Handlers {
+    dispatch: Callback<Action>,
+    vp: Callback<String>,
+    fp: Callback<String>,
+    hand_vp: Callback<String>,
+    hand_fp: Callback<String>,
+    vp_profile: Callback<Option<String>>,
+    fp_profile: Callback<Option<String>>,
+    origin: Callback<Option<u32>>,
+}
+
+#[hook]
+fn use_handlers(state: &UseReducerHandle<State>) -> Handlers {
     let dispatch = {
         let d = state.dispatcher();
         use_callback((), move |a: Action, _| d.dispatch(a))
     };
-    let on_vp = use_callback(dispatch.clone(), |s: String, d| d.emit(Action::SetVp(s)));
-    let on_fp = use_callback(dispatch.clone(), |s: String, d| d.emit(Action::SetFp(s)));
-    let on_hand_vp = use_callback(dispatch.clone(), |s: String, d| {
-        d.emit(Action::SetHandVp(s))
-    });
-    let on_hand_fp = use_callback(dispatch.clone(), |s: String, d| {
-        d.emit(Action::SetHandFp(s))
-    });
-    let on_vp_profile = use_callback(dispatch.clone(), |p: Option<String>, d| {
-        d.emit(Action::SetProfile(true, p))
-    });
-    let on_fp_profile = use_callback(dispatch.clone(), |p: Option<String>, d| {
-        d.emit(Action::SetProfile(false, p))
-    });
-    let on_origin = use_callback(dispatch.clone(), |l: Option<u32>, d| {
-        d.emit(Action::OriginLine(l))
-    });
+    Handlers {
+        vp: use_callback(dispatch.clone(), |s: String, d| d.emit(Action::SetVp(s))),
+        fp: use_callback(dispatch.clone(), |s: String, d| d.emit(Action::SetFp(s))),
+        hand_vp: use_callback(dispatch.clone(), |s: String, d| {
+            d.emit(Action::SetHandVp(s))
+        }),
+        hand_fp: use_callback(dispatch.clone(), |s: String, d| {
+            d.emit(Action::SetHandFp(s))
+        }),
+        vp_profile: use_callback(dispatch.clone(), |p: Option<String>, d| {
+            d.emit(Action::SetProfile(true, p))
+        }),
+        fp_profile: use_callback(dispatch.clone(), |p: Option<String>, d| {
+            d.emit(Action::SetProfile(false, p))
+        }),
+        origin: use_callback(dispatch.clone(), |l: Option<u32>, d| {
+            d.emit(Action::OriginLine(l))
+        }),
+        dispatch,
+    }
+}
 
-    let on_copy = {
-        let (state, shown, dispatch) = (state.clone(), link_shown.clone(), dispatch.clone());
-        Callback::from(move |_| {
-            let frag = state.link();
-            replace_url(&frag);
-            let url = url_with(&frag);
-            shown.set(Some(url.clone()));
-            let dispatch = dispatch.clone();
-            let clip = web_sys::window().map(|w| w.navigator().clipboard());
-            spawn_local(async move {
-                let ok = match clip {
-                    Some(c) => wasm_bindgen_futures::JsFuture::from(c.write_text(&url))
-                        .await
-                        .is_ok(),
-                    None => false,
-                };
-                dispatch.emit(Action::Notice(Some(Notice {
-                    text: if ok {
-                        "Link copied to the clipboard.".into()
-                    } else {
-                        "Copy the link from the field next to the button.".into()
-                    },
-                    error: false,
-                })));
-            });
-        })
-    };
+/// "Copy link": the link goes to the address bar, the field next to the button and the
+/// clipboard.
+fn copy_link(
+    state: &UseReducerHandle<State>,
+    shown: &UseStateHandle<Option<String>>,
+    dispatch: &Callback<Action>,
+) -> Callback<MouseEvent> {
+    let (state, shown, dispatch) = (state.clone(), shown.clone(), dispatch.clone());
+    Callback::from(move |_| {
+        let frag = state.link();
+        replace_url(&frag);
+        let url = url_with(&frag);
+        shown.set(Some(url.clone()));
+        let dispatch = dispatch.clone();
+        let clip = web_sys::window().map(|w| w.navigator().clipboard());
+        spawn_local(async move {
+            let ok = match clip {
+                Some(c) => wasm_bindgen_futures::JsFuture::from(c.write_text(&url))
+                    .await
+                    .is_ok(),
+                None => false,
+            };
+            dispatch.emit(Action::Notice(Some(Notice {
+                text: if ok {
+                    "Link copied to the clipboard.".into()
+                } else {
+                    "Copy the link from the field next to the button.".into()
+                },
+                error: false,
+            })));
+        });
+    })
+}
+
+/// The editors' parses, kept (the same `Shared`) while what an editor shows of them is
+/// unchanged, so a parse that only confirms the text re-renders no editor: original vertex
+/// and fragment programs, hand-edited vertex and fragment programs.
+#[hook]
+fn use_sides(state: &State) -> [Option<Shared<Side>>; 4] {
+    let sides = use_mut_ref(<[Option<Shared<Side>>; 4]>::default);
+    let latest = state.latest_parse();
+    let hand = latest.and_then(|p| p.hand.as_ref());
+    let next = [
+        latest.map(|p| &p.vp),
+        latest.map(|p| &p.fp),
+        hand.map(|h| &h.0),
+        hand.map(|h| &h.1),
+    ];
+    let mut kept = sides.borrow_mut();
+    for (kept, next) in kept.iter_mut().zip(next) {
+        *kept = stable_side(kept.take(), next);
+    }
+    kept.clone()
+}
+
+/// The page's header: title, Examples and Copy link.
+fn top_bar(
+    gallery_open: &UseStateHandle<bool>,
+    link_shown: Option<&String>,
+    on_copy: Callback<MouseEvent>,
+) -> Html {
     let on_toggle_gallery = {
         let open = gallery_open.clone();
         Callback::from(move |_| open.set(!*open))
     };
+    html! {
+        <header class="top">
+            <div class="brand">
+                <span class="logo" aria-hidden="true">{ "⤒" }</span>
+                <h1>{ "Hoist" }</h1>
+                <span class="tagline">{ "move fragment work to the vertex program — and prove it pixel by pixel" }</span>
+            </div>
+            <div class="actions">
+                <button type="button" id="examples-button" aria-expanded={gallery_open.to_string()}
+                    aria-controls="gallery" onclick={on_toggle_gallery}>{ "Examples" }</button>
+                <button type="button" id="copy-link" onclick={on_copy}>{ "Copy link" }</button>
+                if let Some(u) = link_shown {
+                    <input id="permalink" class="permalink" type="text" readonly=true value={u.clone()}
+                        aria-label="Permalink" onfocus={Callback::from(|e: FocusEvent| {
+                            if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() { i.select(); }
+                        })} />
+                }
+            </div>
+        </header>
+    }
+}
+
+/// The message at the top, with its dismiss button.
+fn notice_bar(n: &Notice, dispatch: &Callback<Action>) -> Html {
+    let d = dispatch.clone();
+    html! {
+        <div class={classes!("notice", n.error.then_some("error"))} role={if n.error { "alert" } else { "status" }}>
+            <span>{ n.text.clone() }</span>
+            <button type="button" class="link" aria-label="Dismiss"
+                onclick={Callback::from(move |_| d.emit(Action::Notice(None)))}>{ "×" }</button>
+        </div>
+    }
+}
+
+/// The optimized column: the hand editors, the annotated programs, or why there are none.
+fn optimized_side(
+    state: &State,
+    a: Option<&Analysis>,
+    sides: &[Option<Shared<Side>>; 4],
+    h: &Handlers,
+) -> Html {
+    if let Some(hand) = &state.doc.hand {
+        return html! {
+            <>
+                <p class="hint">{ "Hand-edit mode: move instructions yourself; the renderer judges the result." }</p>
+                <Editor id="hand-vp" title="Vertex program (yours)" value={hand.vp.clone()}
+                    stage={Stage::Vertex} side={sides[2].clone()} onchange={h.hand_vp.clone()} />
+                <Editor id="hand-fp" title="Fragment program (yours)" value={hand.fp.clone()}
+                    stage={Stage::Fragment} side={sides[3].clone()} onchange={h.hand_fp.clone()} />
+            </>
+        };
+    }
+    match (a, a.and_then(|a| a.optimized.as_ref())) {
+        (Some(_), Some(o)) => html! {
+            <>
+                <OptimizedView id="vp" title={format!("Vertex program ({})", o.vp_profile.header())}
+                    lines={Shared(o.vp.clone())} dialect={o.vp_profile.dialect()}
+                    on_origin={h.origin.clone()} />
+                <OptimizedView id="fp" title={format!("Fragment program ({})", o.fp_profile.header())}
+                    lines={Shared(o.fp.clone())} dialect={o.fp_profile.dialect()}
+                    on_origin={h.origin.clone()} />
+            </>
+        },
+        (Some(an), None) => {
+            html! { <p class="message" id="opt-problem">{ an.problem.clone().unwrap_or_default() }</p> }
+        }
+        (None, _) => match &state.engine_error {
+            Some(e) => html! { <p class="message bad" id="opt-problem">{ e.clone() }</p> },
+            None => html! { <p class="muted">{ "Optimizing…" }</p> },
+        },
+    }
+}
+
+/// The dependence graph's view: the graph, or why there is none yet.
+fn dag_view(a: Option<&Analysis>) -> Html {
+    let graph = a
+        .and_then(|a| a.optimized.as_ref())
+        .map(|o| Shared(o.dag.clone()));
+    let message = match a {
+        None => "…".to_string(),
+        Some(a) if a.fp.program.is_none() => "the fragment program has errors".into(),
+        Some(a) => a.problem.clone().unwrap_or_default(),
+    };
+    html! { <DagView {graph} message={message} /> }
+}
+
+/// The scene of the document, parsed once per scene text (for the Inputs panel).
+#[hook]
+fn use_scene(text: Option<String>) -> Option<Shared<hoist_raster::scene::Scene>> {
+    let scene = use_memo(text, |t| {
+        t.as_ref().and_then(|t| {
+            hoist_raster::scene::parse(t, &render::caps())
+                .ok()
+                .map(Rc::new)
+        })
+    });
+    (*scene).clone().map(Shared)
+}
+
+#[function_component(App)]
+pub fn app(props: &AppProps) -> Html {
+    let state = use_page_state();
+    let gallery_open = use_state(|| false);
+    let link_shown = use_state(|| None::<String>);
+    use_hash_changes(state.dispatcher());
+    use_jobs(&state, props.engine.unwrap_or(Starter(worker_engine)));
+    use_persistence(&state);
+    let h = use_handlers(&state);
+    let sides = use_sides(&state);
+    let scene = use_scene(state.doc.scene.clone());
+    let on_copy = copy_link(&state, &link_shown, &h.dispatch);
     let on_pick = {
         let open = gallery_open.clone();
         Callback::from(move |_| open.set(false))
     };
     let a = state.analysis.clone().map(Shared::from);
-    // The editors' parses, kept (the same `Shared`) while what an editor shows of them is
-    // unchanged, so a parse that only confirms the text re-renders no editor.
-    let sides = use_mut_ref(<[Option<Shared<Side>>; 4]>::default);
-    {
-        let latest = state.latest_parse();
-        let next = [
-            latest.map(|p| &p.vp),
-            latest.map(|p| &p.fp),
-            latest.and_then(|p| p.hand.as_ref()).map(|h| &h.0),
-            latest.and_then(|p| p.hand.as_ref()).map(|h| &h.1),
-        ];
-        let mut sides = sides.borrow_mut();
-        for (kept, next) in sides.iter_mut().zip(next) {
-            *kept = stable_side(kept.take(), next);
-        }
-    }
-    let sides = sides.borrow().clone();
-    // The optimized programs' views, likewise kept while unchanged.
-    type View = Shared<Vec<crate::annotate::CodeLine>>;
-    let views = use_mut_ref(|| None::<(View, View, Shared<Vec<u32>>)>);
-    {
-        let mut views = views.borrow_mut();
-        let next = a
-            .as_ref()
-            .and_then(|a| Some((a.optimized.as_ref()?, &a.fp.inst_lines)));
-        *views = next.map(|(o, lines)| {
-            let kept = views.take();
-            let keep = |k: Option<View>, n: &Vec<crate::annotate::CodeLine>| match k {
-                Some(k) if *k == *n => k,
-                _ => Shared(Rc::new(n.clone())),
-            };
-            let (kv, kf, kl) = match kept {
-                Some((v, f, l)) => (Some(v), Some(f), Some(l)),
-                None => (None, None, None),
-            };
-            (
-                keep(kv, &o.vp_view),
-                keep(kf, &o.fp_view),
-                match kl {
-                    Some(l) if *l == *lines => l,
-                    _ => Shared(Rc::new(lines.clone())),
-                },
-            )
-        });
-    }
-    let views = views.borrow().clone();
-    let hand = state.doc.hand.clone();
-    let hand_on = hand.is_some();
+    let hand_on = state.doc.hand.is_some();
     let on_hand = {
-        let d = dispatch.clone();
+        let d = h.dispatch.clone();
         Callback::from(move |_| d.emit(Action::HandEdit(!hand_on)))
     };
     let engine_error = state.engine_error.clone().map(AttrValue::from);
     let trust = a.as_ref().and_then(|a| analysis::trust(a));
-
-    let optimized_side = match (&hand, &a, &views) {
-        (Some(h), _, _) => {
-            html! {
-                <>
-                    <p class="hint">{ "Hand-edit mode: move instructions yourself; the renderer judges the result." }</p>
-                    <Editor id="hand-vp" title="Vertex program (yours)" value={h.vp.clone()}
-                        stage={Stage::Vertex} side={sides[2].clone()} onchange={on_hand_vp} />
-                    <Editor id="hand-fp" title="Fragment program (yours)" value={h.fp.clone()}
-                        stage={Stage::Fragment} side={sides[3].clone()} onchange={on_hand_fp} />
-                </>
-            }
-        }
-        (None, Some(an), Some((vp_view, fp_view, fp_lines))) => {
-            let o = an.optimized.as_ref().map(|o| o.outcome());
-            let header = |fragment: bool| {
-                o.map(|o| if fragment { &o.fp } else { &o.vp })
-                    .map_or(String::new(), |p| p.profile.header().to_string())
-            };
-            let dialect = o.map_or(hoist_asm::Dialect::D3d9, |o| o.vp.dialect());
-            html! {
-                <>
-                    <OptimizedView id="vp" title={format!("Vertex program ({})", header(false))}
-                        lines={vp_view.clone()} dialect={dialect}
-                        fp_lines={fp_lines.clone()} on_origin={on_origin.clone()} />
-                    <OptimizedView id="fp" title={format!("Fragment program ({})", header(true))}
-                        lines={fp_view.clone()} dialect={o.map_or(dialect, |o| o.fp.dialect())}
-                        fp_lines={fp_lines.clone()} on_origin={on_origin.clone()} />
-                </>
-            }
-        }
-        (None, Some(an), None) => {
-            html! { <p class="message" id="opt-problem">{ an.problem.clone().unwrap_or_default() }</p> }
-        }
-        (None, None, _) => match &engine_error {
-            Some(e) => html! { <p class="message bad" id="opt-problem">{ e.clone() }</p> },
-            None => html! { <p class="muted">{ "Optimizing…" }</p> },
-        },
-    };
-
-    let scene = {
-        let text = state.doc.scene.clone();
-        use_memo(text, |t| {
-            t.as_ref().and_then(|t| {
-                hoist_raster::scene::parse(t, &render::caps())
-                    .ok()
-                    .map(Rc::new)
-            })
-        })
-    };
-    let scene = (*scene).clone().map(Shared);
     let error = state.render_error.clone().map(AttrValue::from);
+    let rendered = state.rendered.clone().map(Shared::from);
     let stale = !state.is_current();
 
     html! {
         <div class={classes!("app", stale.then_some("stale"))}>
-            <header class="top">
-                <div class="brand">
-                    <span class="logo" aria-hidden="true">{ "⤒" }</span>
-                    <h1>{ "Hoist" }</h1>
-                    <span class="tagline">{ "move fragment work to the vertex program — and prove it pixel by pixel" }</span>
-                </div>
-                <div class="actions">
-                    <button type="button" id="examples-button" aria-expanded={gallery_open.to_string()}
-                        aria-controls="gallery" onclick={on_toggle_gallery}>{ "Examples" }</button>
-                    <button type="button" id="copy-link" onclick={on_copy}>{ "Copy link" }</button>
-                    if let Some(u) = &*link_shown {
-                        <input id="permalink" class="permalink" type="text" readonly=true value={u.clone()}
-                            aria-label="Permalink" onfocus={Callback::from(|e: FocusEvent| {
-                                if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() { i.select(); }
-                            })} />
-                    }
-                </div>
-            </header>
+            { top_bar(&gallery_open, link_shown.as_ref(), on_copy) }
             if *gallery_open {
                 <Gallery current={state.doc.example.clone().map(AttrValue::from)} onpick={on_pick} />
             }
             if let Some(n) = &state.notice {
-                <div class={classes!("notice", n.error.then_some("error"))} role={if n.error { "alert" } else { "status" }}>
-                    <span>{ n.text.clone() }</span>
-                    <button type="button" class="link" aria-label="Dismiss"
-                        onclick={{ let d = dispatch.clone(); Callback::from(move |_| d.emit(Action::Notice(None))) }}>{ "×" }</button>
-                </div>
+                { notice_bar(n, &h.dispatch) }
             }
             if let Some(id) = &state.doc.example {
                 <About id={id.clone()} pristine={state.is_pristine_example()} />
@@ -489,11 +535,11 @@ pub fn app(props: &AppProps) -> Html {
                 <section class="col" aria-label="Original programs">
                     <h2>{ "Original" }</h2>
                     <Editor id="vp" title="Vertex program" value={state.doc.vp.clone()} stage={Stage::Vertex}
-                        side={sides[0].clone()} onchange={on_vp}
-                        profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={on_vp_profile} />
+                        side={sides[0].clone()} onchange={h.vp.clone()}
+                        profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={h.vp_profile.clone()} />
                     <Editor id="fp" title="Fragment program" value={state.doc.fp.clone()} stage={Stage::Fragment}
-                        side={sides[1].clone()} onchange={on_fp}
-                        profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={on_fp_profile}
+                        side={sides[1].clone()} onchange={h.fp.clone()}
+                        profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
                         highlight_line={state.origin_line} />
                 </section>
                 <section class="col" aria-label="Optimized programs">
@@ -504,23 +550,23 @@ pub fn app(props: &AppProps) -> Html {
                             { " edit by hand" }
                         </label>
                     </h2>
-                    { optimized_side }
+                    { optimized_side(&state, a.as_deref(), &sides, &h) }
                 </section>
-                <Output rendered={state.rendered.clone().map(Shared::from)} progress={state.progress}
+                <Output rendered={rendered.clone()} progress={state.progress}
                     optimizing={state.is_optimizing()} trust={trust} engine_error={engine_error}
                     view={state.doc.inputs.view} tolerance={state.doc.inputs.tolerance}
-                    error={error} dispatch={dispatch.clone()} />
+                    error={error} dispatch={h.dispatch.clone()} />
                 <div class="panels">
-                    <StatsPanel analysis={a.clone()} rendered={state.rendered.clone().map(Shared::from)}
+                    <StatsPanel analysis={a.clone()} rendered={rendered}
                         width={state.doc.inputs.width} height={state.doc.inputs.height}
                         analysis_ms={state.analysis_ms} />
                     <OptionsPanel opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
                         vp_profile={a.as_ref().and_then(|a| a.vp.profile)}
-                        fp_profile={a.as_ref().and_then(|a| a.fp.profile)} dispatch={dispatch.clone()} />
+                        fp_profile={a.as_ref().and_then(|a| a.fp.profile)} dispatch={h.dispatch.clone()} />
                     <InputsPanel analysis={a.clone()} inputs={state.doc.inputs.clone()} {scene}
-                        image_names={state.image_names.clone()} dispatch={dispatch.clone()} />
+                        image_names={state.image_names.clone()} dispatch={h.dispatch.clone()} />
                 </div>
-                <DagView analysis={a} source={AttrValue::from(state.analysed_fp.clone())} />
+                { dag_view(a.as_deref()) }
             </main>
             <footer class="foot">
                 { "Hoist implements the code motion of T. Ikeda, F. Ino and K. Hagihara, “A Code Motion Technique \

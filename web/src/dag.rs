@@ -6,6 +6,8 @@ use hoist_asm::ir::RegFile;
 use hoist_asm::{Dialect, Program};
 use hoist_opt::Fate;
 use hoist_opt::analysis::defuse::DefUse;
+use hoist_opt::annotate::SourceLines;
+use serde::{Deserialize, Serialize};
 
 pub const NODE_W: f32 = 148.0;
 pub const NODE_H: f32 = 34.0;
@@ -14,7 +16,7 @@ const GAP_Y: f32 = 38.0;
 const PAD: f32 = 12.0;
 
 /// Colour class of a node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Class {
     /// An interpolated input.
     Input,
@@ -62,7 +64,7 @@ impl Class {
     ];
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Node {
     /// Instruction index (`None` for an input).
     pub inst: Option<usize>,
@@ -75,13 +77,13 @@ pub struct Node {
     pub y: f32,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Edge {
     pub from: usize,
     pub to: usize,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Dag {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
@@ -112,18 +114,27 @@ fn shorten(s: &str, n: usize) -> String {
     }
 }
 
-/// Builds the graph. `source` is the fragment program's text and `inst_lines` the 1-based
-/// line of each instruction in it; `fates` come from the optimizer (same indexing).
+/// A fate in a node's title.
+fn describe(f: &Fate, lines: &SourceLines) -> String {
+    match f {
+        Fate::Moved { group: Some(g) } => format!("moved (group {})", g + 1),
+        Fate::Moved { group: None } => "moved (shared helper)".into(),
+        Fate::Stays { reason } => format!("stays — {}", reason.describe(&|i| lines.line(i))),
+    }
+}
+
+/// Builds the graph. `source` is the fragment program's text and `lines` the line of each
+/// instruction in it; `fates` come from the optimizer (same indexing).
 pub fn build(
     fp: &Program,
     source: &str,
-    inst_lines: &[u32],
+    lines: &SourceLines,
     fates: &[Fate],
-    describe: &dyn Fn(&Fate) -> String,
 ) -> Result<Dag, String> {
+    let inst_lines = lines;
     let du = DefUse::compute(fp)
         .map_err(|e| format!("instruction {} is flow control: no graph", e.inst + 1))?;
-    let lines: Vec<&str> = source.lines().collect();
+    let text_lines: Vec<&str> = source.lines().collect();
     let comment = |l: &str| -> String {
         let cut = match fp.dialect() {
             Dialect::Arb => l.find('#'),
@@ -141,8 +152,8 @@ pub fn build(
     let n = fp.insts.len();
     let mut inst_node = vec![0usize; n];
     for i in 0..n {
-        let line = inst_lines.get(i).copied().unwrap_or(0);
-        let text = lines
+        let line = inst_lines.line(i as u32);
+        let text = text_lines
             .get((line as usize).wrapping_sub(1))
             .map(|l| comment(l))
             .unwrap_or_default();
@@ -194,7 +205,7 @@ pub fn build(
             label: shorten(&format!("L{line} {mnemonic}"), 20),
             title: format!(
                 "line {line}: {text}\n{}",
-                fate.map(describe).unwrap_or_default()
+                fate.map(|f| describe(f, lines)).unwrap_or_default()
             ),
             class,
             x: 0.0,
@@ -239,10 +250,12 @@ mod tests {
         let a = crate::analysis::analyze(&doc);
         let o = a.optimized.as_ref().unwrap();
         let fp = a.fp.program.as_ref().unwrap();
-        let dag = build(fp, &doc.fp, &a.fp.inst_lines, &o.outcome().fates, &|f| {
-            format!("{f:?}")
-        })
-        .unwrap();
+        let dag = build(fp, &doc.fp, &a.fp.lines, &o.fates).unwrap();
+        assert_eq!(
+            *o.dag,
+            Ok(dag.clone()),
+            "the summary carries the same graph"
+        );
         let insts: Vec<&Node> = dag.nodes.iter().filter(|n| n.inst.is_some()).collect();
         assert_eq!(insts.len(), 16);
         // One interpolated input, t0.
@@ -253,6 +266,7 @@ mod tests {
         let texld = insts.iter().find(|n| n.label.contains("texld")).unwrap();
         assert_eq!(texld.class, Class::Fixed);
         assert!(texld.label.starts_with("L25 texld"), "{}", texld.label);
+        assert!(texld.title.contains("\nstays — C2: "), "{}", texld.title);
         assert!(insts.iter().any(|n| n.class == Class::Moved));
         // Edges go downwards.
         for e in &dag.edges {
@@ -281,7 +295,7 @@ mod tests {
             &Default::default(),
         );
         if let Some(p) = p.program {
-            assert!(build(&p, "", &[], &[], &|_| String::new()).is_err());
+            assert!(build(&p, "", &SourceLines::default(), &[]).is_err());
         }
     }
 }

@@ -7,8 +7,8 @@
 //!
 //! - [`doc`]: the shareable document and its invariants; [`codec`]: permalinks.
 //! - [`state`]: the app state and its `Action` reducer.
-//! - [`analysis`]: parse, optimize and validate (`hoist-verify`), annotate ([`annotate`],
-//!   [`highlight`]).
+//! - [`analysis`]: parse, optimize and validate (`hoist-verify`), the page's summary of the
+//!   result (annotations from `hoist_opt::annotate`, the dependence graph); [`highlight`].
 //! - [`render`]: render plans, the incremental two-pair task, verdicts, display mappings.
 //! - [`engine`]: optimization, validation and rendering as jobs and events — what the
 //!   page's Web Worker runs (`worker`, started by `src/bin/hoist-worker.rs`), reached
@@ -17,7 +17,6 @@
 //!   reasoning, the dependence graph and input validation.
 
 pub mod analysis;
-pub mod annotate;
 pub mod codec;
 pub mod dag;
 pub mod doc;

@@ -8,9 +8,7 @@
 
 use crate::analysis::Analysis;
 use crate::doc::{Doc, ParamKey, Pattern, TexSpec, ViewMap};
-use hoist_asm::ir::ConstBinding;
 use hoist_asm::{Program, Stage};
-use hoist_opt::passes::fp_to_vp::Mirror;
 use hoist_raster::image::{Image, ToRgba8, Verdict};
 use hoist_raster::job::Progress;
 use hoist_raster::scene::{
@@ -210,61 +208,6 @@ pub fn base_scene(doc: &Doc, units: &[u8], images: &Images) -> Result<Scene, Str
     Ok(sc)
 }
 
-/// Adds the optimizer's mirrors: after every command that sets a mirrored fragment
-/// parameter, the same value for its vertex copy; literal and GL-state sources up front.
-pub fn apply_mirrors(sc: &mut Scene, mirrors: &[Mirror]) {
-    let vertex_key = |m: &Mirror| match m.vertex {
-        ConstBinding::Env(n) => Some(ParamKey {
-            vertex: true,
-            local: false,
-            index: n,
-        }),
-        ConstBinding::Local(n) => Some(ParamKey {
-            vertex: true,
-            local: true,
-            index: n,
-        }),
-        _ => None,
-    };
-    let mut out = Vec::with_capacity(sc.commands.len() + mirrors.len());
-    for m in mirrors {
-        let Some(vk) = vertex_key(m) else { continue };
-        let fixed = match &m.fragment {
-            ConstBinding::Literal(l) => Some(l.value),
-            ConstBinding::State(s) => Some(hoist_raster::GlState::default().value(s)),
-            _ => None,
-        };
-        if let Some(v) = fixed {
-            out.push((0, param_command(vk, v)));
-        }
-    }
-    for (line, c) in std::mem::take(&mut sc.commands) {
-        let key = param_key(&c);
-        let value = match &c {
-            Command::Param { value, .. } => Some(*value),
-            _ => None,
-        };
-        out.push((line, c));
-        let (Some(k), Some(v)) = (key, value) else {
-            continue;
-        };
-        if k.vertex {
-            continue;
-        }
-        for m in mirrors {
-            let hit = match m.fragment {
-                ConstBinding::Env(n) => !k.local && k.index == n,
-                ConstBinding::Local(n) => k.local && k.index == n,
-                _ => false,
-            };
-            if let (true, Some(vk)) = (hit, vertex_key(m)) {
-                out.push((line, param_command(vk, v)));
-            }
-        }
-    }
-    sc.commands = out;
-}
-
 /// Both runs.
 #[derive(Clone)]
 pub struct Plan {
@@ -282,19 +225,23 @@ fn with_pair(mut sc: Scene, vp: &Program, fp: &Program) -> Scene {
     sc
 }
 
-/// What to render for an analysis (`Err` when the scene itself is broken).
+/// What to render for an analysis (`Err` when the scene itself is broken). The optimized
+/// run is the optimizer's outcome in the scene with its mirrored parameters
+/// (`hoist_verify::scene::with_optimized`), or the hand edit in its place.
 pub fn plan(doc: &Doc, a: &Analysis, images: &Images) -> Result<Option<Plan>, String> {
     let Some((v, f)) = a.original_pair() else {
         return Ok(None);
     };
     let base = base_scene(doc, &a.units, images)?;
-    let optimized = a.optimized_pair().map(|(v2, f2)| {
-        let mut sc = with_pair(base.clone(), v2, f2);
-        if let Some(o) = &a.optimized {
-            apply_mirrors(&mut sc, &o.outcome().mirrors);
-        }
-        sc
-    });
+    let with_outcome = a
+        .outcome
+        .as_ref()
+        .map(|o| hoist_verify::scene::with_optimized(&base, o));
+    let optimized = match (a.hand.is_some(), a.hand_pair(), with_outcome) {
+        (true, Some((v2, f2)), sc) => Some(with_pair(sc.unwrap_or_else(|| base.clone()), v2, f2)),
+        (true, None, _) => None,
+        (false, _, sc) => sc,
+    };
     let display = base
         .meta
         .get("display")
@@ -695,6 +642,7 @@ mod tests {
     use super::*;
     use crate::analysis::analyze;
     use crate::doc::Doc;
+    use hoist_asm::ir::ConstBinding;
 
     fn fig3() -> Doc {
         let mut d = Doc {
@@ -822,9 +770,27 @@ mod tests {
         d.inputs.set_param(key(2), [0.5, 2.0, 0.0, 0.0]);
         d.inputs.set_param(key(3), [0.25, -0.5, 0.0, 0.0]);
         let a = analyze(&d);
-        let o = a.optimized.as_ref().expect("optimized");
-        assert!(!o.outcome().mirrors.is_empty(), "{:?}", o.outcome().notes);
+        let o = a.outcome.as_ref().expect("optimized");
+        assert!(!o.mirrors.is_empty(), "{:?}", o.notes);
         let p = plan(&d, &a, &Images::new()).unwrap().unwrap();
+        // Each panel value set for a mirrored fragment parameter is copied right after it
+        // to the vertex parameter that mirrors it.
+        let cmds = &p.optimized.as_ref().unwrap().commands;
+        for m in &o.mirrors {
+            let (ConstBinding::Env(f), ConstBinding::Env(v)) = (&m.fragment, &m.vertex) else {
+                continue;
+            };
+            let at = cmds
+                .iter()
+                .position(|(_, c)| param_key(c) == Some(key(*f)))
+                .expect("the panel's value");
+            let copy = param_key(&cmds[at + 1].1).expect("its copy");
+            assert_eq!((copy.vertex, copy.index), (true, *v));
+            assert_eq!(
+                scene_param(p.optimized.as_ref().unwrap(), copy),
+                scene_param(&p.original, key(*f))
+            );
+        }
         let mut t = Task::new(p.clone());
         t.run_to_end();
         let (x, y) = (t.original.unwrap().unwrap(), t.optimized.unwrap().unwrap());
@@ -987,31 +953,6 @@ mod tests {
         b.pixels[0][2] = f32::NAN;
         assert_eq!(&heat_map(&a, &b)[0..4], &[255, 0, 255, 255]);
         assert!(heat_color(1.0)[0] > 200 && heat_color(1e-7)[2] > 100);
-    }
-
-    #[test]
-    fn mirrors_copy_fragment_values() {
-        let mut sc = Scene::default();
-        let fk = ParamKey {
-            vertex: false,
-            local: false,
-            index: 3,
-        };
-        sc.commands = vec![(7, param_command(fk, [1.0, 2.0, 3.0, 4.0]))];
-        apply_mirrors(
-            &mut sc,
-            &[Mirror {
-                vertex: ConstBinding::Env(9),
-                fragment: ConstBinding::Env(3),
-            }],
-        );
-        let vk = ParamKey {
-            vertex: true,
-            local: false,
-            index: 9,
-        };
-        assert_eq!(scene_param(&sc, vk), Some([1.0, 2.0, 3.0, 4.0]));
-        assert_eq!(sc.commands[1].0, 7);
     }
 
     #[test]

@@ -34,9 +34,8 @@ pub struct State {
     pub parsed_rev: u64,
     /// The last complete analysis (parse and validated optimization).
     pub analysis: Option<Rc<Analysis>>,
-    /// Revision the analysis belongs to, and its original fragment program's text.
+    /// Revision the analysis belongs to.
     pub analysis_rev: u64,
-    pub analysed_fp: Rc<str>,
     /// Milliseconds the worker's parse, optimization and validation took.
     pub analysis_ms: f64,
     /// Render in progress: fraction done, for the analysis revision.
@@ -52,6 +51,9 @@ pub struct State {
     pub notice: Option<Notice>,
     /// Source line of the original fragment program to highlight (hover on a moved line).
     pub origin_line: Option<u32>,
+    /// The document's example as it loads (to tell whether the document is still that),
+    /// loaded once per example instead of once per question.
+    pub pristine: Option<Rc<Doc>>,
 }
 
 #[derive(Clone, Debug)]
@@ -137,11 +139,10 @@ fn default_doc() -> Doc {
 
 impl State {
     pub fn new(doc: Doc) -> State {
-        State {
-            doc,
-            rev: 1,
-            ..State::default()
-        }
+        let mut s = State::default();
+        s.load(doc);
+        s.rev = 1;
+        s
     }
 
     fn touch(&mut self) {
@@ -187,6 +188,38 @@ impl State {
     }
 
     pub fn apply(&mut self, action: Action) {
+        match action {
+            Action::SetVp(_)
+            | Action::SetFp(_)
+            | Action::SetProfile(..)
+            | Action::SetOpts(_)
+            | Action::HandEdit(_)
+            | Action::SetHandVp(_)
+            | Action::SetHandFp(_) => self.edit_programs(action),
+            Action::SetSize(..)
+            | Action::SetTexture(_)
+            | Action::ResetTexture(_)
+            | Action::SetParam(..)
+            | Action::ResetParam(_)
+            | Action::SetView(_)
+            | Action::SetTolerance(_)
+            | Action::SetImage(..) => self.edit_inputs(action),
+            Action::LoadExample(id) => self.load_example(&id),
+            Action::LoadDoc(d) => self.load(*d),
+            Action::Hash(h) => self.follow_link(&h),
+            Action::Parsed(..)
+            | Action::Optimized(..)
+            | Action::Progress(..)
+            | Action::Rendered(..)
+            | Action::RenderFailed(..)
+            | Action::EngineFailed(..) => self.receive(action),
+            Action::Notice(n) => self.notice = n,
+            Action::OriginLine(l) => self.origin_line = l,
+        }
+    }
+
+    /// The programs, their profiles, the optimizer's options and the hand edit.
+    fn edit_programs(&mut self, action: Action) {
         match &action {
             Action::SetVp(t) | Action::SetFp(t) | Action::SetHandVp(t) | Action::SetHandFp(t)
                 if !self.fits(t) =>
@@ -196,17 +229,13 @@ impl State {
             _ => {}
         }
         match action {
-            Action::SetVp(s) => {
-                if s != self.doc.vp {
-                    self.doc.vp = s;
-                    self.touch();
-                }
+            Action::SetVp(s) if s != self.doc.vp => {
+                self.doc.vp = s;
+                self.touch();
             }
-            Action::SetFp(s) => {
-                if s != self.doc.fp {
-                    self.doc.fp = s;
-                    self.touch();
-                }
+            Action::SetFp(s) if s != self.doc.fp => {
+                self.doc.fp = s;
+                self.touch();
             }
             Action::SetProfile(vertex, p) => {
                 if vertex {
@@ -216,12 +245,51 @@ impl State {
                 }
                 self.touch();
             }
-            Action::SetOpts(o) => {
-                if o != self.doc.opts {
-                    self.doc.opts = o;
+            Action::SetOpts(o) if o != self.doc.opts => {
+                self.doc.opts = o;
+                self.touch();
+            }
+            Action::HandEdit(on) => self.hand_edit(on),
+            Action::SetHandVp(s) => {
+                if let Some(h) = &mut self.doc.hand
+                    && h.vp != s
+                {
+                    h.vp = s;
                     self.touch();
                 }
             }
+            Action::SetHandFp(s) => {
+                if let Some(h) = &mut self.doc.hand
+                    && h.fp != s
+                {
+                    h.fp = s;
+                    self.touch();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Turns hand editing on (starting from the optimizer's output) or off.
+    fn hand_edit(&mut self, on: bool) {
+        if on && self.doc.hand.is_none() {
+            let (vp, fp) = self
+                .analysis
+                .as_ref()
+                .and_then(|a| a.optimized.as_ref())
+                .map(|o| (o.vp.text.clone(), o.fp.text.clone()))
+                .unwrap_or_else(|| (self.doc.vp.clone(), self.doc.fp.clone()));
+            self.doc.hand = Some(HandEdit { vp, fp });
+            self.touch();
+        } else if !on && self.doc.hand.is_some() {
+            self.doc.hand = None;
+            self.touch();
+        }
+    }
+
+    /// The Inputs panel: size, textures, parameters, pictures, display and tolerance.
+    fn edit_inputs(&mut self, action: Action) {
+        match action {
             Action::SetSize(w, h) => {
                 let (w, h) = (
                     w.clamp(1, crate::doc::MAX_SIZE),
@@ -241,11 +309,9 @@ impl State {
                 self.doc.inputs.textures.retain(|t| t.unit != u);
                 self.touch();
             }
-            Action::SetParam(k, v) => {
-                if v.iter().all(|x| x.is_finite()) {
-                    self.doc.inputs.set_param(k, v);
-                    self.touch();
-                }
+            Action::SetParam(k, v) if v.iter().all(|x| x.is_finite()) => {
+                self.doc.inputs.set_param(k, v);
+                self.touch();
             }
             Action::ResetParam(k) => {
                 self.doc.inputs.params.retain(|p| p.key != k);
@@ -253,10 +319,8 @@ impl State {
             }
             // Display mapping and tolerance do not change what is rendered.
             Action::SetView(v) => self.doc.inputs.view = v,
-            Action::SetTolerance(t) => {
-                if t.is_finite() && t >= 0.0 {
-                    self.doc.inputs.tolerance = t;
-                }
+            Action::SetTolerance(t) if t.is_finite() && t >= 0.0 => {
+                self.doc.inputs.tolerance = t;
             }
             Action::SetImage(unit, name, bytes) => {
                 self.images.insert(unit, bytes);
@@ -267,65 +331,67 @@ impl State {
                 self.doc.inputs.set_texture(t);
                 self.touch();
             }
-            Action::LoadExample(id) => match examples::find(&id) {
-                Some(e) => {
-                    self.load(examples::load(e));
-                    self.notice = None;
-                }
-                None => {
-                    self.notice = Some(Notice {
-                        text: format!("there is no example `{id}`"),
-                        error: true,
-                    })
-                }
-            },
-            Action::LoadDoc(d) => self.load(*d),
-            Action::HandEdit(on) => {
-                if on && self.doc.hand.is_none() {
-                    let (vp, fp) = self
-                        .analysis
-                        .as_ref()
-                        .and_then(|a| a.optimized.as_ref())
-                        .map(|o| (o.vp_text.clone(), o.fp_text.clone()))
-                        .unwrap_or_else(|| (self.doc.vp.clone(), self.doc.fp.clone()));
-                    self.doc.hand = Some(HandEdit { vp, fp });
-                    self.touch();
-                } else if !on && self.doc.hand.is_some() {
-                    self.doc.hand = None;
-                    self.touch();
-                }
+            _ => {}
+        }
+    }
+
+    fn load_example(&mut self, id: &str) {
+        match examples::find(id) {
+            Some(e) => {
+                let d = examples::load(e);
+                self.pristine = Some(Rc::new(d.clone()));
+                self.load(d);
+                self.notice = None;
             }
-            Action::SetHandVp(s) => {
-                if let Some(h) = &mut self.doc.hand
-                    && h.vp != s
-                {
-                    h.vp = s;
-                    self.touch();
-                }
+            None => {
+                self.notice = Some(Notice {
+                    text: format!("there is no example `{id}`"),
+                    error: true,
+                })
             }
-            Action::SetHandFp(s) => {
-                if let Some(h) = &mut self.doc.hand
-                    && h.fp != s
-                {
-                    h.fp = s;
-                    self.touch();
-                }
+        }
+    }
+
+    /// A link followed while the page is open (a new URL fragment).
+    fn follow_link(&mut self, h: &str) {
+        let h = h.strip_prefix('#').unwrap_or(h);
+        if h.is_empty() || h == self.link() {
+            return;
+        }
+        match crate::codec::decode(h) {
+            Ok(crate::codec::Link::State(d)) => {
+                self.load(*d);
+                self.notice = None;
             }
-            Action::Parsed(rev, a) => {
-                if rev == self.rev {
-                    self.parsed = Some(a);
-                    self.parsed_rev = rev;
-                    self.engine_error = None;
-                }
+            Ok(crate::codec::Link::Example(id)) => self.load_example(&id),
+            Ok(crate::codec::Link::None) => {}
+            Err(e) => {
+                self.notice = Some(Notice {
+                    text: format!("The link could not be opened: {e}"),
+                    error: true,
+                })
+            }
+        }
+    }
+
+    /// Results of the page's parse and of the worker, dropped unless they belong to the
+    /// current revision (the analysis revision for render results).
+    fn receive(&mut self, action: Action) {
+        match action {
+            Action::Parsed(rev, a) if rev == self.rev => {
+                self.parsed = Some(a);
+                self.parsed_rev = rev;
+                self.engine_error = None;
             }
             Action::Optimized(rev, result, ms) => {
                 if rev == self.rev
                     && self.parsed_rev == rev
                     && let Some(p) = &self.parsed
                 {
-                    let a = (**p).clone().with_result(&self.doc, result);
+                    let a = (**p)
+                        .clone()
+                        .with_result(&self.doc, result, self.analysis.as_deref());
                     self.analysis = Some(Rc::new(a));
-                    self.analysed_fp = self.doc.fp.as_str().into();
                     self.analysis_ms = ms;
                     self.analysis_rev = rev;
                     self.progress = Some(0.0);
@@ -333,58 +399,35 @@ impl State {
                     self.engine_error = None;
                 }
             }
-            Action::EngineFailed(rev, e) => {
-                if rev == self.rev {
-                    self.engine_error = Some(e);
-                    self.progress = None;
-                }
+            Action::EngineFailed(rev, e) if rev == self.rev => {
+                self.engine_error = Some(e);
+                self.progress = None;
             }
-            Action::Progress(rev, f) => {
-                if rev == self.analysis_rev && self.progress.is_some() {
-                    self.progress = Some(f);
-                }
+            Action::Progress(rev, f) if rev == self.analysis_rev && self.progress.is_some() => {
+                self.progress = Some(f);
             }
-            Action::Rendered(rev, r) => {
-                if rev == self.analysis_rev {
-                    self.rendered = Some(r);
-                    self.progress = None;
-                }
+            Action::Rendered(rev, r) if rev == self.analysis_rev => {
+                self.rendered = Some(r);
+                self.progress = None;
             }
-            Action::RenderFailed(rev, e) => {
-                if rev == self.analysis_rev {
-                    self.render_error = Some(e);
-                    self.rendered = None;
-                    self.progress = None;
-                }
+            Action::RenderFailed(rev, e) if rev == self.analysis_rev => {
+                self.render_error = Some(e);
+                self.rendered = None;
+                self.progress = None;
             }
-            Action::Hash(h) => {
-                let h = h.strip_prefix('#').unwrap_or(&h).to_string();
-                if h.is_empty() || h == self.link() {
-                    return;
-                }
-                match crate::codec::decode(&h) {
-                    Ok(crate::codec::Link::State(d)) => {
-                        self.load(*d);
-                        self.notice = None;
-                    }
-                    Ok(crate::codec::Link::Example(id)) => {
-                        self.apply(Action::LoadExample(id));
-                    }
-                    Ok(crate::codec::Link::None) => {}
-                    Err(e) => {
-                        self.notice = Some(Notice {
-                            text: format!("The link could not be opened: {e}"),
-                            error: true,
-                        })
-                    }
-                }
-            }
-            Action::Notice(n) => self.notice = n,
-            Action::OriginLine(l) => self.origin_line = l,
+            _ => {}
         }
     }
 
     fn load(&mut self, d: Doc) {
+        let same = |p: &Rc<Doc>| p.example == d.example;
+        if !self.pristine.as_ref().is_some_and(same) {
+            self.pristine = d
+                .example
+                .as_deref()
+                .and_then(examples::find)
+                .map(|e| Rc::new(examples::load(e)));
+        }
         self.doc = d;
         self.origin_line = None;
         self.touch();
@@ -401,11 +444,7 @@ impl State {
 
     /// Whether the document is an example exactly as it loads.
     pub fn is_pristine_example(&self) -> bool {
-        self.doc
-            .example
-            .as_deref()
-            .and_then(examples::find)
-            .is_some_and(|e| examples::load(e) == self.doc)
+        self.pristine.as_deref().is_some_and(|p| *p == self.doc)
     }
 }
 
@@ -430,10 +469,15 @@ mod tests {
         s
     }
 
+    /// The worker's result for a parse, as it sends it.
+    fn result(d: &Doc, p: &Analysis) -> Option<OptResult> {
+        crate::analysis::page_result(d, p, crate::analysis::optimize(d, p).as_ref())
+    }
+
     /// The parse and the worker's result of the current text, as the page sends them.
     fn analyzed(s: &mut State) {
         let p = crate::analysis::parse(&s.doc);
-        let r = crate::analysis::optimize(&s.doc, &p);
+        let r = result(&s.doc, &p);
         s.apply(Action::Parsed(s.rev, Rc::new(p)));
         s.apply(Action::Optimized(s.rev, r, 1.0));
     }
@@ -443,7 +487,7 @@ mod tests {
         let mut s = fig3();
         let r0 = s.rev;
         let p = Rc::new(crate::analysis::parse(&s.doc));
-        let r = crate::analysis::optimize(&s.doc, &p);
+        let r = result(&s.doc, &p);
         s.apply(Action::SetFp(s.doc.fp.replace("c0.x", "c1.x")));
         assert!(s.rev > r0);
         // The parse and the optimization of the old text arrive late: ignored.
@@ -459,7 +503,7 @@ mod tests {
         // An optimization that is not of the parsed revision is dropped.
         s.apply(Action::Optimized(r0, r, 1.0));
         assert!(s.analysis.is_none());
-        let r = crate::analysis::optimize(&s.doc, &p);
+        let r = result(&s.doc, &p);
         s.apply(Action::Optimized(s.rev, r, 1.0));
         assert!(s.is_current() && !s.is_optimizing());
         let a = s.analysis.as_ref().unwrap();
@@ -467,8 +511,8 @@ mod tests {
             .optimized
             .as_ref()
             .expect("joined with the optimizer's result");
-        assert!(o.validated.status.is_validated());
-        assert!(!o.fp_view.is_empty());
+        assert!(o.status.is_validated());
+        assert!(!o.fp.lines.is_empty());
         assert_eq!(s.progress, Some(0.0));
         s.apply(Action::Progress(s.rev, 0.5));
         assert_eq!(s.progress, Some(0.5));
@@ -526,7 +570,8 @@ mod tests {
             .optimized
             .as_ref()
             .unwrap()
-            .fp_text
+            .fp
+            .text
             .clone();
         s.apply(Action::HandEdit(true));
         assert_eq!(s.doc.hand.as_ref().unwrap().fp, opt_fp);
@@ -545,6 +590,14 @@ mod tests {
     fn links_are_short_for_untouched_examples() {
         let mut s = fig3();
         assert_eq!(s.link(), "ex=paper/fig3");
+        assert!(s.is_pristine_example());
+        // Back to the example's own text: pristine again.
+        let fp = s.doc.fp.clone();
+        s.apply(Action::SetFp(format!("{fp}\n")));
+        assert!(!s.is_pristine_example());
+        s.apply(Action::SetFp(fp));
+        assert!(s.is_pristine_example());
+        assert!(State::new(s.doc.clone()).is_pristine_example());
         s.apply(Action::SetSize(128, 64));
         assert!(s.link().starts_with("v1."));
         let back = crate::codec::decode(&s.link()).unwrap();

@@ -182,9 +182,8 @@ async fn optimized_view_marks_moves_additions_and_changed_operands() {
     let props = OptimizedProps {
         id: "t-vp".into(),
         title: "Vertex program".into(),
-        lines: Shared(Rc::new(o.vp_view.clone())),
+        lines: Shared(o.vp.clone()),
         dialect: hoist_asm::Dialect::D3d9,
-        fp_lines: Shared(Rc::new(a.fp.inst_lines.clone())),
         on_origin,
     };
     yew::Renderer::<OptimizedView>::with_root_and_props(root.clone(), props).render();
@@ -233,9 +232,8 @@ async fn fragment_view_says_why_instructions_stayed() {
     let props = OptimizedProps {
         id: "t-fp2".into(),
         title: "Fragment program".into(),
-        lines: Shared(Rc::new(o.fp_view.clone())),
+        lines: Shared(o.fp.clone()),
         dialect: hoist_asm::Dialect::D3d9,
-        fp_lines: Shared(Rc::new(a.fp.inst_lines.clone())),
         on_origin: Callback::noop(),
     };
     yew::Renderer::<OptimizedView>::with_root_and_props(root.clone(), props).render();
@@ -416,7 +414,8 @@ fn jobs_and_events_cross_the_wire_intact() {
 
     // The optimizer's validated result.
     let a = hoist_web::analysis::parse(&job.doc);
-    let result = hoist_web::analysis::optimize(&job.doc, &a);
+    let full = hoist_web::analysis::optimize(&job.doc, &a);
+    let result = hoist_web::analysis::page_result(&job.doc, &a, full.as_ref());
     let e = Event::Optimized {
         id: 42,
         result: result.clone(),
@@ -430,10 +429,9 @@ fn jobs_and_events_cross_the_wire_intact() {
         panic!("not an optimized result")
     };
     let Some(Ok(orig)) = result else { panic!() };
-    assert_eq!(v.status, orig.status);
-    assert_eq!(v.report, orig.report);
-    assert_eq!(v.outcome.fp, orig.outcome.fp);
-    assert_eq!(v.outcome.fates, orig.outcome.fates);
+    assert_eq!(v, orig);
+    assert_eq!(v.fp.text, orig.fp.text);
+    assert_eq!(v.fates, orig.fates);
 
     // Images (NaN included) and the heat map travel as buffers.
     let mut x = hoist_raster::Image::new(3, 2, [0.25, -0.0, 1e30, 1.0]);
@@ -592,9 +590,10 @@ async fn stepwise_slider_maps_to_options() {
 async fn dependence_graph_has_a_node_per_instruction() {
     let root = mount_point();
     let doc = fig3();
+    let a = analyze(&doc);
     let props = DagProps {
-        analysis: Some(Shared(Rc::new(analyze(&doc)))),
-        source: doc.fp.clone().into(),
+        graph: a.optimized.as_ref().map(|o| Shared(o.dag.clone())),
+        message: "…".into(),
     };
     yew::Renderer::<DagView>::with_root_and_props(root.clone(), props).render();
     tick().await;

@@ -39,7 +39,9 @@
 //! [`parse`] detects the dialect from the header (or takes [`ParseOptions::profile`]),
 //! lexes, parses, resolves names and lowers to the IR, reporting every error it can find
 //! as a [`Diagnostic`] with a span, message and hint. [`print`] writes a program back in its
-//! own dialect; `parse(print(p))` equals `p` up to spans. Parsing is linear in the input.
+//! own dialect; `parse(print(p))` equals `p` up to spans. [`print_with_spans`] also says
+//! where each instruction and operand landed in the text ([`Printed`]). Parsing is linear
+//! in the input.
 //!
 //! ## Profiles
 //! [`profile::Profile`] says which operations exist where, what they cost in instruction
@@ -49,7 +51,8 @@
 //! A module imports only modules below it (`tests/structure.rs` checks that no two import
 //! each other, directly or through others):
 //!
-//! 1. value types: [`span`], [`reg`] (registers, swizzles, masks), [`state`];
+//! 1. value types: [`span`], [`reg`] (registers, swizzles, masks), [`state`], [`printed`]
+//!    (where the printers put instructions and operands);
 //! 2. [`ops`], the opcode table, then [`profile`]: availability, slot costs, limits,
 //!    register files per profile and operand counts;
 //! 3. [`ir`], [`diag`] and [`semantics`];
@@ -66,6 +69,7 @@ pub mod d3d9;
 pub mod diag;
 pub mod ir;
 pub mod ops;
+pub mod printed;
 pub mod profile;
 pub mod reg;
 pub mod semantics;
@@ -78,6 +82,7 @@ pub mod validate;
 pub use diag::{Diagnostic, Parsed, Severity};
 pub use ir::{Dialect, Dst, Inst, Program, Reg, RegFile, Span, Src, Stage, Swizzle, WriteMask};
 pub use ops::Op;
+pub use printed::{InstSpans, Printed};
 pub use profile::{Limits, Profile};
 
 /// Options for [`parse`].
@@ -231,21 +236,22 @@ pub fn canonicalize(program: &mut Program) {
     }
 }
 
+/// Prints a program with, for each instruction, the 0-based line it is printed on and the
+/// byte ranges of its operands in that line. (The ARB printer may place `PARAM`
+/// declarations between instructions to keep the parser's slot numbering; D3D9 writes
+/// declarations first and one instruction per line.)
+pub fn print_with_spans(program: &Program) -> Printed {
+    match program.dialect() {
+        Dialect::Arb => arb::print_with_spans(program),
+        Dialect::D3d9 => d3d9::print_with_spans(program),
+    }
+}
+
 /// Prints a program and returns, for each instruction, the 0-based line it is printed on.
-/// (The ARB printer may place `PARAM` declarations between instructions to keep the
-/// parser's slot numbering; D3D9 writes declarations first and one instruction per line.)
 pub fn print_with_lines(program: &Program) -> (String, Vec<usize>) {
-    if program.dialect() == Dialect::Arb {
-        return arb::print_with_lines(program);
-    }
-    let text = print(program);
-    let lines: Vec<&str> = text.lines().collect();
-    let mut end = lines.len();
-    while end > 0 && lines[end - 1].trim().is_empty() {
-        end -= 1;
-    }
-    let start = end.saturating_sub(program.insts.len());
-    (text, (start..end).collect())
+    let p = print_with_spans(program);
+    let lines = p.insts.iter().map(|i| i.line).collect();
+    (p.text, lines)
 }
 
 #[cfg(test)]

@@ -1,9 +1,9 @@
 //! `hoist opt`: move fragment work to the vertex program and report what happened.
 
 use crate::util;
-use hoist_asm::diag::LineIndex;
-use hoist_asm::{ParseOptions, Program};
-use hoist_opt::{CostModel, Fate, Options, Outcome, Prov, Selection};
+use hoist_asm::{ParseOptions, Program, Stage};
+use hoist_opt::annotate::{self, FateNote, SourceLines, annotate};
+use hoist_opt::{CostModel, Fate, Options, Outcome, Selection};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -137,7 +137,7 @@ struct FateJson {
     line: u32,
     text: String,
     fate: &'static str,
-    condition: Option<&'static str>,
+    condition: Option<String>,
     reason: Option<String>,
     group: Option<usize>,
 }
@@ -159,66 +159,6 @@ struct Validation<'a> {
     report: &'a Option<hoist_verify::Report>,
     rejected: &'a [hoist_verify::Rejection],
     rounds: u32,
-}
-
-/// 1-based source line of each instruction (instruction number when there is no span).
-fn line_of(p: &Program, source: &str) -> Vec<u32> {
-    let idx = LineIndex::new(source);
-    p.insts
-        .iter()
-        .enumerate()
-        .map(|(i, inst)| {
-            if inst.span.is_none() {
-                i as u32 + 1
-            } else {
-                idx.line_col(inst.span.start as usize).line
-            }
-        })
-        .collect()
-}
-
-/// Printed program lines, and the lines that hold instructions.
-pub fn printed_lines(p: &Program) -> (Vec<String>, Vec<usize>) {
-    let (text, rows) = hoist_asm::print_with_lines(p);
-    (text.lines().map(str::to_string).collect(), rows)
-}
-
-fn annotate(p: &Program, lines: &[hoist_opt::Line], fp_line: &dyn Fn(u32) -> u32) -> String {
-    let (text, inst_lines) = printed_lines(p);
-    let mut out = String::new();
-    for (row, l) in text.iter().enumerate() {
-        let (mark, note) = match inst_lines
-            .iter()
-            .position(|&r| r == row)
-            .and_then(|i| lines.get(i))
-        {
-            Some(line) => {
-                let m = match line.prov {
-                    Prov::Original { .. } => "  ",
-                    Prov::Moved { .. } => "->",
-                    Prov::Added { .. } => "+ ",
-                };
-                let star = if line.changed != 0 { "*" } else { " " };
-                let note = match line.prov {
-                    Prov::Moved { index } => format!("  ; from fragment line {}", fp_line(index)),
-                    Prov::Added { why, index } => format!(
-                        "  ; {:?}{}",
-                        why,
-                        index.map_or(String::new(), |i| format!(
-                            " for fragment line {}",
-                            fp_line(i)
-                        ))
-                    )
-                    .to_lowercase(),
-                    Prov::Original { .. } => String::new(),
-                };
-                (format!("{m}{star}"), note)
-            }
-            None => ("   ".into(), String::new()),
-        };
-        out.push_str(&format!("{mark} {l}{note}\n"));
-    }
-    out
 }
 
 pub fn run(args: Args) -> u8 {
@@ -318,35 +258,24 @@ fn options(args: &Args, vp: &Program, fp: &Program) -> Result<Options, u8> {
     })
 }
 
-/// Per original fragment instruction: its line, text and fate.
-fn explain(res: &Outcome, fp: &Program, fp_line: &dyn Fn(u32) -> u32) -> Vec<FateJson> {
-    let (fp_printed, fp_rows) = printed_lines(fp);
-    res.fates
+/// Per original fragment instruction: its line, text and fate (for `--json`).
+fn explain(notes: &[FateNote]) -> Vec<FateJson> {
+    notes
         .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let text = fp_rows
-                .get(i)
-                .and_then(|&r| fp_printed.get(r))
-                .map_or(String::new(), |s| s.trim().to_string());
-            let (fate, condition, reason, group) = match f {
-                Fate::Moved { group } => ("moved", None, None, *group),
-                Fate::Stays { reason } => (
-                    "stays",
-                    Some(reason.condition()),
-                    Some(reason.describe(fp_line)),
-                    None,
-                ),
-            };
-            FateJson {
-                index: i,
-                line: fp_line(i as u32),
-                text,
-                fate,
-                condition,
-                reason,
-                group,
-            }
+        .map(|n| FateJson {
+            index: n.index,
+            line: n.line,
+            text: n.text.clone(),
+            fate: match n.fate {
+                Fate::Moved { .. } => "moved",
+                Fate::Stays { .. } => "stays",
+            },
+            condition: n.condition.clone(),
+            reason: n.reason.clone(),
+            group: match n.fate {
+                Fate::Moved { group } => group,
+                Fate::Stays { .. } => None,
+            },
         })
         .collect()
 }
@@ -355,8 +284,8 @@ fn explain(res: &Outcome, fp: &Program, fp_line: &dyn Fn(u32) -> u32) -> Vec<Fat
 fn report(
     args: &Args,
     checked: &hoist_verify::Validated,
-    fates: &[FateJson],
-    fp_line: &dyn Fn(u32) -> u32,
+    fates: &[FateNote],
+    fp_lines: &SourceLines,
 ) -> String {
     let res = &checked.outcome;
     let mut out = String::new();
@@ -398,16 +327,7 @@ fn report(
     }
     outln!(out, "\nfragment instructions:");
     for f in fates {
-        let what = match (&f.fate, &f.reason) {
-            (&"moved", _) => format!(
-                "moved{}",
-                f.group
-                    .map_or(" (shared helper)".into(), |g| format!(" (group {})", g + 1))
-            ),
-            (_, Some(r)) => format!("stays: {r}"),
-            _ => "stays".into(),
-        };
-        outln!(out, "  {:>4}  {:<32} {what}", f.line, f.text);
+        outln!(out, "  {:>4}  {:<32} {}", f.line, f.text, f.summary());
     }
     for m in &res.mirrors {
         outln!(
@@ -425,7 +345,7 @@ fn report(
         let lines: Vec<String> = r
             .instructions
             .iter()
-            .map(|&i| fp_line(i).to_string())
+            .map(|&i| fp_lines.line(i).to_string())
             .collect();
         outln!(
             out,
@@ -436,11 +356,11 @@ fn report(
     }
     if args.out_vp.is_none() {
         outln!(out, "\noptimized vertex program ({}):", res.vp.profile);
-        out.push_str(&annotate(&res.vp, &res.vp_lines, &fp_line));
+        out.push_str(&annotate(res, Stage::Vertex, fp_lines).listing());
     }
     if args.out_fp.is_none() {
         outln!(out, "\noptimized fragment program ({}):", res.fp.profile);
-        out.push_str(&annotate(&res.fp, &res.fp_lines, &fp_line));
+        out.push_str(&annotate(res, Stage::Fragment, fp_lines).listing());
     }
     out
 }
@@ -461,12 +381,8 @@ fn run_checked(args: &Args) -> Result<u8, u8> {
             1u8
         })?;
     let res = &checked.outcome;
-    let fp_lines: Vec<u32> = line_of(&fp, &fp_src)
-        .into_iter()
-        .map(|l| l + fp_first_line - 1)
-        .collect();
-    let fp_line = |i: u32| fp_lines.get(i as usize).copied().unwrap_or(i + 1);
-    let fates = explain(res, &fp, &fp_line);
+    let fp_lines = SourceLines::of(&fp, &fp_src, fp_first_line);
+    let fates = annotate::fates(res, &fp, &fp_lines);
     let vp_text = hoist_asm::print(&res.vp);
     let fp_text = hoist_asm::print(&res.fp);
     let mut out = if args.json {
@@ -480,7 +396,7 @@ fn run_checked(args: &Args) -> Result<u8, u8> {
                 rejected: &checked.rejected,
                 rounds: checked.rounds,
             },
-            fates_explained: fates,
+            fates_explained: explain(&fates),
         };
         let mut s = serde_json::to_string_pretty(&j).map_err(|e| {
             util::error(e);
@@ -489,7 +405,7 @@ fn run_checked(args: &Args) -> Result<u8, u8> {
         s.push('\n');
         s
     } else {
-        report(args, &checked, &fates, &fp_line)
+        report(args, &checked, &fates, &fp_lines)
     };
     let mut status = 0;
     if let Some(sc) = scene {

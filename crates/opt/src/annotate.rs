@@ -21,7 +21,8 @@ pub struct SourceLines(pub Vec<u32>);
 
 impl SourceLines {
     /// Lines of `p`'s instructions in `source`, whose first line is line `first` of the file
-    /// it sits in (1 for a file of its own). An instruction without a span gets its number.
+    /// it sits in (1 for a file of its own). An instruction without a span counts as if on
+    /// line `first + index`.
     pub fn of(p: &Program, source: &str, first: u32) -> SourceLines {
         let idx = LineIndex::new(source);
         SourceLines(
@@ -30,7 +31,7 @@ impl SourceLines {
                 .enumerate()
                 .map(|(i, inst)| {
                     if inst.span.is_none() {
-                        i as u32 + 1
+                        i as u32 + first
                     } else {
                         idx.line_col(inst.span.start as usize).line + first - 1
                     }
@@ -55,7 +56,7 @@ pub enum Why {
     /// A fragment instruction that stayed (source `line`), for `reason`.
     Stays {
         line: u32,
-        condition: &'static str,
+        condition: String,
         reason: String,
     },
     /// A fragment instruction that moved and was also kept (no interpolator was left).
@@ -108,7 +109,9 @@ pub fn added_why(why: AddedFor) -> &'static str {
         AddedFor::Transport => {
             "sends a moved result to the fragment program through a free interpolator (M4)"
         }
-        AddedFor::Materialize => "reads a transported value back into the register it used to live in",
+        AddedFor::Materialize => {
+            "reads a transported value back into the register it used to live in"
+        }
         AddedFor::Gather => "gathers components from several registers into one operand",
         AddedFor::Legalize => "satisfies an operand rule of the target profile",
         AddedFor::Lowering => "part of the emulation of an op the vertex profile lacks",
@@ -131,6 +134,8 @@ pub enum Mark {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LineNote {
     pub text: String,
+    /// The instruction printed on this line.
+    pub inst: Option<u32>,
     pub mark: Mark,
     /// A pass changed an operand of this instruction.
     pub changed: bool,
@@ -161,17 +166,17 @@ impl Annotated {
     pub fn listing(&self) -> String {
         let mut out = String::new();
         for l in &self.lines {
-            let mark = match (l.why.is_some() || l.changed, l.mark) {
-                (false, _) => "   ",
-                (true, Mark::None) if !l.changed => "   ",
-                (true, Mark::None) => "  *",
-                (true, Mark::Moved) if l.changed => "->*",
-                (true, Mark::Moved) => "-> ",
-                (true, Mark::Added) if l.changed => "+ *",
-                (true, Mark::Added) => "+  ",
+            let mark = match l.mark {
+                Mark::None => "  ",
+                Mark::Moved => "->",
+                Mark::Added => "+ ",
             };
+            let star = if l.changed { "*" } else { " " };
             let note = l.why.as_ref().map_or(String::new(), Why::note);
-            out.push_str(&format!("{mark} {}{note}\n", l.text));
+            match l.inst {
+                Some(_) => out.push_str(&format!("{mark}{star} {}{note}\n", l.text)),
+                None => out.push_str(&format!("    {}\n", l.text)),
+            }
         }
         out
     }
@@ -193,10 +198,11 @@ pub fn annotate(out: &Outcome, stage: Stage, fp_lines: &SourceLines) -> Annotate
             ..LineNote::default()
         })
         .collect();
-    for (spans, line) in printed.insts.iter().zip(provenance) {
+    for (i, (spans, line)) in printed.insts.iter().zip(provenance).enumerate() {
         let Some(note) = lines.get_mut(spans.line) else {
             continue;
         };
+        note.inst = Some(i as u32);
         note.changed = line.changed != 0;
         note.changed_spans = (0..8u8)
             .filter(|b| line.changed & (1 << b) != 0)
@@ -240,7 +246,7 @@ fn why(out: &Outcome, stage: Stage, line: &Line, fp_lines: &SourceLines) -> Opti
 fn stays(reason: &Stay, index: u32, fp_lines: &SourceLines) -> Why {
     Why::Stays {
         line: fp_lines.line(index),
-        condition: reason.condition(),
+        condition: reason.condition().into(),
         reason: reason.describe(&|i| fp_lines.line(i)),
     }
 }
@@ -254,7 +260,7 @@ pub struct FateNote {
     pub text: String,
     pub fate: Fate,
     /// Instructions that stay: the condition (C1–C4, ...) and the reason in words.
-    pub condition: Option<&'static str>,
+    pub condition: Option<String>,
     pub reason: Option<String>,
 }
 
@@ -282,7 +288,7 @@ pub fn fates(out: &Outcome, fp: &Program, fp_lines: &SourceLines) -> Vec<FateNot
             let (condition, reason) = match f {
                 Fate::Moved { .. } => (None, None),
                 Fate::Stays { reason } => (
-                    Some(reason.condition()),
+                    Some(reason.condition().to_string()),
                     Some(reason.describe(&|k| fp_lines.line(k))),
                 ),
             };
@@ -300,4 +306,88 @@ pub fn fates(out: &Outcome, fp: &Program, fp_lines: &SourceLines) -> Vec<FateNot
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Options;
+
+    fn fig3() -> (Program, Outcome, SourceLines) {
+        let parse = |s: &str| {
+            hoist_asm::parse(s, &hoist_asm::ParseOptions::default())
+                .into_result()
+                .unwrap()
+        };
+        let vp = parse(include_str!("../../../examples/paper/fig3.vsh"));
+        let src = include_str!("../../../examples/paper/fig3.psh");
+        let fp = parse(src);
+        let out = crate::optimize(&vp, &fp, &Options::default()).unwrap();
+        let lines = SourceLines::of(&fp, src, 1);
+        (fp, out, lines)
+    }
+
+    #[test]
+    fn lines_say_where_they_came_from() {
+        let (_, out, lines) = fig3();
+        let vp = annotate(&out, Stage::Vertex, &lines);
+        assert_eq!(vp.text, hoist_asm::print(&out.vp));
+        assert_eq!(vp.lines.len(), vp.text.lines().count());
+        let moved: Vec<&LineNote> = vp.lines.iter().filter(|l| l.mark == Mark::Moved).collect();
+        assert!(!moved.is_empty());
+        for l in &moved {
+            let origin = l.origin.unwrap();
+            assert_eq!(
+                l.why,
+                Some(Why::Moved {
+                    line: lines.line(origin)
+                })
+            );
+            assert!(lines.line(origin) >= 15);
+        }
+        // Figure 5: moved code reads the vertex inputs (`v1`), and that operand is marked.
+        let changed: Vec<&str> = vp
+            .lines
+            .iter()
+            .flat_map(|l| l.changed_spans.iter().map(|r| &l.text[r.clone()]))
+            .collect();
+        assert!(changed.iter().any(|t| t.starts_with('v')), "{changed:?}");
+        let fp = annotate(&out, Stage::Fragment, &lines);
+        let texld = fp.lines.iter().find(|l| l.text.contains("texld")).unwrap();
+        assert!(texld.stayed());
+        assert!(texld.why.as_ref().unwrap().sentence().contains("C2"));
+    }
+
+    #[test]
+    fn the_listing_marks_moves_additions_and_changes() {
+        let (_, out, lines) = fig3();
+        let listing = annotate(&out, Stage::Vertex, &lines).listing();
+        let rows: Vec<&str> = listing.lines().collect();
+        assert!(rows[0].starts_with("    vs_"), "{}", rows[0]);
+        let moved = rows.iter().find(|r| r.starts_with("->")).unwrap();
+        assert!(moved.contains("  ; from fragment line "), "{moved}");
+        assert!(
+            rows.iter()
+                .any(|r| r.starts_with("->*") || r.starts_with("+ *"))
+        );
+        for r in rows.iter().filter(|r| r.starts_with("+ ")) {
+            assert!(r.contains("  ; "), "{r}");
+        }
+    }
+
+    #[test]
+    fn fates_name_lines_and_reasons() {
+        let (fp, out, lines) = fig3();
+        let notes = fates(&out, &fp, &lines);
+        assert_eq!(notes.len(), fp.insts.len());
+        let texld = notes.iter().find(|n| n.text.starts_with("texld")).unwrap();
+        assert_eq!(texld.condition.as_deref(), Some("C2"));
+        assert!(texld.summary().starts_with("stays: C2"));
+        assert_eq!(texld.line, lines.line(texld.index as u32));
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.summary().starts_with("moved (group "))
+        );
+    }
 }

@@ -19,6 +19,8 @@
 //!   the IR checked after every pass (debug and test builds), the profile's rules at the end.
 //! - [`optimizer`]: [`optimize`] and [`Optimizer`], which run the analyses once and then
 //!   the pipeline for the selection rule of the [`Options`] (or for a fixed set of groups).
+//! - [`annotate`]: the [`Outcome`] as people read it, one model for the CLI and the page:
+//!   each printed line's origin, mark, changed operands and reason, each fate in words.
 //!
 //! Modules depend one way: `analysis` ← `passes` ← `pipeline` ← `select` ← `optimizer`;
 //! the crate root only re-exports. [`Outcome`] carries both programs, per-line provenance,
@@ -26,6 +28,7 @@
 //! validated results through `hoist_verify::optimize`, which sits on top of this crate.
 
 pub mod analysis;
+pub mod annotate;
 pub mod cost;
 pub mod edit;
 pub mod fxhash;

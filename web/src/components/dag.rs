@@ -2,74 +2,48 @@
 //! as SVG, nodes coloured by movability; hovering a node names its line and its fate.
 
 use super::Shared;
-use crate::analysis::Analysis;
-use crate::dag::{self, Class, NODE_H, NODE_W};
-use hoist_opt::Fate;
+use crate::dag::{Class, Dag, NODE_H, NODE_W};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct DagProps {
-    pub analysis: Option<Shared<Analysis>>,
-    /// The original fragment program's text.
-    pub source: AttrValue,
+    /// The graph (built with the optimizer's result, in the worker), or why there is none.
+    pub graph: Option<Shared<Result<Dag, String>>>,
+    /// What to say while there is no graph.
+    pub message: AttrValue,
 }
 
-#[function_component(DagView)]
-pub fn dag_view(p: &DagProps) -> Html {
-    let body = (|| -> Result<Html, String> {
-        let a = p.analysis.as_ref().ok_or("…")?;
-        let fp =
-            a.fp.program
-                .as_ref()
-                .ok_or("the fragment program has errors")?;
-        let o = a
-            .optimized
-            .as_ref()
-            .ok_or_else(|| a.problem.clone().unwrap_or_default())?;
-        let lines = a.fp.inst_lines.clone();
-        let line_of = move |i: u32| lines.get(i as usize).copied().unwrap_or(i + 1);
-        let describe = |f: &Fate| match f {
-            Fate::Moved { group: Some(g) } => format!("moved (group {})", g + 1),
-            Fate::Moved { group: None } => "moved (shared helper)".into(),
-            Fate::Stays { reason } => format!("stays — {}", reason.describe(&line_of)),
-        };
-        let g = dag::build(
-            fp,
-            &p.source,
-            &a.fp.inst_lines,
-            &o.outcome().fates,
-            &describe,
-        )?;
-        let edges: Html = g
-            .edges
-            .iter()
-            .map(|e| {
-                let (f, t) = (&g.nodes[e.from], &g.nodes[e.to]);
-                let (x1, y1) = (f.x + NODE_W / 2.0, f.y + NODE_H);
-                let (x2, y2) = (t.x + NODE_W / 2.0, t.y);
-                let my = (y1 + y2) / 2.0;
-                html! {
-                    <path class="dag-edge" d={format!("M{x1},{y1} C{x1},{my} {x2},{my} {x2},{y2}")}
-                        marker-end="url(#arrow)" />
-                }
-            })
-            .collect();
-        let nodes: Html = g
-            .nodes
-            .iter()
-            .map(|n| {
-                html! {
-                    <g class={classes!("dag-node", n.class.css())} tabindex="0"
-                        transform={format!("translate({},{})", n.x, n.y)}>
-                        <title>{ n.title.clone() }</title>
-                        <rect width={NODE_W.to_string()} height={NODE_H.to_string()} rx="6" />
-                        <text x={(NODE_W / 2.0).to_string()} y={(NODE_H / 2.0 + 4.0).to_string()}
-                            text-anchor="middle">{ n.label.clone() }</text>
-                    </g>
-                }
-            })
-            .collect();
-        Ok(html! {
+fn graph_html(g: &Dag) -> Html {
+    let edges: Html = g
+        .edges
+        .iter()
+        .map(|e| {
+            let (f, t) = (&g.nodes[e.from], &g.nodes[e.to]);
+            let (x1, y1) = (f.x + NODE_W / 2.0, f.y + NODE_H);
+            let (x2, y2) = (t.x + NODE_W / 2.0, t.y);
+            let my = (y1 + y2) / 2.0;
+            html! {
+                <path class="dag-edge" d={format!("M{x1},{y1} C{x1},{my} {x2},{my} {x2},{y2}")}
+                    marker-end="url(#arrow)" />
+            }
+        })
+        .collect();
+    let nodes: Html = g
+        .nodes
+        .iter()
+        .map(|n| {
+            html! {
+                <g class={classes!("dag-node", n.class.css())} tabindex="0"
+                    transform={format!("translate({},{})", n.x, n.y)}>
+                    <title>{ n.title.clone() }</title>
+                    <rect width={NODE_W.to_string()} height={NODE_H.to_string()} rx="6" />
+                    <text x={(NODE_W / 2.0).to_string()} y={(NODE_H / 2.0 + 4.0).to_string()}
+                        text-anchor="middle">{ n.label.clone() }</text>
+                </g>
+            }
+        })
+        .collect();
+    html! {
             <div class="dag-scroll">
                 <svg class="dag" width={g.width.to_string()} height={g.height.to_string()}
                     viewBox={format!("0 0 {} {}", g.width, g.height)} role="img"
@@ -84,8 +58,16 @@ pub fn dag_view(p: &DagProps) -> Html {
                     { nodes }
                 </svg>
             </div>
-        })
-    })();
+    }
+}
+
+#[function_component(DagView)]
+pub fn dag_view(p: &DagProps) -> Html {
+    let body = match p.graph.as_deref() {
+        Some(Ok(g)) => graph_html(g),
+        Some(Err(m)) => html! { <p class="message">{ m.clone() }</p> },
+        None => html! { <p class="message">{ p.message.clone() }</p> },
+    };
     let legend: Html = Class::ALL
         .iter()
         .map(|c| {
@@ -101,10 +83,7 @@ pub fn dag_view(p: &DagProps) -> Html {
                 An instruction may move when it is executable per vertex (C1), touches no fragment-only \
                 resource (C2), is affine in the interpolated inputs (C3) and everything it reads moves too (C4)." }</p>
             <ul class="legend">{ legend }</ul>
-            { match body {
-                Ok(h) => h,
-                Err(m) => html! { <p class="message">{ m }</p> },
-            } }
+            { body }
         </section>
     }
 }

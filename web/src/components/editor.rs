@@ -85,129 +85,132 @@ fn reveal_caret(area: &NodeRef, scroller: &NodeRef, measure: &NodeRef) {
     }
 }
 
-#[function_component(Editor)]
-pub fn editor(p: &EditorProps) -> Html {
-    let area = use_node_ref();
-    let scroller = use_node_ref();
-    let measure = use_node_ref();
-    let reveal = {
-        let (a, s, m) = (area.clone(), scroller.clone(), measure.clone());
-        move || reveal_caret(&a, &s, &m)
-    };
-    let text = p.value.to_string();
-    let forced = p.profile.as_deref().and_then(Profile::from_id);
-    let detected = hoist_asm::detect_profile(&text);
-    let dialect = forced
-        .or(detected)
-        .map_or(hoist_asm::Dialect::D3d9, |p| p.dialect());
-
-    let diags: Vec<Diagnostic> = p
-        .side
-        .as_ref()
-        .map(|s| s.diagnostics.clone())
-        .unwrap_or_default();
-    let idx = LineIndex::new(&text);
-    let marks: Vec<Mark> = diags
+/// Marks under the diagnostics' spans (a span over several lines, a whole program, is
+/// marked on its first line only).
+fn squiggles(text: &str, diags: &[Diagnostic]) -> Vec<Mark> {
+    diags
         .iter()
         .filter(|d| !d.span.is_none())
         .map(|d| {
-            // A span over several lines (a whole program) is marked on its first line only.
-            let start = highlight::floor_boundary(&text, d.span.start as usize);
+            let start = highlight::floor_boundary(text, d.span.start as usize);
             let eol = text[start..].find('\n').map_or(text.len(), |e| start + e);
             Mark {
                 range: start..(d.span.end as usize).min(eol),
                 class: if d.is_error() { "sq-err" } else { "sq-warn" },
             }
         })
-        .collect();
-    let toks = highlight::tokens(&text, dialect);
-    let lines = highlight::lines(&text, &toks, &marks);
-    // Diagnostics by line (1-based).
-    let mut by_line: Vec<Vec<&Diagnostic>> = vec![Vec::new(); lines.len() + 1];
-    for d in &diags {
+        .collect()
+}
+
+/// Diagnostics by 1-based line (index 0 unused), for `lines` lines.
+fn by_line<'d>(idx: &LineIndex, diags: &'d [Diagnostic], lines: usize) -> Vec<Vec<&'d Diagnostic>> {
+    let mut out: Vec<Vec<&Diagnostic>> = vec![Vec::new(); lines + 1];
+    for d in diags {
         let l = if d.span.is_none() {
             1
         } else {
             idx.line_col(d.span.start as usize).line as usize
         };
-        if let Some(v) = by_line.get_mut(l.min(lines.len())) {
+        if let Some(v) = out.get_mut(l.min(lines)) {
             v.push(d);
         }
     }
+    out
+}
 
-    let oninput = {
-        let cb = p.onchange.clone();
-        let reveal = reveal.clone();
-        let area = area.clone();
-        let current = text.clone();
-        Callback::from(move |e: InputEvent| {
-            let v = event_value(&e);
-            if v.len() > crate::doc::MAX_PROGRAM {
-                // Refused (the reducer says why): put the text back as it was.
-                if let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>() {
-                    t.set_value(&current);
-                }
+/// The first diagnostic of a line, at its end.
+fn lens(on_line: &[&Diagnostic]) -> Html {
+    let Some(d) = on_line.first() else {
+        return Html::default();
+    };
+    let more = on_line.len() - 1;
+    let mut msg = format!("{} {}", if d.is_error() { "✖" } else { "⚠" }, d.message);
+    if !d.label.is_empty() && !d.message.starts_with(d.label.as_str()) {
+        msg.push_str(&format!(" — {}", d.label));
+    }
+    if more > 0 {
+        msg.push_str(&format!(" (+{more} more)"));
+    }
+    html! {
+        <span class={classes!("lens", severity_class(d.severity))}>
+            { msg }
+            if let Some(h) = &d.hint {
+                <span class="lens-hint">{ format!(" · help: {h}") }</span>
             }
-            cb.emit(v);
-            reveal();
-        })
-    };
-    let onkeyup = {
-        let reveal = reveal.clone();
-        Callback::from(move |_: KeyboardEvent| reveal())
-    };
-    let gutter: Html = (1..=lines.len())
+        </span>
+    }
+}
+
+/// Line numbers, marked by the worst diagnostic of the line.
+fn gutter(by_line: &[Vec<&Diagnostic>], highlight_line: Option<u32>) -> Html {
+    (1..by_line.len())
         .map(|n| {
             let worst = by_line[n].iter().map(|d| d.severity).max();
             let class = classes!(
                 "gl",
                 worst.map(severity_class),
-                (p.highlight_line == Some(n as u32)).then_some("hl-line")
+                (highlight_line == Some(n as u32)).then_some("hl-line")
             );
             html! { <div class={class}>{ n }</div> }
         })
-        .collect();
-    let body: Html = lines
+        .collect()
+}
+
+/// The highlighted text under the textarea, with the lenses.
+fn body(
+    lines: &[Vec<highlight::Seg>],
+    by_line: &[Vec<&Diagnostic>],
+    highlight_line: Option<u32>,
+) -> Html {
+    lines
         .iter()
         .enumerate()
         .map(|(i, segs)| {
             let n = i + 1;
-            let lens: Html = by_line[n]
-                .first()
-                .map(|d| {
-                    let more = by_line[n].len() - 1;
-                    let mut msg = format!("{} {}", if d.is_error() { "✖" } else { "⚠" }, d.message);
-                    if !d.label.is_empty() && !d.message.starts_with(d.label.as_str()) {
-                        msg.push_str(&format!(" — {}", d.label));
-                    }
-                    if more > 0 {
-                        msg.push_str(&format!(" (+{more} more)"));
-                    }
-                    html! {
-                        <span class={classes!("lens", severity_class(d.severity))}>
-                            { msg }
-                            if let Some(h) = &d.hint {
-                                <span class="lens-hint">{ format!(" · help: {h}") }</span>
-                            }
-                        </span>
-                    }
-                })
-                .unwrap_or_default();
             let class = classes!(
                 "cl",
-                (p.highlight_line == Some(n as u32)).then_some("hl-line")
+                (highlight_line == Some(n as u32)).then_some("hl-line")
             );
             let last = i + 1 == lines.len();
             html! {
                 <>
-                    <span class={class}>{ segs_html(segs) }{ lens }</span>
+                    <span class={class}>{ segs_html(segs) }{ lens(&by_line[n]) }</span>
                     { if last { html! { "\u{200b}" } } else { html! { "\n" } } }
                 </>
             }
         })
-        .collect();
+        .collect()
+}
 
-    let diag_list: Html = diags
+/// Puts the textarea's selection on a diagnostic's span (byte offsets into `text`).
+fn select_span(area: &NodeRef, text: &str, span: (u32, u32)) {
+    let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>() else {
+        return;
+    };
+    let _ = t.focus();
+    // Selection offsets are UTF-16 code units.
+    let to16 = |b: u32| {
+        let mut b = (b as usize).min(text.len());
+        while !text.is_char_boundary(b) {
+            b -= 1;
+        }
+        text[..b].encode_utf16().count() as u32
+    };
+    let (s, e) = span;
+    if s != u32::MAX {
+        let _ = t.set_selection_range(to16(s), to16(e.max(s + 1)));
+    }
+}
+
+/// The diagnostics listed below the editor; a click puts the cursor on the spot.
+fn diag_list(
+    diags: &[Diagnostic],
+    text: &str,
+    idx: &LineIndex,
+    area: &NodeRef,
+    reveal: impl Fn() + Clone + 'static,
+) -> Html {
+    diags
         .iter()
         .map(|d| {
             let lc = if d.span.is_none() {
@@ -216,28 +219,11 @@ pub fn editor(p: &EditorProps) -> Html {
                 idx.line_col(d.span.start as usize)
             };
             let onclick = {
-                let area = area.clone();
-                let reveal = reveal.clone();
-                let (s, e) = (d.span.start, d.span.end);
-                let text_len = text.len();
-                let text = text.clone();
+                let (area, reveal, text) = (area.clone(), reveal.clone(), text.to_string());
+                let span = (d.span.start, d.span.end);
                 Callback::from(move |_| {
-                    if let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>() {
-                        let _ = t.focus();
-                        // Selection offsets are UTF-16 code units.
-                        let to16 = |b: u32| {
-                            let b = (b as usize).min(text_len);
-                            let mut b = b;
-                            while !text.is_char_boundary(b) {
-                                b -= 1;
-                            }
-                            text[..b].encode_utf16().count() as u32
-                        };
-                        if s != u32::MAX {
-                            let _ = t.set_selection_range(to16(s), to16(e.max(s + 1)));
-                        }
-                        reveal();
-                    }
+                    select_span(&area, &text, span);
+                    reveal();
                 })
             };
             let sev = severity_class(d.severity);
@@ -255,35 +241,39 @@ pub fn editor(p: &EditorProps) -> Html {
                 </li>
             }
         })
-        .collect();
+        .collect()
+}
 
-    let picker = match &p.onprofile {
-        Some(cb) => {
-            let cb = cb.clone();
-            let onchange = Callback::from(move |e: Event| {
-                let v = event_value(&e);
-                cb.emit((!v.is_empty()).then_some(v));
-            });
-            let cur = p.profile.as_deref().unwrap_or("");
-            let auto = match detected {
-                Some(d) => format!("auto ({})", d.header()),
-                None => "auto (no header)".to_string(),
-            };
-            html! {
-                <select class="profile" aria-label={format!("{} dialect", p.title)} {onchange}>
-                    <option value="" selected={cur.is_empty()}>{ auto }</option>
-                    { for Profile::ALL.iter().filter(|pr| pr.stage() == p.stage).map(|pr| html! {
-                        <option value={pr.id()} selected={cur == pr.id()}>{ pr.header() }</option>
-                    }) }
-                </select>
-            }
-        }
-        None => html! {},
+/// The dialect picker (when the editor has one).
+fn picker(p: &EditorProps, detected: Option<Profile>) -> Html {
+    let Some(cb) = p.onprofile.clone() else {
+        return Html::default();
     };
+    let onchange = Callback::from(move |e: Event| {
+        let v = event_value(&e);
+        cb.emit((!v.is_empty()).then_some(v));
+    });
+    let cur = p.profile.as_deref().unwrap_or("");
+    let auto = match detected {
+        Some(d) => format!("auto ({})", d.header()),
+        None => "auto (no header)".to_string(),
+    };
+    html! {
+        <select class="profile" aria-label={format!("{} dialect", p.title)} {onchange}>
+            <option value="" selected={cur.is_empty()}>{ auto }</option>
+            { for Profile::ALL.iter().filter(|pr| pr.stage() == p.stage).map(|pr| html! {
+                <option value={pr.id()} selected={cur == pr.id()}>{ pr.header() }</option>
+            }) }
+        </select>
+    }
+}
+
+/// `ok`, or the number of errors and warnings.
+fn status(diags: &[Diagnostic], side: Option<&Side>) -> Html {
     let errors = diags.iter().filter(|d| d.is_error()).count();
     let warnings = diags.len() - errors;
-    let status = match (errors, warnings) {
-        (0, 0) if p.side.as_ref().is_some_and(|s| s.program.is_some()) => {
+    match (errors, warnings) {
+        (0, 0) if side.is_some_and(|s| s.program.is_some()) => {
             html! { <span class="badge ok">{ "ok" }</span> }
         }
         (0, 0) => html! {},
@@ -297,40 +287,95 @@ pub fn editor(p: &EditorProps) -> Html {
             }
             html! { <span class={classes!("badge", if e > 0 { "bad" } else { "warn" })}>{ parts.join(", ") }</span> }
         }
-    };
-    // Clicks on the line numbers or the empty space below the text focus the text.
-    let onclick_gutter = {
-        let area = area.clone();
-        Callback::from(move |e: MouseEvent| {
-            let on_box = e.target() == e.current_target();
-            if let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>() {
-                let _ = t.focus();
-                if on_box {
-                    let end = t.value().encode_utf16().count() as u32;
-                    let _ = t.set_selection_range(end, end);
-                }
+    }
+}
+
+/// Typing: the new text goes up (a text over the size limit is put back as it was, the
+/// reducer says why) and the caret stays in view.
+fn on_input(
+    p: &EditorProps,
+    area: &NodeRef,
+    current: String,
+    reveal: impl Fn() + 'static,
+) -> Callback<InputEvent> {
+    let cb = p.onchange.clone();
+    let area = area.clone();
+    Callback::from(move |e: InputEvent| {
+        let v = event_value(&e);
+        if v.len() > crate::doc::MAX_PROGRAM
+            && let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>()
+        {
+            t.set_value(&current);
+        }
+        cb.emit(v);
+        reveal();
+    })
+}
+
+/// Clicks on the line numbers or the empty space below the text focus the text.
+fn focus_on_click(area: &NodeRef) -> Callback<MouseEvent> {
+    let area = area.clone();
+    Callback::from(move |e: MouseEvent| {
+        let on_box = e.target() == e.current_target();
+        if let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>() {
+            let _ = t.focus();
+            if on_box {
+                let end = t.value().encode_utf16().count() as u32;
+                let _ = t.set_selection_range(end, end);
             }
-        })
+        }
+    })
+}
+
+#[function_component(Editor)]
+pub fn editor(p: &EditorProps) -> Html {
+    let area = use_node_ref();
+    let scroller = use_node_ref();
+    let measure = use_node_ref();
+    let reveal = {
+        let (a, s, m) = (area.clone(), scroller.clone(), measure.clone());
+        move || reveal_caret(&a, &s, &m)
     };
+    let text = p.value.to_string();
+    let forced = p.profile.as_deref().and_then(Profile::from_id);
+    let detected = hoist_asm::detect_profile(&text);
+    let dialect = forced
+        .or(detected)
+        .map_or(hoist_asm::Dialect::D3d9, |p| p.dialect());
+    let diags: &[Diagnostic] = p.side.as_ref().map_or(&[], |s| &s.diagnostics);
+    let idx = LineIndex::new(&text);
+    let toks = highlight::tokens(&text, dialect);
+    let lines = highlight::lines(&text, &toks, &squiggles(&text, diags));
+    let by_line = by_line(&idx, diags, lines.len());
+    let oninput = on_input(p, &area, text.clone(), reveal.clone());
+    let onkeyup = {
+        let reveal = reveal.clone();
+        Callback::from(move |_: KeyboardEvent| reveal())
+    };
+    let onclick_gutter = focus_on_click(&area);
     html! {
         <section class="editor" id={format!("ed-{}", p.id)}>
             <header class="ed-head">
                 <label class="ed-title" for={p.id.clone()}>{ p.title.clone() }</label>
-                { picker }
-                { status }
+                { picker(p, detected) }
+                { status(diags, p.side.as_deref()) }
             </header>
             <div class="ed-scroll" ref={scroller} onclick={onclick_gutter.clone()}>
-                <div class="ed-gutter" aria-hidden="true" onclick={onclick_gutter}>{ gutter }</div>
+                <div class="ed-gutter" aria-hidden="true" onclick={onclick_gutter}>
+                    { gutter(&by_line, p.highlight_line) }
+                </div>
                 <div class="ed-body">
-                    <pre class="ed-hl" aria-hidden="true">{ body }</pre>
-                    <textarea id={p.id.clone()} ref={area} class="ed-input" spellcheck="false"
+                    <pre class="ed-hl" aria-hidden="true">{ body(&lines, &by_line, p.highlight_line) }</pre>
+                    <textarea id={p.id.clone()} ref={area.clone()} class="ed-input" spellcheck="false"
                         autocomplete="off" autocapitalize="off" wrap="off"
                         value={p.value.clone()} {oninput} {onkeyup} />
                     <span class="ed-measure" ref={measure} aria-hidden="true">{ "0000000000" }</span>
                 </div>
             </div>
             if !diags.is_empty() {
-                <ul class="diags" aria-label={format!("{} diagnostics", p.title)}>{ diag_list }</ul>
+                <ul class="diags" aria-label={format!("{} diagnostics", p.title)}>
+                    { diag_list(diags, &text, &idx, &area, reveal) }
+                </ul>
             }
         </section>
     }

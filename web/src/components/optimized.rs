@@ -4,28 +4,33 @@
 //! the original fragment program.
 
 use super::{Shared, segs_html};
-use crate::annotate::{CodeLine, Marker};
 use crate::highlight::{self, Mark};
 use hoist_asm::Dialect;
+use hoist_opt::annotate::{self, Annotated, Why};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct OptimizedProps {
     pub id: AttrValue,
     pub title: AttrValue,
-    pub lines: Shared<Vec<CodeLine>>,
+    /// The program, printed and annotated (`hoist_opt::annotate`).
+    pub lines: Shared<Annotated>,
     pub dialect: Dialect,
-    /// 1-based source line of each original fragment instruction (to name origins).
-    pub fp_lines: Shared<Vec<u32>>,
     /// Highlights an origin line in the original fragment editor (`None` to clear).
     pub on_origin: Callback<Option<u32>>,
 }
 
-#[function_component(OptimizedView)]
-pub fn optimized_view(p: &OptimizedProps) -> Html {
-    let focused = use_state(|| None::<usize>);
-    // Highlight the whole text once, with changed operands as marks.
-    let text: String = p
+fn glyph(m: annotate::Mark) -> &'static str {
+    match m {
+        annotate::Mark::None => "",
+        annotate::Mark::Moved => "→",
+        annotate::Mark::Added => "+",
+    }
+}
+
+/// The highlighted segments of every line, changed operands marked.
+fn segments(a: &Annotated, dialect: Dialect) -> Vec<Vec<highlight::Seg>> {
+    let text: String = a
         .lines
         .iter()
         .map(|l| l.text.as_str())
@@ -33,8 +38,8 @@ pub fn optimized_view(p: &OptimizedProps) -> Html {
         .join("\n");
     let mut marks = Vec::new();
     let mut offset = 0;
-    for l in p.lines.iter() {
-        for r in &l.changed {
+    for l in &a.lines {
+        for r in &l.changed_spans {
             marks.push(Mark {
                 range: offset + r.start..offset + r.end,
                 class: "changed",
@@ -42,16 +47,29 @@ pub fn optimized_view(p: &OptimizedProps) -> Html {
         }
         offset += l.text.len() + 1;
     }
-    let toks = highlight::tokens(&text, p.dialect);
-    let segs = highlight::lines(&text, &toks, &marks);
+    let toks = highlight::tokens(&text, dialect);
+    highlight::lines(&text, &toks, &marks)
+}
+
+#[function_component(OptimizedView)]
+pub fn optimized_view(p: &OptimizedProps) -> Html {
+    let focused = use_state(|| None::<usize>);
+    // Highlight the whole text once, with changed operands as marks.
+    let segs = use_memo((p.lines.clone(), p.dialect), |(lines, dialect)| {
+        segments(lines, *dialect)
+    });
 
     let rows: Html = p
+        .lines
         .lines
         .iter()
         .zip(segs.iter())
         .enumerate()
         .map(|(i, (l, s))| {
-            let origin = l.origin.and_then(|o| p.fp_lines.get(o).copied());
+            let origin = match l.why {
+                Some(Why::Moved { line }) => Some(line),
+                _ => None,
+            };
             let enter = {
                 let focused = focused.clone();
                 let cb = p.on_origin.clone();
@@ -75,21 +93,21 @@ pub fn optimized_view(p: &OptimizedProps) -> Html {
             let onblur = Callback::from(move |_: FocusEvent| l2());
             let class = classes!(
                 "ol",
-                match l.marker {
-                    Marker::Moved => Some("moved"),
-                    Marker::Added => Some("added"),
-                    Marker::None => None,
+                match l.mark {
+                    annotate::Mark::Moved => Some("moved"),
+                    annotate::Mark::Added => Some("added"),
+                    annotate::Mark::None => None,
                 },
-                l.stayed.then_some("stayed"),
+                l.stayed().then_some("stayed"),
                 (*focused == Some(i)).then_some("focus"),
             );
-            let tip = l.tip.clone();
+            let tip = l.why.as_ref().map(Why::sentence);
             let focusable = tip.is_some();
             html! {
                 <div {class} tabindex={if focusable { "0" } else { "-1" }}
                     title={tip.unwrap_or_default()}
                     {onmouseenter} {onfocus} {onmouseleave} {onblur}>
-                    <span class="mk" aria-hidden="true">{ l.marker.glyph() }</span>
+                    <span class="mk" aria-hidden="true">{ glyph(l.mark) }</span>
                     <span class="no" aria-hidden="true">{ i + 1 }</span>
                     <span class="code">{ segs_html(s) }{ "\u{200b}" }</span>
                 </div>
@@ -97,8 +115,8 @@ pub fn optimized_view(p: &OptimizedProps) -> Html {
         })
         .collect();
     let why = focused
-        .and_then(|i| p.lines.get(i))
-        .and_then(|l| l.tip.clone())
+        .and_then(|i| p.lines.lines.get(i))
+        .and_then(|l| l.why.as_ref().map(Why::sentence))
         .unwrap_or_else(|| {
             "Hover or focus an instruction to see why it moved, was added, or stayed.".into()
         });

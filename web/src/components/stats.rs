@@ -65,13 +65,8 @@ pub fn stats_panel(p: &StatsProps) -> Html {
         )
     });
     let chosen = a.optimized.as_ref().map(|o| {
-        let rule = &o.outcome().chosen;
-        let proven = o
-            .outcome()
-            .rules
-            .iter()
-            .find(|r| &r.rule == rule)
-            .is_some_and(|r| r.proven_optimal);
+        let rule = &o.chosen;
+        let proven = o.proven_optimal;
         format!(
             "selection: {rule}{}{}",
             if proven { " (proven optimal)" } else { "" },
@@ -86,8 +81,7 @@ pub fn stats_panel(p: &StatsProps) -> Html {
         .optimized
         .as_ref()
         .map(|o| {
-            o.outcome()
-                .notes
+            o.notes
                 .iter()
                 .map(|n| html! { <li>{ n.clone() }</li> })
                 .collect()

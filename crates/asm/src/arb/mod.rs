@@ -63,9 +63,9 @@ pub fn print(p: &Program) -> String {
     printer::print(p)
 }
 
-/// Prints a program and returns the 0-based line of each instruction.
-pub fn print_with_lines(p: &Program) -> (String, Vec<usize>) {
-    printer::print_with_lines(p)
+/// Prints a program with the line and operand spans of every instruction.
+pub fn print_with_spans(p: &Program) -> crate::printed::Printed {
+    printer::print_with_spans(p)
 }
 
 /// Every check of an ARB program: IR invariants, the ARB rules, then resource limits.

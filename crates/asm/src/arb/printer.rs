@@ -14,9 +14,11 @@ use super::bindings::{input_text, matrix_text, output_text, state_text};
 use super::resolve::{option_name, slot_key};
 use crate::ir::*;
 use crate::ops::Op;
+use crate::printed::{InstSpans, Operands, Printed, Role};
 use crate::state::StateRef;
 use std::collections::HashSet;
 use std::fmt::Write;
+use std::ops::Range;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
@@ -147,9 +149,9 @@ fn array_items(slots: &[ConstSlot]) -> String {
 }
 
 struct Printer<'p> {
-    /// Lines written so far, and the line of each instruction.
+    /// Lines written so far, and where each instruction is.
     nlines: usize,
-    inst_lines: Vec<usize>,
+    insts: Vec<InstSpans>,
     p: &'p Program,
     out: String,
     /// Pending `TEMP a, b` / `ADDRESS a` line being extended.
@@ -165,11 +167,11 @@ struct Printer<'p> {
 
 /// Prints a program as ARB assembly.
 pub fn print(p: &Program) -> String {
-    print_with_lines(p).0
+    print_with_spans(p).text
 }
 
-/// Prints a program and returns the 0-based line of each instruction.
-pub fn print_with_lines(p: &Program) -> (String, Vec<usize>) {
+/// Prints a program with the line and operand spans of every instruction.
+pub fn print_with_spans(p: &Program) -> Printed {
     let nsyms = p.symbols.len();
     let mut temp_owner = vec![None; p.num_temps as usize];
     let mut addr_owner = vec![None; p.num_addrs as usize];
@@ -237,7 +239,7 @@ pub fn print_with_lines(p: &Program) -> (String, Vec<usize>) {
     }
     let mut pr = Printer {
         nlines: 0,
-        inst_lines: Vec::with_capacity(p.insts.len()),
+        insts: Vec::with_capacity(p.insts.len()),
         p,
         out: String::new(),
         pending: None,
@@ -250,7 +252,10 @@ pub fn print_with_lines(p: &Program) -> (String, Vec<usize>) {
         addr_owner,
     };
     pr.run();
-    (pr.out, pr.inst_lines)
+    Printed {
+        text: pr.out,
+        insts: pr.insts,
+    }
 }
 
 impl Printer<'_> {
@@ -292,9 +297,13 @@ impl Printer<'_> {
         self.eager_declarations();
         for inst in &p.insts {
             self.prepare(inst);
-            let text = self.inst_text(inst);
+            let (text, dst, src) = self.inst_text(inst);
             self.line(&text);
-            self.inst_lines.push(self.nlines - 1);
+            self.insts.push(InstSpans {
+                line: self.nlines - 1,
+                dst,
+                src,
+            });
         }
         self.emit_symbols_through(p.symbols.len());
         self.place_slots(p.consts.len());
@@ -677,7 +686,8 @@ impl Printer<'_> {
         t
     }
 
-    fn inst_text(&self, inst: &Inst) -> String {
+    /// An instruction's line and the byte ranges of its destination and sources in it.
+    fn inst_text(&self, inst: &Inst) -> (String, Option<Range<usize>>, Vec<Range<usize>>) {
         let info = inst.info();
         let mut t = info.arb.or(info.d3d).unwrap_or("NOP").to_string();
         if inst.sat {
@@ -697,18 +707,18 @@ impl Printer<'_> {
                 | Op::Pow
                 | Op::Arl
         );
-        let mut parts = Vec::new();
+        let mut parts = Operands::default();
         if let Some(d) = &inst.dst {
-            parts.push(self.dst_text(d));
+            parts.push(Role::Dst, self.dst_text(d));
         }
         for s in &inst.src {
             if inst.op == Op::Swz {
                 let mut plain = s.clone();
                 plain.swizzle = Swizzle::IDENTITY;
                 plain.negate = false;
-                parts.push(self.src_text(&plain, false));
+                parts.push(Role::Src, self.src_text(&plain, false));
             } else {
-                parts.push(self.src_text(s, scalar));
+                parts.push(Role::Src, self.src_text(s, scalar));
             }
         }
         if let Some(e) = &inst.ext_swizzle {
@@ -724,27 +734,25 @@ impl Printer<'_> {
                     ExtSel::One => ("1".to_string(), false),
                     ExtSel::Comp(c) => (COMP_NAMES[sw.get(c & 3) as usize].to_string(), negate),
                 };
-                parts.push(if e.neg[k] ^ flip {
+                let sel = if e.neg[k] ^ flip {
                     format!("-{sel}")
                 } else {
                     sel
-                });
+                };
+                parts.push(Role::Other, sel);
             }
         }
         if let Some(tex) = inst.tex {
-            parts.push(format!("texture[{}]", tex.unit));
-            parts.push(tex.target.arb_name().into());
+            parts.push(Role::Other, format!("texture[{}]", tex.unit));
+            parts.push(Role::Other, tex.target.arb_name().into());
         }
-        if !parts.is_empty() {
-            t.push(' ');
-            t.push_str(&parts.join(", "));
-        }
+        let (dst, src) = parts.write(&mut t);
         t.push(';');
         if let Some(c) = &inst.comment {
             let c = c.replace(['\n', '\r'], " ");
             let _ = write!(t, " # {}", c.trim());
         }
-        t
+        (t, dst, src)
     }
 }
 

@@ -61,6 +61,11 @@ pub fn print(p: &Program) -> String {
     printer::print(p)
 }
 
+/// Prints a program with the line and operand spans of every instruction.
+pub fn print_with_spans(p: &Program) -> crate::printed::Printed {
+    printer::print_with_spans(p)
+}
+
 /// Every check of a Direct3D 9 program: IR invariants, the operand rules of its version,
 /// then resource limits.
 pub fn check(p: &Program, limits: &Limits) -> Vec<Diagnostic> {

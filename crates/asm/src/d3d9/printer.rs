@@ -8,11 +8,17 @@
 
 use super::regs::{self, op_name, reg_name};
 use crate::ir::*;
-use crate::ops::Op;
+use crate::printed::{InstSpans, Operands, Printed, Role};
 use crate::profile::Profile;
 use std::fmt::Write;
+use std::ops::Range;
 
 pub fn print(p: &Program) -> String {
+    print_with_spans(p).text
+}
+
+/// Prints a program with the line and operand spans of every instruction.
+pub fn print_with_spans(p: &Program) -> Printed {
     let mut out = String::new();
     out.push_str(p.profile.header());
     out.push('\n');
@@ -49,11 +55,15 @@ pub fn print(p: &Program) -> String {
         let t = regs::target_word(s.target).unwrap_or("2d");
         let _ = writeln!(out, "dcl_{t} s{}", s.unit);
     }
-    for inst in &p.insts {
-        out.push_str(&inst_line(p, inst));
+    let first = out.matches('\n').count();
+    let mut insts = Vec::with_capacity(p.insts.len());
+    for (line, inst) in (first..).zip(&p.insts) {
+        let (text, dst, src) = inst_line_spans(p, inst);
+        out.push_str(&text);
         out.push('\n');
+        insts.push(InstSpans { line, dst, src });
     }
-    out
+    Printed { text: out, insts }
 }
 
 fn float(v: f32) -> String {
@@ -169,6 +179,11 @@ pub fn dst_text(d: &Dst) -> String {
 }
 
 pub fn inst_line(p: &Program, i: &Inst) -> String {
+    inst_line_spans(p, i).0
+}
+
+/// An instruction's line and the byte ranges of its destination and sources in it.
+fn inst_line_spans(p: &Program, i: &Inst) -> (String, Option<Range<usize>>, Vec<Range<usize>>) {
     let mut line = String::new();
     if let Some(pr) = &i.pred {
         line.push('(');
@@ -190,23 +205,18 @@ pub fn inst_line(p: &Program, i: &Inst) -> String {
     if i.pp {
         line.push_str("_pp");
     }
-    let mut ops: Vec<String> = Vec::new();
+    // texldd: dst, src0, s#, grad x, grad y.
+    let mut ops = Operands::default();
     if let Some(d) = &i.dst {
-        ops.push(dst_text(d));
+        ops.push(Role::Dst, dst_text(d));
     }
     for (k, s) in i.src.iter().enumerate() {
-        ops.push(src_text(s));
+        ops.push(Role::Src, src_text(s));
         if k == 0 && i.op.is_texture() {
-            ops.push(format!("s{}", i.tex.map_or(0, |t| t.unit)));
+            ops.push(Role::Other, format!("s{}", i.tex.map_or(0, |t| t.unit)));
         }
     }
-    if i.op == Op::Texldd && ops.len() == 5 {
-        // dst, src0, s#, grad x, grad y: already in order.
-    }
-    if !ops.is_empty() {
-        line.push(' ');
-        line.push_str(&ops.join(", "));
-    }
+    let (dst, src) = ops.write(&mut line);
     if let Some(c) = &i.comment {
         let c: String = c
             .chars()
@@ -215,7 +225,7 @@ pub fn inst_line(p: &Program, i: &Inst) -> String {
         line.push_str(" ; ");
         line.push_str(c.trim());
     }
-    line
+    (line, dst, src)
 }
 
 #[cfg(test)]
