@@ -9,11 +9,11 @@
 //   HOIST_E2E_DIST=path/to/dist node tests/e2e/e2e.mjs
 
 import { chromium } from 'playwright-core';
-import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serve } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -29,32 +29,6 @@ const SLOW = 90_000; // ms: a debug build or a busy machine renders slowly
 const log = (...a) => console.log('[e2e]', ...a);
 class Failure extends Error {}
 const fail = (msg) => { throw new Failure(msg); };
-
-// ---- static server ---------------------------------------------------------------------
-const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm', '.png': 'image/png', '.svg': 'image/svg+xml',
-  '.json': 'application/json', '.ico': 'image/x-icon',
-};
-
-function serve(dir) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    let rel = decodeURIComponent(url.pathname);
-    if (rel.endsWith('/')) rel += 'index.html';
-    const file = path.resolve(dir, '.' + rel);
-    if (!file.startsWith(dir + path.sep)) { res.writeHead(403).end(); return; }
-    fs.readFile(file, (err, data) => {
-      if (err) { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
-        'cache-control': 'no-store',
-      }).end(data);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 // ---- helpers -----------------------------------------------------------------------------
 async function launch(consoleErrors, label) {
@@ -208,7 +182,7 @@ async function main() {
     });
     if (markedLine !== at + 1) fail(`the error marker is on line ${markedLine}, expected ${at + 1}`);
     const lensLine = await page.evaluate(() => {
-      const ls = [...document.querySelectorAll('#ed-fp .ed-hl > .cl')];
+      const ls = [...document.querySelectorAll('#ed-fp .ed-hl .cl')];
       return ls.findIndex((l) => l.querySelector('.lens.err')) + 1;
     });
     if (lensLine !== at + 1) fail(`the inline message is on line ${lensLine}, expected ${at + 1}`);

@@ -14,49 +14,15 @@
 //   node tests/e2e/latency.mjs                 HOIST_E2E_DIST=path/to/dist  ROUNDS=10
 
 import { chromium } from 'playwright-core';
-import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bigPair, done, serve } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(process.env.HOIST_E2E_DIST || path.join(here, '../../dist'));
 const ROUNDS = Number(process.env.ROUNDS || 10);
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
-
-function serve(dir) {
-  const server = http.createServer((req, res) => {
-    let rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (rel.endsWith('/')) rel += 'index.html';
-    const file = path.resolve(dir, '.' + rel);
-    fs.readFile(file, (err, data) => {
-      if (err || !file.startsWith(dir + path.sep)) { res.writeHead(404).end(); return; }
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' }).end(data);
-    });
-  });
-  return new Promise((r) => server.listen(0, '127.0.0.1', () => r(server)));
-}
-
-/// A 500-line pair: 61 blocks of address arithmetic, a fetch and accumulation.
-function bigPair() {
-  const vp = 'vs_3_0\ndcl_position v0\ndcl_texcoord0 v1\ndcl_position o0\ndcl_texcoord0 o1\nmov o0, v0\nmov o1, v1\n';
-  const fp = ['ps_3_0', '// typing here: ', '// a long fragment program for the latency measurement',
-    'def c0, 0.001, 0.002, 0.5, 2', 'def c1, 0, 0, 0, 0', 'dcl_texcoord0 v0', 'dcl_2d s0', 'mov r3, c1'];
-  for (let i = 0; i < 61; i++) {
-    fp.push('mul r0, v0, c0.wzyx', 'add r0.x, r0.x, c0.x', 'mad r0.y, r0.y, c0.z, c0.y', 'texld r1, r0, s0',
-      'mul r2, r1, c0.w', 'rsq r2.x, r2.x', 'mad r3, r2, c0.x, r3', 'add r3, r3, r0');
-  }
-  fp.push('mov oC0, r3');
-  return { vp, fp: fp.join('\n') + '\n' };
-}
-
-const done = () => {
-  const v = document.querySelector('#verdict');
-  return !document.querySelector('.app.stale') && !document.querySelector('.progress') && v && v.textContent !== ''
-    && !v.textContent.startsWith('waiting');
-};
-
 /// Replaces the text of `sel` and returns the ms until the page shows the verdict of the new
 /// text: a DOM observer sees the page go stale, then settle (no poll can miss either).
 async function editAndWait(page, sel, text, timeout = 300_000) {

@@ -2,8 +2,8 @@
 //! document (link, local storage or default), the debounced parse of every revision and its
 //! job for the worker (`bridge`: optimization, validation and rendering off the page's
 //! thread; a job in flight is cancelled as soon as the user moves on, and a dead worker is
-//! replaced by the next job), persistence of the last document, link changes and the
-//! "Copy link" button.
+//! replaced by the next job), persistence of the last document once the page is quiet,
+//! link changes and the "Copy link" button.
 
 use crate::analysis::{self, Analysis, Side};
 use crate::bridge::{self, Engine, OnEvent, OnFail, Starter};
@@ -31,6 +31,9 @@ use yew::prelude::*;
 
 /// Pause after the last keystroke before re-optimizing (ms).
 const DEBOUNCE_MS: u32 = 220;
+
+/// Quiet time after the analysis of the current text before the document is saved (ms).
+const PERSIST_MS: u32 = 1000;
 
 /// A job still optimizing after this long (ms) is not waited for: the next job gets a
 /// fresh worker (the optimizer cannot be interrupted, a worker can be terminated).
@@ -273,16 +276,35 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
     });
 }
 
-/// Persistence of every analysed document (local storage and the address bar).
+/// Writes the document to local storage and the address bar.
+fn persist(s: &State) {
+    let link = s.link();
+    let _ = LocalStorage::set(STORAGE_KEY, &link);
+    replace_url(&link);
+}
+
+/// Persistence of the analysed document once the page is quiet ([`PERSIST_MS`] after the
+/// analysis of the current text, or when the page is left): encoding the link and
+/// replacing the address take milliseconds a keystroke should not wait for.
 #[hook]
 fn use_persistence(state: &UseReducerHandle<State>) {
     let s = state.clone();
-    use_effect_with(state.analysis_rev, move |&rev| {
-        if rev > 0 {
-            let link = s.link();
-            let _ = LocalStorage::set(STORAGE_KEY, &link);
-            replace_url(&link);
-        }
+    use_effect_with((state.analysis_rev, state.rev), move |&(analysed, rev)| {
+        let timer = (analysed > 0 && analysed == rev)
+            .then(|| gloo::timers::callback::Timeout::new(PERSIST_MS, move || persist(&s)));
+        move || drop(timer)
+    });
+    use_effect_with((), |_| {
+        let listener = web_sys::window().map(|w| {
+            gloo::events::EventListener::new(&w, "pagehide", |_| {
+                LATEST.with(|l| {
+                    if let Some(s) = l.borrow().as_ref().filter(|s| s.analysis_rev > 0) {
+                        persist(s);
+                    }
+                });
+            })
+        });
+        move || drop(listener)
     });
 }
 

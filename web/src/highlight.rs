@@ -7,6 +7,7 @@
 //! fails and never drops characters, so the overlay always lines up with the textarea.
 
 use hoist_asm::Dialect;
+use hoist_asm::ir::TexTarget;
 use std::ops::Range;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +53,6 @@ const ARB_KEYWORDS: [&str; 8] = [
 const ARB_BINDINGS: [&str; 6] = [
     "vertex", "fragment", "result", "state", "program", "texture",
 ];
-const TARGETS: [&str; 6] = ["1D", "2D", "3D", "CUBE", "RECT", "SHADOW2D"];
 
 fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
@@ -86,197 +86,246 @@ fn is_swizzle(w: &str) -> bool {
 /// Classifies the program text. `dialect` decides comment markers and statement ends; for
 /// text that is neither, pass the detected dialect or [`Dialect::D3d9`].
 pub fn tokens(src: &str, dialect: Dialect) -> Vec<Token> {
-    let b = src.as_bytes();
-    let arb = dialect == Dialect::Arb;
-    let mut out = Vec::new();
-    let mut i = 0;
-    // The next word starts a statement (opcode or declaration).
-    let mut stmt = true;
-    let mut seen_header = false;
-    // The previous token was a register (a following `.xy` is a swizzle).
-    let mut after_reg = false;
-    while i < b.len() {
-        let c = b[i];
-        let start = i;
+    let mut s = Scan {
+        src,
+        b: src.as_bytes(),
+        arb: dialect == Dialect::Arb,
+        i: 0,
+        stmt: true,
+        seen_header: false,
+        after_reg: false,
+        out: Vec::new(),
+    };
+    while s.i < s.b.len() {
+        let c = s.b[s.i];
         if c == b'\n' {
-            if !arb {
-                stmt = true;
+            if !s.arb {
+                s.stmt = true;
             }
-            after_reg = false;
-            i += 1;
-            continue;
+            s.after_reg = false;
+            s.i += 1;
+        } else if c.is_ascii_whitespace() {
+            s.i += 1;
+        } else if !(s.comment(c) || s.header(c) || s.number(c) || s.swizzle(c) || s.word(c)) {
+            s.punct(c);
         }
-        if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        let line_comment = if arb {
+    }
+    s.out
+}
+
+/// Whether `w` names a texture target (`2D`, `CUBE`, ...; ARB spells them out).
+fn is_target(w: &str) -> bool {
+    TexTarget::from_arb_name(w).is_some()
+}
+
+/// The scanner's state: position, and what the text so far says about the next word.
+struct Scan<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    arb: bool,
+    i: usize,
+    /// The next word starts a statement (opcode or declaration).
+    stmt: bool,
+    seen_header: bool,
+    /// The previous token was a register (a following `.xy` is a swizzle).
+    after_reg: bool,
+    out: Vec<Token>,
+}
+
+impl Scan<'_> {
+    fn push(&mut self, range: Range<usize>, kind: Kind) {
+        self.out.push(Token { range, kind });
+    }
+
+    /// A line or block comment.
+    fn comment(&mut self, c: u8) -> bool {
+        let (b, start) = (self.b, self.i);
+        let line_comment = if self.arb {
             c == b'#'
         } else {
-            c == b';' || (c == b'/' && b.get(i + 1) == Some(&b'/'))
+            c == b';' || (c == b'/' && b.get(start + 1) == Some(&b'/'))
         };
         if line_comment {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-            out.push(Token {
-                range: start..i,
-                kind: Kind::Comment,
-            });
-            continue;
+            let end = self.src[start..].find('\n').map_or(b.len(), |e| start + e);
+            self.i = end;
+        } else if c == b'/' && b.get(start + 1) == Some(&b'*') {
+            self.i = self.src[start + 2..]
+                .find("*/")
+                .map_or(b.len(), |e| start + 2 + e + 2);
+        } else {
+            return false;
         }
-        if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            i = src[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
-            out.push(Token {
-                range: start..i,
-                kind: Kind::Comment,
-            });
-            continue;
+        self.push(start..self.i, Kind::Comment);
+        true
+    }
+
+    /// An ARB header (`!!ARBfp1.0`).
+    fn header(&mut self, c: u8) -> bool {
+        if c != b'!' || !self.src[self.i..].starts_with("!!") {
+            return false;
         }
-        if c == b'!' && src[i..].starts_with("!!") {
-            while i < b.len() && !b[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            out.push(Token {
-                range: start..i,
-                kind: Kind::Header,
-            });
-            seen_header = true;
-            stmt = true;
-            continue;
+        let start = self.i;
+        while self.i < self.b.len() && !self.b[self.i].is_ascii_whitespace() {
+            self.i += 1;
         }
-        if c.is_ascii_digit()
-            || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit) && !after_reg)
-        {
-            // A number, or a word that starts with a digit (`2D`).
-            let mut j = i;
-            while j < b.len() && (is_word(b[j]) || b[j] == b'.') {
-                j += 1;
-            }
-            let w = &src[i..j];
-            if TARGETS.contains(&w) {
-                out.push(Token {
-                    range: i..j,
-                    kind: Kind::Keyword,
-                });
-                i = j;
-                continue;
-            }
-            i = scan_number(b, i);
-            out.push(Token {
-                range: start..i,
-                kind: Kind::Number,
-            });
-            after_reg = false;
-            continue;
+        self.push(start..self.i, Kind::Header);
+        self.seen_header = true;
+        self.stmt = true;
+        true
+    }
+
+    /// A number, or a word that starts with a digit (`2D`).
+    fn number(&mut self, c: u8) -> bool {
+        let b = self.b;
+        let start = self.i;
+        let dot_number = c == b'.' && b.get(start + 1).is_some_and(u8::is_ascii_digit);
+        if !(c.is_ascii_digit() || (dot_number && !self.after_reg)) {
+            return false;
         }
-        if c == b'.' && after_reg {
-            let mut j = i + 1;
-            while j < b.len() && is_word(b[j]) {
-                j += 1;
-            }
-            let w = &src[i + 1..j];
-            let kind = if is_swizzle(w) {
-                Kind::Swizzle
-            } else {
-                Kind::Register
-            };
-            out.push(Token { range: i..j, kind });
-            i = j;
-            continue;
+        let mut j = start;
+        while j < b.len() && (is_word(b[j]) || b[j] == b'.') {
+            j += 1;
         }
-        if is_word(c) {
-            let mut j = i;
-            while j < b.len() && is_word(b[j]) {
-                j += 1;
-            }
-            // D3D9 headers may use dots: `ps.2.0`.
-            let w = &src[i..j];
-            if !arb && !seen_header && stmt {
-                let mut k = j;
-                while k < b.len() && (is_word(b[k]) || b[k] == b'.') {
+        if is_target(&self.src[start..j]) {
+            self.push(start..j, Kind::Keyword);
+            self.i = j;
+            return true;
+        }
+        self.i = scan_number(b, start);
+        self.push(start..self.i, Kind::Number);
+        self.after_reg = false;
+        true
+    }
+
+    /// `.xyzw` after a register (or a named component).
+    fn swizzle(&mut self, c: u8) -> bool {
+        if c != b'.' || !self.after_reg {
+            return false;
+        }
+        let start = self.i;
+        let mut j = start + 1;
+        while j < self.b.len() && is_word(self.b[j]) {
+            j += 1;
+        }
+        let kind = if is_swizzle(&self.src[start + 1..j]) {
+            Kind::Swizzle
+        } else {
+            Kind::Register
+        };
+        self.push(start..j, kind);
+        self.i = j;
+        true
+    }
+
+    /// A word: a D3D9 header, an ARB binding, an opcode or declaration, a register, a
+    /// texture target or a name.
+    fn word(&mut self, c: u8) -> bool {
+        if !is_word(c) {
+            return false;
+        }
+        let (b, start) = (self.b, self.i);
+        let mut j = start;
+        while j < b.len() && is_word(b[j]) {
+            j += 1;
+        }
+        if self.d3d_header(j) {
+            return true;
+        }
+        let w = &self.src[start..j];
+        let kind;
+        if self.arb && (ARB_BINDINGS.contains(&w) && b.get(j) == Some(&b'.') || w == "texture") {
+            j = self.binding_end(j);
+            kind = Kind::Register;
+        } else if self.stmt {
+            kind = self.statement_kind(w);
+            self.stmt = false;
+        } else if is_target(w) {
+            kind = Kind::Keyword;
+        } else if !self.arb && is_d3d_register(w) {
+            kind = Kind::Register;
+        } else {
+            kind = Kind::Ident;
+        }
+        self.push(start..j, kind);
+        self.after_reg = matches!(kind, Kind::Register | Kind::Ident);
+        self.i = j;
+        true
+    }
+
+    /// A D3D9 version line at the start (headers may use dots: `ps.2.0`); `word_end` ends
+    /// the first word.
+    fn d3d_header(&mut self, word_end: usize) -> bool {
+        if self.arb || self.seen_header || !self.stmt {
+            return false;
+        }
+        let mut k = word_end;
+        while k < self.b.len() && (is_word(self.b[k]) || self.b[k] == b'.') {
+            k += 1;
+        }
+        let word = self.src[self.i..k].replace('.', "_").to_ascii_lowercase();
+        if hoist_asm::detect_profile(&word).is_none() {
+            return false;
+        }
+        self.push(self.i..k, Kind::Header);
+        self.seen_header = true;
+        self.i = k;
+        true
+    }
+
+    /// The end of an ARB binding (`vertex.texcoord[0]`, `state.matrix.mvp.row[1]`,
+    /// `texture[0]`) whose first word ends at `j`, before a trailing swizzle.
+    fn binding_end(&self, mut j: usize) -> usize {
+        let b = self.b;
+        while j < b.len() && (is_word(b[j]) || b"[].".contains(&b[j])) {
+            if b[j] == b'.' {
+                let mut k = j + 1;
+                while k < b.len() && is_word(b[k]) {
                     k += 1;
                 }
-                let word = src[i..k].replace('.', "_").to_ascii_lowercase();
-                if hoist_asm::detect_profile(&word).is_some() {
-                    out.push(Token {
-                        range: i..k,
-                        kind: Kind::Header,
-                    });
-                    seen_header = true;
-                    i = k;
-                    continue;
+                let after = b.get(k).copied().unwrap_or(b' ');
+                if is_swizzle(&self.src[j + 1..k]) && !b"[.".contains(&after) {
+                    break;
                 }
             }
-            let kind;
-            if arb && ARB_BINDINGS.contains(&w) && b.get(j) == Some(&b'.')
-                || (arb && w == "texture")
-            {
-                // A binding: `vertex.texcoord[0]`, `state.matrix.mvp.row[1]`, `texture[0]`.
-                while j < b.len() && (is_word(b[j]) || b"[].".contains(&b[j])) {
-                    // Stop before a trailing swizzle of the binding.
-                    if b[j] == b'.' {
-                        let mut k = j + 1;
-                        while k < b.len() && is_word(b[k]) {
-                            k += 1;
-                        }
-                        let after = b.get(k).copied().unwrap_or(b' ');
-                        if is_swizzle(&src[j + 1..k]) && !b"[.".contains(&after) {
-                            break;
-                        }
-                    }
-                    j += 1;
-                }
-                kind = Kind::Register;
-            } else if stmt {
-                let base = w.split('_').next().unwrap_or(w);
-                let declaration = if arb {
-                    ARB_KEYWORDS.contains(&w)
-                } else {
-                    matches!(
-                        base.to_ascii_lowercase().as_str(),
-                        "def" | "defi" | "defb" | "dcl"
-                    )
-                };
-                kind = if declaration {
-                    Kind::Keyword
-                } else {
-                    Kind::Opcode
-                };
-                stmt = false;
-            } else if TARGETS.contains(&w) {
-                kind = Kind::Keyword;
-            } else if !arb && is_d3d_register(w) {
-                kind = Kind::Register;
-            } else {
-                kind = Kind::Ident;
-            }
-            out.push(Token { range: i..j, kind });
-            after_reg = matches!(kind, Kind::Register | Kind::Ident);
-            i = j;
-            continue;
+            j += 1;
         }
-        // Punctuation. `;` ends an ARB statement; D3D9 predicates `(p0.x)` precede opcodes.
-        if arb && c == b';' {
-            stmt = true;
-        }
-        if !arb && c == b'(' && stmt {
-            let end = src[i..].find(')').map_or(b.len(), |e| i + e + 1);
-            out.push(Token {
-                range: i..end,
-                kind: Kind::Register,
-            });
-            i = end;
-            continue;
-        }
-        after_reg = c == b']';
-        out.push(Token {
-            range: i..i + 1,
-            kind: Kind::Punct,
-        });
-        i += src[i..].chars().next().map_or(1, char::len_utf8);
+        j
     }
-    out
+
+    /// The first word of a statement: a declaration keyword or an opcode.
+    fn statement_kind(&self, w: &str) -> Kind {
+        let base = w.split('_').next().unwrap_or(w);
+        let declaration = if self.arb {
+            ARB_KEYWORDS.contains(&w)
+        } else {
+            matches!(
+                base.to_ascii_lowercase().as_str(),
+                "def" | "defi" | "defb" | "dcl"
+            )
+        };
+        if declaration {
+            Kind::Keyword
+        } else {
+            Kind::Opcode
+        }
+    }
+
+    /// Punctuation. `;` ends an ARB statement; D3D9 predicates `(p0.x)` precede opcodes.
+    fn punct(&mut self, c: u8) {
+        let i = self.i;
+        if self.arb && c == b';' {
+            self.stmt = true;
+        }
+        if !self.arb && c == b'(' && self.stmt {
+            let end = self.src[i..].find(')').map_or(self.b.len(), |e| i + e + 1);
+            self.push(i..end, Kind::Register);
+            self.i = end;
+            return;
+        }
+        self.after_reg = c == b']';
+        self.push(i..i + 1, Kind::Punct);
+        self.i += self.src[i..].chars().next().map_or(1, char::len_utf8);
+    }
 }
 
 fn scan_number(b: &[u8], mut i: usize) -> usize {
@@ -462,6 +511,15 @@ mod tests {
         assert_eq!(find("fragment.texcoord[0]"), Some(Kind::Register));
         assert_eq!(find("texture[0]"), Some(Kind::Register));
         assert_eq!(find("2D"), Some(Kind::Keyword));
+        // Every target the IR knows, by its ARB name.
+        let k = kinds(
+            "!!ARBfp1.0\nTEX a, b, texture[1], SHADOWRECT;\n",
+            Dialect::Arb,
+        );
+        assert!(
+            k.contains(&("SHADOWRECT".to_string(), Kind::Keyword)),
+            "{k:?}"
+        );
         assert_eq!(find("result.color"), Some(Kind::Register));
         assert_eq!(find(".xyzw"), Some(Kind::Swizzle));
         assert_eq!(find("END"), Some(Kind::Keyword));

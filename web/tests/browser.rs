@@ -148,7 +148,9 @@ async fn editor_highlights_numbers_lines_and_shows_diagnostics_inline() {
     let gutter = all(&root, ".ed-gutter .gl");
     assert!(has_class(&gutter[3], "err"));
     assert!(!has_class(&gutter[2], "err"));
-    let lines = all(&root, ".ed-hl > .cl");
+    let lines = all(&root, ".ed-hl .cl");
+    assert_eq!(lines.len(), 5, "one highlighted line per line");
+    assert_eq!(all(&root, ".ed-hl .hl-block").len(), 1);
     assert!(lines[3].query_selector(".lens.err").unwrap().is_some());
     assert!(lines[3].query_selector(".sq-err").unwrap().is_some());
     assert!(text(&root, ".diags .diag-pos").starts_with("4:"));

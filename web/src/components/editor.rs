@@ -118,67 +118,135 @@ fn by_line<'d>(idx: &LineIndex, diags: &'d [Diagnostic], lines: usize) -> Vec<Ve
     out
 }
 
-/// The first diagnostic of a line, at its end.
-fn lens(on_line: &[&Diagnostic]) -> Html {
-    let Some(d) = on_line.first() else {
-        return Html::default();
-    };
-    let more = on_line.len() - 1;
-    let mut msg = format!("{} {}", if d.is_error() { "✖" } else { "⚠" }, d.message);
-    if !d.label.is_empty() && !d.message.starts_with(d.label.as_str()) {
-        msg.push_str(&format!(" — {}", d.label));
+/// The first diagnostic of a line, as shown at its end.
+#[derive(Clone, Debug, PartialEq)]
+struct Lens {
+    class: &'static str,
+    text: String,
+    hint: Option<String>,
+}
+
+impl Lens {
+    fn of(on_line: &[&Diagnostic]) -> Option<Lens> {
+        let d = on_line.first()?;
+        let more = on_line.len() - 1;
+        let mut text = format!("{} {}", if d.is_error() { "✖" } else { "⚠" }, d.message);
+        if !d.label.is_empty() && !d.message.starts_with(d.label.as_str()) {
+            text.push_str(&format!(" — {}", d.label));
+        }
+        if more > 0 {
+            text.push_str(&format!(" (+{more} more)"));
+        }
+        Some(Lens {
+            class: severity_class(d.severity),
+            text,
+            hint: d.hint.clone(),
+        })
     }
-    if more > 0 {
-        msg.push_str(&format!(" (+{more} more)"));
-    }
-    html! {
-        <span class={classes!("lens", severity_class(d.severity))}>
-            { msg }
-            if let Some(h) = &d.hint {
-                <span class="lens-hint">{ format!(" · help: {h}") }</span>
-            }
-        </span>
+
+    fn html(&self) -> Html {
+        html! {
+            <span class={classes!("lens", self.class)}>
+                { self.text.clone() }
+                if let Some(h) = &self.hint {
+                    <span class="lens-hint">{ format!(" · help: {h}") }</span>
+                }
+            </span>
+        }
     }
 }
 
-/// Line numbers, marked by the worst diagnostic of the line.
-fn gutter(by_line: &[Vec<&Diagnostic>], highlight_line: Option<u32>) -> Html {
-    (1..by_line.len())
-        .map(|n| {
-            let worst = by_line[n].iter().map(|d| d.severity).max();
-            let class = classes!(
-                "gl",
-                worst.map(severity_class),
-                (highlight_line == Some(n as u32)).then_some("hl-line")
-            );
-            html! { <div class={class}>{ n }</div> }
+/// One line of the highlighted text.
+#[derive(Clone, Debug, PartialEq)]
+struct CodeLine {
+    segs: Vec<highlight::Seg>,
+    lens: Option<Lens>,
+    highlighted: bool,
+}
+
+/// Lines per [`Block`]: typing redraws the block of the line it changes, not the text.
+const BLOCK_LINES: usize = 32;
+
+#[derive(Properties, PartialEq)]
+struct BlockProps {
+    lines: Vec<CodeLine>,
+}
+
+/// A run of consecutive lines in a block of its own, drawn again only when one of them
+/// changes: an edit then lays out one block, not the whole text. Its last line ends with a
+/// zero-width space instead of a newline, so that an empty line keeps its height.
+#[function_component(Block)]
+fn block(p: &BlockProps) -> Html {
+    let n = p.lines.len();
+    let lines: Html = p
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let class = classes!("cl", l.highlighted.then_some("hl-line"));
+            let end = if i + 1 == n { "\u{200b}" } else { "\n" };
+            html! {
+                <>
+                    <span {class}>{ segs_html(&l.segs) }{ l.lens.as_ref().map(Lens::html).unwrap_or_default() }</span>
+                    { end }
+                </>
+            }
+        })
+        .collect();
+    html! { <div class="hl-block">{ lines }</div> }
+}
+
+#[derive(Properties, PartialEq)]
+struct GutterProps {
+    /// Per line: the class of its worst diagnostic, and whether it is highlighted.
+    lines: Vec<(Option<&'static str>, bool)>,
+}
+
+/// Line numbers, marked by the worst diagnostic of the line (drawn again only when the
+/// number of lines, a mark or the highlighted line changes).
+#[function_component(Gutter)]
+fn gutter(p: &GutterProps) -> Html {
+    p.lines
+        .iter()
+        .enumerate()
+        .map(|(i, &(worst, hl))| {
+            let class = classes!("gl", worst, hl.then_some("hl-line"));
+            html! { <div class={class}>{ i + 1 }</div> }
         })
         .collect()
 }
 
-/// The highlighted text under the textarea, with the lenses.
+/// The gutter's marks: per line, its worst diagnostic and whether it is highlighted.
+fn gutter_marks(
+    by_line: &[Vec<&Diagnostic>],
+    highlight_line: Option<u32>,
+) -> Vec<(Option<&'static str>, bool)> {
+    (1..by_line.len())
+        .map(|n| {
+            let worst = by_line[n].iter().map(|d| d.severity).max();
+            (worst.map(severity_class), highlight_line == Some(n as u32))
+        })
+        .collect()
+}
+
+/// The highlighted text under the textarea, with the lenses, in blocks of lines.
 fn body(
-    lines: &[Vec<highlight::Seg>],
+    lines: Vec<Vec<highlight::Seg>>,
     by_line: &[Vec<&Diagnostic>],
     highlight_line: Option<u32>,
 ) -> Html {
-    lines
-        .iter()
+    let code: Vec<CodeLine> = lines
+        .into_iter()
         .enumerate()
-        .map(|(i, segs)| {
-            let n = i + 1;
-            let class = classes!(
-                "cl",
-                (highlight_line == Some(n as u32)).then_some("hl-line")
-            );
-            let last = i + 1 == lines.len();
-            html! {
-                <>
-                    <span class={class}>{ segs_html(segs) }{ lens(&by_line[n]) }</span>
-                    { if last { html! { "\u{200b}" } } else { html! { "\n" } } }
-                </>
-            }
+        .map(|(i, segs)| CodeLine {
+            segs,
+            lens: Lens::of(&by_line[i + 1]),
+            highlighted: highlight_line == Some(i as u32 + 1),
         })
+        .collect();
+    code.chunks(BLOCK_LINES)
+        .enumerate()
+        .map(|(k, c)| html! { <Block key={k} lines={c.to_vec()} /> })
         .collect()
 }
 
@@ -362,10 +430,10 @@ pub fn editor(p: &EditorProps) -> Html {
             </header>
             <div class="ed-scroll" ref={scroller} onclick={onclick_gutter.clone()}>
                 <div class="ed-gutter" aria-hidden="true" onclick={onclick_gutter}>
-                    { gutter(&by_line, p.highlight_line) }
+                    <Gutter lines={gutter_marks(&by_line, p.highlight_line)} />
                 </div>
                 <div class="ed-body">
-                    <pre class="ed-hl" aria-hidden="true">{ body(&lines, &by_line, p.highlight_line) }</pre>
+                    <pre class="ed-hl" aria-hidden="true">{ body(lines, &by_line, p.highlight_line) }</pre>
                     <textarea id={p.id.clone()} ref={area.clone()} class="ed-input" spellcheck="false"
                         autocomplete="off" autocapitalize="off" wrap="off"
                         value={p.value.clone()} {oninput} {onkeyup} />

@@ -26,266 +26,259 @@ pub struct InputsProps {
 
 const SIZES: [u32; 7] = [8, 16, 32, 64, 128, 256, 512];
 
-#[function_component(InputsPanel)]
-pub fn inputs_panel(p: &InputsProps) -> Html {
-    let errors = use_state(BTreeMap::<String, String>::new);
-    let readers = use_mut_ref(Vec::<gloo::file::callbacks::FileReader>::new);
-    let set_error = {
-        let errors = errors.clone();
-        move |k: String, e: Option<String>| {
-            let mut m = (*errors).clone();
-            match e {
-                Some(e) => m.insert(k, e),
-                None => m.remove(&k),
-            };
-            errors.set(m);
-        }
-    };
-    let err_for = |k: &str| -> Html {
-        errors
+/// Messages of fields whose value was refused, by field.
+#[derive(Clone)]
+struct Errors(UseStateHandle<BTreeMap<String, String>>);
+
+impl Errors {
+    fn set(&self, k: String, e: Option<String>) {
+        let mut m = (*self.0).clone();
+        match e {
+            Some(e) => m.insert(k, e),
+            None => m.remove(&k),
+        };
+        self.0.set(m);
+    }
+
+    fn show(&self, k: &str) -> Html {
+        self.0
             .get(k)
             .map(|e| html! { <span class="field-error" role="alert">{ e.clone() }</span> })
             .unwrap_or_default()
-    };
+    }
+}
 
-    // Render size.
+/// Pictures being read (kept alive until they are).
+type Readers = std::rc::Rc<std::cell::RefCell<Vec<gloo::file::callbacks::FileReader>>>;
+
+/// The render size fields.
+fn size_row(p: &InputsProps, errors: &Errors) -> Html {
     let size_cb = |is_w: bool| {
-        let (d, i, set_error) = (p.dispatch.clone(), p.inputs.clone(), set_error.clone());
+        let (d, i, errors) = (p.dispatch.clone(), p.inputs.clone(), errors.clone());
         Callback::from(move |e: Event| {
             let key = if is_w { "width" } else { "height" }.to_string();
             match numbers::parse_size(&event_value(&e), MAX_SIZE) {
                 Ok(v) => {
-                    set_error(key, None);
+                    errors.set(key, None);
                     let (w, h) = if is_w { (v, i.height) } else { (i.width, v) };
                     d.emit(Action::SetSize(w, h));
                 }
-                Err(m) => set_error(key, Some(m)),
+                Err(m) => errors.set(key, Some(m)),
             }
         })
     };
+    html! {
+        <div class="row">
+            <label>{ "render size " }
+                <input type="number" class="num" min="1" max={MAX_SIZE.to_string()} aria-label="Render width"
+                    value={p.inputs.width.to_string()} onchange={size_cb(true)} />
+                { " × " }
+                <input type="number" class="num" min="1" max={MAX_SIZE.to_string()} aria-label="Render height"
+                    value={p.inputs.height.to_string()} onchange={size_cb(false)} />
+            </label>
+            <span class="muted">{ format!(" (up to {MAX_SIZE}²)") }</span>
+            { errors.show("width") }{ errors.show("height") }
+        </div>
+    }
+}
 
+/// A PNG picked for unit `u`: read, checked, and sent up (or refused with a message).
+fn on_picture(p: &InputsProps, u: u8, errors: &Errors, readers: &Readers) -> Callback<Event> {
+    let (d, errors, readers) = (p.dispatch.clone(), errors.clone(), readers.clone());
+    Callback::from(move |e: Event| {
+        let Some(input) = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        let file = gloo::file::File::from(file);
+        let name = file.name();
+        let key = format!("tex{u}");
+        if file.size() > 32 << 20 {
+            errors.set(key, Some(format!("{name} is larger than 32 MiB")));
+            return;
+        }
+        let (d, errors) = (d.clone(), errors.clone());
+        let reader = gloo::file::callbacks::read_as_bytes(&file, move |r| match r {
+            Ok(bytes) => match hoist_raster::image::decode_png(&bytes, render::MAX_IMAGE_PIXELS) {
+                Ok(_) => {
+                    errors.set(key, None);
+                    d.emit(Action::SetImage(u, name, Rc::new(bytes)));
+                }
+                Err(m) => errors.set(key, Some(format!("{name}: {m}"))),
+            },
+            Err(e) => errors.set(key, Some(format!("{name}: {e}"))),
+        });
+        readers.borrow_mut().push(reader);
+    })
+}
+
+/// A change of one texture setting, from a `<select>`'s or checkbox's event.
+fn tex_setting(
+    spec: &TexSpec,
+    d: &Callback<Action>,
+    set: impl Fn(&mut TexSpec, &Event) + 'static,
+) -> Callback<Event> {
+    let (spec, d) = (spec.clone(), d.clone());
+    Callback::from(move |e: Event| {
+        let mut s = spec.clone();
+        set(&mut s, &e);
+        d.emit(Action::SetTexture(s));
+    })
+}
+
+/// One texture unit: its source (the scene's, a pattern or a picture) and settings.
+fn texture_unit(p: &InputsProps, u: u8, errors: &Errors, readers: &Readers) -> Html {
+    let explicit = p.inputs.textures.iter().find(|t| t.unit == u).cloned();
+    let scene_binds = p.scene.as_ref().is_some_and(|s| render::scene_binds(s, u));
+    let from_scene = explicit.is_none() && scene_binds;
+    let spec = p.inputs.texture(u);
+    let d = &p.dispatch;
+    let on_pattern = {
+        let (d, spec) = (d.clone(), spec.clone());
+        Callback::from(move |e: Event| {
+            let v = event_value(&e);
+            if v == "scene" {
+                d.emit(Action::ResetTexture(u));
+            } else if let Some(pat) = Pattern::BUILT_IN.iter().find(|x| x.name() == v) {
+                d.emit(Action::SetTexture(TexSpec {
+                    pattern: *pat,
+                    ..spec.clone()
+                }));
+            }
+        })
+    };
+    let on_size = tex_setting(&spec, d, |s, e| {
+        if let Ok(v) = event_value(e).parse::<u32>() {
+            s.size = v;
+        }
+    });
+    let on_linear = tex_setting(&spec, d, |s, e| s.linear = event_value(e) == "linear");
+    let on_repeat = tex_setting(&spec, d, |s, e| s.repeat = event_value(e) == "repeat");
+    let on_rgba8 = tex_setting(&spec, d, |s, e| s.rgba8 = event_checked(e));
+    let on_file = on_picture(p, u, errors, readers);
+    let image_name = p
+        .image_names
+        .iter()
+        .find(|(x, _)| *x == u)
+        .map(|(_, n)| n.clone());
+    let current = if from_scene {
+        "scene"
+    } else {
+        spec.pattern.name()
+    };
+    html! {
+        <fieldset class="unit">
+            <legend>{ format!("texture unit {u}") }</legend>
+            <label>{ "source " }
+                <select onchange={on_pattern} aria-label={format!("Texture {u} source")}>
+                    if scene_binds {
+                        <option value="scene" selected={current == "scene"}>{ "as the scene sets it" }</option>
+                    }
+                    { for Pattern::BUILT_IN.iter().map(|x| html! {
+                        <option value={x.name()} selected={current == x.name()}>{ x.name() }</option>
+                    }) }
+                    if let Some(n) = &image_name {
+                        <option value="image" selected={current == "image"}>{ format!("picture: {n}") }</option>
+                    }
+                </select>
+            </label>
+            <label class="file">{ "PNG… " }
+                <input type="file" accept="image/png" onchange={on_file} aria-label={format!("Texture {u} picture")} />
+            </label>
+            if !from_scene {
+                <label>{ "size " }
+                    <select onchange={on_size} disabled={spec.pattern == Pattern::Image} aria-label={format!("Texture {u} size")}>
+                        { for SIZES.iter().map(|s| html! {
+                            <option value={s.to_string()} selected={*s == spec.size}>{ format!("{s}²") }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{ "filter " }
+                    <select onchange={on_linear} aria-label={format!("Texture {u} filter")}>
+                        <option value="nearest" selected={!spec.linear}>{ "nearest" }</option>
+                        <option value="linear" selected={spec.linear}>{ "linear" }</option>
+                    </select>
+                </label>
+                <label>{ "wrap " }
+                    <select onchange={on_repeat} aria-label={format!("Texture {u} wrap")}>
+                        <option value="clamp" selected={!spec.repeat}>{ "clamp" }</option>
+                        <option value="repeat" selected={spec.repeat}>{ "repeat" }</option>
+                    </select>
+                </label>
+                <label><input type="checkbox" checked={spec.rgba8} onchange={on_rgba8} />{ " 8-bit" }</label>
+            }
+            { errors.show(&format!("tex{u}")) }
+        </fieldset>
+    }
+}
+
+/// One host-set parameter: its value (the panel's, the scene's or zero) as a field.
+fn param_row(p: &InputsProps, k: ParamKey, dialect: hoist_asm::Dialect, errors: &Errors) -> Html {
+    let explicit = p.inputs.param(k);
+    let scene_v = p.scene.as_ref().and_then(|s| render::scene_param(s, k));
+    let value = explicit.or(scene_v).unwrap_or([0.0; 4]);
+    let key = param_field(k);
+    let onchange = {
+        let (d, errors, key) = (p.dispatch.clone(), errors.clone(), key.clone());
+        Callback::from(
+            move |e: Event| match numbers::parse_vec4(&event_value(&e)) {
+                Ok(v) => {
+                    errors.set(key.clone(), None);
+                    d.emit(Action::SetParam(k, v));
+                }
+                Err(m) => errors.set(key.clone(), Some(m)),
+            },
+        )
+    };
+    let reset = {
+        let d = p.dispatch.clone();
+        Callback::from(move |_| d.emit(Action::ResetParam(k)))
+    };
+    let label = k.label(dialect);
+    html! {
+        <div class="param">
+            <label for={key.clone()}>{ label.clone() }</label>
+            <input id={key.clone()} type="text" class="vec" value={numbers::format_vec4(value)}
+                {onchange} aria-label={label} />
+            if explicit.is_some() {
+                <button type="button" class="link" onclick={reset}
+                    title="Back to the scene's value (or zero)">{ "reset" }</button>
+            } else if scene_v.is_some() {
+                <span class="muted">{ "from scene" }</span>
+            } else {
+                <span class="muted">{ "unset (0)" }</span>
+            }
+            { errors.show(&key) }
+        </div>
+    }
+}
+
+#[function_component(InputsPanel)]
+pub fn inputs_panel(p: &InputsProps) -> Html {
+    let errors = Errors(use_state(BTreeMap::<String, String>::new));
+    let readers: Readers = use_mut_ref(Vec::new);
     let Some(a) = &p.analysis else {
         return html! { <section class="panel inputs"><h2>{ "Inputs" }</h2></section> };
     };
     let dialect = a.dialect();
-
-    let textures: Html = a
-        .units
-        .iter()
-        .map(|&u| {
-            let explicit = p.inputs.textures.iter().find(|t| t.unit == u).cloned();
-            let from_scene = explicit.is_none()
-                && p.scene.as_ref().is_some_and(|s| render::scene_binds(s, u));
-            let spec = p.inputs.texture(u);
-            let d = p.dispatch.clone();
-            let update = {
-                let spec = spec.clone();
-                let d = d.clone();
-                move |f: &dyn Fn(&mut TexSpec)| {
-                    let mut s = spec.clone();
-                    f(&mut s);
-                    d.emit(Action::SetTexture(s));
-                }
-            };
-            let on_pattern = {
-                let update = update.clone();
-                let d = d.clone();
-                Callback::from(move |e: Event| {
-                    let v = event_value(&e);
-                    if v == "scene" {
-                        d.emit(Action::ResetTexture(u));
-                    } else if let Some(pat) = Pattern::BUILT_IN.iter().find(|x| x.name() == v) {
-                        update(&|s| s.pattern = *pat);
-                    }
-                })
-            };
-            let on_size = {
-                let update = update.clone();
-                Callback::from(move |e: Event| {
-                    if let Ok(v) = event_value(&e).parse::<u32>() {
-                        update(&|s| s.size = v);
-                    }
-                })
-            };
-            let on_linear = {
-                let update = update.clone();
-                Callback::from(move |e: Event| {
-                    let on = event_value(&e) == "linear";
-                    update(&|s| s.linear = on)
-                })
-            };
-            let on_repeat = {
-                let update = update.clone();
-                Callback::from(move |e: Event| {
-                    let on = event_value(&e) == "repeat";
-                    update(&|s| s.repeat = on)
-                })
-            };
-            let on_rgba8 = {
-                let update = update.clone();
-                Callback::from(move |e: Event| {
-                    let on = event_checked(&e);
-                    update(&|s| s.rgba8 = on)
-                })
-            };
-            let on_file = {
-                let d = d.clone();
-                let readers = readers.clone();
-                let set_error = set_error.clone();
-                Callback::from(move |e: Event| {
-                    let Some(input) = e
-                        .target()
-                        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-                    else {
-                        return;
-                    };
-                    let Some(file) = input.files().and_then(|f| f.get(0)) else {
-                        return;
-                    };
-                    let file = gloo::file::File::from(file);
-                    let name = file.name();
-                    let key = format!("tex{u}");
-                    if file.size() > 32 << 20 {
-                        set_error(key, Some(format!("{name} is larger than 32 MiB")));
-                        return;
-                    }
-                    let d = d.clone();
-                    let set_error = set_error.clone();
-                    let reader = gloo::file::callbacks::read_as_bytes(&file, move |r| match r {
-                        Ok(bytes) => {
-                            match hoist_raster::image::decode_png(&bytes, render::MAX_IMAGE_PIXELS) {
-                                Ok(_) => {
-                                    set_error(key, None);
-                                    d.emit(Action::SetImage(u, name, Rc::new(bytes)));
-                                }
-                                Err(m) => set_error(key, Some(format!("{name}: {m}"))),
-                            }
-                        }
-                        Err(e) => set_error(key, Some(format!("{name}: {e}"))),
-                    });
-                    readers.borrow_mut().push(reader);
-                })
-            };
-            let image_name = p
-                .image_names
-                .iter()
-                .find(|(x, _)| *x == u)
-                .map(|(_, n)| n.clone());
-            let current = if from_scene { "scene" } else { spec.pattern.name() };
-            html! {
-                <fieldset class="unit">
-                    <legend>{ format!("texture unit {u}") }</legend>
-                    <label>{ "source " }
-                        <select onchange={on_pattern} aria-label={format!("Texture {u} source")}>
-                            if p.scene.as_ref().is_some_and(|s| render::scene_binds(s, u)) {
-                                <option value="scene" selected={current == "scene"}>{ "as the scene sets it" }</option>
-                            }
-                            { for Pattern::BUILT_IN.iter().map(|x| html! {
-                                <option value={x.name()} selected={current == x.name()}>{ x.name() }</option>
-                            }) }
-                            if let Some(n) = &image_name {
-                                <option value="image" selected={current == "image"}>{ format!("picture: {n}") }</option>
-                            }
-                        </select>
-                    </label>
-                    <label class="file">{ "PNG… " }
-                        <input type="file" accept="image/png" onchange={on_file} aria-label={format!("Texture {u} picture")} />
-                    </label>
-                    if !from_scene {
-                        <label>{ "size " }
-                            <select onchange={on_size} disabled={spec.pattern == Pattern::Image} aria-label={format!("Texture {u} size")}>
-                                { for SIZES.iter().map(|s| html! {
-                                    <option value={s.to_string()} selected={*s == spec.size}>{ format!("{s}²") }</option>
-                                }) }
-                            </select>
-                        </label>
-                        <label>{ "filter " }
-                            <select onchange={on_linear} aria-label={format!("Texture {u} filter")}>
-                                <option value="nearest" selected={!spec.linear}>{ "nearest" }</option>
-                                <option value="linear" selected={spec.linear}>{ "linear" }</option>
-                            </select>
-                        </label>
-                        <label>{ "wrap " }
-                            <select onchange={on_repeat} aria-label={format!("Texture {u} wrap")}>
-                                <option value="clamp" selected={!spec.repeat}>{ "clamp" }</option>
-                                <option value="repeat" selected={spec.repeat}>{ "repeat" }</option>
-                            </select>
-                        </label>
-                        <label><input type="checkbox" checked={spec.rgba8} onchange={on_rgba8} />{ " 8-bit" }</label>
-                    }
-                    { err_for(&format!("tex{u}")) }
-                </fieldset>
-            }
-        })
-        .collect();
-
-    let params: Html = a
-        .params
-        .iter()
-        .map(|&k| {
-            let explicit = p.inputs.param(k);
-            let scene_v = p.scene.as_ref().and_then(|s| render::scene_param(s, k));
-            let value = explicit.or(scene_v).unwrap_or([0.0; 4]);
-            let key = param_field(k);
-            let onchange = {
-                let d = p.dispatch.clone();
-                let set_error = set_error.clone();
-                let key = key.clone();
-                Callback::from(move |e: Event| match numbers::parse_vec4(&event_value(&e)) {
-                    Ok(v) => {
-                        set_error(key.clone(), None);
-                        d.emit(Action::SetParam(k, v));
-                    }
-                    Err(m) => set_error(key.clone(), Some(m)),
-                })
-            };
-            let reset = {
-                let d = p.dispatch.clone();
-                Callback::from(move |_| d.emit(Action::ResetParam(k)))
-            };
-            let label = k.label(dialect);
-            html! {
-                <div class="param">
-                    <label for={key.clone()}>{ label.clone() }</label>
-                    <input id={key.clone()} type="text" class="vec" value={numbers::format_vec4(value)}
-                        {onchange} aria-label={label} />
-                    if explicit.is_some() {
-                        <button type="button" class="link" onclick={reset}
-                            title="Back to the scene's value (or zero)">{ "reset" }</button>
-                    } else if scene_v.is_some() {
-                        <span class="muted">{ "from scene" }</span>
-                    } else {
-                        <span class="muted">{ "unset (0)" }</span>
-                    }
-                    { err_for(&key) }
-                </div>
-            }
-        })
-        .collect();
-
     html! {
         <section class="panel inputs" id="inputs" aria-label="Inputs">
             <h2>{ "Inputs" }</h2>
-            <div class="row">
-                <label>{ "render size " }
-                    <input type="number" class="num" min="1" max={MAX_SIZE.to_string()} aria-label="Render width"
-                        value={p.inputs.width.to_string()} onchange={size_cb(true)} />
-                    { " × " }
-                    <input type="number" class="num" min="1" max={MAX_SIZE.to_string()} aria-label="Render height"
-                        value={p.inputs.height.to_string()} onchange={size_cb(false)} />
-                </label>
-                <span class="muted">{ format!(" (up to {MAX_SIZE}²)") }</span>
-                { err_for("width") }{ err_for("height") }
-            </div>
+            { size_row(p, &errors) }
             if a.units.is_empty() {
                 <p class="muted">{ "The fragment program samples no texture." }</p>
             }
-            { textures }
+            { for a.units.iter().map(|&u| texture_unit(p, u, &errors, &readers)) }
             <h3>{ "Parameters" }</h3>
             if a.params.is_empty() {
                 <p class="muted">{ "The programs read no host-set parameter." }</p>
             }
-            { params }
+            { for a.params.iter().map(|&k| param_row(p, k, dialect, &errors)) }
         </section>
     }
 }

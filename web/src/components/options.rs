@@ -18,6 +18,123 @@ pub struct OptionsProps {
     pub dispatch: Callback<Action>,
 }
 
+/// A limit as typed: empty for the profile's default, else 1…65536.
+fn parse_limit(t: &str) -> Result<Option<u32>, String> {
+    let t = t.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    match t.parse::<u32>() {
+        Ok(n) if (1..=65_536).contains(&n) => Ok(Some(n)),
+        _ => Err(format!("`{t}` is not a limit (1…65536, empty = default)")),
+    }
+}
+
+/// One limit override (`which`: 0 slots, 1 temporaries, 2 texture coordinates) of the
+/// vertex or fragment profile; `default` is the profile's, shown as the placeholder.
+fn limit_field(
+    p: &OptionsProps,
+    err: &UseStateHandle<Option<String>>,
+    (vertex, which): (bool, u8),
+    label: &str,
+    default: Option<u32>,
+) -> Html {
+    let (d, o, err) = (p.dispatch.clone(), p.opts.clone(), err.clone());
+    let cur = {
+        let l = if vertex {
+            &p.opts.vp_limits
+        } else {
+            &p.opts.fp_limits
+        };
+        match which {
+            0 => l.max_slots,
+            1 => l.temps.map(u32::from),
+            _ => l.texcoords.map(u32::from),
+        }
+    };
+    let onchange = Callback::from(move |e: Event| match parse_limit(&event_value(&e)) {
+        Ok(n) => {
+            let mut o = o.clone();
+            let l: &mut LimitEdit = if vertex {
+                &mut o.vp_limits
+            } else {
+                &mut o.fp_limits
+            };
+            match which {
+                0 => l.max_slots = n,
+                1 => l.temps = n.map(|n| n.min(4096) as u16),
+                _ => l.texcoords = n.map(|n| n.min(32) as u8),
+            }
+            err.set(None);
+            d.emit(Action::SetOpts(o));
+        }
+        Err(m) => err.set(Some(m)),
+    });
+    let stage = if vertex { "vertex" } else { "fragment" };
+    html! {
+        <label>{ label.to_string() }
+            <input type="text" class="num" inputmode="numeric"
+                aria-label={format!("{stage} {label}")}
+                placeholder={default.map(|d| d.to_string()).unwrap_or_default()}
+                value={cur.map(|c| c.to_string()).unwrap_or_default()} {onchange} />
+        </label>
+    }
+}
+
+/// The limit overrides of both profiles.
+fn limits(p: &OptionsProps, err: &UseStateHandle<Option<String>>) -> Html {
+    let vl = p.vp_profile.map(|p| p.limits());
+    let fl = p.fp_profile.map(|p| p.limits());
+    let field = |stage, label, default| limit_field(p, err, stage, label, default);
+    html! {
+        <fieldset class="limits">
+            <legend>{ "limits (empty = the profile's)" }</legend>
+            <div class="grid3">
+                <span class="muted">{ p.vp_profile.map(|p| p.header()).unwrap_or("vertex") }</span>
+                { field((true, 0), "slots", vl.as_ref().map(|l| l.max_slots)) }
+                { field((true, 1), "temps", vl.as_ref().map(|l| u32::from(l.temps))) }
+                { field((true, 2), "texcoords", vl.as_ref().map(|l| u32::from(l.texcoords))) }
+                <span class="muted">{ p.fp_profile.map(|p| p.header()).unwrap_or("fragment") }</span>
+                { field((false, 0), "slots", fl.as_ref().map(|l| l.max_slots)) }
+                { field((false, 1), "temps", fl.as_ref().map(|l| u32::from(l.temps))) }
+                { field((false, 2), "texcoords", fl.as_ref().map(|l| u32::from(l.texcoords))) }
+            </div>
+        </fieldset>
+    }
+}
+
+/// The stepwise slider: apply only the first k movable groups.
+fn on_steps(p: &OptionsProps) -> Callback<InputEvent> {
+    let (d, o) = (p.dispatch.clone(), p.opts.clone());
+    Callback::from(move |e: InputEvent| {
+        if let Ok(k) = event_value(&e).parse::<u32>() {
+            d.emit(Action::SetOpts(OptState {
+                steps: k,
+                stepwise: true,
+                ..o.clone()
+            }));
+        }
+    })
+}
+
+/// The modern model's cost of an interpolated component, 0…100 slots.
+fn on_interp(p: &OptionsProps, err: &UseStateHandle<Option<String>>) -> Callback<Event> {
+    let (d, o, err) = (p.dispatch.clone(), p.opts.clone(), err.clone());
+    Callback::from(
+        move |e: Event| match crate::numbers::parse_finite(&event_value(&e)) {
+            Ok(x) if (0.0..=100.0).contains(&x) => {
+                err.set(None);
+                d.emit(Action::SetOpts(OptState {
+                    interp_cost: f64::from(x),
+                    ..o.clone()
+                }));
+            }
+            Ok(_) => err.set(Some("the interpolation cost must be within 0…100".into())),
+            Err(m) => err.set(Some(m)),
+        },
+    )
+}
+
 #[function_component(OptionsPanel)]
 pub fn options_panel(p: &OptionsProps) -> Html {
     let error = use_state(|| None::<String>);
@@ -29,90 +146,8 @@ pub fn options_panel(p: &OptionsProps) -> Html {
             d.emit(Action::SetOpts(o));
         })
     };
-    let on_steps = {
-        let (d, o) = (p.dispatch.clone(), p.opts.clone());
-        Callback::from(move |e: InputEvent| {
-            if let Ok(k) = event_value(&e).parse::<u32>() {
-                d.emit(Action::SetOpts(OptState {
-                    steps: k,
-                    stepwise: true,
-                    ..o.clone()
-                }));
-            }
-        })
-    };
-    let on_interp = {
-        let (d, o, err) = (p.dispatch.clone(), p.opts.clone(), error.clone());
-        Callback::from(
-            move |e: Event| match crate::numbers::parse_finite(&event_value(&e)) {
-                Ok(x) if (0.0..=100.0).contains(&x) => {
-                    err.set(None);
-                    d.emit(Action::SetOpts(OptState {
-                        interp_cost: f64::from(x),
-                        ..o.clone()
-                    }));
-                }
-                Ok(_) => err.set(Some("the interpolation cost must be within 0…100".into())),
-                Err(m) => err.set(Some(m)),
-            },
-        )
-    };
-    let limit_field = |vertex: bool, which: u8, label: &str, default: Option<u32>| {
-        let (d, o, err) = (p.dispatch.clone(), p.opts.clone(), error.clone());
-        let cur = {
-            let l = if vertex {
-                &p.opts.vp_limits
-            } else {
-                &p.opts.fp_limits
-            };
-            match which {
-                0 => l.max_slots,
-                1 => l.temps.map(u32::from),
-                _ => l.texcoords.map(u32::from),
-            }
-        };
-        let onchange = Callback::from(move |e: Event| {
-            let v = event_value(&e);
-            let mut o = o.clone();
-            let l: &mut LimitEdit = if vertex {
-                &mut o.vp_limits
-            } else {
-                &mut o.fp_limits
-            };
-            let t = v.trim();
-            let parsed: Result<Option<u32>, String> = if t.is_empty() {
-                Ok(None)
-            } else {
-                match t.parse::<u32>() {
-                    Ok(n) if (1..=65_536).contains(&n) => Ok(Some(n)),
-                    _ => Err(format!("`{t}` is not a limit (1…65536, empty = default)")),
-                }
-            };
-            match parsed {
-                Ok(n) => {
-                    match which {
-                        0 => l.max_slots = n,
-                        1 => l.temps = n.map(|n| n.min(4096) as u16),
-                        _ => l.texcoords = n.map(|n| n.min(32) as u8),
-                    }
-                    err.set(None);
-                    d.emit(Action::SetOpts(o));
-                }
-                Err(m) => err.set(Some(m)),
-            }
-        });
-        let stage = if vertex { "vertex" } else { "fragment" };
-        html! {
-            <label>{ label.to_string() }
-                <input type="text" class="num" inputmode="numeric"
-                    aria-label={format!("{stage} {label}")}
-                    placeholder={default.map(|d| d.to_string()).unwrap_or_default()}
-                    value={cur.map(|c| c.to_string()).unwrap_or_default()} {onchange} />
-            </label>
-        }
-    };
-    let vl = p.vp_profile.map(|p| p.limits());
-    let fl = p.fp_profile.map(|p| p.limits());
+    let on_steps = on_steps(p);
+    let on_interp = on_interp(p, &error);
     let o = &p.opts;
     let max = p.groups;
     let steps = (o.steps as usize).min(max);
@@ -162,19 +197,7 @@ pub fn options_panel(p: &OptionsProps) -> Html {
                 <label><input type="checkbox" checked={o.vp_cleanup}
                     onchange={set(|o, e| o.vp_cleanup = event_checked(e))} />{ " clean up moved vertex code" }</label>
             </fieldset>
-            <fieldset class="limits">
-                <legend>{ "limits (empty = the profile's)" }</legend>
-                <div class="grid3">
-                    <span class="muted">{ p.vp_profile.map(|p| p.header()).unwrap_or("vertex") }</span>
-                    { limit_field(true, 0, "slots", vl.as_ref().map(|l| l.max_slots)) }
-                    { limit_field(true, 1, "temps", vl.as_ref().map(|l| u32::from(l.temps))) }
-                    { limit_field(true, 2, "texcoords", vl.as_ref().map(|l| u32::from(l.texcoords))) }
-                    <span class="muted">{ p.fp_profile.map(|p| p.header()).unwrap_or("fragment") }</span>
-                    { limit_field(false, 0, "slots", fl.as_ref().map(|l| l.max_slots)) }
-                    { limit_field(false, 1, "temps", fl.as_ref().map(|l| u32::from(l.temps))) }
-                    { limit_field(false, 2, "texcoords", fl.as_ref().map(|l| u32::from(l.texcoords))) }
-                </div>
-            </fieldset>
+            { limits(p, &error) }
             if let Some(e) = &*error {
                 <p class="field-error" role="alert">{ e.clone() }</p>
             }

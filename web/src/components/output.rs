@@ -9,7 +9,6 @@ use crate::doc::{Channel, ViewMap};
 use crate::numbers;
 use crate::render::{self, VerdictKind};
 use crate::state::{Action, Rendered};
-use hoist_raster::image::Image;
 use wasm_bindgen::{Clamped, JsCast};
 use yew::prelude::*;
 
@@ -58,10 +57,6 @@ fn clear(canvas: &NodeRef) {
     }
 }
 
-fn image(r: &Option<render::RunResult>) -> Option<&Image> {
-    r.as_ref().and_then(|r| r.as_ref().ok()).map(|r| &r.image)
-}
-
 /// A warning when loops were cut off by the per-batch instruction budget.
 fn truncation(r: &Option<Shared<Rendered>>) -> Option<String> {
     let r = r.as_ref()?;
@@ -83,17 +78,15 @@ fn fmt_px(v: [f32; 4]) -> String {
     v.map(|x| format!("{x:.6}")).join(", ")
 }
 
-#[function_component(Output)]
-pub fn output(p: &OutputProps) -> Html {
+/// Draws the images (and the heat map) whenever the render or the mapping changes.
+#[hook]
+fn use_canvases(rendered: Option<Shared<Rendered>>, view: ViewMap) -> [NodeRef; 3] {
     let c_orig = use_node_ref();
     let c_opt = use_node_ref();
     let c_diff = use_node_ref();
-    let probe = use_state(|| None::<(u32, u32)>);
-    let range_error = use_state(|| None::<String>);
-
     {
         let (c_orig, c_opt, c_diff) = (c_orig.clone(), c_opt.clone(), c_diff.clone());
-        use_effect_with((p.rendered.clone(), p.view), move |(r, view)| match r {
+        use_effect_with((rendered, view), move |(r, view)| match r {
             Some(r) => {
                 let a = r.original.as_ref().ok().map(|x| &x.image);
                 let b = r
@@ -124,14 +117,18 @@ pub fn output(p: &OutputProps) -> Html {
             }
         });
     }
+    [c_orig, c_opt, c_diff]
+}
 
+/// The verdict, or why there is none.
+fn verdict(p: &OutputProps) -> Html {
     let trusted = p.trust.as_ref().is_none_or(|t| t.validated || t.hand);
     let verdict = p.rendered.as_ref().and_then(|r| {
         r.verdict
             .as_ref()
             .map(|v| render::trusted_verdict_view(v, p.tolerance, trusted))
     });
-    let verdict_html = match (&p.engine_error, &verdict, &p.rendered) {
+    match (&p.engine_error, &verdict, &p.rendered) {
         (Some(_), _, _) => html! {
             <div class="verdict none"><strong id="verdict">{ "no verdict" }</strong>
                 <span class="verdict-detail">{ "the optimizer stopped" }</span></div>
@@ -173,31 +170,36 @@ pub fn output(p: &OutputProps) -> Html {
                 { if p.error.is_some() { "no verdict" } else { "waiting for the first render" } }
             </strong></div>
         },
-    };
-    let trust_html = match (&p.engine_error, &p.trust) {
-        (None, Some(t)) => {
-            let class = if t.hand {
-                "hand"
-            } else if t.validated {
-                "ok"
-            } else {
-                "warn"
-            };
-            html! {
-                <>
-                    <p id="validation" class={classes!("validation", class)}>{ t.summary.clone() }</p>
-                    if !t.rejected.is_empty() {
-                        <ul id="rejected" class="rejected">
-                            { for t.rejected.iter().map(|r| html! { <li>{ r.clone() }</li> }) }
-                        </ul>
-                    }
-                </>
-            }
-        }
-        _ => html! {},
-    };
+    }
+}
 
-    let progress = match (p.progress, p.optimizing) {
+/// How far the optimized pair was validated, and the groups validation rejected.
+fn trust(p: &OutputProps) -> Html {
+    let (None, Some(t)) = (&p.engine_error, &p.trust) else {
+        return html! {};
+    };
+    let class = if t.hand {
+        "hand"
+    } else if t.validated {
+        "ok"
+    } else {
+        "warn"
+    };
+    html! {
+        <>
+            <p id="validation" class={classes!("validation", class)}>{ t.summary.clone() }</p>
+            if !t.rejected.is_empty() {
+                <ul id="rejected" class="rejected">
+                    { for t.rejected.iter().map(|r| html! { <li>{ r.clone() }</li> }) }
+                </ul>
+            }
+        </>
+    }
+}
+
+/// The render's progress bar, or the optimizer at work.
+fn progress(p: &OutputProps) -> Html {
+    match (p.progress, p.optimizing) {
         (Some(f), _) => html! {
             <div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="100"
                 aria-valuenow={format!("{:.0}", f * 100.0)} aria-label="Rendering">
@@ -209,8 +211,25 @@ pub fn output(p: &OutputProps) -> Html {
             html! { <span class="busy" role="status">{ "optimizing and validating…" }</span> }
         }
         (None, false) => html! {},
-    };
+    }
+}
 
+/// A finite number typed into a field, checked by `accept` (its message shown otherwise).
+fn number_field(
+    err: &UseStateHandle<Option<String>>,
+    accept: impl Fn(f32) -> Result<(), String> + 'static,
+) -> Callback<Event> {
+    let err = err.clone();
+    Callback::from(move |e: Event| {
+        match numbers::parse_finite(&event_value(&e)).and_then(&accept) {
+            Ok(()) => err.set(None),
+            Err(m) => err.set(Some(m)),
+        }
+    })
+}
+
+/// The float → colour mapping (channel, range) and the tolerance.
+fn mapping(p: &OutputProps, range_error: &UseStateHandle<Option<String>>) -> Html {
     let on_channel = {
         let (d, view) = (p.dispatch.clone(), p.view);
         Callback::from(move |e: Event| {
@@ -224,95 +243,118 @@ pub fn output(p: &OutputProps) -> Html {
         })
     };
     let range_input = |is_lo: bool| {
-        let (d, view, err) = (p.dispatch.clone(), p.view, range_error.clone());
-        Callback::from(
-            move |e: Event| match numbers::parse_finite(&event_value(&e)) {
-                Ok(x) => {
-                    let v = if is_lo {
-                        ViewMap { lo: x, ..view }
-                    } else {
-                        ViewMap { hi: x, ..view }
-                    };
-                    if v.hi > v.lo {
-                        err.set(None);
-                        d.emit(Action::SetView(v));
-                    } else {
-                        err.set(Some("the range needs low < high".into()));
-                    }
-                }
-                Err(m) => err.set(Some(m)),
-            },
-        )
-    };
-    let on_tol = {
-        let (d, err) = (p.dispatch.clone(), range_error.clone());
-        Callback::from(
-            move |e: Event| match numbers::parse_finite(&event_value(&e)) {
-                Ok(x) if x >= 0.0 => {
-                    err.set(None);
-                    d.emit(Action::SetTolerance(x));
-                }
-                Ok(_) => err.set(Some("the tolerance cannot be negative".into())),
-                Err(m) => err.set(Some(m)),
-            },
-        )
-    };
-
-    let onmove = {
-        let probe = probe.clone();
-        Callback::from(move |e: MouseEvent| {
-            let Some(c) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-            else {
-                return;
+        let (d, view) = (p.dispatch.clone(), p.view);
+        number_field(range_error, move |x| {
+            let v = if is_lo {
+                ViewMap { lo: x, ..view }
+            } else {
+                ViewMap { hi: x, ..view }
             };
-            let (cw, ch) = (
-                c.client_width().max(1) as f64,
-                c.client_height().max(1) as f64,
-            );
-            let x = (f64::from(e.offset_x()) / cw * f64::from(c.width())).floor();
-            let row = (f64::from(e.offset_y()) / ch * f64::from(c.height())).floor();
-            let h = f64::from(c.height());
-            if x >= 0.0 && row >= 0.0 && row < h && x < f64::from(c.width()) {
-                probe.set(Some((x as u32, (h - 1.0 - row) as u32)));
+            if v.hi > v.lo {
+                d.emit(Action::SetView(v));
+                Ok(())
+            } else {
+                Err("the range needs low < high".into())
             }
         })
     };
+    let on_tol = {
+        let d = p.dispatch.clone();
+        number_field(range_error, move |x| {
+            if x >= 0.0 {
+                d.emit(Action::SetTolerance(x));
+                Ok(())
+            } else {
+                Err("the tolerance cannot be negative".into())
+            }
+        })
+    };
+    html! {
+        <div class="mapping">
+            <label>{ "channel " }
+                <select onchange={on_channel} aria-label="Displayed channels">
+                    { for Channel::ALL.iter().map(|c| html! {
+                        <option value={c.name()} selected={*c == p.view.channel}>{ c.name() }</option>
+                    }) }
+                </select>
+            </label>
+            <label>{ "range " }
+                <input type="text" class="num" aria-label="Range low" value={p.view.lo.to_string()} onchange={range_input(true)} />
+                { " … " }
+                <input type="text" class="num" aria-label="Range high" value={p.view.hi.to_string()} onchange={range_input(false)} />
+            </label>
+            <label title="Largest |Δ| still called equivalent">{ "tolerance " }
+                <input type="text" class="num" aria-label="Tolerance" value={format!("{:e}", p.tolerance)} onchange={on_tol} />
+            </label>
+            if let Some(e) = &**range_error {
+                <span class="field-error" role="alert">{ e.clone() }</span>
+            }
+        </div>
+    }
+}
+
+/// The pixel under the pointer (origin bottom-left), on any of the canvases.
+fn on_probe(probe: &UseStateHandle<Option<(u32, u32)>>) -> Callback<MouseEvent> {
+    let probe = probe.clone();
+    Callback::from(move |e: MouseEvent| {
+        let Some(c) = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        else {
+            return;
+        };
+        let (cw, ch) = (
+            c.client_width().max(1) as f64,
+            c.client_height().max(1) as f64,
+        );
+        let x = (f64::from(e.offset_x()) / cw * f64::from(c.width())).floor();
+        let row = (f64::from(e.offset_y()) / ch * f64::from(c.height())).floor();
+        let h = f64::from(c.height());
+        if x >= 0.0 && row >= 0.0 && row < h && x < f64::from(c.width()) {
+            probe.set(Some((x as u32, (h - 1.0 - row) as u32)));
+        }
+    })
+}
+
+/// Both float values of the probed pixel.
+fn inspector(probe: Option<(u32, u32)>, rendered: Option<&Rendered>) -> Html {
+    let (Some((x, y)), Some(r)) = (probe, rendered) else {
+        return html! { <p class="inspector muted">{ "Point at an image to read its float values (origin bottom-left)." }</p> };
+    };
+    let a = r.original.as_ref().ok().and_then(|o| o.image.get(x, y));
+    let b = r
+        .optimized
+        .as_ref()
+        .and_then(|o| o.as_ref().ok())
+        .and_then(|o| o.image.get(x, y));
+    html! {
+        <p class="inspector">
+            { format!("pixel ({x}, {y}) — original: ") }
+            <code>{ a.map(fmt_px).unwrap_or_else(|| "–".into()) }</code>
+            { " optimized: " }
+            <code>{ b.map(fmt_px).unwrap_or_else(|| "–".into()) }</code>
+        </p>
+    }
+}
+
+#[function_component(Output)]
+pub fn output(p: &OutputProps) -> Html {
+    let [c_orig, c_opt, c_diff] = use_canvases(p.rendered.clone(), p.view);
+    let probe = use_state(|| None::<(u32, u32)>);
+    let range_error = use_state(|| None::<String>);
+    let onmove = on_probe(&probe);
     let onleave = {
         let probe = probe.clone();
         Callback::from(move |_| probe.set(None))
     };
-    let inspector = match (*probe, &p.rendered) {
-        (Some((x, y)), Some(r)) => {
-            let a = image(&Some(r.original.clone())).and_then(|i| i.get(x, y));
-            let b = r
-                .optimized
-                .as_ref()
-                .and_then(|o| o.as_ref().ok())
-                .and_then(|o| o.image.get(x, y));
-            html! {
-                <p class="inspector">
-                    { format!("pixel ({x}, {y}) — original: ") }
-                    <code>{ a.map(fmt_px).unwrap_or_else(|| "–".into()) }</code>
-                    { " optimized: " }
-                    <code>{ b.map(fmt_px).unwrap_or_else(|| "–".into()) }</code>
-                </p>
-            }
-        }
-        _ => {
-            html! { <p class="inspector muted">{ "Point at an image to read its float values (origin bottom-left)." }</p> }
-        }
-    };
-
     html! {
         <section class="panel output" id="output" aria-label="Rendered output">
             <header class="panel-head">
                 <h2>{ "Rendered output" }</h2>
-                { progress }
+                { progress(p) }
             </header>
-            { verdict_html }
-            { trust_html }
+            { verdict(p) }
+            { trust(p) }
             if let Some(e) = &p.engine_error {
                 <p class="message bad" id="engine-error" role="alert">{ e.clone() }</p>
             }
@@ -341,27 +383,8 @@ pub fn output(p: &OutputProps) -> Html {
                     </figcaption>
                 </figure>
             </div>
-            { inspector }
-            <div class="mapping">
-                <label>{ "channel " }
-                    <select onchange={on_channel} aria-label="Displayed channels">
-                        { for Channel::ALL.iter().map(|c| html! {
-                            <option value={c.name()} selected={*c == p.view.channel}>{ c.name() }</option>
-                        }) }
-                    </select>
-                </label>
-                <label>{ "range " }
-                    <input type="text" class="num" aria-label="Range low" value={p.view.lo.to_string()} onchange={range_input(true)} />
-                    { " … " }
-                    <input type="text" class="num" aria-label="Range high" value={p.view.hi.to_string()} onchange={range_input(false)} />
-                </label>
-                <label title="Largest |Δ| still called equivalent">{ "tolerance " }
-                    <input type="text" class="num" aria-label="Tolerance" value={format!("{:e}", p.tolerance)} onchange={on_tol} />
-                </label>
-                if let Some(e) = &*range_error {
-                    <span class="field-error" role="alert">{ e.clone() }</span>
-                }
-            </div>
+            { inspector(*probe, p.rendered.as_deref()) }
+            { mapping(p, &range_error) }
         </section>
     }
 }
