@@ -190,3 +190,47 @@ fn arb_state_and_local_parameters_are_refused() {
         "{errs:#?}"
     );
 }
+
+/// `expp` after vs_1_1 and every `logp` replicate one value (the "expp - vs" and "logp - vs"
+/// pages), so they become EX2/LG2; ARB's four-part EXP/LOG has a D3D9 form only for a
+/// z-only write, or as vs_1_1 `expp`. `nrm` of a zero vector stays zero through MAX.
+#[test]
+fn partial_exponentials_and_normalize_keep_their_d3d9_meaning() {
+    let ops = |src: &str| -> Vec<Op> {
+        let p = parse(src, &ParseOptions::default()).into_result().unwrap();
+        to_arb(&p).unwrap().insts.iter().map(|i| i.op).collect()
+    };
+    let body = "dcl_position v0\nexpp r0, v0.x\nlogp r1, v0.y\nnrm r2.xyz, v0\nadd r0, r0, r1\nmov r2.w, v0.w\nadd oPos, r0, r2\n";
+    assert_eq!(
+        ops(&format!("vs_2_0\n{body}"))[..6],
+        [Op::Ex2, Op::Lg2, Op::Dp3, Op::Max, Op::Rsq, Op::Mul]
+    );
+    let v11 = "vs_1_1\ndcl_position v0\nexpp r0, v0.x\nlogp r1, v0.y\nadd oPos, r0, r1\n";
+    assert_eq!(ops(v11)[..2], [Op::Exp, Op::Lg2]);
+    let arb = |m: &str| {
+        format!(
+            "!!ARBvp1.0\nTEMP t;\nEXP t{m}, vertex.position.x;\nLOG t{m}, vertex.position.y;\nMOV result.position, t.z;\nEND\n"
+        )
+    };
+    let full = parse(&arb(""), &ParseOptions::default())
+        .into_result()
+        .unwrap();
+    for target in [Profile::Vs1_1, Profile::Vs2_0, Profile::Vs2_x] {
+        let e = to_d3d9(&full, target).expect_err("a four-part LOG");
+        assert!(
+            e.iter().any(|d| d.message.contains("`LOG`")),
+            "{target}: {e:?}"
+        );
+        assert_eq!(
+            e.iter().any(|d| d.message.contains("`EXP`")),
+            target != Profile::Vs1_1,
+            "{target}: {e:?}"
+        );
+    }
+    let z = parse(&arb(".z"), &ParseOptions::default())
+        .into_result()
+        .unwrap();
+    let d = to_d3d9(&z, Profile::Vs2_0).unwrap();
+    let ops: Vec<Op> = d.insts.iter().map(|i| i.op).collect();
+    assert_eq!(ops[..2], [Op::Ex2, Op::Lg2]);
+}

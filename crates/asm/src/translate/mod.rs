@@ -15,10 +15,12 @@
 //! Mapping (D3D9 → ARB): `c#` keeps its slot (`Env(#)` is `program.env[#]`, a `def` a
 //! literal); `v#` maps by its `dcl` semantic to the conventional attribute (position 0,
 //! blend weight 1, normal 2, colours 3/4, fog 5, texcoord n 8+n, others generic attributes
-//! in unused slots); macros expand: `m4x4` into DP4s, `nrm` into DP3/RSQ/MUL, `lrp` (vertex)
-//! into SUB/MAD, `sgn` into SLT/SLT/SUB, `dp2add` into MAD/MAD, `sincos` (fragment) into SCS,
-//! `crs` is XPD, `mova`/vs_1_1 `mov a0.x` into ADD 0.5/ARL (round to nearest as
-//! floor(x + 0.5): ties go up), `texkill` into KIL on `.xyzz` (KIL also tests w), `_sat`
+//! in unused slots); macros expand: `m4x4` into DP4s, `nrm` into DP3/MAX/RSQ/MUL (a zero
+//! vector stays zero, as in D3D9), `lrp` (vertex) into SUB/MAD, `sgn` into SLT/SLT/SUB,
+//! `dp2add` into MAD/MAD, `sincos` (fragment) into SCS, `crs` is XPD, `logp` is LG2 and
+//! vs_2_0+ `expp` EX2 (only vs_1_1 `expp` has ARB EXP's four-part result), `mova`/vs_1_1
+//! `mov a0.x` into ADD 0.5/ARL (round to nearest as floor(x + 0.5): ties go up), `texkill`
+//! into KIL on `.xyzz` (KIL also tests w), `_sat`
 //! in vertex programs into MAX/MIN, `_pp` is dropped, `nop` disappears.
 //!
 //! `cmp`: D3D9 `cmp d, a, b, c` is `a >= 0 ? b : c`; ARB `CMP d, a, x, y` is

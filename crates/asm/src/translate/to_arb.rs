@@ -226,7 +226,7 @@ fn instructions(t: &mut Tx, p: &Program, map: &HashMap<Reg, Reg>, vp: bool) -> b
             i.sat = false;
         }
         let before = t.out.insts.len();
-        arb_inst(t, i, inst, vp);
+        arb_inst(t, i, inst, p.profile);
         if sat_vp && t.out.insts.len() > before {
             let d = t.out.insts.last().unwrap().dst.clone().unwrap();
             let zero = t.lit([0.0; 4]);
@@ -350,10 +350,21 @@ fn env_region(t: &mut Tx, p: &Program, file_len: u16) {
     }
 }
 
-/// Emits the ARB form of one (operand-mapped) D3D9 instruction.
-fn arb_inst(t: &mut Tx, mut i: Inst, orig: &Inst, vp: bool) {
+/// Emits the ARB form of one (operand-mapped) D3D9 instruction of a `from` program.
+fn arb_inst(t: &mut Tx, mut i: Inst, orig: &Inst, from: Profile) {
     let at = orig;
+    let vp = from.stage() == Stage::Vertex;
     match i.op {
+        // vs_2_0 and later `expp` is `exp` at lower precision, and every `logp` is `log`:
+        // replicated scalars, not ARB's four-part EXP/LOG (only vs_1_1 `expp` is that).
+        Op::Exp if from != Profile::Vs1_1 => {
+            i.op = Op::Ex2;
+            t.push(i);
+        }
+        Op::Log => {
+            i.op = Op::Lg2;
+            t.push(i);
+        }
         Op::Mova => {
             let d = i.dst.clone().unwrap();
             if d.mask != WriteMask::X {
@@ -408,6 +419,15 @@ fn arb_inst(t: &mut Tx, mut i: Inst, orig: &Inst, vp: bool) {
             dp.comment = i.comment.clone();
             t.push(dp);
             let tx = Src::new(tmp).swizzled(Swizzle::splat(0));
+            // D3D9 `nrm` of a zero vector is 0 (it scales by FLT_MAX); ARB's RSQ(0) = +inf
+            // would give NaN, so the squared length is at least the smallest normal float.
+            let least = t.lit([f32::MIN_POSITIVE; 4]);
+            t.push(t.mk(
+                Op::Max,
+                Dst::new(tmp, WriteMask::X),
+                vec![tx.clone(), least],
+                at,
+            ));
             t.push(t.mk(Op::Rsq, Dst::new(tmp, WriteMask::X), vec![tx.clone()], at));
             let mut m = t.mk(Op::Mul, d, vec![s, tx], at);
             m.sat = i.sat;

@@ -482,6 +482,8 @@ fn d3d_inst(t: &mut Tx, mut i: Inst, at: &Inst) {
         }
         Op::Pow if v11 => pow_v11(t, i, at),
         Op::Pow => pow(t, i, at),
+        Op::Exp if v11 => t.emit_d3d(i),
+        Op::Exp | Op::Log => exp_log(t, i, at),
         Op::Xpd => xpd(t, i, at),
         Op::Dph => dph(t, i, at),
         Op::Flr | Op::Frc if v11 => flr_frc_v11(t, i, at),
@@ -505,6 +507,24 @@ fn d3d_inst(t: &mut Tx, mut i: Inst, at: &Inst) {
             ));
         }
         _ => t.emit_d3d(i),
+    }
+}
+
+/// ARB `EXP`/`LOG` (a four-part result; z is 2^x or log2|x|): D3D9's `expp` (after vs_1_1)
+/// and `logp` replicate one value, so only a z-only write has a counterpart, `exp`/`log`.
+fn exp_log(t: &mut Tx, mut i: Inst, at: &Inst) {
+    let name = i.info().arb.unwrap_or("?");
+    if i.dst.as_ref().is_some_and(|d| d.mask == WriteMask::Z) {
+        i.op = if i.op == Op::Exp { Op::Ex2 } else { Op::Lg2 };
+        t.emit_d3d(i);
+    } else {
+        let target = t.out.profile;
+        t.errs.push(refuse(
+            format!(
+                "`{name}` writing more than .z (its four-part result) has no {target} equivalent"
+            ),
+            at.span,
+        ));
     }
 }
 
