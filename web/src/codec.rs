@@ -298,3 +298,18 @@ mod tests {
         assert!(matches!(decode(&encode(&d)), Err(DecodeError::Invalid(_))));
     }
 }
+
+/// The permalink fuzz target's body (`fuzz/fuzz_targets/permalink.rs`), also replayed on
+/// `fuzz/regressions/permalink/` by `web/tests/permalink.rs`: any bytes decode to a link or
+/// an error, and a decoded document encodes and decodes back to itself. Panics on a bug.
+pub fn check_round_trip(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(Link::State(doc)) = decode(&text) {
+        let again = decode(&encode(&doc)).expect("a re-encoded document decodes");
+        assert_eq!(
+            again,
+            Link::State(doc),
+            "the round trip changed the document"
+        );
+    }
+}

@@ -8,8 +8,10 @@
 //! - [`scene`]: an optimized pair run in its scene, and the equivalence rule of the results;
 //! - [`generate`]: random vertex/fragment program pairs in both dialects, written the way
 //!   compilers write them (the inputs of the soak, the fuzzers and the property tests);
+//! - [`fuzz`]: the fuzz targets' bodies, shared with the tests that replay their findings;
 //! - [`soak`]: many generated pairs through all of the above, counting what went wrong.
 
+pub mod fuzz;
 pub mod generate;
 pub mod optimize;
 pub mod scene;

@@ -1,0 +1,170 @@
+//! The bodies of the fuzz targets (`fuzz/fuzz_targets`), so that the regression tests can
+//! replay what the fuzzers found (`fuzz/regressions/<target>/`, `tests/fuzz.rs`) through
+//! exactly the code the fuzzers ran. Each takes raw bytes and panics only on a bug: a panic
+//! inside the code under test, or a broken round trip.
+//!
+//! Input layouts: `parse` and `scene` take text; `optimize` and `execute` take one control
+//! byte, then a vertex and a fragment program separated by the first `\n@@\n` line.
+
+use crate::Config;
+use hoist_asm::{ParseOptions, Profile, Program, Stage, parse as parse_asm, print};
+use hoist_opt::{CostModel, Options, Selection};
+use hoist_raster::scene::{RunOptions, parse as parse_scene, run};
+use hoist_raster::{Caps, RenderConfig, render};
+
+/// The fuzz targets, by the name of their corpus directory.
+pub const TARGETS: [(&str, fn(&[u8])); 4] = [
+    ("parse", parse),
+    ("optimize", optimize),
+    ("execute", execute),
+    ("scene", scene),
+];
+
+fn accept(text: &str, profile: Option<Profile>) -> Option<Program> {
+    parse_asm(
+        text,
+        &ParseOptions {
+            profile,
+            limits: None,
+        },
+    )
+    .program
+}
+
+fn accept_default(text: &str) -> Option<Program> {
+    parse_asm(text, &ParseOptions::default()).into_result().ok()
+}
+
+/// Any text, with the profile detected and forced to every profile: whatever parses prints
+/// and parses back to an equal program.
+pub fn parse(data: &[u8]) {
+    let src = String::from_utf8_lossy(data);
+    let forced = Profile::ALL.into_iter().map(Some);
+    for profile in std::iter::once(None).chain(forced) {
+        let Some(p) = accept(&src, profile) else {
+            continue;
+        };
+        let text = print(&p);
+        let q = accept(&text, Some(p.profile))
+            .unwrap_or_else(|| panic!("printed program rejected:\n{text}"));
+        assert!(
+            q.eq_ignoring_spans(&p),
+            "round trip changed the program:\n{text}"
+        );
+    }
+}
+
+fn split(data: &[u8]) -> (u8, String) {
+    let (flags, text) = data.split_first().map_or((0, &[][..]), |(f, t)| (*f, t));
+    (flags, String::from_utf8_lossy(text).into_owned())
+}
+
+/// The optimizer as the page and the command line call it: parse, optimize under options
+/// chosen by the control byte, validate, print, parse back.
+pub fn optimize(data: &[u8]) {
+    let (flags, text) = split(data);
+    let Some((vs, fs)) = text.split_once("\n@@\n") else {
+        return;
+    };
+    let (Some(vp), Some(fp)) = (accept_default(vs), accept_default(fs)) else {
+        return;
+    };
+    let opts = Options {
+        selection: if flags & 1 != 0 {
+            Selection::Greedy
+        } else {
+            Selection::Optimal
+        },
+        mirror_params: flags & 2 != 0,
+        commute: flags & 4 == 0,
+        lower: flags & 8 == 0,
+        vp_cleanup: flags & 16 == 0,
+        cost: if flags & 32 != 0 {
+            CostModel::modern_default(4.0, 1024.0)
+        } else {
+            CostModel::Paper
+        },
+        steps: (flags & 64 != 0).then_some(usize::from(flags >> 7)),
+        search_budget: 16,
+        ..Options::default()
+    };
+    let cfg = Config {
+        render_size: 8,
+        ..Config::default()
+    };
+    let Ok(v) = crate::optimize(&vp, &fp, &opts, Some(&cfg)) else {
+        return;
+    };
+    for p in [&v.outcome.vp, &v.outcome.fp] {
+        let printed = print(p);
+        let again = accept_default(&printed)
+            .unwrap_or_else(|| panic!("optimized program does not parse:\n{printed}"));
+        assert!(
+            again.eq_ignoring_spans(p),
+            "round trip changed the program:\n{printed}"
+        );
+    }
+}
+
+/// The executor on whatever the front ends accept: rendered at most 16×16 (the control byte
+/// picks the size) under an instruction budget, then probed per vertex and per fragment
+/// through the validator.
+pub fn execute(data: &[u8]) {
+    let (size, text) = split(data);
+    let (vs, fs) = text.split_once("\n@@\n").unwrap_or((&text, ""));
+    let vp = accept_default(vs).filter(|p| p.stage() == Stage::Vertex);
+    let fp = accept_default(fs).filter(|p| p.stage() == Stage::Fragment);
+    if vp.is_none() && fp.is_none() {
+        return;
+    }
+    let side = u32::from(size % 16) + 1;
+    let cfg = RenderConfig {
+        width: side,
+        height: side,
+        caps: Caps {
+            max_batch_instructions: 1 << 14,
+            ..Caps::default()
+        },
+        ..RenderConfig::default()
+    };
+    let _ = render(vp.as_ref(), fp.as_ref(), &cfg);
+    if let (Some(vp), Some(fp)) = (&vp, &fp) {
+        let none = Options {
+            steps: Some(0),
+            ..Options::default()
+        };
+        if let Ok(out) = hoist_opt::optimize(vp, fp, &none) {
+            let cfg = Config {
+                render_size: 4,
+                ..Config::default()
+            };
+            let _ = crate::validate::validate(vp, fp, &out, &cfg);
+        }
+    }
+}
+
+/// Scene files parsed and run under small caps: bad input is an error, never a panic or an
+/// endless run.
+pub fn scene(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let caps = Caps {
+        max_target_size: 64,
+        max_target_pixels: 64 * 64,
+        max_texture_bytes: 1 << 20,
+        max_total_bytes: 8 << 20,
+        max_vertices: 4096,
+        max_indices: 12288,
+        max_batch_instructions: 1 << 14,
+        max_commands: 64,
+        ..Caps::default()
+    };
+    if let Ok(scene) = parse_scene(&text, &caps) {
+        let _ = run(
+            &scene,
+            &RunOptions {
+                caps,
+                ..RunOptions::default()
+            },
+        );
+    }
+}

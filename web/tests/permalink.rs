@@ -1,0 +1,45 @@
+//! Permalinks the fuzzer found or started from (`fuzz/regressions/permalink/`: every
+//! built-in example as a state link, plus the minimised corpus) decode without a panic and
+//! round-trip; and the seed links are what the current encoder writes for the examples.
+#![cfg(not(target_arch = "wasm32"))]
+
+use hoist_web::codec::{Link, check_round_trip, decode, encode};
+use hoist_web::examples::{EXAMPLES, load};
+use std::path::PathBuf;
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions/permalink")
+}
+
+#[test]
+fn fuzz_findings_stay_fixed() {
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir()).expect("fuzz/regressions/permalink") {
+        let path = entry.expect("entry").path();
+        let data = std::fs::read(&path).expect("readable");
+        let r = std::panic::catch_unwind(|| check_round_trip(&data));
+        assert!(r.is_ok(), "{} panics", path.display());
+        n += 1;
+    }
+    assert!(n > 0, "no permalink inputs");
+    println!("fuzz regressions permalink: {n} inputs");
+}
+
+/// Writes the seed links when `BLESS=1`; otherwise each example's link must be there and
+/// decode to the example's document.
+#[test]
+fn every_example_has_a_seed_link() {
+    for e in EXAMPLES {
+        let doc = load(e);
+        let path = dir().join(format!("example-{}", e.id.replace('/', "-")));
+        if std::env::var_os("BLESS").is_some() {
+            std::fs::write(&path, encode(&doc)).expect("writable");
+        }
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|_| panic!("{} is missing (BLESS=1 writes it)", path.display()));
+        match decode(&text) {
+            Ok(Link::State(d)) => assert_eq!(*d, doc, "{}", path.display()),
+            other => panic!("{}: {other:?}", path.display()),
+        }
+    }
+}
