@@ -164,9 +164,9 @@ pub enum Shape {
     Xpd,
     Dst,
     Lit,
-    /// ARB `EXP` / D3D9 `expp`.
+    /// ARB `EXP` / D3D9 `expp` (four parts in vs_1_1, a replicated 2^x after it).
     ExpPartial,
-    /// ARB `LOG` / D3D9 `logp`.
+    /// ARB `LOG` (four parts) / D3D9 `logp` (a replicated log2|x|).
     LogPartial,
     Scs,
     Sincos,

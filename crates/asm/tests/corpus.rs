@@ -13,9 +13,12 @@
 use hoist_asm::{Limits, ParseOptions, Profile, parse, print};
 use std::path::{Path, PathBuf};
 
+#[path = "../../../tests/support/oracles.rs"]
+mod oracles;
+use oracles::skip;
+
 fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/piglit/tests");
-    p.is_dir().then_some(p)
+    oracles::shared("corpus/piglit/tests").filter(|p| p.is_dir())
 }
 
 fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
@@ -155,15 +158,6 @@ fn mesa_limits(profile: Profile) -> Limits {
         local_params: 1024,
         ..profile.limits()
     }
-}
-
-/// A missing oracle skips with a notice, or fails when `HOIST_REQUIRE_ORACLES=1` (CI).
-fn skip(why: &str) {
-    assert!(
-        std::env::var("HOIST_REQUIRE_ORACLES").as_deref() != Ok("1"),
-        "HOIST_REQUIRE_ORACLES=1, but the oracle is missing: {why}"
-    );
-    println!("SKIP: {why}");
 }
 
 #[test]

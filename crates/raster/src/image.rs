@@ -62,6 +62,16 @@ impl Image {
         }
     }
 
+    /// The largest finite magnitude of any channel (0 for an empty or all-non-finite image):
+    /// the scale relative tolerances are taken against.
+    pub fn magnitude(&self) -> f32 {
+        self.pixels
+            .iter()
+            .flatten()
+            .filter(|v| v.is_finite())
+            .fold(0f32, |m, v| m.max(v.abs()))
+    }
+
     /// FNV-1a 64 of the pixel bytes (same as [`ImageStats::fnv1a64`]).
     pub fn hash(&self) -> u64 {
         self.stats().fnv1a64

@@ -21,9 +21,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
+#[path = "../../../tests/support/oracles.rs"]
+mod oracles;
+use oracles::skip;
+
 fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    p.join("tools/arbref/arbref.c").is_file().then_some(p)
+    oracles::shared("tools/arbref/arbref.c").and(oracles::shared(""))
 }
 
 fn arbref(shared: &Path) -> Result<PathBuf, String> {
@@ -482,15 +485,6 @@ fn cases(shared: &Path) -> Vec<Case> {
         v.push(random_pair(seed, true, seed % 2 == 0));
     }
     v
-}
-
-/// A missing oracle skips with a notice, or fails when `HOIST_REQUIRE_ORACLES=1` (CI).
-fn skip(why: &str) {
-    assert!(
-        std::env::var("HOIST_REQUIRE_ORACLES").as_deref() != Ok("1"),
-        "HOIST_REQUIRE_ORACLES=1, but the oracle is missing: {why}"
-    );
-    println!("SKIP: {why}");
 }
 
 #[test]

@@ -5,10 +5,12 @@ use hoist_raster::Caps;
 use hoist_raster::scene::{self, RunOptions};
 use std::path::{Path, PathBuf};
 
+#[path = "../../../tests/support/oracles.rs"]
+mod oracles;
+use oracles::skip;
+
 fn corpus() -> Option<PathBuf> {
-    let root =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/piglit/tests/spec");
-    root.is_dir().then_some(root)
+    oracles::shared("corpus/piglit/tests/spec").filter(|p| p.is_dir())
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -23,15 +25,6 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
-}
-
-/// A missing oracle skips with a notice, or fails when `HOIST_REQUIRE_ORACLES=1` (CI).
-fn skip(why: &str) {
-    assert!(
-        std::env::var("HOIST_REQUIRE_ORACLES").as_deref() != Ok("1"),
-        "HOIST_REQUIRE_ORACLES=1, but the oracle is missing: {why}"
-    );
-    println!("SKIP: {why}");
 }
 
 #[test]

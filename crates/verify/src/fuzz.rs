@@ -12,8 +12,11 @@ use hoist_opt::{CostModel, Options, Selection};
 use hoist_raster::scene::{RunOptions, parse as parse_scene, run};
 use hoist_raster::{Caps, RenderConfig, render};
 
+/// A fuzz target's body.
+pub type Target = fn(&[u8]);
+
 /// The fuzz targets, by the name of their corpus directory.
-pub const TARGETS: [(&str, fn(&[u8])); 4] = [
+pub const TARGETS: [(&str, Target); 4] = [
     ("parse", parse),
     ("optimize", optimize),
     ("execute", execute),

@@ -104,15 +104,9 @@ pub struct Equivalence {
 
 impl Equivalence {
     pub fn of(original: &Image, optimized: &Image) -> Equivalence {
-        let range = original
-            .pixels
-            .iter()
-            .flatten()
-            .filter(|v| v.is_finite())
-            .fold(1f32, |m, v| m.max(v.abs()));
         Equivalence {
             verdict: compare_images(original, optimized),
-            range,
+            range: original.magnitude().max(1.0),
         }
     }
 

@@ -741,13 +741,7 @@ impl SetRun<'_> {
             &cfg,
         )
         .map_err(refused)?;
-        let range = a
-            .image
-            .pixels
-            .iter()
-            .flatten()
-            .filter(|v| v.is_finite())
-            .fold(1f32, |m, v| m.max(v.abs()));
+        let range = a.image.magnitude().max(1.0);
         let tol = 1e-2 * range;
         let mut bad = 0usize;
         let mut worst = (0usize, 0f32);

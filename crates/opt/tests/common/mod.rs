@@ -158,13 +158,7 @@ pub fn prove(
     let a = hoist_raster::render(Some(vp), Some(fp), &cfg).expect("render original");
     cfg.params = hoist_verify::validate::mirrored(&cfg.params, &cfg.state.gl, &out);
     let b = hoist_raster::render(Some(&out.vp), Some(&out.fp), &cfg).expect("render optimized");
-    let range = a
-        .image
-        .pixels
-        .iter()
-        .flatten()
-        .filter(|v| v.is_finite())
-        .fold(0f32, |m, v| m.max(v.abs()));
+    let range = a.image.magnitude();
     (out, hoist_raster::compare(&a.image, &b.image), range)
 }
 
