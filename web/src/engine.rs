@@ -199,7 +199,8 @@ impl Runner {
                 if !task.is_done() {
                     return Vec::new();
                 }
-                let rendered = Rendered::of_task(task, ms[0], ms[1]);
+                let rendered =
+                    Rendered::of_task(task, ms[0], ms[1]).with_display(self.doc.inputs.view);
                 self.stage = Stage::Done;
                 vec![Event::Rendered {
                     id,
@@ -283,6 +284,23 @@ mod tests {
         assert_eq!(verdict_view(v, 0.0).kind, VerdictKind::Identical);
         assert_eq!(rendered.heat.len(), 64 * 32 * 4);
         assert!(rendered.heat.chunks(4).all(|p| p == [0, 0, 0, 255]));
+        // The canvas pixels come made for the document's mapping, and are made again for
+        // another one.
+        let view = fig3().inputs.view;
+        assert_eq!(rendered.display.view, Some(view));
+        let image = &rendered.original.as_ref().unwrap().image;
+        assert_eq!(
+            rendered.display.original,
+            render::display_rgba(image, &view)
+        );
+        let [a, b] = rendered.canvas_pixels(&view);
+        assert!(matches!(a, Some(std::borrow::Cow::Borrowed(_))) && b.is_some());
+        let other = crate::doc::ViewMap { hi: 2.0, ..view };
+        let [a, _] = rendered.canvas_pixels(&other);
+        assert_eq!(
+            a.unwrap().as_ref(),
+            render::display_rgba(image, &other).as_slice()
+        );
     }
 
     #[test]

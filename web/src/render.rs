@@ -18,6 +18,7 @@ use hoist_raster::scene::{
 use hoist_raster::texture::TexShape;
 use hoist_raster::{Caps, Filter, Geometry, Sampler, TargetFormat, TexFormat, Wrap, pattern};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -277,6 +278,19 @@ pub struct Run {
 
 pub type RunResult = Result<Run, String>;
 
+/// Both images as canvas pixels ([`display_rgba`]) for one display mapping, made where
+/// the render ran so that the page only has to put them on its canvases.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Display {
+    /// The mapping they were made with (`None`: not made).
+    pub view: Option<ViewMap>,
+    /// Empty when the image is missing; they travel beside the serialized render.
+    #[serde(skip)]
+    pub original: Vec<u8>,
+    #[serde(skip)]
+    pub optimized: Vec<u8>,
+}
+
 /// A finished (or failed) render of both pairs.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Rendered {
@@ -287,6 +301,8 @@ pub struct Rendered {
     /// The difference heat map ([`heat_map`]), when both rendered; empty = not computed.
     #[serde(skip)]
     pub heat: Vec<u8>,
+    /// Canvas pixels of both images for the document's mapping at render time.
+    pub display: Display,
     /// Wall-clock milliseconds spent on each pair.
     pub ms_original: f64,
     pub ms_optimized: f64,
@@ -312,9 +328,47 @@ impl Rendered {
             optimized,
             verdict,
             heat,
+            display: Display::default(),
             ms_original,
             ms_optimized,
         }
+    }
+
+    fn images(&self) -> [Option<&Image>; 2] {
+        fn image(r: &RunResult) -> Option<&Image> {
+            r.as_ref().ok().map(|r| &r.image)
+        }
+        [
+            image(&self.original),
+            self.optimized.as_ref().and_then(image),
+        ]
+    }
+
+    /// Makes the canvas pixels of both images for `view` ahead of time.
+    pub fn with_display(mut self, view: ViewMap) -> Rendered {
+        let [a, b] = self.images().map(|i| i.map(|i| display_rgba(i, &view)));
+        self.display = Display {
+            view: Some(view),
+            original: a.unwrap_or_default(),
+            optimized: b.unwrap_or_default(),
+        };
+        self
+    }
+
+    /// The canvas pixels of the original and the optimized image for `view`: the ones made
+    /// ahead when they are for this mapping, else computed here (`None`: no image).
+    pub fn canvas_pixels(&self, view: &ViewMap) -> [Option<Cow<'_, [u8]>>; 2] {
+        let ready = self.display.view.as_ref() == Some(view);
+        let made = [&self.display.original, &self.display.optimized];
+        let [a, b] = self.images();
+        [(a, made[0]), (b, made[1])].map(|(img, px)| {
+            let img = img?;
+            Some(if ready && !px.is_empty() {
+                Cow::Borrowed(px.as_slice())
+            } else {
+                Cow::Owned(display_rgba(img, view))
+            })
+        })
     }
 }
 

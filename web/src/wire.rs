@@ -4,7 +4,7 @@
 //! buffers are transferred, not copied: the header is the request or event in CBOR
 //! ([`crate::engine::to_bytes`]: one buffer instead of a graph of JavaScript objects to
 //! clone and walk), and bulk data travels beside it as is: the user's pictures (PNG bytes)
-//! of a job, the two float images and the heat map of a render. Decoding never panics:
+//! of a job, the two float images, the heat map and the canvas pixels of a render. Decoding never panics:
 //! anything malformed is an `Err` with a message.
 
 use crate::engine::{Event, Request, from_bytes, to_bytes};
@@ -130,8 +130,11 @@ pub fn encode_event(mut e: Event) -> Result<Packed, String> {
             buffers.push(Float32Array::from(img.pixels.as_flattened()).into());
             img.pixels = Vec::new();
         }
-        buffers.push(Uint8Array::from(rendered.heat.as_slice()).into());
-        rendered.heat = Vec::new();
+        let d = &mut rendered.display;
+        for px in [&mut rendered.heat, &mut d.original, &mut d.optimized] {
+            buffers.push(Uint8Array::from(px.as_slice()).into());
+            *px = Vec::new();
+        }
     }
     Ok(pack(header(&e)?, buffers))
 }
@@ -155,6 +158,10 @@ pub fn decode_event(v: JsValue) -> Result<Event, String> {
             img.pixels = px;
         }
         rendered.heat = bytes(next.next().ok_or("the heat map is missing")?)?;
+        let d = &mut rendered.display;
+        for px in [&mut d.original, &mut d.optimized] {
+            *px = bytes(next.next().ok_or("canvas pixels are missing")?)?;
+        }
     }
     Ok(e)
 }

@@ -274,6 +274,7 @@ async fn output_shows_images_and_the_verdict() {
         optimized: Some(Ok(run(b.clone()))),
         verdict: Some(hoist_raster::compare(&a, b)),
         heat: Vec::new(),
+        display: Default::default(),
         ms_original: 1.0,
         ms_optimized: 1.0,
     };
@@ -321,6 +322,7 @@ async fn identical_output(trust: Option<Trust>, engine_error: Option<&str>) -> E
             optimized: Some(Ok(run(a.clone()))),
             verdict: Some(hoist_raster::compare(&a, &a)),
             heat: Vec::new(),
+            display: Default::default(),
             ms_original: 0.0,
             ms_optimized: 0.0,
         }))),
@@ -444,15 +446,17 @@ fn jobs_and_events_cross_the_wire_intact() {
         optimized: Some(Ok(run(y.clone()))),
         verdict: Some(hoist_raster::compare(&x, &y)),
         heat: hoist_web::render::heat_map(&x, &y),
+        display: Default::default(),
         ms_original: 2.0,
         ms_optimized: 3.0,
-    };
+    }
+    .with_display(hoist_web::doc::ViewMap::default());
     let packed = wire::encode_event(Event::Rendered {
         id: 9,
         rendered: Box::new(rendered.clone()),
     })
     .unwrap();
-    assert_eq!(packed.transfer.length(), 4);
+    assert_eq!(packed.transfer.length(), 6);
     assert_eq!(wire::event_id(&packed.message), Some(9));
     let Event::Rendered { id: 9, rendered: r } = wire::decode_event(packed.message).unwrap() else {
         panic!("not a render")
@@ -462,6 +466,8 @@ fn jobs_and_events_cross_the_wire_intact() {
     assert_eq!(bits(px(&r)), bits(px(&rendered)));
     assert_eq!(r.optimized.unwrap().unwrap().image, y);
     assert_eq!(r.heat, rendered.heat);
+    assert_eq!(r.display, rendered.display);
+    assert_eq!(r.display.original.len(), 3 * 2 * 4);
     // (NaN is unequal to itself: compare what is printed.)
     assert_eq!(
         format!("{:?}", r.verdict),

@@ -1,4 +1,5 @@
-//! Rendered output: original, optimized and difference heat map on canvases, the verdict
+//! Rendered output: original, optimized and difference heat map on canvases (their pixels
+//! made by the worker for the current mapping, see `render::Display`), the verdict
 //! and next to it how far the optimized pair was validated (with the groups validation
 //! rejected), the float → colour mapping, a pixel inspector, the worker's progress, and
 //! what happened when the worker stopped.
@@ -88,21 +89,21 @@ fn use_canvases(rendered: Option<Shared<Rendered>>, view: ViewMap) -> [NodeRef; 
         let (c_orig, c_opt, c_diff) = (c_orig.clone(), c_opt.clone(), c_diff.clone());
         use_effect_with((rendered, view), move |(r, view)| match r {
             Some(r) => {
-                let a = r.original.as_ref().ok().map(|x| &x.image);
-                let b = r
-                    .optimized
-                    .as_ref()
-                    .and_then(|x| x.as_ref().ok())
-                    .map(|x| &x.image);
-                match a {
-                    Some(a) => put(&c_orig, a.width, a.height, &render::display_rgba(a, view)),
-                    None => clear(&c_orig),
+                let [a, b] = r.canvas_pixels(view);
+                let [ia, ib] = [
+                    r.original.as_ref().ok().map(|x| &x.image),
+                    r.optimized
+                        .as_ref()
+                        .and_then(|x| x.as_ref().ok())
+                        .map(|x| &x.image),
+                ];
+                for (canvas, img, px) in [(&c_orig, ia, a), (&c_opt, ib, b)] {
+                    match (img, px) {
+                        (Some(i), Some(px)) => put(canvas, i.width, i.height, &px),
+                        _ => clear(canvas),
+                    }
                 }
-                match b {
-                    Some(b) => put(&c_opt, b.width, b.height, &render::display_rgba(b, view)),
-                    None => clear(&c_opt),
-                }
-                match (a, b) {
+                match (ia, ib) {
                     (Some(a), Some(_)) if !r.heat.is_empty() => {
                         put(&c_diff, a.width, a.height, &r.heat)
                     }
