@@ -406,33 +406,7 @@ fn arb_inst(t: &mut Tx, mut i: Inst, orig: &Inst, from: Profile) {
             t.push(sub);
             t.push(t.mk(Op::Mad, d, vec![a, Src::new(tmp), c], at));
         }
-        Op::Nrm => {
-            let d = i.dst.clone().unwrap();
-            let tmp = t.temp();
-            let s = i.src[0].clone();
-            let mut dp = t.mk(
-                Op::Dp3,
-                Dst::new(tmp, WriteMask::X),
-                vec![s.clone(), s.clone()],
-                at,
-            );
-            dp.comment = i.comment.clone();
-            t.push(dp);
-            let tx = Src::new(tmp).swizzled(Swizzle::splat(0));
-            // D3D9 `nrm` of a zero vector is 0 (it scales by FLT_MAX); ARB's RSQ(0) = +inf
-            // would give NaN, so the squared length is at least the smallest normal float.
-            let least = t.lit([f32::MIN_POSITIVE; 4]);
-            t.push(t.mk(
-                Op::Max,
-                Dst::new(tmp, WriteMask::X),
-                vec![tx.clone(), least],
-                at,
-            ));
-            t.push(t.mk(Op::Rsq, Dst::new(tmp, WriteMask::X), vec![tx.clone()], at));
-            let mut m = t.mk(Op::Mul, d, vec![s, tx], at);
-            m.sat = i.sat;
-            t.push(m);
-        }
+        Op::Nrm => nrm(t, i, at),
         Op::Sgn => {
             let d = i.dst.clone().unwrap();
             let (t1, t2) = (t.temp(), t.temp());
@@ -510,4 +484,33 @@ fn arb_inst(t: &mut Tx, mut i: Inst, orig: &Inst, from: Profile) {
         }
         _ => t.push(i),
     }
+}
+
+/// `nrm`: DP3, MAX (so that a zero vector stays zero, as in D3D9), RSQ, MUL.
+fn nrm(t: &mut Tx, i: Inst, at: &Inst) {
+    let d = i.dst.clone().unwrap();
+    let tmp = t.temp();
+    let s = i.src[0].clone();
+    let mut dp = t.mk(
+        Op::Dp3,
+        Dst::new(tmp, WriteMask::X),
+        vec![s.clone(), s.clone()],
+        at,
+    );
+    dp.comment = i.comment.clone();
+    t.push(dp);
+    let tx = Src::new(tmp).swizzled(Swizzle::splat(0));
+    // D3D9 `nrm` of a zero vector is 0 (it scales by FLT_MAX); ARB's RSQ(0) = +inf
+    // would give NaN, so the squared length is at least the smallest normal float.
+    let least = t.lit([f32::MIN_POSITIVE; 4]);
+    t.push(t.mk(
+        Op::Max,
+        Dst::new(tmp, WriteMask::X),
+        vec![tx.clone(), least],
+        at,
+    ));
+    t.push(t.mk(Op::Rsq, Dst::new(tmp, WriteMask::X), vec![tx.clone()], at));
+    let mut m = t.mk(Op::Mul, d, vec![s, tx], at);
+    m.sat = i.sat;
+    t.push(m);
 }
