@@ -235,19 +235,20 @@ fn body(
     by_line: &[Vec<&Diagnostic>],
     highlight_line: Option<u32>,
 ) -> Html {
-    let code: Vec<CodeLine> = lines
-        .into_iter()
-        .enumerate()
-        .map(|(i, segs)| CodeLine {
-            segs,
-            lens: Lens::of(&by_line[i + 1]),
-            highlighted: highlight_line == Some(i as u32 + 1),
-        })
-        .collect();
-    code.chunks(BLOCK_LINES)
-        .enumerate()
-        .map(|(k, c)| html! { <Block key={k} lines={c.to_vec()} /> })
-        .collect()
+    let mut code = lines.into_iter().enumerate().map(|(i, segs)| CodeLine {
+        segs,
+        lens: Lens::of(&by_line[i + 1]),
+        highlighted: highlight_line == Some(i as u32 + 1),
+    });
+    let mut blocks = Vec::new();
+    loop {
+        let lines: Vec<CodeLine> = code.by_ref().take(BLOCK_LINES).collect();
+        if lines.is_empty() {
+            break;
+        }
+        blocks.push(html! { <Block key={blocks.len()} {lines} /> });
+    }
+    blocks.into_iter().collect()
 }
 
 /// Puts the textarea's selection on a diagnostic's span (byte offsets into `text`).
