@@ -28,10 +28,13 @@ pub fn analyze(vp: &Program, fp: &Program, opts: &Options) -> pipeline::Analysis
             .find(|(j, _)| *j as usize == i)
             .map(|(_, why)| Stay::Rejected { why: why.clone() })
     };
+    let nonfinite = analysis::finite::nonfinite_selects(vp, fp, &interp);
+    let inexact = |i: usize| nonfinite.get(i).copied().unwrap_or(false);
     let knobs = Knobs {
         vp_profile,
         mirror_params: opts.mirror_params,
         lowerable: &lowerable,
+        inexact_lowering: &inexact,
         forced: &forced,
     };
     let (movability, groups) = match (&fp_du, &vp_du) {

@@ -94,3 +94,35 @@ fn a_broken_transport_is_caught_per_vertex() {
     let f = r.failure.expect("caught");
     assert_eq!(f.check, Check::Vertex, "{f}");
 }
+
+/// Soak finds (ARB seeds 7057 and 3737): a moved `CMP` emulated as `b·m + c·(1−m)` in the
+/// vertex program gave NaN where the unselected side was infinite (a `LIT` result in the
+/// vertex program, 0 to a negative power). Under the soak's own options and validation seeds
+/// (which caught them), the select now stays, named as an inexact emulation.
+#[test]
+fn selects_with_a_possibly_infinite_side_stay() {
+    for (name, seed) in [
+        ("select_nonfinite_literal", 7057),
+        ("select_nonfinite_state", 3737),
+    ] {
+        let (vp, fp) = pair(name);
+        let (opts, cfg, fresh) = hoist_verify::soak::settings(seed, &vp, &fp);
+        let mut tally = hoist_verify::soak::Tally::default();
+        hoist_verify::soak::check(name, &vp, &fp, &opts, (&cfg, &fresh), &mut tally);
+        assert!(tally.problems.is_empty(), "{name}: {}", tally.details());
+        let out = hoist_opt::optimize(&vp, &fp, &opts).expect("optimizes");
+        let inexact = out.fates.iter().any(|f| {
+            matches!(
+                f,
+                hoist_opt::Fate::Stays {
+                    reason: hoist_opt::analysis::movable::Stay::InexactEmulation { .. }
+                }
+            )
+        });
+        assert!(
+            inexact,
+            "{name}: no select stays as inexact: {:?}",
+            out.fates
+        );
+    }
+}

@@ -3,6 +3,7 @@
 
 pub mod capacity;
 pub mod defuse;
+pub mod finite;
 pub mod groups;
 pub mod interp;
 pub mod movable;

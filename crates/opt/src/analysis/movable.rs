@@ -69,6 +69,9 @@ pub enum Stay {
     FragmentOnly { op: String },
     /// C2: samples a texture, kills, or writes a fragment output.
     FragmentResource { what: String },
+    /// C1: the vertex profile emulates the op (a select), but not exactly here: a value
+    /// operand may be infinite or NaN ([`super::finite`]).
+    InexactEmulation { op: String },
     /// C3: a non-affine op applied to an interpolated value.
     NonLinear { op: String, operand: u8 },
     /// C3: reads a clamped/low-precision colour interpolant, the window position or vFace.
@@ -98,7 +101,7 @@ impl Stay {
     /// The condition this reason belongs to (C1–C4, or "I/O" for the interface contract).
     pub fn condition(&self) -> &'static str {
         match self {
-            Stay::FragmentOnly { .. } => "C1",
+            Stay::FragmentOnly { .. } | Stay::InexactEmulation { .. } => "C1",
             Stay::FragmentResource { .. } => "C2",
             Stay::NonLinear { .. } | Stay::Interpolant { .. } => "C3",
             Stay::DependsOn { .. } => "C4",
@@ -116,6 +119,10 @@ impl Stay {
             Stay::FragmentOnly { op } => {
                 format!("C1: `{op}` cannot execute in the vertex program")
             }
+            Stay::InexactEmulation { op } => format!(
+                "C1: `{op}` has no vertex form, and its emulation (b·m + c·(1−m)) would turn \
+                 an infinite value operand into NaN; one may be infinite here"
+            ),
             Stay::FragmentResource { what } => format!("C2: {what}"),
             Stay::NonLinear { op, operand } => format!(
                 "C3: `{op}` is not affine in its operand {} (an interpolated value)",
@@ -146,6 +153,7 @@ impl Stay {
     fn short(&self) -> String {
         match self {
             Stay::FragmentOnly { .. } => "fragment-only".into(),
+            Stay::InexactEmulation { .. } => "inexact emulation".into(),
             Stay::FragmentResource { .. } => "fragment resource".into(),
             Stay::NonLinear { .. } => "not affine".into(),
             Stay::Interpolant { .. } => "unmovable input".into(),
@@ -168,6 +176,8 @@ pub struct Knobs<'a> {
     pub mirror_params: bool,
     /// Ops the vertex profile lacks but a lowering can emulate.
     pub lowerable: &'a dyn Fn(&Inst) -> bool,
+    /// Instructions whose lowering would not be exact ([`super::finite`]).
+    pub inexact_lowering: &'a dyn Fn(usize) -> bool,
     /// Instructions that must stay whatever they compute, with why.
     pub forced: &'a dyn Fn(usize) -> Option<Stay>,
 }
@@ -435,8 +445,13 @@ fn fixed_reason(fp: &Program, knobs: &Knobs, i: usize, inst: &Inst) -> Option<St
             what: "writes a fragment output".into(),
         });
     }
-    if !knobs.vp_profile.has(inst.op) && !(knobs.lowerable)(inst) {
-        return Some(Stay::FragmentOnly { op: name });
+    if !knobs.vp_profile.has(inst.op) {
+        if !(knobs.lowerable)(inst) {
+            return Some(Stay::FragmentOnly { op: name });
+        }
+        if (knobs.inexact_lowering)(i) {
+            return Some(Stay::InexactEmulation { op: name });
+        }
     }
     None
 }

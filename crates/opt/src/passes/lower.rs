@@ -8,7 +8,8 @@
 //! - `abs d, s` → `max d, s, -s`.
 //! - selects (`CMP`, D3D9 `cmp`, `cnd`) → a 0/1 mask from `slt`/`sge` and `d = b·m + c·(1−m)`:
 //!   `b·1 + c·0` is exactly `b` and `b·0 + c·1` exactly `c` — unless the unselected side is
-//!   infinite or NaN (∞·0 = NaN), which the report notes.
+//!   infinite or NaN (∞·0 = NaN): selects where a value operand may be non-finite stay
+//!   (`analysis/finite.rs`).
 //! - `lrp d, t, a, b` → `mul u, t, a; add v, 1, -t; mad d, v, b, u`: the executor's
 //!   `t·a + (1−t)·b`, with the same roundings (addition commutes exactly).
 //! - `dp2add d, a, b, c` → `mul u.x, a.x, b.x; mad u.x, a.y, b.y, u.x; add d, u.x, c.x`.
