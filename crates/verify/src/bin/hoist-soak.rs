@@ -82,7 +82,9 @@ fn main() -> std::process::ExitCode {
     }
     println!("soak total: {:.1} s", start.elapsed().as_secs_f64());
     if failures > 0 {
-        println!("soak FAILED: {failures} panics, mismatches, round-trip or generator failures");
+        println!(
+            "soak FAILED: {failures} failures (panics, errors, mismatches, round-trip or generator failures)"
+        );
         std::process::ExitCode::FAILURE
     } else {
         std::process::ExitCode::SUCCESS
