@@ -140,6 +140,21 @@ pub fn decode(fragment: &str) -> Result<Link, DecodeError> {
     Ok(Link::State(Box::new(doc)))
 }
 
+/// The permalink fuzz target's body (`fuzz/fuzz_targets/permalink.rs`), also replayed on
+/// `fuzz/regressions/permalink/` by `web/tests/permalink.rs`: any bytes decode to a link or
+/// an error, and a decoded document encodes and decodes back to itself. Panics on a bug.
+pub fn check_round_trip(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(Link::State(doc)) = decode(&text) {
+        let again = decode(&encode(&doc)).expect("a re-encoded document decodes");
+        assert_eq!(
+            again,
+            Link::State(doc),
+            "the round trip changed the document"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,20 +311,5 @@ mod tests {
         let mut d = sample();
         d.vp = "a".repeat(crate::doc::MAX_PROGRAM * 2);
         assert!(matches!(decode(&encode(&d)), Err(DecodeError::Invalid(_))));
-    }
-}
-
-/// The permalink fuzz target's body (`fuzz/fuzz_targets/permalink.rs`), also replayed on
-/// `fuzz/regressions/permalink/` by `web/tests/permalink.rs`: any bytes decode to a link or
-/// an error, and a decoded document encodes and decodes back to itself. Panics on a bug.
-pub fn check_round_trip(data: &[u8]) {
-    let text = String::from_utf8_lossy(data);
-    if let Ok(Link::State(doc)) = decode(&text) {
-        let again = decode(&encode(&doc)).expect("a re-encoded document decodes");
-        assert_eq!(
-            again,
-            Link::State(doc),
-            "the round trip changed the document"
-        );
     }
 }
