@@ -3,8 +3,8 @@
 # (default 1800 = 30 CPU-minutes, one job). TARGET is parse, optimize, execute, scene or
 # permalink. The corpus lives in fuzz/corpus/TARGET (not committed); it is seeded from
 # fuzz/regressions/TARGET, the examples and generated pairs the first time.
-#   scripts/fuzz.sh --keep TARGET   minimises the corpus into fuzz/regressions/TARGET,
-#                                   which the tests replay (crates/verify/tests/fuzz.rs,
+#   scripts/fuzz.sh --keep TARGET   keeps the fewest inputs covering every edge the corpus
+#                                   covers in fuzz/regressions/TARGET, which the tests replay (crates/verify/tests/fuzz.rs,
 #                                   web/tests/permalink.rs).
 # A crash leaves its input in fuzz/artifacts/TARGET; copy it into fuzz/regressions/TARGET
 # once fixed.
@@ -23,14 +23,19 @@ regressions="fuzz/regressions/$target"
 mkdir -p "$corpus" "$regressions"
 
 if [ "$keep" = 1 ]; then
+  # The smallest set of inputs that covers every edge the corpus covers (hit counts
+  # ignored), named by content; the hand-named seeds (example-*, pair-*) stay.
+  (cd fuzz && cargo +nightly fuzz build -O "$target")
+  bin="$(ls fuzz/target/*/release/"$target" | head -1)"
   tmp="$(mktemp -d)"
-  (cd fuzz && cargo +nightly fuzz cmin -O "$target" "../$corpus" -- -rss_limit_mb=4096 -timeout=30)
-  cp "$corpus"/* "$tmp"/
-  rm -f "$regressions"/[0-9a-f]*
-  # Content-named files; the hand-named seeds (example-*, pair-*) stay.
-  for f in "$tmp"/*; do cp "$f" "$regressions/$(sha1sum "$f" | cut -c1-16)"; done
+  "$bin" -set_cover_merge=1 -use_counters=0 -rss_limit_mb=4096 -timeout=30 "$tmp" "$corpus" "$regressions" 2>&1 | tail -1
+  find "$regressions" -type f -regextype posix-extended -regex '.*/[0-9a-f]{16}' -delete
+  for f in "$tmp"/*; do
+    case "$(basename "$f")" in example-*|pair-*) continue ;; esac
+    cp "$f" "$regressions/$(sha1sum "$f" | cut -c1-16)"
+  done
   rm -rf "$tmp"
-  echo "fuzz/regressions/$target: $(ls "$regressions" | wc -l) inputs"
+  echo "fuzz/regressions/$target: $(ls "$regressions" | wc -l) inputs, $(du -sh "$regressions" | cut -f1)"
   exit 0
 fi
 
