@@ -1,15 +1,7 @@
-//! Layers without import cycles, and no function over 150 lines without a stated reason.
+//! The function limit and the import layers (tests/support).
 #![cfg(not(target_arch = "wasm32"))]
 
 #[path = "../../../tests/support/structure.rs"]
 mod structure;
-
-#[test]
-fn modules_do_not_import_each_other_back() {
-    structure::modules_do_not_import_each_other_back();
-}
-
-#[test]
-fn functions_fit_on_a_screen_or_say_why() {
-    structure::functions_fit_on_a_screen_or_say_why();
-}
+#[path = "../../../tests/support/layers.rs"]
+mod layers;
