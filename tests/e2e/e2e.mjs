@@ -90,6 +90,17 @@ async function main() {
     await waitText(page, '#verdict', (t) => t.length > 0, 'the app to start', SLOW);
     log('page loaded');
 
+    // 0. Escape closes the gallery and gives the focus back to the button that opened it.
+    await page.click('#examples-button');
+    await page.waitForSelector('#gallery');
+    await page.focus('#ex-paper-fig3');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#gallery', { state: 'detached', timeout: 5000 })
+      .catch(() => fail('Escape did not close the example gallery'));
+    const refocused = await page.evaluate(() => document.activeElement?.id);
+    if (refocused !== 'examples-button') fail(`after Escape the focus is on ${JSON.stringify(refocused)}, not the Examples button`);
+    log('Escape closes the gallery; the focus is back on the Examples button');
+
     // 1. Pick the Figure 3 example from the gallery.
     await page.click('#examples-button');
     await page.click('#ex-paper-fig3');
@@ -126,7 +137,38 @@ async function main() {
     });
     if (beside < 0 || beside > 40) fail(`the validation status is not next to the verdict (${beside}px below it)`);
     log('validation:', validation);
+
+    // The summary line: the statistics panel's figures and the verdict, above the fold at
+    // 1366×768.
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const summary = await waitText(page, '#summary', (t) => t.endsWith('bit-identical'), 'the summary line');
+    const expected = `F ${fp} · V ${vp} · bit-identical`;
+    if (summary !== expected) fail(`the summary line is ${JSON.stringify(summary)}, expected ${JSON.stringify(expected)}`);
+    const box = await page.locator('#summary').boundingBox();
+    if (!box || box.y < 0 || box.y + box.height > 768 || box.x < 0 || box.x + box.width > 1366) {
+      fail(`the summary line is not visible without scrolling at 1366×768: ${JSON.stringify(box)}`);
+    }
+    log(`summary: ${JSON.stringify(summary)} at y = ${Math.round(box.y)}–${Math.round(box.y + box.height)} px of 768`);
+    // A focused moved row has a visible outline.
+    const row = '#opt-vp .ol.moved';
+    await page.focus(row);
+    await page.keyboard.press('Shift');
+    const outline = await page.evaluate((s) => {
+      const el = document.querySelector(s);
+      const cs = getComputedStyle(el);
+      return { visible: el.matches(':focus-visible'), style: cs.outlineStyle, width: cs.outlineWidth, color: cs.outlineColor };
+    }, row);
+    if (!outline.visible || outline.style !== 'solid' || parseFloat(outline.width) < 1) {
+      fail(`a focused moved row shows no outline: ${JSON.stringify(outline)}`);
+    }
+    log('focused moved row:', `${outline.style} ${outline.width} ${outline.color}`);
     await shot(page, '01-figure3.png');
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    // A reduction is green.
+    const good = await page.evaluate(() => document.querySelector('#estimate-change').className);
+    if (good !== 'good') fail(`the Figure 3 estimate change has class ${JSON.stringify(good)}`);
 
     // 1b. The worker dies (test switch): the page says so, keeps the programs, and the next
     // edit after the switch is off starts a fresh worker that works. Console errors of this
@@ -142,7 +184,11 @@ async function main() {
       await page.evaluate((m) => localStorage.setItem('hoist-test-worker-panic', m), mode);
       const edited = `${fig3fp}\n// worker failure test: ${mode}`;
       await page.fill('#fp', edited);
+      if (mode === 'panic') {
+        await waitText(page, '#summary-verdict', (t) => t === 'checking…', 'the pending summary while the worker works', 5000);
+      }
       const msg = await waitText(page, '#engine-error', (t) => why.test(t), `the message about the dead worker (${mode})`, 30_000);
+      await waitText(page, '#summary-verdict', (t) => t === 'no verdict', `the summary for a dead worker (${mode})`, 5000);
       if (!msg.startsWith('the optimizer stopped unexpectedly: ') || !msg.endsWith('your programs are kept; edit to try again')) {
         fail(`the message about the dead worker (${mode}) is ${JSON.stringify(msg)}`);
       }
@@ -225,6 +271,18 @@ async function main() {
     await page.check('#hand-edit');
     await page.waitForSelector('#hand-fp');
     const mine = await page.inputValue('#hand-fp');
+    // The original pair as the hand edit: no change, shown as +0.0% in a neutral colour.
+    const handVp = await page.inputValue('#hand-vp');
+    await page.fill('#hand-vp', await page.inputValue('#vp'));
+    await page.fill('#hand-fp', await page.inputValue('#fp'));
+    await waitText(page, '#estimate-change', (t) => t.startsWith('+0.0%'), 'a zero change in the estimate');
+    const zero = await page.evaluate(() => {
+      const el = document.querySelector('#estimate-change');
+      return { cls: el.className, color: getComputedStyle(el).color, ink: getComputedStyle(document.body).color };
+    });
+    if (/good|bad/.test(zero.cls) || zero.color !== zero.ink) fail(`a zero change is coloured: ${JSON.stringify(zero)}`);
+    log('zero change:', JSON.stringify(await text(page, '#estimate-change')), 'in', zero.color);
+    await page.fill('#hand-vp', handVp);
     const ml = mine.split('\n');
     const out = ml.findIndex((l) => /^\s*mov oC0/.test(l));
     if (out < 0) fail('the optimized fragment program has no `mov oC0` line');
@@ -233,6 +291,8 @@ async function main() {
     await page.fill('#hand-fp', ml.join('\n'));
     const diff = await waitText(page, '#verdict', (t) => t.startsWith('DIFFERENT'), 'a DIFFERENT verdict');
     const detail = await text(page, '.verdict-detail');
+    const sv = await waitText(page, '#summary-verdict', (t) => t.startsWith('DIFFERENT'), 'the summary of a DIFFERENT verdict');
+    if (sv !== diff) fail(`the summary says ${JSON.stringify(sv)}, the verdict ${JSON.stringify(diff)}`);
     if (!/worst pixel \(\d+, \d+\)/.test(detail || '')) fail(`the verdict does not name the worst pixel: ${detail}`);
     log('hand edit:', diff, '—', detail);
     await page.locator('#output').scrollIntoViewIfNeeded();
@@ -276,6 +336,17 @@ async function main() {
     await page2.goto(base + '#v1.' + 'A'.repeat(200000));
     await waitText(page2, '.notice.error', (t) => t.includes('link'), 'the message about a bad link', 20_000);
     log('oversized link refused:', JSON.stringify(await text(page2, '.notice.error span')));
+
+    // 7. A broken link stays in the address bar, to be repaired, with its message.
+    await page2.goto('about:blank');
+    await page2.goto(base + '#v1.garbage');
+    const refused = await waitText(page2, '.notice.error', (t) => t.includes('link'), 'the message about a broken link', 20_000);
+    await waitText(page2, '#summary-verdict', (t) => t !== 'checking…', 'the page to settle after a broken link');
+    await page2.waitForTimeout(2500);
+    const hash = await page2.evaluate(() => location.hash);
+    if (hash !== '#v1.garbage') fail(`the broken link was replaced by ${JSON.stringify(hash)}`);
+    if (!(await page2.locator('.notice.error').count())) fail('the message about the broken link went away');
+    log('broken link kept in the address bar:', hash, '—', JSON.stringify(refused.replace(/×$/, '')));
 
     // Full-page picture for the README.
     await page.goto(base + '#ex=paper/fig3');

@@ -16,6 +16,7 @@ use crate::components::optimized::OptimizedView;
 use crate::components::options::OptionsPanel;
 use crate::components::output::Output;
 use crate::components::stats::StatsPanel;
+use crate::components::summary::summary_bar;
 use crate::engine::{Event, Fail, Job};
 use crate::render;
 use crate::state::{Action, Notice, STORAGE_KEY, State, initial_doc};
@@ -208,6 +209,7 @@ fn use_page_state() -> UseReducerHandle<State> {
         let stored: Option<String> = LocalStorage::get(STORAGE_KEY).ok();
         let (doc, notice) = initial_doc(&location_hash(), stored.as_deref());
         let mut s = State::new(doc);
+        s.keep_address = notice.as_ref().is_some_and(|n| n.error);
         s.notice = notice;
         s
     });
@@ -276,11 +278,14 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
     });
 }
 
-/// Writes the document to local storage and the address bar.
+/// Writes the document to local storage and the address bar (unless the address holds a
+/// refused link, kept there to be repaired).
 fn persist(s: &State) {
     let link = s.link();
     let _ = LocalStorage::set(STORAGE_KEY, &link);
-    replace_url(&link);
+    if !s.keep_address {
+        replace_url(&link);
+    }
 }
 
 /// Persistence of the analysed document once the page is quiet ([`PERSIST_MS`] after the
@@ -407,6 +412,7 @@ fn use_sides(state: &State) -> [Option<Shared<Side>>; 4] {
 /// The page's header: title, Examples and Copy link.
 fn top_bar(
     gallery_open: &UseStateHandle<bool>,
+    opener: &NodeRef,
     link_shown: Option<&String>,
     on_copy: Callback<MouseEvent>,
 ) -> Html {
@@ -422,7 +428,7 @@ fn top_bar(
                 <span class="tagline">{ "move fragment work to the vertex program — and prove it pixel by pixel" }</span>
             </div>
             <div class="actions">
-                <button type="button" id="examples-button" aria-expanded={gallery_open.to_string()}
+                <button type="button" id="examples-button" ref={opener.clone()} aria-expanded={gallery_open.to_string()}
                     aria-controls="gallery" onclick={on_toggle_gallery}>{ "Examples" }</button>
                 <button type="button" id="copy-link" onclick={on_copy}>{ "Copy link" }</button>
                 if let Some(u) = link_shown {
@@ -434,6 +440,33 @@ fn top_bar(
             </div>
         </header>
     }
+}
+
+/// While the gallery is open, Escape closes it and gives the focus back to the button that
+/// opened it.
+#[hook]
+fn use_gallery_escape(open: &UseStateHandle<bool>, opener: &NodeRef) {
+    let (handle, opener) = (open.clone(), opener.clone());
+    use_effect_with(**open, move |&is_open| {
+        let listener = is_open
+            .then(web_sys::window)
+            .flatten()
+            .and_then(|w| w.document())
+            .map(|d| {
+                gloo::events::EventListener::new(&d, "keydown", move |e| {
+                    let escape = e
+                        .dyn_ref::<web_sys::KeyboardEvent>()
+                        .is_some_and(|k| k.key() == "Escape");
+                    if escape {
+                        handle.set(false);
+                        if let Some(b) = opener.cast::<web_sys::HtmlElement>() {
+                            let _ = b.focus();
+                        }
+                    }
+                })
+            });
+        move || drop(listener)
+    });
 }
 
 /// The message at the top, with its dismiss button.
@@ -517,6 +550,8 @@ fn use_scene(text: Option<String>) -> Option<Shared<hoist_raster::scene::Scene>>
 pub fn app(props: &AppProps) -> Html {
     let state = use_page_state();
     let gallery_open = use_state(|| false);
+    let opener = use_node_ref();
+    use_gallery_escape(&gallery_open, &opener);
     let link_shown = use_state(|| None::<String>);
     use_hash_changes(state.dispatcher());
     use_jobs(&state, props.engine.unwrap_or(Starter(worker_engine)));
@@ -543,7 +578,8 @@ pub fn app(props: &AppProps) -> Html {
 
     html! {
         <div class={classes!("app", stale.then_some("stale"))}>
-            { top_bar(&gallery_open, link_shown.as_ref(), on_copy) }
+            { top_bar(&gallery_open, &opener, link_shown.as_ref(), on_copy) }
+            { summary_bar(&state) }
             if *gallery_open {
                 <Gallery current={state.doc.example.clone().map(AttrValue::from)} onpick={on_pick} />
             }

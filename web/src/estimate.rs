@@ -71,6 +71,19 @@ pub fn reduction_pct(before: u32, after: u32) -> f64 {
     }
 }
 
+/// A change in percent as shown (one decimal, `+0.0%` for anything that rounds to zero)
+/// and its colour class: `good` for fewer, `bad` for more, none (neutral) for no change.
+pub fn change_view(pct: f64) -> (String, Option<&'static str>) {
+    let shown = (pct * 10.0).round() / 10.0;
+    if shown == 0.0 || !shown.is_finite() {
+        ("+0.0%".into(), None)
+    } else if shown < 0.0 {
+        (format!("{shown:.1}%"), Some("good"))
+    } else {
+        (format!("+{shown:.1}%"), Some("bad"))
+    }
+}
+
 /// `1234567` → `1,234,567`.
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();
@@ -113,6 +126,15 @@ mod tests {
         assert_eq!(e.ratio(), 16_384.0);
         assert!((reduction_pct(16, 7) - 56.25).abs() < 1e-9);
         assert_eq!(reduction_pct(0, 0), 0.0);
+    }
+
+    #[test]
+    fn no_change_is_neutral() {
+        assert_eq!(change_view(0.0), ("+0.0%".into(), None));
+        assert_eq!(change_view(-0.04), ("+0.0%".into(), None));
+        assert_eq!(change_view(0.04), ("+0.0%".into(), None));
+        assert_eq!(change_view(-56.2), ("-56.2%".into(), Some("good")));
+        assert_eq!(change_view(3.05), ("+3.1%".into(), Some("bad")));
     }
 
     #[test]

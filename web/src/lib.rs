@@ -6,7 +6,8 @@
 //! only draws them, `app` wires them to the browser, and `main.rs` only starts the app.
 //!
 //! - [`doc`]: the shareable document and its invariants; [`codec`]: permalinks.
-//! - [`state`]: the app state and its `Action` reducer.
+//! - [`state`]: the app state and its `Action` reducer; [`summary`]: the line under the
+//!   header with the slot figures and the verdict.
 //! - [`analysis`]: parse, optimize and validate (`hoist-verify`), the page's summary of the
 //!   result (annotations from `hoist_opt::annotate`, the dependence graph); [`highlight`].
 //! - [`render`]: render plans, the incremental two-pair task, verdicts, display mappings.
@@ -27,6 +28,7 @@ pub mod highlight;
 pub mod numbers;
 pub mod render;
 pub mod state;
+pub mod summary;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -54,6 +54,9 @@ pub struct State {
     /// The document's example as it loads (to tell whether the document is still that),
     /// loaded once per example instead of once per question.
     pub pristine: Option<Rc<Doc>>,
+    /// The address holds a link that could not be opened: it stays there, to be repaired,
+    /// until the document changes (persistence leaves the address alone meanwhile).
+    pub keep_address: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -147,6 +150,7 @@ impl State {
 
     fn touch(&mut self) {
         self.rev += 1;
+        self.keep_address = false;
     }
 
     /// Whether the analysis shown belongs to the current text.
@@ -369,7 +373,8 @@ impl State {
                 self.notice = Some(Notice {
                     text: format!("The link could not be opened: {e}"),
                     error: true,
-                })
+                });
+                self.keep_address = true;
             }
         }
     }
@@ -467,6 +472,18 @@ mod tests {
         let mut s = State::default();
         s.apply(Action::LoadExample("paper/fig3".into()));
         s
+    }
+
+    #[test]
+    fn a_refused_link_stays_in_the_address_until_the_document_changes() {
+        let mut s = fig3();
+        assert!(!s.keep_address);
+        s.apply(Action::Hash("#v1.garbage".into()));
+        assert!(s.keep_address);
+        assert!(s.notice.as_ref().is_some_and(|n| n.error));
+        let fp = format!("{}\n", s.doc.fp);
+        s.apply(Action::SetFp(fp));
+        assert!(!s.keep_address);
     }
 
     /// The worker's result for a parse, as it sends it.

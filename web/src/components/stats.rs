@@ -3,7 +3,7 @@
 
 use super::Shared;
 use crate::analysis::{Analysis, QUAD_VERTICES};
-use crate::estimate::{Estimate, reduction_pct, thousands};
+use crate::estimate::{Estimate, change_view, reduction_pct, thousands};
 use crate::state::Rendered;
 use yew::prelude::*;
 
@@ -98,6 +98,7 @@ pub fn stats_panel(p: &StatsProps) -> Html {
     let (verts, frags) =
         measured.unwrap_or((QUAD_VERTICES, u64::from(p.width) * u64::from(p.height)));
     let e = Estimate::new(&b, &af, verts, frags);
+    let (change, change_class) = change_view(e.change_pct());
     let row = |name: &str, w: &crate::estimate::Work| {
         html! {
             <tr>
@@ -155,8 +156,8 @@ pub fn stats_panel(p: &StatsProps) -> Html {
                     { row("after", &e.after) }
                 </tbody>
             </table>
-            <p id="estimate-change" class={classes!(if e.change_pct() <= 0.0 { "good" } else { "bad" })}>
-                { format!("{:+.1}% instruction slots executed per frame", e.change_pct()) }
+            <p id="estimate-change" class={classes!(change_class)}>
+                { format!("{change} instruction slots executed per frame") }
             </p>
         </section>
         </>
