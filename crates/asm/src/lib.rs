@@ -45,7 +45,8 @@
 //!
 //! ## Profiles
 //! [`profile::Profile`] says which operations exist where, what they cost in instruction
-//! slots (Microsoft's tables for D3D9) and the default [`profile::Limits`].
+//! slots (Microsoft's tables for D3D9) and the default [`profile::Limits`]. ARB programs
+//! take theirs from an [`ArbTarget`] (R300 by default; [`ParseOptions::with_target`]).
 //!
 //! ## Layers
 //! A module imports only modules below it (`tests/structure.rs` checks that no two import
@@ -54,7 +55,8 @@
 //! 1. value types: [`span`], [`reg`] (registers, swizzles, masks), [`state`], [`printed`]
 //!    (where the printers put instructions and operands);
 //! 2. [`ops`], the opcode table, then [`profile`]: availability, slot costs, limits,
-//!    register files per profile and operand counts;
+//!    register files per profile and operand counts; [`target`], the ARB implementations
+//!    whose limits ARB programs may be held to;
 //! 3. [`ir`], [`diag`] and [`semantics`];
 //! 4. [`checks`]: IR invariants, availability and resource limits, for either dialect;
 //! 5. the front ends [`arb`] and [`d3d9`], each with its own errors and operand rules,
@@ -75,6 +77,7 @@ pub mod reg;
 pub mod semantics;
 pub mod span;
 pub mod state;
+pub mod target;
 #[cfg(feature = "translate")]
 pub mod translate;
 pub mod validate;
@@ -84,6 +87,7 @@ pub use ir::{Dialect, Dst, Inst, Program, Reg, RegFile, Span, Src, Stage, Swizzl
 pub use ops::Op;
 pub use printed::{InstSpans, Printed};
 pub use profile::{Limits, Profile};
+pub use target::ArbTarget;
 
 /// Options for [`parse`].
 #[derive(Clone, Debug, Default)]
@@ -92,6 +96,42 @@ pub struct ParseOptions {
     pub profile: Option<Profile>,
     /// Limits to enforce instead of the profile's defaults.
     pub limits: Option<Limits>,
+}
+
+impl ParseOptions {
+    /// These options with the limits of `target` for the program's profile (forced, or
+    /// detected from `source`), unless limits are already set. D3D9 programs keep their
+    /// profile's limits ([`Profile::limits_for`]).
+    pub fn with_target(mut self, source: &str, target: ArbTarget) -> ParseOptions {
+        if self.limits.is_none() {
+            let profile = self.profile.or_else(|| detect_profile(source));
+            self.limits = profile.map(|p| p.limits_for(target));
+        }
+        self
+    }
+}
+
+/// The smallest target above `current` under whose limits the ARB program `source` parses
+/// without errors, if any (for a hint when it exceeds `current`'s). `None` for D3D9.
+pub fn fitting_target(
+    source: &str,
+    profile: Option<Profile>,
+    current: ArbTarget,
+) -> Option<ArbTarget> {
+    let p = profile.or_else(|| detect_profile(source))?;
+    if p.dialect() != Dialect::Arb {
+        return None;
+    }
+    ArbTarget::ALL
+        .into_iter()
+        .filter(|t| *t > current)
+        .find(|t| {
+            let opts = ParseOptions {
+                profile: Some(p),
+                limits: Some(p.limits_for(*t)),
+            };
+            !diag::has_errors(&parse(source, &opts).diagnostics)
+        })
 }
 
 /// Detects the profile from a program's header: the first token that is not a comment or

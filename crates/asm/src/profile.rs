@@ -8,7 +8,8 @@
 //!
 //! ARB programs count instructions, not slots: every instruction is 1 (the limit queried with
 //! `MAX_PROGRAM_INSTRUCTIONS_ARB`; ARB_fragment_program also splits ALU and TEX
-//! instructions). Their default limits are those of a named GPU of the era, editable.
+//! instructions). Their default limits are those of a named GPU of the era (the R300),
+//! editable; [`crate::target::ArbTarget`] names larger implementations.
 
 use crate::ops::{Class, Op};
 use crate::reg::RegFile;

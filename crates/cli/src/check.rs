@@ -1,12 +1,12 @@
 //! `hoist check FILE...`: parse each file and print rustc-style diagnostics.
 
 use crate::util;
-use hoist_asm::{ParseOptions, Profile};
+use hoist_asm::{ArbTarget, Profile};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  hoist check blur.fp pass.vp\n  hoist check --profile ps_2_0 kernel.psh\n\n\
+    after_help = "Examples:\n  hoist check blur.fp pass.vp\n  hoist check --profile ps_2_0 kernel.psh\n  hoist check --target g80 long.fp\n\n\
 Exit status: 0 when every file is valid, 1 when any has an error, 2 on a usage error."
 )]
 pub struct Args {
@@ -17,6 +17,8 @@ pub struct Args {
     /// (arbvp1, arbfp1, vs_1_1, vs_2_0, vs_2_x, vs_3_0, ps_2_0, ps_2_x, ps_3_0)
     #[arg(long, value_parser = parse_profile)]
     profile: Option<Profile>,
+    #[arg(long, value_parser = util::parse_target, help = util::TARGET_HELP)]
+    target: Option<ArbTarget>,
     /// Print nothing for valid files
     #[arg(short, long)]
     quiet: bool,
@@ -44,12 +46,11 @@ pub fn run(args: Args) -> u8 {
                 continue;
             }
         };
-        let opts = ParseOptions {
-            profile: args.profile,
-            limits: None,
-        };
-        let parsed = hoist_asm::parse(&source, &opts);
         let name = path.display().to_string();
+        let opts = util::target_options(&source, &name, args.profile, args.target);
+        let mut parsed = hoist_asm::parse(&source, &opts);
+        let target = args.target.unwrap_or_default();
+        util::hint_target(&mut parsed.diagnostics, &source, args.profile, target);
         if !parsed.diagnostics.is_empty() {
             eprint!(
                 "{}",

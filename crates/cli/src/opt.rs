@@ -1,7 +1,7 @@
 //! `hoist opt`: move fragment work to the vertex program and report what happened.
 
 use crate::util;
-use hoist_asm::{ParseOptions, Program, Stage};
+use hoist_asm::{ArbTarget, Program, Stage};
 use hoist_opt::annotate::{self, FateNote, SourceLines, annotate};
 use hoist_opt::{CostModel, Fate, Options, Outcome, Selection};
 use serde::Serialize;
@@ -68,6 +68,8 @@ pub struct Args {
     /// Keep the moved vertex code as the paper writes it (explicit copies to outputs)
     #[arg(long)]
     no_vp_cleanup: bool,
+    #[arg(long, value_parser = util::parse_target, help = util::TARGET_HELP)]
+    target: Option<ArbTarget>,
     /// Override the vertex instruction-slot limit
     #[arg(long)]
     vp_slots: Option<u32>,
@@ -88,26 +90,26 @@ pub struct Args {
 
 fn load(
     path: &std::path::Path,
+    target: Option<ArbTarget>,
     adjust: &dyn Fn(&mut hoist_asm::Limits),
 ) -> Result<(String, Program), u8> {
     let source = util::read_source(path).map_err(|e| {
         util::error(e);
         2
     })?;
-    // Parse under the limits the optimizer will use, so overrides apply to the input too.
-    let limits = hoist_asm::detect_profile(&source).map(|p| {
-        let mut l = p.limits();
-        adjust(&mut l);
-        l
-    });
-    let parsed = hoist_asm::parse(
-        &source,
-        &ParseOptions {
-            profile: None,
-            limits,
-        },
-    );
     let name = path.display().to_string();
+    // Parse under the limits the optimizer will use, so overrides apply to the input too.
+    let mut opts = util::target_options(&source, &name, None, target);
+    if let Some(l) = &mut opts.limits {
+        adjust(l);
+    }
+    let mut parsed = hoist_asm::parse(&source, &opts);
+    util::hint_target(
+        &mut parsed.diagnostics,
+        &source,
+        None,
+        target.unwrap_or_default(),
+    );
     if !parsed.diagnostics.is_empty() {
         eprint!(
             "{}",
@@ -197,6 +199,8 @@ fn input(args: &Args) -> Result<Input, u8> {
     match (&args.scene, &args.vp, &args.fp) {
         (Some(path), _, _) => {
             let (sc, v, f, line) = load_scene(path)?;
+            let name = path.display().to_string();
+            util::warn_if_d3d9(args.target, Some(f.program.profile), &name);
             Ok(Input {
                 scene: Some(sc),
                 vp: v.program,
@@ -206,8 +210,8 @@ fn input(args: &Args) -> Result<Input, u8> {
             })
         }
         (None, Some(vpath), Some(fpath)) => {
-            let (_, vp) = load(vpath, &|l| adjust(args, l, true))?;
-            let (fp_src, fp) = load(fpath, &|l| adjust(args, l, false))?;
+            let (_, vp) = load(vpath, args.target, &|l| adjust(args, l, true))?;
+            let (fp_src, fp) = load(fpath, args.target, &|l| adjust(args, l, false))?;
             Ok(Input {
                 scene: None,
                 vp,
@@ -228,8 +232,9 @@ fn options(args: &Args, vp: &Program, fp: &Program) -> Result<Options, u8> {
         util::error(format!("bad --size `{}` (expected WxH)", args.size));
         return Err(2);
     };
-    let mut vl = vp.profile.limits();
-    let mut fl = fp.profile.limits();
+    let target = args.target.unwrap_or_default();
+    let mut vl = vp.profile.limits_for(target);
+    let mut fl = fp.profile.limits_for(target);
     adjust(args, &mut vl, true);
     adjust(args, &mut fl, false);
     Ok(Options {

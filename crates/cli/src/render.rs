@@ -33,6 +33,8 @@ pub struct Args {
     /// Render-target size
     #[arg(long, default_value = "256x256", value_parser = parse_size)]
     size: (u32, u32),
+    #[arg(long, value_parser = util::parse_target, help = util::TARGET_HELP)]
+    target: Option<hoist_asm::ArbTarget>,
     /// Texture for a unit: UNIT SPEC (repeatable)
     #[arg(long, num_args = 2, value_names = ["UNIT", "SPEC"], action = clap::ArgAction::Append)]
     texture: Vec<String>,
@@ -154,10 +156,20 @@ pub fn fmt_g(v: f64) -> String {
     }
 }
 
-fn load_program(path: &Path) -> Result<hoist_asm::Program, String> {
+fn load_program(
+    path: &Path,
+    target: Option<hoist_asm::ArbTarget>,
+) -> Result<hoist_asm::Program, String> {
     let src = util::read_source(path)?;
-    let parsed = hoist_asm::parse(&src, &hoist_asm::ParseOptions::default());
     let name = path.display().to_string();
+    let opts = util::target_options(&src, &name, None, target);
+    let mut parsed = hoist_asm::parse(&src, &opts);
+    util::hint_target(
+        &mut parsed.diagnostics,
+        &src,
+        None,
+        target.unwrap_or_default(),
+    );
     if !parsed.diagnostics.is_empty() && hoist_asm::diag::has_errors(&parsed.diagnostics) {
         eprint!(
             "{}",
@@ -225,8 +237,9 @@ fn build(
     ),
     String,
 > {
-    let vp = args.vp.as_deref().map(load_program).transpose()?;
-    let fp = args.fp.as_deref().map(load_program).transpose()?;
+    let load = |p: &Path| load_program(p, args.target);
+    let vp = args.vp.as_deref().map(load).transpose()?;
+    let fp = args.fp.as_deref().map(load).transpose()?;
     let mut cfg = RenderConfig {
         width: args.size.0,
         height: args.size.1,

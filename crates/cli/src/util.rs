@@ -1,5 +1,7 @@
-//! Small helpers shared by the subcommands: reading inputs and reporting errors.
+//! Small helpers shared by the subcommands: reading inputs, reporting errors, and the
+//! `--target` option (ARB limits) with its hint.
 
+use hoist_asm::{ArbTarget, Diagnostic, Dialect, ParseOptions, Profile};
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -36,6 +38,68 @@ pub fn write_stdout(s: &str) -> bool {
         Err(e) => {
             error(format!("cannot write to standard output: {e}"));
             false
+        }
+    }
+}
+
+/// The `--target` help, shared by `check`, `opt` and `render`.
+pub const TARGET_HELP: &str = "ARB target whose limits ARB programs are held to: r300 \
+(ATI Radeon 9700, the default), nv40 (GeForce 6800), g80 (GeForce 8800 / Mesa). D3D9 \
+programs keep the limits their profile fixes: for them --target is ignored, with a warning";
+
+pub fn parse_target(s: &str) -> Result<ArbTarget, String> {
+    ArbTarget::from_id(s).ok_or_else(|| {
+        let all: Vec<_> = ArbTarget::ALL.iter().map(|t| t.id()).collect();
+        format!("unknown target `{s}` (expected one of: {})", all.join(", "))
+    })
+}
+
+/// Warns when an explicit `--target` meets a D3D9 program, which it does not apply to.
+pub fn warn_if_d3d9(target: Option<ArbTarget>, profile: Option<Profile>, name: &str) {
+    if let (Some(t), Some(p)) = (target, profile)
+        && p.dialect() == Dialect::D3d9
+    {
+        eprintln!(
+            "warning: --target {t} does not apply to {name}: {p} fixes its own limits \
+             (--target applies to ARB programs)"
+        );
+    }
+}
+
+/// The parse options for `source` under `target` (the default target when none was given),
+/// warning when an explicit `--target` meets a D3D9 program, which it does not apply to.
+pub fn target_options(
+    source: &str,
+    name: &str,
+    profile: Option<Profile>,
+    target: Option<ArbTarget>,
+) -> ParseOptions {
+    warn_if_d3d9(
+        target,
+        profile.or_else(|| hoist_asm::detect_profile(source)),
+        name,
+    );
+    ParseOptions {
+        profile,
+        limits: None,
+    }
+    .with_target(source, target.unwrap_or_default())
+}
+
+/// Adds to each E0301 (over an instruction limit) the smallest ARB target above `target`
+/// that the program fits under, when there is one.
+pub fn hint_target(
+    diags: &mut [Diagnostic],
+    source: &str,
+    profile: Option<Profile>,
+    target: ArbTarget,
+) {
+    if !diags.iter().any(|d| d.code == "E0301") {
+        return;
+    }
+    if let Some(t) = hoist_asm::fitting_target(source, profile, target) {
+        for d in diags.iter_mut().filter(|d| d.code == "E0301") {
+            d.hint = Some(format!("fits under --target {t} ({})", t.name()));
         }
     }
 }
