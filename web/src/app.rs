@@ -136,8 +136,7 @@ fn report() -> Result<JsValue, JsValue> {
             problem: a.and_then(|a| a.problem.clone()),
             verdict: s.rendered.as_ref().and_then(|r| {
                 r.verdict.as_ref().map(|v| {
-                    let trusted = trust.as_ref().is_none_or(|t| t.validated || t.hand);
-                    render::trusted_verdict_view(v, s.doc.inputs.tolerance, trusted).headline
+                    render::page_verdict_view(v, s.doc.inputs.tolerance, trust.as_ref()).headline
                 })
             }),
             validation: trust.as_ref().map(|t| t.summary.clone()),

@@ -6,7 +6,7 @@
 //! time; the rest maps results to a verdict and to canvas pixels (float → RGBA8, the
 //! difference heat map).
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, Trust};
 use crate::doc::{Doc, ParamKey, Pattern, TexSpec, ViewMap};
 use hoist_asm::{Program, Stage};
 use hoist_raster::image::{Image, ToRgba8, Verdict};
@@ -589,6 +589,13 @@ pub fn verdict_view(v: &Verdict, tolerance: f32) -> VerdictView {
             detail: format!("{}x{} vs {}x{}", a.0, a.1, b.0, b.1),
         },
     }
+}
+
+/// The verdict line of a render under the optimized pair's trust (`None`: no optimized
+/// pair to distrust). A hand edit is judged by its render alone.
+pub fn page_verdict_view(v: &Verdict, tolerance: f32, trust: Option<&Trust>) -> VerdictView {
+    let trusted = trust.is_none_or(|t| t.validated || t.hand);
+    trusted_verdict_view(v, tolerance, trusted)
 }
 
 /// The verdict line for a pair that may not be called equivalent (`validated` false: the

@@ -47,11 +47,10 @@ fn verdict(s: &State) -> (String, &'static str) {
         return (PENDING.into(), "pending");
     }
     let trust = s.analysis.as_deref().and_then(analysis::trust);
-    let trusted = trust.as_ref().is_none_or(|t| t.validated || t.hand);
     let view = s.rendered.as_ref().and_then(|r| {
         r.verdict
             .as_ref()
-            .map(|v| render::trusted_verdict_view(v, s.doc.inputs.tolerance, trusted))
+            .map(|v| render::page_verdict_view(v, s.doc.inputs.tolerance, trust.as_ref()))
     });
     match (view, &s.rendered) {
         (Some(v), _) => {

@@ -208,11 +208,7 @@ pub fn check_ir(p: &Program) -> Vec<Diagnostic> {
 /// Resource limits: slots, registers, interpolators, samplers.
 pub fn check_limits(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let whole = p
-        .insts
-        .first()
-        .map_or(Span::NONE, |i| i.span)
-        .join(p.insts.last().map_or(Span::NONE, |i| i.span));
+    let whole = p.insts_span();
     let slots = p.slots();
     let unit = if p.dialect() == Dialect::Arb {
         "instructions"

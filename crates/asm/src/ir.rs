@@ -223,6 +223,22 @@ pub struct IoDecl {
     pub span: Span,
 }
 
+impl IoDecl {
+    /// A declaration the dialect implies (an ARB binding, a vs_1_1 output): all components,
+    /// perspective-correct, no `dcl` line.
+    pub fn implied(reg: Reg, semantic: Semantic, span: Span) -> IoDecl {
+        IoDecl {
+            reg,
+            semantic,
+            mask: WriteMask::ALL,
+            interp: Interp::Perspective,
+            pp: false,
+            explicit: false,
+            span,
+        }
+    }
+}
+
 /// A D3D9 `dcl_2d s0` style sampler declaration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SamplerDecl {
@@ -339,6 +355,12 @@ pub struct Program {
 }
 
 impl Program {
+    /// From the first instruction to the last (what a whole-program limit points at).
+    pub fn insts_span(&self) -> Span {
+        let at = |i: Option<&Inst>| i.map_or(Span::NONE, |i| i.span);
+        at(self.insts.first()).join(at(self.insts.last()))
+    }
+
     pub fn new(profile: Profile) -> Program {
         Program {
             profile,

@@ -123,11 +123,10 @@ fn use_canvases(rendered: Option<Shared<Rendered>>, view: ViewMap) -> [NodeRef; 
 
 /// The verdict, or why there is none.
 fn verdict(p: &OutputProps) -> Html {
-    let trusted = p.trust.as_ref().is_none_or(|t| t.validated || t.hand);
     let verdict = p.rendered.as_ref().and_then(|r| {
         r.verdict
             .as_ref()
-            .map(|v| render::trusted_verdict_view(v, p.tolerance, trusted))
+            .map(|v| render::page_verdict_view(v, p.tolerance, p.trust.as_ref()))
     });
     match (&p.engine_error, &verdict, &p.rendered) {
         (Some(_), _, _) => html! {

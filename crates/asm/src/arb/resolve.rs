@@ -563,15 +563,7 @@ impl<'a> Resolver<'a, '_> {
             return Ok(());
         }
         self.io_seen.insert(reg, (semantic, span));
-        self.prog.io.push(IoDecl {
-            reg,
-            semantic,
-            mask: WriteMask::ALL,
-            interp: Interp::Perspective,
-            pp: false,
-            explicit: false,
-            span,
-        });
+        self.prog.io.push(IoDecl::implied(reg, semantic, span));
         Ok(())
     }
 

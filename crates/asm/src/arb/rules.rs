@@ -180,11 +180,7 @@ fn texture_target(
 
 /// The limits options lower, the attribute count and texture indirections.
 fn program_limits(p: &Program, limits: &Limits, out: &mut Vec<Spanned>) {
-    let whole = p
-        .insts
-        .first()
-        .map_or(Span::NONE, |i| i.span)
-        .join(p.insts.last().map_or(Span::NONE, |i| i.span));
+    let whole = p.insts_span();
     let slots = p.slots();
     let inputs = p.io.iter().filter(|d| d.reg.file.is_input()).count() as u64;
     let mut limit = |what, used: u64, max: u64, option| {

@@ -276,15 +276,7 @@ impl<'a> Lower<'a> {
                 | RegFile::DepthOut
         );
         if implicit_ok && let Some(sem) = regs::implied_semantic(reg) {
-            self.implicit.push(IoDecl {
-                reg,
-                semantic: sem,
-                mask: WriteMask::ALL,
-                interp: Interp::Perspective,
-                pp: false,
-                explicit: false,
-                span: Span::NONE,
-            });
+            self.implicit.push(IoDecl::implied(reg, sem, Span::NONE));
             return true;
         }
         let profile = self.profile;
@@ -366,15 +358,10 @@ impl<'a> Lower<'a> {
                 }
             }
         }
-        let i = reg.index as usize;
-        if self.prog.int_consts.len() <= i {
-            self.prog.int_consts.resize(i + 1, None);
-        }
-        if self.prog.int_consts[i].is_some() {
-            self.report(D3d9Error::DefinedTwice { reg, first: None }.at(s.span));
+        if let Some(taken) = define(&mut self.prog.int_consts, reg, v) {
+            self.report(taken.at(s.span));
             return;
         }
-        self.prog.int_consts[i] = Some(v);
         self.note_use(reg, 1);
     }
 
@@ -387,15 +374,10 @@ impl<'a> Lower<'a> {
                 return;
             }
         };
-        let i = reg.index as usize;
-        if self.prog.bool_consts.len() <= i {
-            self.prog.bool_consts.resize(i + 1, None);
-        }
-        if self.prog.bool_consts[i].is_some() {
-            self.report(D3d9Error::DefinedTwice { reg, first: None }.at(s.span));
+        if let Some(taken) = define(&mut self.prog.bool_consts, reg, b) {
+            self.report(taken.at(s.span));
             return;
         }
-        self.prog.bool_consts[i] = Some(b);
         self.note_use(reg, 1);
     }
 
@@ -1238,6 +1220,19 @@ fn letters(t: &str) -> Option<Vec<Comp>> {
             })
             .collect(),
     )
+}
+
+/// Stores a `defi`/`defb` value in its table, or says the register is defined already.
+fn define<T>(table: &mut Vec<Option<T>>, reg: Reg, value: T) -> Option<D3d9Error> {
+    let i = reg.index as usize;
+    if table.len() <= i {
+        table.resize_with(i + 1, || None);
+    }
+    if table[i].is_some() {
+        return Some(D3d9Error::DefinedTwice { reg, first: None });
+    }
+    table[i] = Some(value);
+    None
 }
 
 #[cfg(test)]

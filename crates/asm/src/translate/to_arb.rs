@@ -1,9 +1,9 @@
 //! Direct3D 9 → ARB: registers to ARB bindings, macros expanded, `_abs`/`_sat`/`cmp`
 //! rewritten (see the module header of [`super`] for the mapping).
 
-use super::tx::{Tx, arb_decl, free_temps, move_lane, refuse, splat_of};
+use super::tx::{Tx, free_temps, move_lane, refuse, splat_of};
 use crate::d3d9::regs::{op_name, reg_name};
-use crate::diag::{Diagnostic, has_errors};
+use crate::diag::Diagnostic;
 use crate::ir::*;
 use crate::ops::Op;
 use crate::profile::Profile;
@@ -48,14 +48,7 @@ pub fn to_arb(p: &Program) -> Result<Program, Vec<Diagnostic>> {
     }
     t.out.num_addrs = u16::from(uses_a0);
     t.finish_io(&decls);
-    if !t.errs.is_empty() {
-        return Err(t.errs);
-    }
-    let diags = crate::validate::check(&t.out, &target.limits());
-    if has_errors(&diags) {
-        return Err(diags);
-    }
-    Ok(t.out)
+    t.finish()
 }
 
 /// D3D9 inputs and outputs to ARB bindings: the register each maps to, and the target's
@@ -77,7 +70,7 @@ fn registers(t: &mut Tx, p: &Program, vp: bool) -> (HashMap<Reg, Reg>, HashMap<R
             conventional.push(reg.index);
         }
         map.insert(d.reg, reg);
-        decls.insert(reg, arb_decl(reg, sem));
+        decls.insert(reg, IoDecl::implied(reg, sem, Span::NONE));
     }
     generic_free.retain(|i| !conventional.contains(i));
     for d in &p.io {
@@ -86,7 +79,10 @@ fn registers(t: &mut Tx, p: &Program, vp: bool) -> (HashMap<Reg, Reg>, HashMap<R
                 Some(i) => {
                     let reg = Reg::new(RegFile::Input, i);
                     map.insert(d.reg, reg);
-                    decls.insert(reg, arb_decl(reg, Semantic::Generic(i as u8)));
+                    decls.insert(
+                        reg,
+                        IoDecl::implied(reg, Semantic::Generic(i as u8), Span::NONE),
+                    );
                 }
                 None => t
                     .errs

@@ -2,10 +2,10 @@
 //! bindings to `v#`/`t#`/outputs, and each ARB instruction to D3D9 instructions whose
 //! operands the target accepts (read ports, ps_2_0 swizzles, texture operand rules).
 
-use super::tx::{Tx, arb_decl, free_temps, move_lane, refuse, splat_of};
+use super::tx::{Tx, free_temps, move_lane, refuse, splat_of};
 use crate::d3d9::regs::implied_semantic;
 use crate::d3d9::rules::ps2_0_swizzle;
-use crate::diag::{Diagnostic, has_errors};
+use crate::diag::Diagnostic;
 use crate::ir::*;
 use crate::ops::Op;
 use crate::profile::Profile;
@@ -55,14 +55,7 @@ pub fn to_d3d9(p: &Program, target: Profile) -> Result<Program, Vec<Diagnostic>>
     // Declarations: inputs explicit first (dcl order = first use), outputs implicit.
     t.finish_io(&decls);
     crate::d3d9::canonicalize(&mut t.out);
-    if !t.errs.is_empty() {
-        return Err(t.errs);
-    }
-    let diags = crate::validate::check(&t.out, &target.limits());
-    if has_errors(&diags) {
-        return Err(diags);
-    }
-    Ok(t.out)
+    t.finish()
 }
 
 fn options(t: &mut Tx, p: &Program) {
@@ -213,7 +206,7 @@ fn registers(t: &mut Tx, p: &Program, vs: bool) -> (HashMap<Reg, Reg>, HashMap<R
             _ => (d.reg, implied_semantic(d.reg).unwrap_or(d.semantic), false),
         };
         map.insert(d.reg, reg);
-        let mut nd = arb_decl(reg, sem);
+        let mut nd = IoDecl::implied(reg, sem, Span::NONE);
         nd.explicit = explicit;
         decls.insert(reg, nd);
     }

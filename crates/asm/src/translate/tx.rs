@@ -66,6 +66,18 @@ impl<'a> Tx<'a> {
         }
     }
 
+    /// The translated program, or the refusals, or the errors the target's validation finds.
+    pub(super) fn finish(self) -> Result<Program, Vec<Diagnostic>> {
+        if !self.errs.is_empty() {
+            return Err(self.errs);
+        }
+        let diags = crate::validate::check(&self.out, &self.out.profile.limits());
+        if crate::diag::has_errors(&diags) {
+            return Err(diags);
+        }
+        Ok(self.out)
+    }
+
     pub(super) fn temp(&mut self) -> Reg {
         let k = self.scratch as usize;
         self.scratch += 1;
@@ -213,19 +225,6 @@ pub(super) fn free_temps(p: &Program) -> Vec<Vec<u16>> {
         out[k] = (0..n as u16).filter(|&r| !busy[r as usize]).collect();
     }
     out
-}
-
-/// The declaration of a register the target binds by convention (no `dcl` line).
-pub(super) fn arb_decl(reg: Reg, semantic: Semantic) -> IoDecl {
-    IoDecl {
-        reg,
-        semantic,
-        mask: WriteMask::ALL,
-        interp: Interp::Perspective,
-        pp: false,
-        explicit: false,
-        span: Span::NONE,
-    }
 }
 
 #[cfg(test)]
