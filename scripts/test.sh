@@ -38,3 +38,8 @@ done
 
 step "end-to-end browser test"
 node tests/e2e/e2e.mjs
+for f in tests/e2e/scenarios/*.mjs; do
+  [ -e "$f" ] || continue
+  step "end-to-end: $(basename "$f" .mjs)"
+  node "$f"
+done

@@ -1,9 +1,114 @@
-// What the browser scripts share: a static server for a built dist/, the page's "settled"
-// condition, and the 500-line pair the measurements type into.
+// What the browser scripts share: a static server for a built dist/, the browser launch and
+// waiting helpers, the page's "settled" condition, the 500-line pair the measurements type
+// into, and `scenario` — the harness of each end-to-end script in `scenarios/` (a fresh
+// server and browser profile, console errors collected and failed on, a PASS/FAIL exit).
 
 import http from 'node:http';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '../..');
+export const dist = path.resolve(process.env.HOIST_E2E_DIST || path.join(root, 'dist'));
+export const shots = path.join(here, 'screenshots');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run',
+];
+/// ms: a debug build or a busy machine renders slowly.
+export const SLOW = 90_000;
+
+export const log = (...a) => console.log('[e2e]', ...a);
+export class Failure extends Error {}
+export const fail = (msg) => { throw new Failure(msg); };
+
+/// A fresh persistent browser profile whose console errors go to `consoleErrors`.
+export async function launch(consoleErrors, label) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoist-e2e-'));
+  const ctx = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM, headless: true, args: ARGS,
+    viewport: { width: 1440, height: 1000 }, deviceScaleFactor: 1,
+  });
+  const watch = (page) => {
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(`${label}: console.error: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => consoleErrors.push(`${label}: page error: ${e.message}`));
+    page.on('requestfailed', (r) => consoleErrors.push(`${label}: request failed: ${r.url()}`));
+  };
+  ctx.pages().forEach(watch);
+  ctx.on('page', watch);
+  return { ctx, dir };
+}
+
+export async function text(page, sel) {
+  return page.evaluate((s) => document.querySelector(s)?.textContent ?? null, sel);
+}
+
+/// Waits until `pred(text of sel)` holds; fails with the last text seen.
+export async function waitText(page, sel, pred, what, timeout = SLOW) {
+  const end = Date.now() + timeout;
+  let last = null;
+  while (Date.now() < end) {
+    last = await text(page, sel);
+    if (last !== null && pred(last)) return last;
+    await page.waitForTimeout(100);
+  }
+  fail(`timed out waiting for ${what}: ${sel} shows ${JSON.stringify(last)}`);
+}
+
+/// A viewport screenshot into tests/e2e/screenshots/.
+export async function shot(page, name) {
+  fs.mkdirSync(shots, { recursive: true });
+  const file = path.join(shots, name);
+  await page.screenshot({ path: file, fullPage: false });
+  log('screenshot', path.relative(root, file));
+}
+
+/// Runs one end-to-end scenario: serves dist/, opens a page at the app and waits for its
+/// first verdict, calls `body({ page, base, errors, open })` (`open(label)` gives another
+/// fresh page), fails on console errors left in `errors`, and exits 0 on PASS, 1 on FAIL.
+export function scenario(name, body) {
+  const run = async () => {
+    if (!fs.existsSync(path.join(dist, 'index.html'))) {
+      fail(`${dist}/index.html not found: run \`trunk build --release\` first`);
+    }
+    const server = await serve(dist);
+    const base = `http://127.0.0.1:${server.address().port}/`;
+    const errors = [];
+    const opened = [];
+    const open = async (label) => {
+      const b = await launch(errors, label);
+      opened.push(b);
+      return b.ctx.pages()[0] || (await b.ctx.newPage());
+    };
+    try {
+      const page = await open('page 1');
+      await page.goto(base);
+      await waitText(page, '#verdict', (t) => t.length > 0, 'the app to start', SLOW);
+      await body({ page, base, errors, open });
+      if (errors.length) fail(`console errors:\n  ${errors.join('\n  ')}`);
+      log(`${name}: PASS`);
+    } finally {
+      for (const o of opened) {
+        await o.ctx.close().catch(() => {});
+        fs.rmSync(o.dir, { recursive: true, force: true });
+      }
+      server.close();
+    }
+  };
+  run().then(
+    () => process.exit(0),
+    (e) => {
+      console.error(`[e2e] ${name}: FAIL:`, e instanceof Failure ? e.message : e.stack || e);
+      process.exit(1);
+    },
+  );
+}
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',

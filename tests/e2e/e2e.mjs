@@ -8,68 +8,11 @@
 //   node tests/e2e/e2e.mjs            (from the repository root or anywhere)
 //   HOIST_E2E_DIST=path/to/dist node tests/e2e/e2e.mjs
 
-import { chromium } from 'playwright-core';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serve } from './common.mjs';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const dist = path.resolve(process.env.HOIST_E2E_DIST || path.join(root, 'dist'));
-const shots = path.join(here, 'screenshots');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run',
-];
-const SLOW = 90_000; // ms: a debug build or a busy machine renders slowly
-
-const log = (...a) => console.log('[e2e]', ...a);
-class Failure extends Error {}
-const fail = (msg) => { throw new Failure(msg); };
-
-// ---- helpers -----------------------------------------------------------------------------
-async function launch(consoleErrors, label) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoist-e2e-'));
-  const ctx = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM, headless: true, args: ARGS,
-    viewport: { width: 1440, height: 1000 }, deviceScaleFactor: 1,
-  });
-  const watch = (page) => {
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(`${label}: console.error: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => consoleErrors.push(`${label}: page error: ${e.message}`));
-    page.on('requestfailed', (r) => consoleErrors.push(`${label}: request failed: ${r.url()}`));
-  };
-  ctx.pages().forEach(watch);
-  ctx.on('page', watch);
-  return { ctx, dir };
-}
-
-async function text(page, sel) {
-  return page.evaluate((s) => document.querySelector(s)?.textContent ?? null, sel);
-}
-
-/// Waits until `pred(text of sel)` holds; fails with the last text seen.
-async function waitText(page, sel, pred, what, timeout = SLOW) {
-  const end = Date.now() + timeout;
-  let last = null;
-  while (Date.now() < end) {
-    last = await text(page, sel);
-    if (last !== null && pred(last)) return last;
-    await page.waitForTimeout(100);
-  }
-  fail(`timed out waiting for ${what}: ${sel} shows ${JSON.stringify(last)}`);
-}
-
-async function shot(page, name) {
-  const file = path.join(shots, name);
-  await page.screenshot({ path: file, fullPage: false });
-  log('screenshot', path.relative(root, file));
-}
+import {
+  SLOW, dist, root, shots, log, fail, Failure, launch, text, waitText, shot, serve,
+} from './common.mjs';
 
 // ---- the test ------------------------------------------------------------------------------
 async function main() {
