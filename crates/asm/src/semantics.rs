@@ -13,8 +13,17 @@
 //!   "nrm - vs" pages): a zero input gives `FLT_MAX` (`-FLT_MAX` for the logarithms), and
 //!   `rcp(1)`/`rsq(1)` are exactly 1.
 //!
-//! Both dialects take `|x|` in `RSQ`, `LG2`/`log`, `LOG`/`logp` and the base of `POW`/`pow`
-//! (D3D9 says so; ARB leaves negative inputs undefined and Hoist defines them the same way).
+//! Negative inputs, where ARB leaves results undefined, follow what real implementations
+//! give (measured with Mesa llvmpipe and an NVIDIA GPU, `../shared/notes/executor-fidelity.md`):
+//! - `RSQ` takes `|x|` in both dialects; so do D3D9's `log`/`logp`/`pow` (its pages say so)
+//!   and ARB's `LOG` (the spec's `fabs`).
+//! - ARB `LG2` of a negative number is NaN (both implementations agree).
+//! - ARB `POW` of a negative base is C's `pow`: NaN for a non-integer exponent (both agree),
+//!   the signed power for an integer one (`POW(-2, 3) = -8`, `POW(-0.5, 2) = 0.25`). Here the
+//!   two disagree: llvmpipe computes `pow`, the NVIDIA GPU `EX2(y·LG2(x))`, which is NaN for
+//!   every negative base. Hoist follows llvmpipe, its differential oracle.
+//! - Denormal inputs and results are kept, as llvmpipe keeps them (the GPU flushes them to
+//!   zero: `LG2(1e-38)` is −126.2 here, −inf there).
 
 use crate::profile::Dialect;
 
@@ -113,19 +122,25 @@ pub fn ex2(x: f32) -> f32 {
     libm::exp2f(x)
 }
 
+/// `LG2`/`log`: D3D9 ignores the sign and gives `-FLT_MAX` for zero; ARB gives NaN for a
+/// negative input and `-inf` for either zero.
 #[inline(always)]
 pub fn lg2(x: f32, d: Dialect) -> f32 {
-    let a = x.abs();
     match d {
-        Dialect::D3d9 if a == 0.0 => -FLT_MAX,
-        _ => libm::log2f(a),
+        Dialect::D3d9 if x == 0.0 => -FLT_MAX,
+        Dialect::D3d9 => libm::log2f(x.abs()),
+        Dialect::Arb => libm::log2f(x),
     }
 }
 
-/// `POW`/`pow`: `|base| ^ exponent` (`0^0 = 1`, as the piglit LIT test relies on).
+/// `POW`/`pow` (`0^0 = 1`, as the piglit LIT test relies on): D3D9 `|base| ^ exponent`;
+/// ARB C's `pow`, signed for integer exponents of a negative base and NaN otherwise.
 #[inline(always)]
-pub fn pow(base: f32, e: f32) -> f32 {
-    libm::powf(base.abs(), e)
+pub fn pow(base: f32, e: f32, d: Dialect) -> f32 {
+    match d {
+        Dialect::D3d9 => libm::powf(base.abs(), e),
+        Dialect::Arb => libm::powf(base, e),
+    }
 }
 
 #[inline(always)]

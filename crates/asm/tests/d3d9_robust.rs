@@ -85,7 +85,9 @@ fn junk_nul_crlf_and_huge_inputs_neither_panic_nor_hang() {
     let _ = parse_as("vs_1_1\nmov oPos, c[[[[", Profile::Vs1_1);
     let _ = parse_as("vs_1_1\n/*", Profile::Vs1_1);
 
-    // ~10 MB of valid instructions: parsed (and rejected for its length) in linear time.
+    // ~10 MB of valid instructions: parsed (and rejected for its length) in linear time. The
+    // bounds below are hang guards (quadratic parsing would take hours), not speed tests:
+    // a shared, loaded machine takes well over the unloaded few seconds.
     let mut big = String::from("vs_2_0\ndcl_position v0\n");
     let line = "add r0, r0, c0 ; comment\n";
     big.push_str("mov r0, v0\n");
@@ -95,7 +97,7 @@ fn junk_nul_crlf_and_huge_inputs_neither_panic_nor_hang() {
     big.push_str("mov oPos, r0\n");
     let t = Instant::now();
     let r = parse_as(&big, Profile::Vs2_0);
-    assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+    assert!(t.elapsed().as_secs() < 300, "{:?}", t.elapsed());
     assert!(
         r.errors().any(|d| d.code == "E0301"),
         "slot limit should be exceeded"
@@ -111,7 +113,7 @@ fn junk_nul_crlf_and_huge_inputs_neither_panic_nor_hang() {
     }
     let t = Instant::now();
     let r = parse_as(&deep, Profile::Vs2_x);
-    assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+    assert!(t.elapsed().as_secs() < 300, "{:?}", t.elapsed());
     assert!(r.errors().any(|d| d.code == "E2114"));
 }
 

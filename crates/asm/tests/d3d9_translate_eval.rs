@@ -6,7 +6,7 @@
 
 use hoist_asm::ir::{ConstBinding, ExtSel, Program, Reg, RegFile, Semantic, Src, TexTarget};
 use hoist_asm::translate::{to_arb, to_d3d9};
-use hoist_asm::{Op, ParseOptions, Profile, parse};
+use hoist_asm::{Dialect, Op, ParseOptions, Profile, parse};
 use std::collections::HashMap;
 
 struct Rng(u64);
@@ -77,6 +77,7 @@ fn run(p: &Program, w: &World) -> Out {
         }
         v
     };
+    let arb = p.profile.dialect() == Dialect::Arb;
     for inst in &p.insts {
         let src: Vec<V> = inst.src.iter().map(|s| read(&regs, s, 0)).collect();
         let dot = |n: usize, a: &V, b: &V| (0..n).map(|i| a[i] * b[i]).sum::<f32>();
@@ -117,6 +118,9 @@ fn run(p: &Program, w: &World) -> Out {
             Op::Rcp => s(1.0 / src[0][0]),
             Op::Rsq => s(1.0 / src[0][0].abs().sqrt()),
             Op::Ex2 => s(src[0][0].exp2()),
+            // D3D9 ignores the sign of the input; ARB does not (NaN, or C's signed pow).
+            Op::Lg2 if arb => s(src[0][0].log2()),
+            Op::Pow if arb => s(src[0][0].powf(src[1][0])),
             Op::Lg2 => s(src[0][0].abs().log2()),
             Op::Pow => s(src[0][0].abs().powf(src[1][0])),
             Op::Exp => {

@@ -348,7 +348,7 @@ impl Machine {
                 return true;
             }
             KOp::Pow => {
-                m2(&mut res[0], r!(0, 0), r!(1, 0), alu::pow);
+                m2(&mut res[0], r!(0, 0), r!(1, 0), |b, e| alu::pow(b, e, d));
                 return true;
             }
             KOp::Sin => {

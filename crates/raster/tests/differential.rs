@@ -604,3 +604,96 @@ fn fill_rule_matches_llvmpipe() {
         assert_eq!(ours, theirs, "{name}");
     }
 }
+
+/// The edge values of `../shared/notes/executor-fidelity.md`: single instructions on
+/// constant operands, where the specs leave results undefined or denormals decide. Hoist
+/// follows llvmpipe on each (see `hoist_asm::semantics`); NaN must meet NaN.
+#[test]
+fn edge_values_match_llvmpipe() {
+    let Some(shared) = shared() else {
+        skip("../shared/tools/arbref is not next to the repository");
+        return;
+    };
+    let bin = match arbref(&shared) {
+        Ok(b) => b,
+        Err(e) => {
+            skip(&e);
+            return;
+        }
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("edge-values");
+    std::fs::create_dir_all(&dir).unwrap();
+    let vp = "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n";
+    let mut checked = 0;
+    for (n, body) in EDGE_VALUES.iter().enumerate() {
+        let c = Case {
+            name: format!("edge{n}"),
+            vp: vp.into(),
+            fp: edge_program(body),
+            size: 4,
+            ..Case::default()
+        };
+        let a = match theirs(&bin, &dir, &c) {
+            Ok(a) => a,
+            Err(e) if e.contains("OSMesa") || e.contains("dlopen") => {
+                skip(&e);
+                return;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        let (x, y) = (a.pixels[5], ours(&c).pixels[5]);
+        for k in 0..4 {
+            let same = (x[k].is_nan() && y[k].is_nan())
+                || x[k] == y[k]
+                || ((x[k] - y[k]) / x[k]).abs() <= 2e-7;
+            assert!(same, "{}: llvmpipe {x:?}, hoist {y:?}", body[k]);
+            checked += 1;
+        }
+        println!("edge values {:?}: llvmpipe {x:?} = hoist {y:?}", body);
+    }
+    println!("edge values: {checked} results agree with llvmpipe");
+}
+
+/// Four instructions per row, one per channel of the fragment colour.
+const EDGE_VALUES: [[&str; 4]; 5] = [
+    [
+        "POW r.x, {-0.5}.x, {2}.x",
+        "POW r.y, {-2}.x, {3}.x",
+        "POW r.z, {-0.5}.x, {0.5}.x",
+        "POW r.w, {-1}.x, {0}.x",
+    ],
+    [
+        "POW r.x, {0}.x, {0}.x",
+        "POW r.y, {0}.x, {-1}.x",
+        "LG2 r.z, {-2}.x",
+        "LG2 r.w, {0}.x",
+    ],
+    [
+        "LG2 r.x, {-0.0}.x",
+        "RSQ r.y, {-4}.x",
+        "EX2 r.z, {200}.x",
+        "EX2 r.w, {-200}.x",
+    ],
+    [
+        "FRC r.x, {-0.25}.x",
+        "FLR r.y, {-0.25}.x",
+        "LG2 r.z, {1e-38}.x",
+        "RSQ r.w, {1e-38}.x",
+    ],
+    [
+        "RCP r.x, {1e38}.x",
+        "POW r.y, {-3}.x, {-2}.x",
+        "POW r.z, {-8}.x, {0.3333333}.x",
+        "LG2 r.w, {-1e-38}.x",
+    ],
+];
+
+fn edge_program(body: &[&str; 4]) -> String {
+    let mut s = String::from("!!ARBfp1.0\nTEMP r;\n");
+    for i in body {
+        s.push_str(i);
+        s.push_str(";\n");
+    }
+    s.push_str("MOV result.color, r;\nEND\n");
+    s
+}

@@ -79,6 +79,60 @@ fn zero_inputs_per_dialect() {
     );
 }
 
+/// Negative inputs and denormals, where ARB leaves results undefined: the values measured on
+/// Mesa llvmpipe 22.3.6 and an NVIDIA GPU (`../shared/notes/executor-fidelity.md`). Where the
+/// two agree Hoist must give the same; where they differ it follows llvmpipe (marked).
+#[test]
+fn arb_edge_values_follow_real_implementations() {
+    let fp = |body: &str| {
+        format!(
+            "[vertex program]\n!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n\
+             [fragment program]\n!!ARBfp1.0\nTEMP r;\n{body}MOV result.color, r;\nEND\n\
+             [test]\nwindow rgba32f 4 4\ndraw quad\n"
+        )
+    };
+    let pixel = |body: &str| {
+        let sc = scene::parse(&fp(body), &Caps::default()).unwrap();
+        scene::run(&sc, &RunOptions::default()).unwrap().targets["window"].pixels[5]
+    };
+    let nan = f32::NAN;
+    let inf = f32::INFINITY;
+    let rows: [(&str, [f32; 4]); 4] = [
+        // POW(-0.5, 2) and POW(-2, 3): llvmpipe's pow; the GPU gives NaN (they differ).
+        (
+            "POW r.x, {-0.5}.x, {2}.x;\nPOW r.y, {-2}.x, {3}.x;\nPOW r.z, {-0.5}.x, {0.5}.x;\nPOW r.w, {-1}.x, {0}.x;\n",
+            [0.25, -8.0, nan, 1.0],
+        ),
+        (
+            "POW r.x, {0}.x, {0}.x;\nPOW r.y, {0}.x, {-1}.x;\nLG2 r.z, {-2}.x;\nLG2 r.w, {0}.x;\n",
+            [1.0, inf, nan, -inf],
+        ),
+        (
+            "LG2 r.x, {-0.0}.x;\nRSQ r.y, {-4}.x;\nEX2 r.z, {200}.x;\nEX2 r.w, {-200}.x;\n",
+            [-inf, 0.5, inf, 0.0],
+        ),
+        // LG2 and RSQ of a denormal: llvmpipe keeps it (the GPU flushes: -inf and inf).
+        (
+            "FRC r.x, {-0.25}.x;\nFLR r.y, {-0.25}.x;\nLG2 r.z, {1e-38}.x;\nRSQ r.w, {1e-38}.x;\n",
+            [0.75, -1.0, -126.233_27, 1e19],
+        ),
+    ];
+    for (body, want) in rows {
+        let got = pixel(body);
+        for k in 0..4 {
+            let ok = (want[k].is_nan() && got[k].is_nan())
+                || got[k] == want[k]
+                || ((got[k] - want[k]) / want[k]).abs() < 1e-5;
+            assert!(ok, "{body}: got {got:?}, measured {want:?}");
+        }
+    }
+    // D3D9 keeps its documented sign rule: log and pow take |x|.
+    let vs = format!(
+        "{D3D_HEAD}def c0, -2, -0.5, 2, 0\nlog r0.x, c0.x\npow r0.y, c0.y, c0.z\nmov r0.zw, c0.w\nmov oT0, r0\n"
+    );
+    assert_eq!(self::pixel(&vs), [1.0, 0.25, 0.0, 0.0]);
+}
+
 #[test]
 fn expp_differs_between_vs_1_1_and_vs_2_0() {
     // vs_1_1: (2^floor(x), frac(x), 2^x, 1); vs_2_0: 2^x replicated. x = 2.5.

@@ -28,6 +28,11 @@
 //! ±0 and ±inf included, but not for NaN: D3D9 selects `c` (NaN >= 0 is false) where the
 //! translated ARB selects `b` (NaN < 0 is false). No ARB form is exact at both NaN and 0.
 //!
+//! Signs: D3D9 `log`, `logp` and `pow` ignore the sign of their first operand, ARB `LG2` and
+//! `POW` do not (see `semantics`), so D3D9 → ARB takes `ABS` of it first. ARB → D3D9 keeps
+//! the plain op: the two agree for non-negative inputs, and D3D9 has no form that gives
+//! ARB's NaN for a negative one.
+//!
 //! Precision-related differences that stay: ARB `RSQ`/`RCP` of 0 give +inf where D3D9
 //! `rcp` gives FLT_MAX-like values on some drivers; `_centroid` is dropped (ARB has no
 //! centroid interpolation; it only matters with multisampling).

@@ -357,8 +357,16 @@ fn arb_inst(t: &mut Tx, mut i: Inst, orig: &Inst, from: Profile) {
             i.op = Op::Ex2;
             t.push(i);
         }
-        Op::Log => {
-            i.op = Op::Lg2;
+        // D3D9 ignores the sign of a logarithm's input and of a power's base; ARB gives
+        // NaN for a negative one.
+        Op::Log | Op::Lg2 | Op::Pow => {
+            if i.op == Op::Log {
+                i.op = Op::Lg2;
+            }
+            let tmp = t.temp();
+            let s = splat_of(&i.src[0], 0);
+            t.push(t.mk(Op::Abs, Dst::new(tmp, WriteMask::X), vec![s], at));
+            i.src[0] = Src::new(tmp).swizzled(Swizzle::splat(0));
             t.push(i);
         }
         Op::Mova => {

@@ -215,10 +215,20 @@ fn registers(t: &mut Tx, p: &Program, vs: bool) -> (HashMap<Reg, Reg>, HashMap<R
 
 fn instructions(t: &mut Tx, p: &Program, map: &HashMap<Reg, Reg>, cmap: &[Option<u16>]) {
     let free = free_temps(p);
+    let mut absorbed = None;
     for (n, inst) in p.insts.iter().enumerate() {
         t.scratch = 0;
         t.free = free[n].clone();
         let mut i = inst.clone();
+        if sign_ignored(p, n + 1).is_some() {
+            absorbed = Some(n);
+            continue;
+        }
+        if absorbed.is_some_and(|a| a + 1 == n)
+            && let Some(s) = sign_ignored(p, n)
+        {
+            i.src[0] = s;
+        }
         let bad = !sources(t, &mut i, inst, map, cmap);
         let mut depth = false;
         let mut skip = false;
@@ -248,6 +258,44 @@ fn instructions(t: &mut Tx, p: &Program, map: &HashMap<Reg, Reg>, cmap: &[Option
         }
         d3d_inst(t, i, inst);
     }
+}
+
+/// When instruction `n` is LG2 or POW reading a lane that the instruction before it set to
+/// `ABS` of a source, and nothing reads that temporary afterwards: the ABS's source (D3D9's
+/// `log` and `pow` ignore the sign, so the pair is one D3D9 instruction — the inverse of
+/// what `to_arb` emits for them).
+fn sign_ignored(p: &Program, n: usize) -> Option<Src> {
+    let (abs, user) = (p.insts.get(n.checked_sub(1)?)?, p.insts.get(n)?);
+    let d = abs.dst.as_ref()?;
+    let s = user.src.first()?;
+    let lane = s.swizzle.get(0);
+    let plain = abs.op == Op::Abs && !abs.sat && abs.pred.is_none() && d.reg.file == RegFile::Temp;
+    if !plain
+        || !matches!(user.op, Op::Lg2 | Op::Pow)
+        || s.reg != d.reg
+        || s.rel.is_some()
+        || s.abs
+        || s.negate
+        || s.swizzle != Swizzle::splat(lane)
+        || d.mask != WriteMask::single(lane)
+    {
+        return None;
+    }
+    for later in &p.insts[n + 1..] {
+        let read =
+            (0..later.src.len()).any(|k| later.src[k].reg == d.reg && later.reads_of(k).has(lane));
+        if read || later.op.is_flow() {
+            return None;
+        }
+        if later
+            .dst
+            .as_ref()
+            .is_some_and(|w| w.reg == d.reg && w.mask.has(lane))
+        {
+            break;
+        }
+    }
+    Some(splat_of(&abs.src[0], lane))
 }
 
 /// Maps the sources of `i` to D3D9 registers; relatively addressed arrays must be
