@@ -78,6 +78,10 @@ pub enum Action {
     SetImage(u8, String, Rc<Vec<u8>>),
     LoadExample(String),
     LoadDoc(Box<Doc>),
+    /// A new untitled document (a pass-through pair in the current dialect).
+    New,
+    /// A scene file (its text, and its file name when it came from one) to import whole.
+    Import(String, Option<String>),
     /// Turns hand editing of the optimized side on (starting from the optimizer's output)
     /// or off.
     HandEdit(bool),
@@ -193,6 +197,11 @@ impl State {
 
     pub fn apply(&mut self, action: Action) {
         match action {
+            Action::SetVp(t) | Action::SetFp(t) if crate::scenefile::looks_like_scene(&t) => {
+                self.import(&t, None)
+            }
+            Action::New => self.new_doc(),
+            Action::Import(t, name) => self.import(&t, name.as_deref()),
             Action::SetVp(_)
             | Action::SetFp(_)
             | Action::SetProfile(..)
@@ -421,6 +430,41 @@ impl State {
                 self.progress = None;
             }
             _ => {}
+        }
+    }
+
+    /// Starts a new untitled document in the dialect of the current fragment program.
+    fn new_doc(&mut self) {
+        let dialect = hoist_asm::detect_profile(&self.doc.fp)
+            .map_or(hoist_asm::Dialect::Arb, |p| p.dialect());
+        self.load(examples::blank(dialect, &self.doc.opts));
+        self.images.clear();
+        self.image_names.clear();
+        self.notice = None;
+    }
+
+    /// Replaces the document with an imported scene file, or says why it cannot be.
+    fn import(&mut self, text: &str, name: Option<&str>) {
+        match crate::scenefile::import(text, name) {
+            Ok(i) => {
+                self.load(i.doc);
+                self.images.clear();
+                self.image_names.clear();
+                let what = name.unwrap_or("the scene");
+                self.notice = Some(Notice {
+                    text: std::iter::once(format!("Imported {what}."))
+                        .chain(i.notes.iter().map(|n| format!("Note: {n}.")))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    error: false,
+                });
+            }
+            Err(e) => {
+                self.notice = Some(Notice {
+                    text: format!("Could not import {}: {e}", name.unwrap_or("the pasted scene")),
+                    error: true,
+                });
+            }
         }
     }
 
