@@ -47,8 +47,13 @@ pub struct Side {
 }
 
 impl Side {
+    /// Parses `src` as `forced` (else its header's profile) under the default ARB target.
+    pub fn parse(src: &str, forced: Option<Profile>) -> Side {
+        Side::parse_for(src, forced, ArbTarget::default())
+    }
+
     /// Parses `src` as `forced` (else its header's profile) under `target`'s ARB limits.
-    pub fn parse(src: &str, forced: Option<Profile>, target: ArbTarget) -> Side {
+    pub fn parse_for(src: &str, forced: Option<Profile>, target: ArbTarget) -> Side {
         let detected = hoist_asm::detect_profile(src);
         let profile = forced.or(detected);
         let opts = ParseOptions {
@@ -254,8 +259,8 @@ fn parse_hand(
 ) -> Option<(Rc<Side>, Rc<Side>)> {
     doc.hand.as_ref().map(|h| {
         (
-            Rc::new(Side::parse(&h.vp, forced.0, doc.opts.target)),
-            Rc::new(Side::parse(&h.fp, forced.1, doc.opts.target)),
+            Rc::new(Side::parse_for(&h.vp, forced.0, doc.opts.target)),
+            Rc::new(Side::parse_for(&h.fp, forced.1, doc.opts.target)),
         )
     })
 }
@@ -271,8 +276,8 @@ fn pair_stats(doc: &Doc, v: &Side, f: &Side) -> Option<Stats> {
 /// statistics of the original pair and the parameters and units the programs use. No
 /// optimization: `optimized` is `None`, `problem` says only what keeps the pair from it.
 pub fn parse(doc: &Doc) -> Analysis {
-    let vp = Rc::new(Side::parse(&doc.vp, doc.vp_profile(), doc.opts.target));
-    let fp = Rc::new(Side::parse(&doc.fp, doc.fp_profile(), doc.opts.target));
+    let vp = Rc::new(Side::parse_for(&doc.vp, doc.vp_profile(), doc.opts.target));
+    let fp = Rc::new(Side::parse_for(&doc.fp, doc.fp_profile(), doc.opts.target));
     let before = pair_stats(doc, &vp, &fp);
     let problem = match (vp.program.is_some(), fp.program.is_some()) {
         (true, true) => None,

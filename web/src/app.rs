@@ -9,6 +9,7 @@ use crate::analysis::{self, Analysis, Side};
 use crate::bridge::{self, Engine, OnEvent, OnFail, Starter};
 use crate::components::Shared;
 use crate::components::dag::DagView;
+use crate::components::document::{DocBar, doc_title, export_handler, use_target_handler};
 use crate::components::editor::Editor;
 use crate::components::examples::{About, Gallery};
 use crate::components::inputs::InputsPanel;
@@ -559,6 +560,8 @@ pub fn app(props: &AppProps) -> Html {
     let sides = use_sides(&state);
     let scene = use_scene(state.doc.scene.clone());
     let on_copy = copy_link(&state, &link_shown, &h.dispatch);
+    let on_export = export_handler(&state);
+    let on_target = use_target_handler(&state);
     let on_pick = {
         let open = gallery_open.clone();
         Callback::from(move |_| open.set(false))
@@ -585,6 +588,7 @@ pub fn app(props: &AppProps) -> Html {
             if let Some(n) = &state.notice {
                 { notice_bar(n, &h.dispatch) }
             }
+            <DocBar title={doc_title(&state.doc)} dispatch={h.dispatch.clone()} onexport={on_export} />
             if let Some(id) = &state.doc.example {
                 <About id={id.clone()} pristine={state.is_pristine_example()} />
             }
@@ -593,11 +597,12 @@ pub fn app(props: &AppProps) -> Html {
                     <h2>{ "Original" }</h2>
                     <Editor id="vp" title="Vertex program" value={state.doc.vp.clone()} stage={Stage::Vertex}
                         side={sides[0].clone()} onchange={h.vp.clone()}
-                        profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={h.vp_profile.clone()} />
+                        profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={h.vp_profile.clone()}
+                        ontarget={on_target.clone()} />
                     <Editor id="fp" title="Fragment program" value={state.doc.fp.clone()} stage={Stage::Fragment}
                         side={sides[1].clone()} onchange={h.fp.clone()}
                         profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
-                        highlight_line={state.origin_line} />
+                        highlight_line={state.origin_line} ontarget={on_target.clone()} />
                 </section>
                 <section class="col" aria-label="Optimized programs">
                     <h2>

@@ -403,7 +403,10 @@ impl Channel {
 /// A title as shown: control characters dropped, blanks collapsed, at most [`MAX_TITLE`]
 /// characters; `None` when nothing is left.
 pub fn clean_title(t: &str) -> Option<String> {
-    let words: Vec<&str> = t.split(|c: char| c.is_whitespace() || c.is_control()).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = t
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+        .collect();
     let s: String = words.join(" ").chars().take(MAX_TITLE).collect();
     (!s.is_empty()).then_some(s)
 }

@@ -51,9 +51,14 @@ pub fn looks_like_scene(text: &str) -> bool {
         let n = n.to_ascii_lowercase();
         n == "require"
             || n == "test"
-            || ["vertex program", "fragment program", "vertex shader", "fragment shader"]
-                .iter()
-                .any(|p| n.starts_with(p))
+            || [
+                "vertex program",
+                "fragment program",
+                "vertex shader",
+                "fragment shader",
+            ]
+            .iter()
+            .any(|p| n.starts_with(p))
     })
 }
 
@@ -113,17 +118,20 @@ fn fill_fixed_function(
         .map(|p| p.program.profile.dialect())
         .next();
     match (&pair.vertex, &pair.fragment) {
-        (None, None) => Err("the file has neither a vertex nor a fragment program to optimize \
+        (None, None) => Err(
+            "the file has neither a vertex nor a fragment program to optimize \
                              (ARB `[vertex program]` / `[fragment program]` sections)"
-            .into()),
+                .into(),
+        ),
         (Some(_), Some(_)) => Ok(text),
         _ if dialect == Some(Dialect::D3d9) => Err("the file leaves one stage to fixed \
             function next to a Direct3D 9 program; give it both programs to import it"
             .into()),
         (Some(_), None) => {
-            let sum = sc.commands.iter().any(
-                |(_, c)| matches!(c, Command::Enable(cap, true) if cap == "GL_COLOR_SUM"),
-            );
+            let sum = sc
+                .commands
+                .iter()
+                .any(|(_, c)| matches!(c, Command::Enable(cap, true) if cap == "GL_COLOR_SUM"));
             let body = if sum { FF_FRAGMENT_SUM } else { FF_FRAGMENT };
             notes.push(
                 "the file has no fragment program (fixed function): a pass-through program \
@@ -150,8 +158,7 @@ fn drop_target_key(text: &str) -> String {
     for line in text.split_inclusive('\n') {
         if let Some(n) = section_name(line) {
             section = n.to_ascii_lowercase();
-        } else if section == "hoist"
-            && line.split('=').next().is_some_and(|k| k.trim() == "target")
+        } else if section == "hoist" && line.split('=').next().is_some_and(|k| k.trim() == "target")
         {
             continue;
         }
@@ -287,9 +294,7 @@ fn input_edits(sc: &Scene, inputs: &Inputs, units: &[u8], images: &[(u8, String)
     }
     for &u in units {
         let explicit = inputs.textures.iter().any(|t| t.unit == u);
-        let bound = |c: &Command| {
-            matches!(c, Command::Texture(cu, src, _) if *cu == u && !matches!(src, TexSource::Target(_)))
-        };
+        let bound = |c: &Command| matches!(c, Command::Texture(cu, src, _) if *cu == u && !matches!(src, TexSource::Target(_)));
         if explicit || !sc.commands.iter().any(|(_, c)| bound(c)) {
             let image = images
                 .iter()
@@ -451,9 +456,8 @@ fn quad_scene(w: u32, h: u32) -> String {
 
 /// The page state a scene file cannot hold, as `# hoist-export:` lines.
 fn state_notes(doc: &Doc, images: &[(u8, String)], mut extra: Vec<String>) -> String {
-    let mut notes = vec![
-        "exported from the Hoist playground; `hoist run FILE` runs it.".to_string(),
-    ];
+    let mut notes =
+        vec!["exported from the Hoist playground; `hoist run FILE` runs it.".to_string()];
     let opts = &doc.opts;
     if *opts != crate::doc::OptState::default() {
         let mut o = opts.clone();
@@ -509,10 +513,19 @@ pub fn file_name(doc: &Doc) -> String {
     let base = base.strip_suffix(".shader_test").unwrap_or(&base);
     let slug: String = base
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     let slug = slug.trim_matches('-');
-    format!("{}.shader_test", if slug.is_empty() { "untitled" } else { slug })
+    format!(
+        "{}.shader_test",
+        if slug.is_empty() { "untitled" } else { slug }
+    )
 }
 
 /// The document as a scene file; `images`: the file names of the user pictures by unit

@@ -32,8 +32,16 @@ fn hoist_run(text: &str, images: &[(&str, Vec<u8>)]) -> Result<SceneResult, Stri
 /// The image and probe counts the page shows for the original pair of `doc`.
 fn page_render(doc: &Doc, images: &Images) -> (Image, (usize, usize)) {
     let a = analysis::analyze(doc);
-    assert_eq!(a.vp.errors() + a.fp.errors(), 0, "{:?} {:?}", a.vp.diagnostics, a.fp.diagnostics);
-    let plan = render::plan(doc, &a, images).expect("scene").expect("a plan");
+    assert_eq!(
+        a.vp.errors() + a.fp.errors(),
+        0,
+        "{:?} {:?}",
+        a.vp.diagnostics,
+        a.fp.diagnostics
+    );
+    let plan = render::plan(doc, &a, images)
+        .expect("scene")
+        .expect("a plan");
     let mut t = Task::new(plan);
     t.run_to_end();
     let run = t.original.expect("ran").expect("rendered");
@@ -54,17 +62,29 @@ fn display(r: &SceneResult, doc: &Doc) -> Image {
 /// Export, run it as `hoist run` does, compare with the page; import it back.
 fn check_round_trip(doc: &Doc, label: &str) -> String {
     let exported = scenefile::export(doc, &[]);
-    let run = hoist_run(&exported, &[]).unwrap_or_else(|e| panic!("{label}: hoist run: {e}\n{exported}"));
+    let run =
+        hoist_run(&exported, &[]).unwrap_or_else(|e| panic!("{label}: hoist run: {e}\n{exported}"));
     let (page, probes) = page_render(doc, &Images::new());
     same_pixels(&display(&run, doc), &page, label);
     assert_eq!((run.passed(), run.failed()), probes, "{label}: probes");
     let back = scenefile::import(&exported, Some("x.shader_test"))
         .unwrap_or_else(|e| panic!("{label}: re-import: {e}"))
         .doc;
-    assert_eq!((&back.vp, &back.fp), (&doc.vp, &doc.fp), "{label}: programs");
-    assert_eq!((back.inputs.width, back.inputs.height), (doc.inputs.width, doc.inputs.height));
+    assert_eq!(
+        (&back.vp, &back.fp),
+        (&doc.vp, &doc.fp),
+        "{label}: programs"
+    );
+    assert_eq!(
+        (back.inputs.width, back.inputs.height),
+        (doc.inputs.width, doc.inputs.height)
+    );
     assert_eq!(back.opts.target, doc.opts.target, "{label}: target");
-    assert_eq!(scenefile::export(&back, &[]), exported, "{label}: export is not a fixed point");
+    assert_eq!(
+        scenefile::export(&back, &[]),
+        exported,
+        "{label}: export is not a fixed point"
+    );
     exported
 }
 
@@ -120,7 +140,11 @@ fn every_piglit_arb_test_imports_renders_as_hoist_run_and_exports() {
         let original = hoist_run(&text, &[]).unwrap_or_else(|e| panic!("{label}: {e}"));
         let (page, probes) = page_render(&i.doc, &Images::new());
         same_pixels(&display(&original, &i.doc), &page, &label);
-        assert_eq!((original.passed(), original.failed()), probes, "{label}: probes");
+        assert_eq!(
+            (original.passed(), original.failed()),
+            probes,
+            "{label}: probes"
+        );
         check_round_trip(&i.doc, &label);
     }
     println!(
@@ -174,10 +198,16 @@ fn panel_settings_are_written_as_the_commands_the_page_renders_with() {
         fp: "ps_2_0\nmov oC0, c0\n".into(),
     });
     let out = scenefile::export(&doc, &[]);
-    assert!(out.contains(&format!("{NOTE} the optimizer options")), "{out}");
+    assert!(
+        out.contains(&format!("{NOTE} the optimizer options")),
+        "{out}"
+    );
     assert!(out.contains(&format!("{NOTE}   mov oC0, c0")), "{out}");
     assert!(out.contains("target = g80"), "{out}");
-    assert!(out.contains("window rgba32f 64 48") || out.contains("SIZE 64 48"), "{out}");
+    assert!(
+        out.contains("window rgba32f 64 48") || out.contains("SIZE 64 48"),
+        "{out}"
+    );
     let mut plain = doc.clone();
     plain.hand = None;
     let run = hoist_run(&out, &[]).unwrap();
@@ -219,7 +249,8 @@ fn what_cannot_be_imported_is_refused_with_the_reason() {
     assert!(e.contains("GLSL") && e.contains("[vertex shader]"), "{e}");
     let e = scenefile::import("[require]\n\n[test]\ndraw rect -1 -1 2 2\n", None).unwrap_err();
     assert!(e.contains("neither a vertex nor a fragment program"), "{e}");
-    let e = scenefile::import("[vertex program]\n!!ARBvp1.0\nEND\n\n[test]\nfly\n", None).unwrap_err();
+    let e =
+        scenefile::import("[vertex program]\n!!ARBvp1.0\nEND\n\n[test]\nfly\n", None).unwrap_err();
     assert!(e.contains("line 6"), "{e}");
     let d3d = "[fragment program]\nps_2_0\nmov oC0, c0\n\n[test]\ndraw quad\n";
     let e = scenefile::import(d3d, None).unwrap_err();
@@ -235,10 +266,16 @@ fn what_cannot_be_imported_is_refused_with_the_reason() {
 fn programs_never_look_like_scenes_and_scenes_do() {
     for e in examples::EXAMPLES {
         let d = examples::load(e);
-        assert!(!scenefile::looks_like_scene(&d.vp) && !scenefile::looks_like_scene(&d.fp), "{}", e.id);
+        assert!(
+            !scenefile::looks_like_scene(&d.vp) && !scenefile::looks_like_scene(&d.fp),
+            "{}",
+            e.id
+        );
         assert!(scenefile::looks_like_scene(e.scene), "{}", e.id);
     }
-    assert!(!scenefile::looks_like_scene("!!ARBfp1.0\nMOV result.color, c[0];\nEND\n"));
+    assert!(!scenefile::looks_like_scene(
+        "!!ARBfp1.0\nMOV result.color, c[0];\nEND\n"
+    ));
 }
 
 #[test]
