@@ -113,6 +113,8 @@ struct Report {
     /// Why the worker stopped, while that is shown.
     engine_error: Option<String>,
     rendering: bool,
+    /// The scene's probes in the original run: passed, failed.
+    probes: Option<[usize; 2]>,
     render_ms: Option<[f64; 2]>,
     optimizer_ms: f64,
 }
@@ -145,6 +147,10 @@ fn report() -> Result<JsValue, JsValue> {
             rejected: trust.map(|t| t.rejected).unwrap_or_default(),
             engine_error: s.engine_error.clone(),
             rendering: s.progress.is_some(),
+            probes: s
+                .rendered
+                .as_ref()
+                .and_then(|r| r.original.as_ref().ok().map(|o| [o.probes.0, o.probes.1])),
             render_ms: s.rendered.as_ref().map(|r| [r.ms_original, r.ms_optimized]),
             optimizer_ms: s.analysis_ms,
         };

@@ -287,3 +287,17 @@ fn file_names_are_safe() {
     d.example = Some("paper/fig3".into());
     assert_eq!(scenefile::file_name(&d), "fig3.shader_test");
 }
+
+#[test]
+fn the_end_to_end_fixture_imports_and_passes_its_probes() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/e2e/fixtures/import.shader_test");
+    let text = std::fs::read_to_string(path).expect("fixture");
+    let r = hoist_run(&text, &[]).unwrap();
+    assert_eq!((r.passed(), r.failed()), (4, 0));
+    let doc = scenefile::import(&text, Some("import.shader_test"))
+        .unwrap()
+        .doc;
+    assert_eq!(page_render(&doc, &Images::new()).1, (4, 0));
+    check_round_trip(&doc, "fixture");
+}
