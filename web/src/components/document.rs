@@ -77,12 +77,17 @@ fn use_drop_import(d: Callback<Action>, readers: Readers) {
                     if on_input {
                         return;
                     }
-                    e.prevent_default();
                     if let Some(f) = dt.files().and_then(|f| f.get(0)) {
-                        read_file(f, &d, &readers);
+                        e.prevent_default();
+                        if f.type_().starts_with("image/") {
+                            notice(&d, format!("{} is a picture: drop it on a texture unit's PNG… input                                 (Inputs panel); the page imports .shader_test files", f.name()));
+                        } else {
+                            read_file(f, &d, &readers);
+                        }
                     } else if let Ok(t) = dt.get_data("text/plain")
                         && scenefile::looks_like_scene(&t)
                     {
+                        e.prevent_default();
                         d.emit(Action::Import(t, None));
                     }
                 },
