@@ -462,11 +462,21 @@ fn state_notes(doc: &Doc, images: &[(u8, String)], mut extra: Vec<String>) -> St
     if *opts != crate::doc::OptState::default() {
         let mut o = opts.clone();
         o.target = ArbTarget::default();
-        if o != crate::doc::OptState::default() {
-            notes.push(format!(
-                "the optimizer options of the page are not part of the file: {}",
-                serde_json::to_string(&o).unwrap_or_default()
-            ));
+        if let (Ok(serde_json::Value::Object(set)), Ok(serde_json::Value::Object(def))) = (
+            serde_json::to_value(&o),
+            serde_json::to_value(crate::doc::OptState::default()),
+        ) {
+            let changed: Vec<String> = set
+                .iter()
+                .filter(|(k, v)| def.get(*k) != Some(*v))
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect();
+            if !changed.is_empty() {
+                notes.push(format!(
+                    "optimizer options set in the page (not part of the file): {}",
+                    changed.join(", ")
+                ));
+            }
         }
     }
     for (u, n) in images {

@@ -199,7 +199,9 @@ fn panel_settings_are_written_as_the_commands_the_page_renders_with() {
     });
     let out = scenefile::export(&doc, &[]);
     assert!(
-        out.contains(&format!("{NOTE} the optimizer options")),
+        out.contains(&format!(
+            "{NOTE} optimizer options set in the page (not part of the file): greedy = true\n"
+        )),
         "{out}"
     );
     assert!(out.contains(&format!("{NOTE}   mov oC0, c0")), "{out}");
