@@ -151,18 +151,32 @@ fn fill_fixed_function(
     }
 }
 
-/// `text` without its `[hoist] target` lines (the document holds the target).
+/// `text` without its `[hoist] target` lines (the document holds the target), and without
+/// the `[hoist]` section when nothing else is in it.
 fn drop_target_key(text: &str) -> String {
     let mut section = String::new();
     let mut out = String::with_capacity(text.len());
+    // Where the `[hoist]` header being copied starts, while only blanks followed it.
+    let mut empty_hoist: Option<usize> = None;
     for line in text.split_inclusive('\n') {
         if let Some(n) = section_name(line) {
+            if let Some(at) = empty_hoist.take() {
+                out.truncate(at);
+            }
             section = n.to_ascii_lowercase();
+            if section == "hoist" {
+                empty_hoist = Some(out.len());
+            }
         } else if section == "hoist" && line.split('=').next().is_some_and(|k| k.trim() == "target")
         {
             continue;
+        } else if !line.trim().is_empty() {
+            empty_hoist = None;
         }
         out.push_str(line);
+    }
+    if let Some(at) = empty_hoist {
+        out.truncate(at);
     }
     out
 }
