@@ -46,8 +46,14 @@ function section(textOf, stage) {
   return body.join('\n').trimEnd() + '\n';
 }
 
+/// The page has settled (`done`) and its report agrees: current, rendered, with a verdict.
 async function settled(page, what) {
-  await page.waitForFunction(done, null, { timeout: 90_000 }).catch(() => fail(`the page did not settle: ${what}`));
+  const ready = () => {
+    const r = window.hoistReport();
+    return r && r.current && !r.rendering && r.verdict;
+  };
+  await page.waitForFunction(`(${done})() && (${ready})()`, null, { timeout: 90_000 })
+    .catch(() => fail(`the page did not settle: ${what}`));
   return page.evaluate(() => window.hoistReport());
 }
 
@@ -130,7 +136,7 @@ scenario('import-export', async ({ page }) => {
   await waitText(page, '#doc-title', (t) => t === 'Untitled', 'an untitled document');
   if (!(await page.inputValue('#fp')).startsWith('!!ARBfp1.0')) fail('New did not keep the ARB dialect');
   const fresh = await settled(page, 'the new document');
-  if (fresh.example !== null || !fresh.verdict) fail(`New: ${JSON.stringify({ example: fresh.example, verdict: fresh.verdict })}`);
+  if (fresh.example != null || !fresh.verdict) fail(`New: ${JSON.stringify({ example: fresh.example, verdict: fresh.verdict })}`);
   log(`New: untitled, verdict ${fresh.verdict}`);
   await shot(page, 'import-export-new.png');
 
@@ -172,7 +178,7 @@ scenario('import-export', async ({ page }) => {
   if (chosen !== 'nv40') fail(`the ARB target is ${chosen} after the click`);
   await waitText(page, '#summary-target', (t) => t === 'NV40', 'NV40 in the summary');
   const big = await settled(page, 'the long program under NV40');
-  if (!big.verdict || big.problem) fail(`under NV40: ${JSON.stringify({ verdict: big.verdict, problem: big.problem })}`);
+  if (!big.verdict || big.problem) { await shot(page, "import-export-debug.png"); fail(`under NV40: ${JSON.stringify({ ...big, fates: big.fates?.length })} verdict text: ${await text(page, "#output")}`); }
   const fpSlots = big.before.fpSlots ?? big.before.fp_slots;
   log(`under NV40: analyzed, ${fpSlots.alu + fpSlots.tex} fragment slots, verdict ${big.verdict}`);
   await page.evaluate(() => window.scrollTo(0, 0));
