@@ -272,6 +272,16 @@ fn pair_stats(doc: &Doc, v: &Side, f: &Side) -> Option<Stats> {
     }
 }
 
+/// The smallest ARB target under which every program with errors has none.
+fn pair_fits(vp: &Side, fp: &Side) -> Option<ArbTarget> {
+    [vp, fp]
+        .into_iter()
+        .filter(|s| s.program.is_none())
+        .map(|s| s.fits)
+        .collect::<Option<Vec<_>>>()
+        .and_then(|v| v.into_iter().max())
+}
+
 /// Parses a document: both programs, the hand edit (its dialect from its headers), the
 /// statistics of the original pair and the parameters and units the programs use. No
 /// optimization: `optimized` is `None`, `problem` says only what keeps the pair from it.
@@ -285,7 +295,15 @@ pub fn parse(doc: &Doc) -> Analysis {
         (false, true) => Some("the vertex program has"),
         (true, false) => Some("the fragment program has"),
     }
-    .map(|which| format!("{which} errors; fix them to optimize and render"));
+    .map(|which| match pair_fits(&vp, &fp) {
+        Some(t) => format!(
+            "{which} errors; fix them to optimize and render, or analyze under {} ({}), where \
+             the pair fits",
+            t.id().to_uppercase(),
+            t.name()
+        ),
+        None => format!("{which} errors; fix them to optimize and render"),
+    });
     let hand = parse_hand(doc, (None, None));
     let mut a = Analysis {
         vp,

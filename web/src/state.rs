@@ -783,6 +783,11 @@ mod tests {
                 .find_map(|d| d.hint.clone())
                 .unwrap();
         assert!(hint.contains("NV40"), "{hint}");
+        assert!(
+            a.problem.as_deref().unwrap().contains("analyze under NV40"),
+            "{:?}",
+            a.problem
+        );
         let mut o = s.doc.opts.clone();
         o.target = a.fp.fits.unwrap();
         s.apply(Action::SetOpts(o));
