@@ -19,7 +19,7 @@ use crate::dag::{self, Dag};
 use crate::doc::{Doc, ParamKey};
 use hoist_asm::ir::{ConstBinding, RegFile};
 use hoist_asm::profile::Limits;
-use hoist_asm::{Diagnostic, Dialect, ParseOptions, Profile, Program, Stage};
+use hoist_asm::{ArbTarget, Diagnostic, Dialect, ParseOptions, Profile, Program, Stage};
 use hoist_opt::annotate::{self, Annotated, SourceLines};
 use hoist_opt::{Fate, Outcome, Stats};
 use hoist_verify::{Rejection, Report, Status, Validated};
@@ -40,20 +40,43 @@ pub struct Side {
     pub program: Option<Program>,
     /// Source line of each instruction.
     pub lines: SourceLines,
+    /// The smallest larger ARB target under which the program has no errors, when it has
+    /// some under the chosen target (it is over one of its limits: instructions,
+    /// parameters, temporaries, ...).
+    pub fits: Option<ArbTarget>,
 }
 
 impl Side {
+    /// Parses `src` as `forced` (else its header's profile) under the default ARB target.
     pub fn parse(src: &str, forced: Option<Profile>) -> Side {
+        Side::parse_for(src, forced, ArbTarget::default())
+    }
+
+    /// Parses `src` as `forced` (else its header's profile) under `target`'s ARB limits.
+    pub fn parse_for(src: &str, forced: Option<Profile>, target: ArbTarget) -> Side {
         let detected = hoist_asm::detect_profile(src);
         let profile = forced.or(detected);
-        let parsed = hoist_asm::parse(
-            src,
-            &ParseOptions {
-                profile,
-                limits: None,
-            },
-        );
-        let diagnostics = parsed.diagnostics.clone();
+        let opts = ParseOptions {
+            profile,
+            limits: None,
+        }
+        .with_target(src, target);
+        let parsed = hoist_asm::parse(src, &opts);
+        let mut diagnostics = parsed.diagnostics.clone();
+        let fits = diagnostics
+            .iter()
+            .any(|d| d.is_error())
+            .then(|| hoist_asm::fitting_target(src, profile, target))
+            .flatten();
+        if let Some(t) = fits {
+            for d in diagnostics.iter_mut().filter(|d| d.is_error()) {
+                d.hint = Some(format!(
+                    "fits the {} target ({}); choose it under Options → ARB target",
+                    t.id().to_uppercase(),
+                    t.name()
+                ));
+            }
+        }
         let program = parsed.into_result().ok();
         let lines = program
             .as_ref()
@@ -65,6 +88,7 @@ impl Side {
             diagnostics,
             program,
             lines,
+            fits,
         }
     }
 
@@ -175,10 +199,7 @@ impl Analysis {
 }
 
 fn limits_of(doc: &Doc, p: &Program) -> Limits {
-    match p.stage() {
-        Stage::Vertex => doc.opts.vp_limits.apply(p.profile.limits()),
-        Stage::Fragment => doc.opts.fp_limits.apply(p.profile.limits()),
-    }
+    doc.opts.limits_of(p.profile)
 }
 
 /// Host-set parameters a program reads.
@@ -238,8 +259,8 @@ fn parse_hand(
 ) -> Option<(Rc<Side>, Rc<Side>)> {
     doc.hand.as_ref().map(|h| {
         (
-            Rc::new(Side::parse(&h.vp, forced.0)),
-            Rc::new(Side::parse(&h.fp, forced.1)),
+            Rc::new(Side::parse_for(&h.vp, forced.0, doc.opts.target)),
+            Rc::new(Side::parse_for(&h.fp, forced.1, doc.opts.target)),
         )
     })
 }
@@ -251,12 +272,22 @@ fn pair_stats(doc: &Doc, v: &Side, f: &Side) -> Option<Stats> {
     }
 }
 
+/// The smallest ARB target under which every program with errors has none.
+fn pair_fits(vp: &Side, fp: &Side) -> Option<ArbTarget> {
+    [vp, fp]
+        .into_iter()
+        .filter(|s| s.program.is_none())
+        .map(|s| s.fits)
+        .collect::<Option<Vec<_>>>()
+        .and_then(|v| v.into_iter().max())
+}
+
 /// Parses a document: both programs, the hand edit (its dialect from its headers), the
 /// statistics of the original pair and the parameters and units the programs use. No
 /// optimization: `optimized` is `None`, `problem` says only what keeps the pair from it.
 pub fn parse(doc: &Doc) -> Analysis {
-    let vp = Rc::new(Side::parse(&doc.vp, doc.vp_profile()));
-    let fp = Rc::new(Side::parse(&doc.fp, doc.fp_profile()));
+    let vp = Rc::new(Side::parse_for(&doc.vp, doc.vp_profile(), doc.opts.target));
+    let fp = Rc::new(Side::parse_for(&doc.fp, doc.fp_profile(), doc.opts.target));
     let before = pair_stats(doc, &vp, &fp);
     let problem = match (vp.program.is_some(), fp.program.is_some()) {
         (true, true) => None,
@@ -264,7 +295,15 @@ pub fn parse(doc: &Doc) -> Analysis {
         (false, true) => Some("the vertex program has"),
         (true, false) => Some("the fragment program has"),
     }
-    .map(|which| format!("{which} errors; fix them to optimize and render"));
+    .map(|which| match pair_fits(&vp, &fp) {
+        Some(t) => format!(
+            "{which} errors; fix them to optimize and render, or analyze under {} ({}), where \
+             the pair fits",
+            t.id().to_uppercase(),
+            t.name()
+        ),
+        None => format!("{which} errors; fix them to optimize and render"),
+    });
     let hand = parse_hand(doc, (None, None));
     let mut a = Analysis {
         vp,

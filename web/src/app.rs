@@ -9,6 +9,7 @@ use crate::analysis::{self, Analysis, Side};
 use crate::bridge::{self, Engine, OnEvent, OnFail, Starter};
 use crate::components::Shared;
 use crate::components::dag::DagView;
+use crate::components::document::{DocBar, doc_title, export_handler, use_target_handler};
 use crate::components::editor::Editor;
 use crate::components::examples::{About, Gallery};
 use crate::components::inputs::InputsPanel;
@@ -112,6 +113,8 @@ struct Report {
     /// Why the worker stopped, while that is shown.
     engine_error: Option<String>,
     rendering: bool,
+    /// The scene's probes in the original run: passed, failed.
+    probes: Option<[usize; 2]>,
     render_ms: Option<[f64; 2]>,
     optimizer_ms: f64,
 }
@@ -144,6 +147,10 @@ fn report() -> Result<JsValue, JsValue> {
             rejected: trust.map(|t| t.rejected).unwrap_or_default(),
             engine_error: s.engine_error.clone(),
             rendering: s.progress.is_some(),
+            probes: s
+                .rendered
+                .as_ref()
+                .and_then(|r| r.original.as_ref().ok().map(|o| [o.probes.0, o.probes.1])),
             render_ms: s.rendered.as_ref().map(|r| [r.ms_original, r.ms_optimized]),
             optimizer_ms: s.analysis_ms,
         };
@@ -559,6 +566,8 @@ pub fn app(props: &AppProps) -> Html {
     let sides = use_sides(&state);
     let scene = use_scene(state.doc.scene.clone());
     let on_copy = copy_link(&state, &link_shown, &h.dispatch);
+    let on_export = export_handler(&state);
+    let on_target = use_target_handler(&state);
     let on_pick = {
         let open = gallery_open.clone();
         Callback::from(move |_| open.set(false))
@@ -585,6 +594,7 @@ pub fn app(props: &AppProps) -> Html {
             if let Some(n) = &state.notice {
                 { notice_bar(n, &h.dispatch) }
             }
+            <DocBar title={doc_title(&state.doc)} dispatch={h.dispatch.clone()} onexport={on_export} />
             if let Some(id) = &state.doc.example {
                 <About id={id.clone()} pristine={state.is_pristine_example()} />
             }
@@ -593,11 +603,12 @@ pub fn app(props: &AppProps) -> Html {
                     <h2>{ "Original" }</h2>
                     <Editor id="vp" title="Vertex program" value={state.doc.vp.clone()} stage={Stage::Vertex}
                         side={sides[0].clone()} onchange={h.vp.clone()}
-                        profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={h.vp_profile.clone()} />
+                        profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={h.vp_profile.clone()}
+                        ontarget={on_target.clone()} />
                     <Editor id="fp" title="Fragment program" value={state.doc.fp.clone()} stage={Stage::Fragment}
                         side={sides[1].clone()} onchange={h.fp.clone()}
                         profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
-                        highlight_line={state.origin_line} />
+                        highlight_line={state.origin_line} ontarget={on_target.clone()} />
                 </section>
                 <section class="col" aria-label="Optimized programs">
                     <h2>

@@ -4,8 +4,8 @@
 //! [`Doc::sanitize`] is the single place where untrusted values (from a link or local
 //! storage) are clamped or rejected; everything downstream may rely on its invariants.
 
-use hoist_asm::Profile;
 use hoist_asm::profile::Limits;
+use hoist_asm::{ArbTarget, Profile};
 use hoist_opt::{CostModel, Options, Selection};
 use serde::{Deserialize, Serialize};
 
@@ -37,6 +37,9 @@ pub struct Doc {
     pub hand: Option<HandEdit>,
     /// The example this document started from.
     pub example: Option<String>,
+    /// The document's name when it is not an example (an imported file's title or name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// The scene around the programs (textures, parameters, passes), with the bodies of
     /// the optimized pair's program sections left empty; `None` renders the GPGPU quad.
     pub scene: Option<String>,
@@ -65,7 +68,17 @@ pub struct OptState {
     pub vp_cleanup: bool,
     pub vp_limits: LimitEdit,
     pub fp_limits: LimitEdit,
+    /// Whose ARB limits the parser and the optimizer hold ARB programs to.
+    #[serde(skip_serializing_if = "is_r300")]
+    pub target: ArbTarget,
 }
+
+fn is_r300(t: &ArbTarget) -> bool {
+    *t == ArbTarget::R300
+}
+
+/// Longest document title kept (characters).
+pub const MAX_TITLE: usize = 120;
 
 impl Default for OptState {
     fn default() -> OptState {
@@ -82,6 +95,7 @@ impl Default for OptState {
             vp_cleanup: d.vp_cleanup,
             vp_limits: LimitEdit::default(),
             fp_limits: LimitEdit::default(),
+            target: ArbTarget::default(),
         }
     }
 }
@@ -120,10 +134,7 @@ impl OptState {
     /// The optimizer options for a pair of these profiles rendered with `vertices` and
     /// `fragments` invocations (the modern cost model amortises vertex work over them).
     pub fn to_options(&self, vp: Profile, fp: Profile, vertices: f64, fragments: f64) -> Options {
-        let vp_limits =
-            (self.vp_limits != LimitEdit::default()).then(|| self.vp_limits.apply(vp.limits()));
-        let fp_limits =
-            (self.fp_limits != LimitEdit::default()).then(|| self.fp_limits.apply(fp.limits()));
+        let (vp_limits, fp_limits) = (self.limits(vp), self.limits(fp));
         Options {
             vp_limits,
             fp_limits,
@@ -148,6 +159,22 @@ impl OptState {
             vp_cleanup: self.vp_cleanup,
             ..Options::default()
         }
+    }
+
+    /// The limits a program of `profile` is held to: the target's (for ARB; a D3D9
+    /// profile's own), with the panel's overrides.
+    pub fn limits_of(&self, profile: Profile) -> Limits {
+        let edit = match profile.stage() {
+            hoist_asm::Stage::Vertex => &self.vp_limits,
+            hoist_asm::Stage::Fragment => &self.fp_limits,
+        };
+        edit.apply(profile.limits_for(self.target))
+    }
+
+    /// [`OptState::limits_of`] when it differs from the profile's defaults.
+    fn limits(&self, profile: Profile) -> Option<Limits> {
+        let l = self.limits_of(profile);
+        (l != profile.limits()).then_some(l)
     }
 
     fn sanitize(&mut self) {
@@ -373,6 +400,17 @@ impl Channel {
     }
 }
 
+/// A title as shown: control characters dropped, blanks collapsed, at most [`MAX_TITLE`]
+/// characters; `None` when nothing is left.
+pub fn clean_title(t: &str) -> Option<String> {
+    let words: Vec<&str> = t
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let s: String = words.join(" ").chars().take(MAX_TITLE).collect();
+    (!s.is_empty()).then_some(s)
+}
+
 /// Why a decoded document was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Invalid(pub String);
@@ -419,6 +457,7 @@ impl Doc {
         if self.example.as_ref().is_some_and(|e| e.len() > 64) {
             self.example = None;
         }
+        self.title = self.title.take().and_then(|t| clean_title(&t));
         self.opts.sanitize();
         let i = &mut self.inputs;
         i.width = i.width.clamp(1, MAX_SIZE);

@@ -144,6 +144,33 @@ pub fn find(id: &str) -> Option<&'static Example> {
     EXAMPLES.iter().find(|e| e.id == id)
 }
 
+/// The pass-through pair "New" starts with, per dialect: the quad's position and its
+/// texture coordinate out as the colour (a gradient), to be replaced by the user's programs.
+const BLANK_ARB: (&str, &str) = (
+    "!!ARBvp1.0\n# A new pair: type or paste your vertex program here (or import a .shader_test).\nMOV result.position, vertex.position;\nMOV result.texcoord[0], vertex.texcoord[0];\nEND\n",
+    "!!ARBfp1.0\n# Your fragment program; what it computes moves to the vertex program where it can.\nMOV result.color, fragment.texcoord[0];\nEND\n",
+);
+const BLANK_D3D9: (&str, &str) = (
+    "vs_2_0\n// A new pair: type or paste your vertex shader here (or import a .shader_test).\ndcl_position v0\ndcl_texcoord0 v1\nmov oPos, v0\nmov oT0, v1\n",
+    "ps_2_0\n// Your pixel shader; what it computes moves to the vertex shader where it can.\ndcl t0\nmov oC0, t0\n",
+);
+
+/// A new, untitled document: a pass-through pair in `dialect`, the GPGPU quad, no example,
+/// the optimizer options of `opts` kept.
+pub fn blank(dialect: hoist_asm::Dialect, opts: &crate::doc::OptState) -> Doc {
+    let (vp, fp) = match dialect {
+        hoist_asm::Dialect::Arb => BLANK_ARB,
+        hoist_asm::Dialect::D3d9 => BLANK_D3D9,
+    };
+    Doc {
+        vp: vp.into(),
+        fp: fp.into(),
+        opts: opts.clone(),
+        title: Some("Untitled".into()),
+        ..Doc::default()
+    }
+}
+
 /// A scene split for the playground: the optimized pair's programs, and the rest.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SplitScene {
@@ -231,19 +258,26 @@ pub fn load(e: &Example) -> Doc {
         d.scene = Some(s.rest);
     }
     if let Ok(sc) = hoist_raster::scene::parse(e.scene, &hoist_raster::Caps::default()) {
-        // The window's size: its `window` command, else `SIZE` (or piglit's default).
-        let (w, h) = sc
-            .commands
-            .iter()
-            .find_map(|(_, c)| match c {
-                hoist_raster::scene::Command::Window(_, w, h) => Some((*w, *h)),
-                _ => None,
-            })
-            .unwrap_or(sc.window);
-        d.inputs.width = w.clamp(1, crate::doc::MAX_SIZE);
-        d.inputs.height = h.clamp(1, crate::doc::MAX_SIZE);
+        (d.inputs.width, d.inputs.height) = window_size(&sc);
     }
     d
+}
+
+/// A scene's window size as the Inputs panel shows it: its first `window` command, else
+/// `SIZE` (or piglit's default), within the playground's limit.
+pub fn window_size(sc: &hoist_raster::scene::Scene) -> (u32, u32) {
+    let (w, h) = sc
+        .commands
+        .iter()
+        .find_map(|(_, c)| match c {
+            hoist_raster::scene::Command::Window(_, w, h) => Some((*w, *h)),
+            _ => None,
+        })
+        .unwrap_or(sc.window);
+    (
+        w.clamp(1, crate::doc::MAX_SIZE),
+        h.clamp(1, crate::doc::MAX_SIZE),
+    )
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 //! - [`engine`]: optimization, validation and rendering as jobs and events — what the
 //!   page's Web Worker runs (`worker`, started by `src/bin/hoist-worker.rs`), reached
 //!   through `bridge` and the message encoding `wire` (wasm only).
+//! - [`scenefile`]: documents imported from and exported to `.shader_test` scene files.
 //! - [`examples`], [`estimate`], [`dag`], [`numbers`]: the gallery, the paper's cost
 //!   reasoning, the dependence graph and input validation.
 
@@ -27,6 +28,7 @@ pub mod examples;
 pub mod highlight;
 pub mod numbers;
 pub mod render;
+pub mod scenefile;
 pub mod state;
 pub mod summary;
 

@@ -78,6 +78,10 @@ pub enum Action {
     SetImage(u8, String, Rc<Vec<u8>>),
     LoadExample(String),
     LoadDoc(Box<Doc>),
+    /// A new untitled document (a pass-through pair in the current dialect).
+    New,
+    /// A scene file (its text, and its file name when it came from one) to import whole.
+    Import(String, Option<String>),
     /// Turns hand editing of the optimized side on (starting from the optimizer's output)
     /// or off.
     HandEdit(bool),
@@ -193,6 +197,19 @@ impl State {
 
     pub fn apply(&mut self, action: Action) {
         match action {
+            Action::SetVp(ref t) | Action::SetFp(ref t)
+                if crate::scenefile::looks_like_scene(t) =>
+            {
+                // A refused scene stays in the editor (as the textarea shows it), with why.
+                let t = t.clone();
+                if !self.import(&t, None) {
+                    self.edit_programs(action);
+                }
+            }
+            Action::New => self.new_doc(),
+            Action::Import(t, name) => {
+                self.import(&t, name.as_deref());
+            }
             Action::SetVp(_)
             | Action::SetFp(_)
             | Action::SetProfile(..)
@@ -421,6 +438,46 @@ impl State {
                 self.progress = None;
             }
             _ => {}
+        }
+    }
+
+    /// Starts a new untitled document in the dialect of the current fragment program.
+    fn new_doc(&mut self) {
+        let dialect = hoist_asm::detect_profile(&self.doc.fp)
+            .map_or(hoist_asm::Dialect::Arb, |p| p.dialect());
+        self.load(examples::blank(dialect, &self.doc.opts));
+        self.images.clear();
+        self.image_names.clear();
+        self.notice = None;
+    }
+
+    /// Replaces the document with an imported scene file, or says why it cannot be.
+    fn import(&mut self, text: &str, name: Option<&str>) -> bool {
+        match crate::scenefile::import(text, name) {
+            Ok(i) => {
+                self.load(i.doc);
+                self.images.clear();
+                self.image_names.clear();
+                let what = name.unwrap_or("the scene");
+                self.notice = Some(Notice {
+                    text: std::iter::once(format!("Imported {what}."))
+                        .chain(i.notes.iter().map(|n| format!("Note: {n}.")))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    error: false,
+                });
+                true
+            }
+            Err(e) => {
+                self.notice = Some(Notice {
+                    text: format!(
+                        "Could not import {}: {e}",
+                        name.unwrap_or("the pasted scene")
+                    ),
+                    error: true,
+                });
+                false
+            }
         }
     }
 
@@ -688,6 +745,139 @@ mod tests {
         assert_eq!(
             s.doc.inputs.tolerance,
             crate::doc::Inputs::default().tolerance
+        );
+    }
+
+    /// A fragment program of `n` ALU instructions (over R300's 64 at n = 500).
+    fn long_fp(n: usize) -> String {
+        let mut t = String::from("!!ARBfp1.0\nTEMP r;\nMOV r, fragment.texcoord[0];\n");
+        for i in 0..n {
+            let op = if i % 2 == 0 {
+                "MAD r, r, {0.5, 0.25, 0.125, 1}, fragment.texcoord[0];"
+            } else {
+                "ADD r, r, -fragment.texcoord[0];"
+            };
+            t.push_str(op);
+            t.push('\n');
+        }
+        t + "MOV result.color, r;\nEND\n"
+    }
+
+    #[test]
+    fn a_program_over_r300_fits_a_larger_target_and_is_analyzed_there() {
+        let mut s = State::new(examples::blank(
+            hoist_asm::Dialect::Arb,
+            &OptState::default(),
+        ));
+        s.apply(Action::SetFp(long_fp(500)));
+        let a = crate::analysis::parse(&s.doc);
+        assert!(
+            a.fp.diagnostics.iter().any(|d| d.code == "E0301"),
+            "{:?}",
+            a.fp.diagnostics
+        );
+        assert_eq!(a.fp.fits, Some(hoist_asm::ArbTarget::Nv40));
+        let hint =
+            a.fp.diagnostics
+                .iter()
+                .find_map(|d| d.hint.clone())
+                .unwrap();
+        assert!(hint.contains("NV40"), "{hint}");
+        assert!(
+            a.problem.as_deref().unwrap().contains("analyze under NV40"),
+            "{:?}",
+            a.problem
+        );
+        let mut o = s.doc.opts.clone();
+        o.target = a.fp.fits.unwrap();
+        s.apply(Action::SetOpts(o));
+        let a = crate::analysis::analyze(&s.doc);
+        assert_eq!(a.fp.errors(), 0, "{:?}", a.fp.diagnostics);
+        assert!(a.fp.fits.is_none());
+        assert!(a.optimized.is_some(), "{:?}", a.problem);
+        // The optimizer is held to the target's limits too.
+        let l = s.doc.opts.limits_of(hoist_asm::Profile::ArbFp1);
+        assert_eq!(
+            l,
+            hoist_asm::Profile::ArbFp1.limits_for(hoist_asm::ArbTarget::Nv40)
+        );
+        assert!(
+            s.doc
+                .opts
+                .to_options(
+                    hoist_asm::Profile::ArbVp1,
+                    hoist_asm::Profile::ArbFp1,
+                    4.0,
+                    1.0
+                )
+                .fp_limits
+                == Some(l)
+        );
+        // Past every target: no offer.
+        let a = crate::analysis::parse(&Doc {
+            fp: long_fp(20_000),
+            ..s.doc.clone()
+        });
+        assert!(a.fp.errors() > 0 && a.fp.fits.is_none());
+    }
+
+    #[test]
+    fn new_starts_an_untitled_pair_in_the_current_dialect() {
+        let mut s = fig3();
+        s.apply(Action::New);
+        assert!(s.doc.example.is_none() && s.doc.scene.is_none() && s.pristine.is_none());
+        assert_eq!(s.doc.title.as_deref(), Some("Untitled"));
+        let d3d9 = hoist_asm::detect_profile(&s.doc.fp).unwrap().dialect();
+        assert_eq!(d3d9, hoist_asm::Dialect::D3d9);
+        let a = crate::analysis::analyze(&s.doc);
+        assert!(
+            a.optimized.is_some(),
+            "{:?} {:?}",
+            a.problem,
+            a.fp.diagnostics
+        );
+        s.apply(Action::LoadExample("paper/gauss13-arb".into()));
+        s.apply(Action::New);
+        assert!(s.doc.fp.starts_with("!!ARBfp1.0"));
+        assert!(crate::analysis::analyze(&s.doc).optimized.is_some());
+        assert!(crate::codec::decode(&s.link()).is_ok());
+    }
+
+    #[test]
+    fn a_pasted_scene_file_becomes_the_document() {
+        let mut s = fig3();
+        let scene = "[require]\nSIZE 32 32\n\n[vertex program]\n!!ARBvp1.0\nMOV result.position, vertex.position;\nMOV result.color, vertex.color;\nEND\n\n[test]\ncolor 0.25 0.5 0.75 1\ndraw quad\nprobe all rgba 0.25 0.5 0.75 1\n";
+        s.apply(Action::SetVp(scene.into()));
+        assert!(s.doc.vp.starts_with("!!ARBvp1.0") && s.doc.fp.starts_with("!!ARBfp1.0"));
+        assert!(s.doc.example.is_none() && s.doc.scene.as_deref().unwrap().contains("probe all"));
+        assert_eq!((s.doc.inputs.width, s.doc.inputs.height), (32, 32));
+        let n = s.notice.clone().unwrap();
+        assert!(!n.error && n.text.contains("no fragment program"), "{n:?}");
+        // A file that cannot be imported stays in the editor, with the reason.
+        let before = s.doc.clone();
+        s.apply(Action::SetFp(
+            "[vertex shader]\nvoid main() {}\n[test]\n".into(),
+        ));
+        assert!(s.notice.as_ref().unwrap().error);
+        assert!(s.notice.as_ref().unwrap().text.contains("GLSL"));
+        assert!(s.doc.fp.starts_with("[vertex shader]") && s.doc.vp == before.vp);
+    }
+
+    #[test]
+    fn title_and_target_survive_the_link_and_are_sanitized() {
+        let mut d = examples::blank(hoist_asm::Dialect::Arb, &OptState::default());
+        d.title = Some("my\u{7}  kernel\n".into());
+        d.opts.target = hoist_asm::ArbTarget::G80;
+        let back = match crate::codec::decode(&crate::codec::encode(&d)).unwrap() {
+            crate::codec::Link::State(b) => *b,
+            l => panic!("{l:?}"),
+        };
+        assert_eq!(back.title.as_deref(), Some("my kernel"));
+        assert_eq!(back.opts.target, hoist_asm::ArbTarget::G80);
+        d.title = Some("x".repeat(1000));
+        assert_eq!(
+            d.sanitize().unwrap().title.unwrap().len(),
+            crate::doc::MAX_TITLE
         );
     }
 }

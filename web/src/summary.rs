@@ -15,6 +15,8 @@ pub struct Summary {
     pub vp: Option<(u32, u32)>,
     /// The verdict's headline, "checking…" while the current text is being worked on.
     pub verdict: String,
+    /// The ARB target, when the pair is ARB and it is not the default (R300).
+    pub target: Option<String>,
     /// CSS class of the verdict: `identical`, `equivalent`, `different`, `unvalidated`,
     /// `pending` or `none`.
     pub class: &'static str,
@@ -30,9 +32,14 @@ pub fn summarize(s: &State) -> Summary {
     let fp = stats.map(|(b, af)| (b.fp_slots.total(), af.fp_slots.total()));
     let vp = stats.map(|(b, af)| (b.vp_slots.total(), af.vp_slots.total()));
     let (verdict, class) = verdict(s);
+    let t = s.doc.opts.target;
+    let arb = s
+        .latest_parse()
+        .is_some_and(|a| a.dialect() == hoist_asm::Dialect::Arb);
     Summary {
         fp,
         vp,
+        target: (arb && t != hoist_asm::ArbTarget::default()).then(|| t.id().to_uppercase()),
         verdict,
         class,
     }

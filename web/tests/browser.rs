@@ -677,3 +677,53 @@ async fn the_app_survives_a_dead_engine_and_recovers_on_the_next_edit() {
     assert!(all(&root, "#engine-error").is_empty());
     assert!(text(&root, "#validation").starts_with("validated on "));
 }
+
+#[wasm_bindgen_test]
+async fn an_editor_over_its_target_offers_the_one_that_fits() {
+    let root = mount_point();
+    let mut src = String::from("!!ARBfp1.0\nTEMP r;\nMOV r, fragment.texcoord[0];\n");
+    for _ in 0..300 {
+        src.push_str("ADD r, r, fragment.texcoord[0];\n");
+    }
+    src.push_str("MOV result.color, r;\nEND\n");
+    let side = Side::parse(&src, None);
+    assert_eq!(side.fits, Some(hoist_asm::ArbTarget::Nv40));
+    let (ontarget, picked) = recorder::<hoist_asm::ArbTarget>();
+    let props = yew::props!(EditorProps {
+        id: AttrValue::from("t-long"),
+        title: AttrValue::from("Fragment program"),
+        value: AttrValue::from(src.clone()),
+        stage: Stage::Fragment,
+        side: Some(Shared(Rc::new(side))),
+        onchange: Callback::noop(),
+        ontarget: Some(ontarget),
+    });
+    yew::Renderer::<Editor>::with_root_and_props(root.clone(), props).render();
+    tick().await;
+    assert!(text(&root, "#t-long-target-offer").contains("NVIDIA GeForce 6800"));
+    assert!(text(&root, ".diags").contains("fits the NV40 target"));
+    let b: HtmlElement = one(&root, "#t-long-fit-target").dyn_into().unwrap();
+    assert_eq!(b.text_content().unwrap(), "Analyze under NV40");
+    b.click();
+    assert_eq!(*picked.borrow(), vec![hoist_asm::ArbTarget::Nv40]);
+}
+
+#[wasm_bindgen_test]
+async fn the_document_bar_names_the_document_and_starts_new_ones() {
+    use hoist_web::components::document::{DocBar, DocBarProps};
+    let root = mount_point();
+    let (dispatch, seen) = recorder::<Action>();
+    let props = yew::props!(DocBarProps {
+        title: Some(AttrValue::from("Untitled")),
+        dispatch,
+        onexport: Callback::noop(),
+    });
+    yew::Renderer::<DocBar>::with_root_and_props(root.clone(), props).render();
+    tick().await;
+    assert_eq!(text(&root, "#doc-title"), "Untitled");
+    let input: HtmlInputElement = one(&root, "#import-file").dyn_into().unwrap();
+    assert_eq!(input.type_(), "file");
+    let b: HtmlElement = one(&root, "#new-doc").dyn_into().unwrap();
+    b.click();
+    assert!(matches!(seen.borrow().last(), Some(Action::New)));
+}

@@ -30,6 +30,25 @@ pub struct EditorProps {
     /// 1-based line to highlight (the origin of a hovered moved instruction).
     #[prop_or_default]
     pub highlight_line: Option<u32>,
+    /// Switches the ARB target (offered when the program fits a larger one only).
+    #[prop_or_default]
+    pub ontarget: Option<Callback<hoist_asm::ArbTarget>>,
+}
+
+/// The one-click switch to the smallest ARB target the program fits, when it is over the
+/// current one's limits.
+fn target_offer(p: &EditorProps) -> Html {
+    let (Some(t), Some(cb)) = (p.side.as_ref().and_then(|s| s.fits), p.ontarget.clone()) else {
+        return html! {};
+    };
+    let name = t.id().to_uppercase();
+    html! {
+        <p class="target-offer" id={format!("{}-target-offer", p.id)}>
+            { "Over the current ARB target's limits; it fits " }<b>{ t.name() }</b>{ ". " }
+            <button type="button" id={format!("{}-fit-target", p.id)}
+                onclick={Callback::from(move |_| cb.emit(t))}>{ format!("Analyze under {name}") }</button>
+        </p>
+    }
 }
 
 fn severity_class(s: Severity) -> &'static str {
@@ -441,6 +460,7 @@ pub fn editor(p: &EditorProps) -> Html {
                     <span class="ed-measure" ref={measure} aria-hidden="true">{ "0000000000" }</span>
                 </div>
             </div>
+            { target_offer(p) }
             if !diags.is_empty() {
                 <ul class="diags" aria-label={format!("{} diagnostics", p.title)}>
                     { diag_list(diags, &text, &idx, &area, reveal) }

@@ -2,6 +2,7 @@
 //! (analysis, render results, document parts) and send [`crate::state::Action`]s.
 
 pub mod dag;
+pub mod document;
 pub mod editor;
 pub mod examples;
 pub mod inputs;

@@ -5,7 +5,7 @@
 use super::{event_checked, event_value};
 use crate::doc::{LimitEdit, OptState};
 use crate::state::Action;
-use hoist_asm::Profile;
+use hoist_asm::{ArbTarget, Profile};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -81,14 +81,45 @@ fn limit_field(
     }
 }
 
+/// The ARB target: whose limits ARB programs are parsed and optimized under.
+fn target(p: &OptionsProps) -> Html {
+    let (d, o) = (p.dispatch.clone(), p.opts.clone());
+    let onchange = Callback::from(move |e: Event| {
+        if let Some(t) = ArbTarget::from_id(&event_value(&e)) {
+            d.emit(Action::SetOpts(OptState {
+                target: t,
+                ..o.clone()
+            }));
+        }
+    });
+    let arb = [p.vp_profile, p.fp_profile]
+        .iter()
+        .flatten()
+        .any(|p| p.dialect() == hoist_asm::Dialect::Arb);
+    html! {
+        <fieldset class="target">
+            <legend>{ "ARB target" }</legend>
+            <select id="arb-target" aria-label="ARB target" {onchange}>
+                { for ArbTarget::ALL.iter().map(|t| html! {
+                    <option value={t.id()} selected={*t == p.opts.target}>{ t.name() }</option>
+                }) }
+            </select>
+            <p class="muted">
+                { p.opts.target.description() }
+                if !arb { { " (Direct3D 9 profiles fix their own limits)" } }
+            </p>
+        </fieldset>
+    }
+}
+
 /// The limit overrides of both profiles.
 fn limits(p: &OptionsProps, err: &UseStateHandle<Option<String>>) -> Html {
-    let vl = p.vp_profile.map(|p| p.limits());
-    let fl = p.fp_profile.map(|p| p.limits());
+    let vl = p.vp_profile.map(|v| v.limits_for(p.opts.target));
+    let fl = p.fp_profile.map(|f| f.limits_for(p.opts.target));
     let field = |stage, label, default| limit_field(p, err, stage, label, default);
     html! {
         <fieldset class="limits">
-            <legend>{ "limits (empty = the profile's)" }</legend>
+            <legend>{ "limits (empty = the profile's, or the ARB target's)" }</legend>
             <div class="grid3">
                 <span class="muted">{ p.vp_profile.map(|p| p.header()).unwrap_or("vertex") }</span>
                 { field((true, 0), "slots", vl.as_ref().map(|l| l.max_slots)) }
@@ -197,6 +228,7 @@ pub fn options_panel(p: &OptionsProps) -> Html {
                 <label><input type="checkbox" checked={o.vp_cleanup}
                     onchange={set(|o, e| o.vp_cleanup = event_checked(e))} />{ " clean up moved vertex code" }</label>
             </fieldset>
+            { target(p) }
             { limits(p, &error) }
             if let Some(e) = &*error {
                 <p class="field-error" role="alert">{ e.clone() }</p>

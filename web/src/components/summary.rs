@@ -21,6 +21,10 @@ pub fn summary_bar(s: &State) -> Html {
             <span class="sep" aria-hidden="true">{ " · " }</span>
             { figures("summary-vp", "V", m.vp) }
             <span class="sep" aria-hidden="true">{ " · " }</span>
+            if let Some(t) = m.target {
+                <span id="summary-target" title="ARB target">{ t }</span>
+                <span class="sep" aria-hidden="true">{ " · " }</span>
+            }
             <span id="summary-verdict" class={classes!("summary-verdict", m.class)}>{ m.verdict }</span>
         </p>
     }
