@@ -29,6 +29,7 @@ pub mod numbers;
 pub mod render;
 pub mod state;
 pub mod summary;
+pub mod work;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -8,6 +8,7 @@ use crate::analysis::Side;
 use crate::highlight::{self, Mark};
 use hoist_asm::diag::LineIndex;
 use hoist_asm::{Diagnostic, Profile, Severity, Stage};
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -119,7 +120,7 @@ fn by_line<'d>(idx: &LineIndex, diags: &'d [Diagnostic], lines: usize) -> Vec<Ve
 }
 
 /// The first diagnostic of a line, as shown at its end.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Lens {
     class: &'static str,
     text: String,
@@ -156,10 +157,11 @@ impl Lens {
     }
 }
 
-/// One line of the highlighted text.
-#[derive(Clone, Debug, PartialEq)]
+/// One line of the highlighted text (its segments shared with the highlighter's cache, so
+/// an unchanged line compares equal by pointer).
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct CodeLine {
-    segs: Vec<highlight::Seg>,
+    segs: Rc<Vec<highlight::Seg>>,
     lens: Option<Lens>,
     highlighted: bool,
 }
@@ -229,17 +231,29 @@ fn gutter_marks(
         .collect()
 }
 
-/// The highlighted text under the textarea, with the lenses, in blocks of lines.
+/// The highlighted text under the textarea, with the squiggles and the lenses, in blocks
+/// of lines. Lines come from the incremental highlighter: a line without marks keeps its
+/// cached segments, so only the blocks of changed lines draw again.
 fn body(
-    lines: Vec<Vec<highlight::Seg>>,
+    hl: &highlight::Incremental,
+    marks: Vec<Vec<highlight::LineMark>>,
     by_line: &[Vec<&Diagnostic>],
     highlight_line: Option<u32>,
 ) -> Html {
-    let mut code = lines.into_iter().enumerate().map(|(i, segs)| CodeLine {
-        segs,
-        lens: Lens::of(&by_line[i + 1]),
-        highlighted: highlight_line == Some(i as u32 + 1),
-    });
+    let mut code = hl
+        .lines()
+        .iter()
+        .zip(marks)
+        .enumerate()
+        .map(|(i, (l, marks))| CodeLine {
+            segs: if marks.is_empty() {
+                l.segs.clone()
+            } else {
+                Rc::new(highlight::line_segs(&l.text, &l.toks, &marks))
+            },
+            lens: by_line.get(i + 1).and_then(|d| Lens::of(d)),
+            highlighted: highlight_line == Some(i as u32 + 1),
+        });
     let mut blocks = Vec::new();
     loop {
         let lines: Vec<CodeLine> = code.by_ref().take(BLOCK_LINES).collect();
@@ -401,6 +415,7 @@ pub fn editor(p: &EditorProps) -> Html {
     let area = use_node_ref();
     let scroller = use_node_ref();
     let measure = use_node_ref();
+    let hl = use_mut_ref(highlight::Incremental::default);
     let reveal = {
         let (a, s, m) = (area.clone(), scroller.clone(), measure.clone());
         move || reveal_caret(&a, &s, &m)
@@ -413,9 +428,9 @@ pub fn editor(p: &EditorProps) -> Html {
         .map_or(hoist_asm::Dialect::D3d9, |p| p.dialect());
     let diags: &[Diagnostic] = p.side.as_ref().map_or(&[], |s| &s.diagnostics);
     let idx = LineIndex::new(&text);
-    let toks = highlight::tokens(&text, dialect);
-    let lines = highlight::lines(&text, &toks, &squiggles(&text, diags));
-    let by_line = by_line(&idx, diags, lines.len());
+    hl.borrow_mut().update(&text, dialect);
+    let marks = highlight::marks_by_line(&text, &squiggles(&text, diags));
+    let by_line = by_line(&idx, diags, marks.len());
     let oninput = on_input(p, &area, text.clone(), reveal.clone());
     let onkeyup = {
         let reveal = reveal.clone();
@@ -434,7 +449,7 @@ pub fn editor(p: &EditorProps) -> Html {
                     <Gutter lines={gutter_marks(&by_line, p.highlight_line)} />
                 </div>
                 <div class="ed-body">
-                    <pre class="ed-hl" aria-hidden="true">{ body(lines, &by_line, p.highlight_line) }</pre>
+                    <pre class="ed-hl" aria-hidden="true">{ body(&hl.borrow(), marks, &by_line, p.highlight_line) }</pre>
                     <textarea id={p.id.clone()} ref={area.clone()} class="ed-input" spellcheck="false"
                         autocomplete="off" autocapitalize="off" wrap="off"
                         value={p.value.clone()} {oninput} {onkeyup} />
