@@ -15,6 +15,7 @@ use crate::components::inputs::InputsPanel;
 use crate::components::optimized::OptimizedView;
 use crate::components::options::OptionsPanel;
 use crate::components::output::Output;
+use crate::components::scene::SceneEditor;
 use crate::components::stats::StatsPanel;
 use crate::components::summary::summary_bar;
 use crate::engine::{Event, Fail, Job};
@@ -30,8 +31,24 @@ use wasm_bindgen::prelude::*;
 use yew::platform::spawn_local;
 use yew::prelude::*;
 
-/// Pause after the last keystroke before re-optimizing (ms).
+/// Pause after the last keystroke before the text is parsed and sent to the worker (ms):
+/// long enough to skip the revisions of a burst of keys, short enough to feel live (see
+/// BENCHMARKS.md, "Playground responsiveness").
 const DEBOUNCE_MS: u32 = 220;
+
+/// Measurement-only switch, never set by a document: while local storage holds this key,
+/// its value (ms, at most 2000) replaces [`DEBOUNCE_MS`] (`tests/e2e/latency.mjs` compares
+/// pauses with one build).
+pub const TEST_DEBOUNCE_KEY: &str = "hoist-test-debounce-ms";
+
+fn debounce_ms() -> u32 {
+    LocalStorage::raw()
+        .get_item(TEST_DEBOUNCE_KEY)
+        .ok()
+        .flatten()
+        .and_then(|v| v.parse::<u32>().ok())
+        .map_or(DEBOUNCE_MS, |v| v.min(2000))
+}
 
 /// Quiet time after the analysis of the current text before the document is saved (ms).
 const PERSIST_MS: u32 = 1000;
@@ -112,6 +129,8 @@ struct Report {
     /// Why the worker stopped, while that is shown.
     engine_error: Option<String>,
     rendering: bool,
+    /// The user stopped the current text's job.
+    stopped: bool,
     render_ms: Option<[f64; 2]>,
     optimizer_ms: f64,
 }
@@ -144,6 +163,7 @@ fn report() -> Result<JsValue, JsValue> {
             rejected: trust.map(|t| t.rejected).unwrap_or_default(),
             engine_error: s.engine_error.clone(),
             rendering: s.progress.is_some(),
+            stopped: s.is_stopped(),
             render_ms: s.rendered.as_ref().map(|r| [r.ms_original, r.ms_optimized]),
             optimizer_ms: s.analysis_ms,
         };
@@ -235,6 +255,7 @@ fn use_hash_changes(dispatch: UseReducerDispatcher<State>) {
 #[hook]
 fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
     let engine = use_mut_ref(|| None::<Engine>);
+    let stop_engine = engine.clone();
     let doc = state.doc.clone();
     let images = state.images.clone();
     let dispatch = state.dispatcher();
@@ -245,7 +266,7 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
         let cancel = Rc::new(Cell::new(false));
         let c = cancel.clone();
         spawn_local(async move {
-            TimeoutFuture::new(if rev <= 1 { 0 } else { DEBOUNCE_MS }).await;
+            TimeoutFuture::new(if rev <= 1 { 0 } else { debounce_ms() }).await;
             if c.get() {
                 return;
             }
@@ -274,6 +295,25 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
             }
         });
         move || cancel.set(true)
+    });
+    use_stop(state.stops, stop_engine);
+}
+
+/// Stop: the job under way ends at once. A render stops at its next slice (the worker is
+/// told to cancel); an optimization cannot be interrupted, so its worker is terminated and
+/// the next job starts a fresh one.
+#[hook]
+fn use_stop(stops: u64, engine: Rc<RefCell<Option<Engine>>>) {
+    use_effect_with(stops, move |&stops| {
+        if stops > 0 {
+            let mut slot = engine.borrow_mut();
+            if slot.as_ref().is_some_and(|e| e.optimizing_ms().is_some()) {
+                // Dropping the engine terminates its worker.
+                *slot = None;
+            } else if let Some(e) = slot.as_ref() {
+                e.cancel();
+            }
+        }
     });
 }
 
@@ -323,6 +363,7 @@ struct Handlers {
     vp_profile: Callback<Option<String>>,
     fp_profile: Callback<Option<String>>,
     origin: Callback<Option<u32>>,
+    scene: Callback<String>,
 }
 
 #[hook]
@@ -349,6 +390,7 @@ fn use_handlers(state: &UseReducerHandle<State>) -> Handlers {
         origin: use_callback(dispatch.clone(), |l: Option<u32>, d| {
             d.emit(Action::OriginLine(l))
         }),
+        scene: use_callback(dispatch.clone(), |s: String, d| d.emit(Action::SetScene(s))),
         dispatch,
     }
 }
@@ -598,6 +640,7 @@ pub fn app(props: &AppProps) -> Html {
                         side={sides[1].clone()} onchange={h.fp.clone()}
                         profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
                         highlight_line={state.origin_line} />
+                    <SceneEditor text={state.doc.scene.clone().map(AttrValue::from)} onchange={h.scene.clone()} />
                 </section>
                 <section class="col" aria-label="Optimized programs">
                     <h2>
@@ -610,7 +653,7 @@ pub fn app(props: &AppProps) -> Html {
                     { optimized_side(&state, a.as_deref(), &sides, &h) }
                 </section>
                 <Output rendered={rendered.clone()} progress={state.progress}
-                    optimizing={state.is_optimizing()} trust={trust} engine_error={engine_error}
+                    optimizing={state.is_optimizing()} stopped={state.is_stopped()} trust={trust} engine_error={engine_error}
                     view={state.doc.inputs.view} tolerance={state.doc.inputs.tolerance}
                     error={error} dispatch={h.dispatch.clone()} />
                 <div class="panels">

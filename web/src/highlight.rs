@@ -135,6 +135,49 @@ pub fn line_tokens(line: &str, dialect: Dialect, state: LineState) -> (Vec<Token
     (s.out, next)
 }
 
+/// Classifies one line of a scene (piglit's shader_runner format): `#` comments, section
+/// headers, the command word, numbers, the rest as names and punctuation.
+pub fn scene_line_tokens(line: &str) -> Vec<Token> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut first = true;
+    while i < b.len() {
+        let c = b[i];
+        let start = i;
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let kind = if c == b'#' {
+            i = b.len();
+            Kind::Comment
+        } else if c == b'[' && first {
+            i = line.find(']').map_or(b.len(), |e| e + 1);
+            Kind::Header
+        } else if c.is_ascii_digit()
+            || ((c == b'-' || c == b'.') && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
+            i = scan_number(b, i + 1);
+            Kind::Number
+        } else if is_word(c) {
+            while i < b.len() && (is_word(b[i]) || b[i] == b'.') {
+                i += 1;
+            }
+            if first { Kind::Opcode } else { Kind::Ident }
+        } else {
+            i += line[i..].chars().next().map_or(1, char::len_utf8);
+            Kind::Punct
+        };
+        first = false;
+        out.push(Token {
+            range: start..i,
+            kind,
+        });
+    }
+    out
+}
+
 /// Classifies the program text. `dialect` decides comment markers and statement ends; for
 /// text that is neither, pass the detected dialect or [`Dialect::D3d9`]. The text is
 /// scanned line by line ([`line_tokens`]), so no token crosses a line break.
@@ -546,8 +589,11 @@ pub struct CachedLine {
 }
 
 impl CachedLine {
-    fn scan(text: &str, dialect: Dialect, entry: LineState) -> CachedLine {
-        let (toks, exit) = line_tokens(text, dialect, entry);
+    fn scan(text: &str, dialect: Option<Dialect>, entry: LineState) -> CachedLine {
+        let (toks, exit) = match dialect {
+            Some(d) => line_tokens(text, d, entry),
+            None => (scene_line_tokens(text), entry),
+        };
         let segs = Rc::new(line_segs(text, &toks, &[]));
         CachedLine {
             text: text.to_string(),
@@ -565,16 +611,18 @@ impl CachedLine {
 /// segments (the same `Rc`, so a view can tell it is unchanged by pointer).
 #[derive(Debug, Default)]
 pub struct Incremental {
-    dialect: Option<Dialect>,
+    /// The language of the lines kept: a program's dialect, or scene text (`None`).
+    lang: Option<Option<Dialect>>,
     lines: Vec<CachedLine>,
 }
 
 impl Incremental {
-    /// Brings the lines up to `src`; returns how many lines were scanned.
-    pub fn update(&mut self, src: &str, dialect: Dialect) -> usize {
-        if self.dialect != Some(dialect) {
+    /// Brings the lines up to `src`, a program in `dialect` or a scene (`None`); returns
+    /// how many lines were scanned.
+    pub fn update(&mut self, src: &str, dialect: Option<Dialect>) -> usize {
+        if self.lang != Some(dialect) {
             self.lines.clear();
-            self.dialect = Some(dialect);
+            self.lang = Some(dialect);
         }
         let new: Vec<&str> = src.split('\n').collect();
         let old = std::mem::take(&mut self.lines);
@@ -806,7 +854,7 @@ mod tests {
                         .collect();
                     src.insert_str(at, &ins);
                 }
-                inc.update(&src, d);
+                inc.update(&src, Some(d));
                 let full = lines(&src, &tokens(&src, d), &[]);
                 let got: Vec<Vec<Seg>> = inc.lines().iter().map(|l| (*l.segs).clone()).collect();
                 assert_eq!(got, full, "{d:?} {src:?}");
@@ -819,10 +867,10 @@ mod tests {
         let line = "mad r0.y, r0.y, c0.z, c0.y // step\n";
         let mut src = format!("ps_2_0\n{}", line.repeat(2000));
         let mut inc = Incremental::default();
-        assert_eq!(inc.update(&src, Dialect::D3d9), 2002);
+        assert_eq!(inc.update(&src, Some(Dialect::D3d9)), 2002);
         let old: Vec<Rc<Vec<Seg>>> = inc.lines().iter().map(|l| l.segs.clone()).collect();
         src.insert(7 + 40 * line.len() + 3, 'x');
-        assert_eq!(inc.update(&src, Dialect::D3d9), 1);
+        assert_eq!(inc.update(&src, Some(Dialect::D3d9)), 1);
         let same = inc
             .lines()
             .iter()
@@ -833,16 +881,41 @@ mod tests {
         // A new line is one scan; opening a block comment rescans what it comments out,
         // and closing it rescans the same lines again.
         src.insert_str(7, "add r1, r1, r1\n");
-        assert_eq!(inc.update(&src, Dialect::D3d9), 1);
+        assert_eq!(inc.update(&src, Some(Dialect::D3d9)), 1);
         src.insert_str(7, "/*");
-        assert_eq!(inc.update(&src, Dialect::D3d9), 2002);
+        assert_eq!(inc.update(&src, Some(Dialect::D3d9)), 2002);
         src.replace_range(7..9, "");
-        assert_eq!(inc.update(&src, Dialect::D3d9), 2002);
+        assert_eq!(inc.update(&src, Some(Dialect::D3d9)), 2002);
         // An ARB statement left open carries over to the next line only.
         let mut arb = "!!ARBfp1.0\nTEMP a;\nMOV a, a;\nMOV a, a;\nEND\n".to_string();
-        assert_eq!(inc.update(&arb, Dialect::Arb), 6);
+        assert_eq!(inc.update(&arb, Some(Dialect::Arb)), 6);
         arb = arb.replacen("TEMP a;", "TEMP a", 1);
-        assert_eq!(inc.update(&arb, Dialect::Arb), 2);
+        assert_eq!(inc.update(&arb, Some(Dialect::Arb)), 2);
         assert_eq!(inc.lines()[2].toks[0].kind, Kind::Ident);
+    }
+
+    #[test]
+    fn scene_lines_are_highlighted() {
+        let src = "[test]\n# note\nuniform vec4 k 0.5 -1 2.0e3\ndraw rect -1 -1 2 2\n";
+        let mut inc = Incremental::default();
+        assert_eq!(inc.update(src, None), 5);
+        let kinds: Vec<Vec<(String, Kind)>> = inc
+            .lines()
+            .iter()
+            .map(|l| {
+                l.toks
+                    .iter()
+                    .map(|t| (l.text[t.range.clone()].to_string(), t.kind))
+                    .collect()
+            })
+            .collect();
+        assert_eq!(kinds[0], [("[test]".to_string(), Kind::Header)]);
+        assert_eq!(kinds[1], [("# note".to_string(), Kind::Comment)]);
+        assert_eq!(kinds[2][0], ("uniform".to_string(), Kind::Opcode));
+        assert_eq!(kinds[2][3], ("0.5".to_string(), Kind::Number));
+        assert_eq!(kinds[2][4], ("-1".to_string(), Kind::Number));
+        assert_eq!(kinds[3][1], ("rect".to_string(), Kind::Ident));
+        // The same text as a program is another language: scanned again.
+        assert_eq!(inc.update(src, Some(Dialect::Arb)), 5);
     }
 }

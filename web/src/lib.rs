@@ -27,6 +27,7 @@ pub mod examples;
 pub mod highlight;
 pub mod numbers;
 pub mod render;
+pub mod scene_text;
 pub mod state;
 pub mod summary;
 pub mod work;

@@ -31,6 +31,9 @@ pub struct EditorProps {
     /// 1-based line to highlight (the origin of a hovered moved instruction).
     #[prop_or_default]
     pub highlight_line: Option<u32>,
+    /// The text is a scene (scene highlighting, the scene's size limit), not a program.
+    #[prop_or_default]
+    pub scene: bool,
 }
 
 fn severity_class(s: Severity) -> &'static str {
@@ -383,9 +386,14 @@ fn on_input(
 ) -> Callback<InputEvent> {
     let cb = p.onchange.clone();
     let area = area.clone();
+    let limit = if p.scene {
+        crate::doc::MAX_SCENE
+    } else {
+        crate::doc::MAX_PROGRAM
+    };
     Callback::from(move |e: InputEvent| {
         let v = event_value(&e);
-        if v.len() > crate::doc::MAX_PROGRAM
+        if v.len() > limit
             && let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>()
         {
             t.set_value(&current);
@@ -422,13 +430,13 @@ pub fn editor(p: &EditorProps) -> Html {
     };
     let text = p.value.to_string();
     let forced = p.profile.as_deref().and_then(Profile::from_id);
-    let detected = hoist_asm::detect_profile(&text);
+    let detected = hoist_asm::detect_profile(&text).filter(|_| !p.scene);
     let dialect = forced
         .or(detected)
         .map_or(hoist_asm::Dialect::D3d9, |p| p.dialect());
     let diags: &[Diagnostic] = p.side.as_ref().map_or(&[], |s| &s.diagnostics);
     let idx = LineIndex::new(&text);
-    hl.borrow_mut().update(&text, dialect);
+    hl.borrow_mut().update(&text, (!p.scene).then_some(dialect));
     let marks = highlight::marks_by_line(&text, &squiggles(&text, diags));
     let by_line = by_line(&idx, diags, marks.len());
     let oninput = on_input(p, &area, text.clone(), reveal.clone());
