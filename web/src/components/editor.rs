@@ -203,20 +203,34 @@ fn block(p: &BlockProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 struct GutterProps {
+    /// Number of the first line.
+    first: usize,
     /// Per line: the class of its worst diagnostic, and whether it is highlighted.
     lines: Vec<(Option<&'static str>, bool)>,
 }
 
-/// Line numbers, marked by the worst diagnostic of the line (drawn again only when the
-/// number of lines, a mark or the highlighted line changes).
-#[function_component(Gutter)]
-fn gutter(p: &GutterProps) -> Html {
+/// Line numbers of one block of lines, marked by the worst diagnostic of the line (drawn
+/// again only when a mark or the highlighted line of the block changes).
+#[function_component(GutterBlock)]
+fn gutter_block(p: &GutterProps) -> Html {
     p.lines
         .iter()
         .enumerate()
         .map(|(i, &(worst, hl))| {
             let class = classes!("gl", worst, hl.then_some("hl-line"));
-            html! { <div class={class}>{ i + 1 }</div> }
+            html! { <div class={class}>{ p.first + i }</div> }
+        })
+        .collect()
+}
+
+/// The gutter in blocks of [`BLOCK_LINES`]: a new line at the end of a long text adds a
+/// number, it does not draw every number again.
+fn gutter(marks: Vec<(Option<&'static str>, bool)>) -> Html {
+    marks
+        .chunks(BLOCK_LINES)
+        .enumerate()
+        .map(|(b, lines)| {
+            html! { <GutterBlock key={b} first={b * BLOCK_LINES + 1} lines={lines.to_vec()} /> }
         })
         .collect()
 }
@@ -454,7 +468,7 @@ pub fn editor(p: &EditorProps) -> Html {
             </header>
             <div class="ed-scroll" ref={scroller} onclick={onclick_gutter.clone()}>
                 <div class="ed-gutter" aria-hidden="true" onclick={onclick_gutter}>
-                    <Gutter lines={gutter_marks(&by_line, p.highlight_line)} />
+                    { gutter(gutter_marks(&by_line, p.highlight_line)) }
                 </div>
                 <div class="ed-body">
                     <pre class="ed-hl" aria-hidden="true">{ body(&hl.borrow(), marks, &by_line, p.highlight_line) }</pre>
