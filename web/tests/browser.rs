@@ -391,7 +391,22 @@ async fn an_edit_redraws_only_the_block_of_the_line_it_changes() {
     let edited = text.replace("c99.y ; step 99\n", "c99.x ; step 99\n");
     assert_ne!(edited, text);
     (set.borrow().clone().unwrap()).emit(edited);
-    tick().await;
+    for _ in 0..100 {
+        tick().await;
+        if all(&root, ".ed-hl .cl")[99]
+            .text_content()
+            .unwrap()
+            .contains("c99.x")
+        {
+            break;
+        }
+    }
+    let lines = all(&root, ".ed-hl .cl");
+    assert!(
+        lines[99].text_content().unwrap().contains("c99.x"),
+        "{:?}",
+        lines[99].text_content()
+    );
     let changed = js_sys::Function::new_no_args(
         "window.__obs.disconnect(); return [...window.__blocks].join(',');",
     )
@@ -400,8 +415,6 @@ async fn an_edit_redraws_only_the_block_of_the_line_it_changes() {
     .as_string()
     .unwrap();
     assert_eq!(changed, "3");
-    let lines = all(&root, ".ed-hl .cl");
-    assert!(lines[99].text_content().unwrap().contains("c99.x"));
 }
 
 /// Mounts the output panel for identical 4×4 images with the given trust and worker state.
