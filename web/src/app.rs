@@ -34,7 +34,7 @@ use yew::prelude::*;
 /// Pause after the last keystroke before the text is parsed and sent to the worker (ms):
 /// long enough to skip the revisions of a burst of keys, short enough to feel live (see
 /// BENCHMARKS.md, "Playground responsiveness").
-const DEBOUNCE_MS: u32 = 220;
+const DEBOUNCE_MS: u32 = 60;
 
 /// Measurement-only switch, never set by a document: while local storage holds this key,
 /// its value (ms, at most 2000) replaces [`DEBOUNCE_MS`] (`tests/e2e/latency.mjs` compares
