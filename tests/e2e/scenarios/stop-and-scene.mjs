@@ -103,7 +103,8 @@ scenario('stop-and-scene', async ({ page, base, open }) => {
   await setScene(page, many);
   await until(page, () => document.querySelector('.progress') && document.querySelector('#stop'),
     'progress and the Stop button');
-  await page.waitForTimeout(1500);
+  await until(page, () => Number(document.querySelector('.progress')?.getAttribute('aria-valuenow')) >= 1,
+    'render progress of 1 % or more', 60_000);
   const progress = await text(page, '.progress');
   log('rendering 1501 draws at 1024²:', progress);
   await shot(page, 'stop-and-scene-rendering.png');
