@@ -87,7 +87,10 @@ async function keystrokeToVerdict(page, pause) {
 
 /// Typing latency on a pair of `lines` lines, at three cadences.
 async function typing(page, lines) {
-  const { vp, fp } = bigPair(BLOCKS[lines] ?? Math.round(lines / 8));
+  const pair = bigPair(BLOCKS[lines] ?? Math.round(lines / 8));
+  const { vp } = pair;
+  // A text of its own, so that the fill below is an edit whatever was measured before.
+  const fp = `${pair.fp}// ${lines} lines\n`;
   await page.fill('#vp', vp);
   await editAndWait(page, '#fp', fp);
   console.log(`${lines}-line pair: ${fp.split('\n').length - 1} fragment lines`);
