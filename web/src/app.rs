@@ -32,22 +32,35 @@ use yew::platform::spawn_local;
 use yew::prelude::*;
 
 /// Pause after the last keystroke before the text is parsed and sent to the worker (ms):
-/// long enough to skip the revisions of a burst of keys, short enough to feel live (see
-/// BENCHMARKS.md, "Playground responsiveness").
-const DEBOUNCE_MS: u32 = 60;
+/// short for small programs, so results feel live; longer for long ones, whose parse on
+/// the page's thread and redraw of the results would otherwise land between the keys of a
+/// burst (BENCHMARKS.md, "Playground responsiveness", measured both).
+const DEBOUNCE_MS: u32 = 220;
+const DEBOUNCE_SHORT_MS: u32 = 60;
+/// Programs of up to this many lines together get the short pause.
+const SHORT_PAUSE_LINES: usize = 200;
 
 /// Measurement-only switch, never set by a document: while local storage holds this key,
-/// its value (ms, at most 2000) replaces [`DEBOUNCE_MS`] (`tests/e2e/latency.mjs` compares
-/// pauses with one build).
+/// its value (ms, at most 2000) replaces the pause (`tests/e2e/latency.mjs` compares pauses
+/// with one build).
 pub const TEST_DEBOUNCE_KEY: &str = "hoist-test-debounce-ms";
 
-fn debounce_ms() -> u32 {
-    LocalStorage::raw()
+fn debounce_ms(doc: &crate::doc::Doc) -> u32 {
+    let forced = LocalStorage::raw()
         .get_item(TEST_DEBOUNCE_KEY)
         .ok()
         .flatten()
-        .and_then(|v| v.parse::<u32>().ok())
-        .map_or(DEBOUNCE_MS, |v| v.min(2000))
+        .and_then(|v| v.parse::<u32>().ok());
+    forced.map_or_else(
+        || {
+            if doc.vp.lines().count() + doc.fp.lines().count() <= SHORT_PAUSE_LINES {
+                DEBOUNCE_SHORT_MS
+            } else {
+                DEBOUNCE_MS
+            }
+        },
+        |v| v.min(2000),
+    )
 }
 
 /// Quiet time after the analysis of the current text before the document is saved (ms).
@@ -266,7 +279,7 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
         let cancel = Rc::new(Cell::new(false));
         let c = cancel.clone();
         spawn_local(async move {
-            TimeoutFuture::new(if rev <= 1 { 0 } else { debounce_ms() }).await;
+            TimeoutFuture::new(if rev <= 1 { 0 } else { debounce_ms(&doc) }).await;
             if c.get() {
                 return;
             }
