@@ -242,7 +242,7 @@ fn stopped(p: &OutputProps) -> Html {
     let d = p.dispatch.clone();
     html! {
         <p class="message stopped" id="stopped" role="status">
-            { "Stopped: the job for this text was ended before it finished; nothing shown here is from it. " }
+            { "Stopped before the job for this text finished: there are no images or verdict for it. " }
             <button type="button" id="rerun" onclick={Callback::from(move |_| d.emit(Action::Rerun))}>{ "Run again" }</button>
         </p>
     }
