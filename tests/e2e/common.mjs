@@ -143,13 +143,13 @@ export const done = () => {
     && !v.textContent.startsWith('waiting');
 };
 
-/// A 500-line pair: 61 blocks of address arithmetic, a fetch and accumulation; keys are
-/// typed after `// typing here:`.
-export function bigPair() {
+/// A long pair: `blocks` blocks of address arithmetic, a fetch and accumulation (61: 500
+/// lines, 249: 2004 lines); keys are typed after `// typing here:`.
+export function bigPair(blocks = 61) {
   const vp = 'vs_3_0\ndcl_position v0\ndcl_texcoord0 v1\ndcl_position o0\ndcl_texcoord0 o1\nmov o0, v0\nmov o1, v1\n';
   const fp = ['ps_3_0', '// typing here: ', '// a long fragment program for the latency measurement',
     'def c0, 0.001, 0.002, 0.5, 2', 'def c1, 0, 0, 0, 0', 'dcl_texcoord0 v0', 'dcl_2d s0', 'mov r3, c1'];
-  for (let i = 0; i < 61; i++) {
+  for (let i = 0; i < blocks; i++) {
     fp.push('mul r0, v0, c0.wzyx', 'add r0.x, r0.x, c0.x', 'mad r0.y, r0.y, c0.z, c0.y', 'texld r1, r0, s0',
       'mul r2, r1, c0.w', 'rsq r2.x, r2.x', 'mad r3, r2, c0.x, r3', 'add r3, r3, r0');
   }

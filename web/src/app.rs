@@ -16,6 +16,7 @@ use crate::components::inputs::InputsPanel;
 use crate::components::optimized::OptimizedView;
 use crate::components::options::OptionsPanel;
 use crate::components::output::Output;
+use crate::components::scene::SceneEditor;
 use crate::components::stats::StatsPanel;
 use crate::components::summary::summary_bar;
 use crate::engine::{Event, Fail, Job};
@@ -31,8 +32,37 @@ use wasm_bindgen::prelude::*;
 use yew::platform::spawn_local;
 use yew::prelude::*;
 
-/// Pause after the last keystroke before re-optimizing (ms).
+/// Pause after the last keystroke before the text is parsed and sent to the worker (ms):
+/// short for small programs, so results feel live; longer for long ones, whose parse on
+/// the page's thread and redraw of the results would otherwise land between the keys of a
+/// burst (BENCHMARKS.md, "Playground responsiveness", measured both).
 const DEBOUNCE_MS: u32 = 220;
+const DEBOUNCE_SHORT_MS: u32 = 60;
+/// Programs of up to this many lines together get the short pause.
+const SHORT_PAUSE_LINES: usize = 200;
+
+/// Measurement-only switch, never set by a document: while local storage holds this key,
+/// its value (ms, at most 2000) replaces the pause (`tests/e2e/latency.mjs` compares pauses
+/// with one build).
+pub const TEST_DEBOUNCE_KEY: &str = "hoist-test-debounce-ms";
+
+fn debounce_ms(doc: &crate::doc::Doc) -> u32 {
+    let forced = LocalStorage::raw()
+        .get_item(TEST_DEBOUNCE_KEY)
+        .ok()
+        .flatten()
+        .and_then(|v| v.parse::<u32>().ok());
+    forced.map_or_else(
+        || {
+            if doc.vp.lines().count() + doc.fp.lines().count() <= SHORT_PAUSE_LINES {
+                DEBOUNCE_SHORT_MS
+            } else {
+                DEBOUNCE_MS
+            }
+        },
+        |v| v.min(2000),
+    )
+}
 
 /// Quiet time after the analysis of the current text before the document is saved (ms).
 const PERSIST_MS: u32 = 1000;
@@ -115,6 +145,8 @@ struct Report {
     rendering: bool,
     /// The scene's probes in the original run: passed, failed.
     probes: Option<[usize; 2]>,
+    /// The user stopped the current text's job.
+    stopped: bool,
     render_ms: Option<[f64; 2]>,
     optimizer_ms: f64,
 }
@@ -151,6 +183,7 @@ fn report() -> Result<JsValue, JsValue> {
                 .rendered
                 .as_ref()
                 .and_then(|r| r.original.as_ref().ok().map(|o| [o.probes.0, o.probes.1])),
+            stopped: s.is_stopped(),
             render_ms: s.rendered.as_ref().map(|r| [r.ms_original, r.ms_optimized]),
             optimizer_ms: s.analysis_ms,
         };
@@ -242,6 +275,7 @@ fn use_hash_changes(dispatch: UseReducerDispatcher<State>) {
 #[hook]
 fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
     let engine = use_mut_ref(|| None::<Engine>);
+    let stop_engine = engine.clone();
     let doc = state.doc.clone();
     let images = state.images.clone();
     let dispatch = state.dispatcher();
@@ -252,7 +286,7 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
         let cancel = Rc::new(Cell::new(false));
         let c = cancel.clone();
         spawn_local(async move {
-            TimeoutFuture::new(if rev <= 1 { 0 } else { DEBOUNCE_MS }).await;
+            TimeoutFuture::new(if rev <= 1 { 0 } else { debounce_ms(&doc) }).await;
             if c.get() {
                 return;
             }
@@ -281,6 +315,25 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
             }
         });
         move || cancel.set(true)
+    });
+    use_stop(state.stops, stop_engine);
+}
+
+/// Stop: the job under way ends at once. A render stops at its next slice (the worker is
+/// told to cancel); an optimization cannot be interrupted, so its worker is terminated and
+/// the next job starts a fresh one.
+#[hook]
+fn use_stop(stops: u64, engine: Rc<RefCell<Option<Engine>>>) {
+    use_effect_with(stops, move |&stops| {
+        if stops > 0 {
+            let mut slot = engine.borrow_mut();
+            if slot.as_ref().is_some_and(|e| e.optimizing_ms().is_some()) {
+                // Dropping the engine terminates its worker.
+                *slot = None;
+            } else if let Some(e) = slot.as_ref() {
+                e.cancel();
+            }
+        }
     });
 }
 
@@ -330,6 +383,7 @@ struct Handlers {
     vp_profile: Callback<Option<String>>,
     fp_profile: Callback<Option<String>>,
     origin: Callback<Option<u32>>,
+    scene: Callback<String>,
 }
 
 #[hook]
@@ -356,6 +410,7 @@ fn use_handlers(state: &UseReducerHandle<State>) -> Handlers {
         origin: use_callback(dispatch.clone(), |l: Option<u32>, d| {
             d.emit(Action::OriginLine(l))
         }),
+        scene: use_callback(dispatch.clone(), |s: String, d| d.emit(Action::SetScene(s))),
         dispatch,
     }
 }
@@ -609,6 +664,7 @@ pub fn app(props: &AppProps) -> Html {
                         side={sides[1].clone()} onchange={h.fp.clone()}
                         profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
                         highlight_line={state.origin_line} ontarget={on_target.clone()} />
+                    <SceneEditor text={state.doc.scene.clone().map(AttrValue::from)} onchange={h.scene.clone()} />
                 </section>
                 <section class="col" aria-label="Optimized programs">
                     <h2>
@@ -621,7 +677,7 @@ pub fn app(props: &AppProps) -> Html {
                     { optimized_side(&state, a.as_deref(), &sides, &h) }
                 </section>
                 <Output rendered={rendered.clone()} progress={state.progress}
-                    optimizing={state.is_optimizing()} trust={trust} engine_error={engine_error}
+                    optimizing={state.is_optimizing()} stopped={state.is_stopped()} trust={trust} engine_error={engine_error}
                     view={state.doc.inputs.view} tolerance={state.doc.inputs.tolerance}
                     error={error} dispatch={h.dispatch.clone()} />
                 <div class="panels">

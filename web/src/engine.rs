@@ -4,13 +4,15 @@
 //! [`Event`]s, one bounded piece of work per [`Runner::step`]: first the parse, the
 //! optimizer and its validation in one go ([`Event::Optimized`]), then the two renders a
 //! few bands at a time ([`Runner::progress`] between steps), and last both images with
-//! their verdict and heat map ([`Event::Rendered`]). The runner only needs a clock, so it
+//! their verdict and heat map ([`Event::Rendered`]). A plan over the work cap
+//! ([`work::check`]) fails before anything renders. The runner only needs a clock, so it
 //! runs natively in tests; `worker` (wasm) moves jobs and events between the page and the
 //! worker thread, and `bridge` is the page's end.
 
 use crate::analysis::{self, OptResult};
 use crate::doc::Doc;
 use crate::render::{self, Images, Phase, Rendered, Task};
+use crate::work;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
@@ -151,7 +153,9 @@ impl Runner {
                 let ms = (self.clock)() - t0;
                 let mut out = vec![Event::Optimized { id, result, ms }];
                 let t1 = (self.clock)();
-                match render::plan(&self.doc, &a, &self.images) {
+                match render::plan(&self.doc, &a, &self.images)
+                    .and_then(|p| p.map(|p| work::check(&p).map(|_| p)).transpose())
+                {
                     Ok(Some(plan)) => {
                         let setup = (self.clock)() - t1;
                         self.stage = Stage::Render {
@@ -386,5 +390,44 @@ mod tests {
         // Garbage is an error.
         assert!(from_bytes::<Event>(&[0xff, 0x00, 0x13]).is_err());
         assert!(from_bytes::<Event>(&bytes[..bytes.len() / 2]).is_err());
+    }
+
+    /// Fig. 3 at 1024 × 1024 with `draws` full-screen draws in its scene.
+    fn many_draws(draws: u32) -> Doc {
+        let mut d = fig3();
+        d.inputs.width = 1024;
+        d.inputs.height = 1024;
+        let scene = d.scene.take().unwrap();
+        d.scene = Some(format!(
+            "{scene}\nrepeat {draws}\ndraw rect -1 -1 2 2\nend\n"
+        ));
+        d
+    }
+
+    #[test]
+    fn a_job_over_the_work_cap_is_refused_before_rendering() {
+        let mut r = Runner::new(job(4, many_draws(12_000)), clock());
+        let t0 = Instant::now();
+        let ev = r.step(SLICE_MS);
+        assert!(t0.elapsed().as_secs_f64() < 30.0);
+        assert!(r.is_done(), "{ev:?}");
+        let Some(Event::RenderFailed { id: 4, error }) = ev.last() else {
+            panic!("{ev:?}")
+        };
+        assert!(
+            error.contains("draws 12001 times with a 1024×1024 window"),
+            "{error}"
+        );
+        assert!(error.contains("25.2 G pixels"), "{error}");
+        assert!(error.contains("cap of 4.3 G pixels"), "{error}");
+        // Under the cap the same scene starts rendering, a slice at a time.
+        let mut r = Runner::new(job(5, many_draws(500)), clock());
+        let ev = r.step(SLICE_MS);
+        assert!(matches!(ev[..], [Event::Optimized { .. }]), "{ev:?}");
+        r.step(SLICE_MS);
+        let Event::Progress { fraction, .. } = r.progress() else {
+            panic!()
+        };
+        assert!(!r.is_done() && fraction < 0.5, "{fraction}");
     }
 }

@@ -9,6 +9,7 @@
 use hoist_asm::Dialect;
 use hoist_asm::ir::TexTarget;
 use std::ops::Range;
+use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -83,34 +84,117 @@ fn is_swizzle(w: &str) -> bool {
         && (w.bytes().all(|b| b"xyzw".contains(&b)) || w.bytes().all(|b| b"rgba".contains(&b)))
 }
 
-/// Classifies the program text. `dialect` decides comment markers and statement ends; for
-/// text that is neither, pass the detected dialect or [`Dialect::D3d9`].
-pub fn tokens(src: &str, dialect: Dialect) -> Vec<Token> {
-    let mut s = Scan {
-        src,
-        b: src.as_bytes(),
-        arb: dialect == Dialect::Arb,
-        i: 0,
+/// What the scan of a line starts from, carried over line breaks: whether the next word
+/// starts a statement, whether the header was seen, whether a block comment is open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineState {
+    stmt: bool,
+    seen_header: bool,
+    in_comment: bool,
+}
+
+impl LineState {
+    /// The state at the start of a text.
+    pub const START: LineState = LineState {
         stmt: true,
         seen_header: false,
+        in_comment: false,
+    };
+}
+
+/// Classifies one line (without its line break), starting from `state`; returns its tokens
+/// (offsets within the line) and the state the next line starts from.
+pub fn line_tokens(line: &str, dialect: Dialect, state: LineState) -> (Vec<Token>, LineState) {
+    let mut s = Scan {
+        src: line,
+        b: line.as_bytes(),
+        arb: dialect == Dialect::Arb,
+        i: 0,
+        stmt: state.stmt,
+        seen_header: state.seen_header,
+        in_comment: state.in_comment,
         after_reg: false,
         out: Vec::new(),
     };
+    if s.in_comment {
+        s.block_comment_from(0);
+    }
     while s.i < s.b.len() {
         let c = s.b[s.i];
-        if c == b'\n' {
-            if !s.arb {
-                s.stmt = true;
-            }
-            s.after_reg = false;
-            s.i += 1;
-        } else if c.is_ascii_whitespace() {
+        if c.is_ascii_whitespace() {
             s.i += 1;
         } else if !(s.comment(c) || s.header(c) || s.number(c) || s.swizzle(c) || s.word(c)) {
             s.punct(c);
         }
     }
-    s.out
+    let next = LineState {
+        stmt: s.stmt || !s.arb,
+        seen_header: s.seen_header,
+        in_comment: s.in_comment,
+    };
+    (s.out, next)
+}
+
+/// Classifies one line of a scene (piglit's shader_runner format): `#` comments, section
+/// headers, the command word, numbers, the rest as names and punctuation.
+pub fn scene_line_tokens(line: &str) -> Vec<Token> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut first = true;
+    while i < b.len() {
+        let c = b[i];
+        let start = i;
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let kind = if c == b'#' {
+            i = b.len();
+            Kind::Comment
+        } else if c == b'[' && first {
+            i = line.find(']').map_or(b.len(), |e| e + 1);
+            Kind::Header
+        } else if c.is_ascii_digit()
+            || ((c == b'-' || c == b'.') && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
+            i = scan_number(b, i + 1);
+            Kind::Number
+        } else if is_word(c) {
+            while i < b.len() && (is_word(b[i]) || b[i] == b'.') {
+                i += 1;
+            }
+            if first { Kind::Opcode } else { Kind::Ident }
+        } else {
+            i += line[i..].chars().next().map_or(1, char::len_utf8);
+            Kind::Punct
+        };
+        first = false;
+        out.push(Token {
+            range: start..i,
+            kind,
+        });
+    }
+    out
+}
+
+/// Classifies the program text. `dialect` decides comment markers and statement ends; for
+/// text that is neither, pass the detected dialect or [`Dialect::D3d9`]. The text is
+/// scanned line by line ([`line_tokens`]), so no token crosses a line break.
+pub fn tokens(src: &str, dialect: Dialect) -> Vec<Token> {
+    let mut state = LineState::START;
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for line in src.split('\n') {
+        let (toks, next) = line_tokens(line, dialect, state);
+        out.extend(toks.into_iter().map(|t| Token {
+            range: t.range.start + offset..t.range.end + offset,
+            kind: t.kind,
+        }));
+        state = next;
+        offset += line.len() + 1;
+    }
+    out
 }
 
 /// Whether `w` names a texture target (`2D`, `CUBE`, ...; ARB spells them out).
@@ -127,6 +211,8 @@ struct Scan<'a> {
     /// The next word starts a statement (opcode or declaration).
     stmt: bool,
     seen_header: bool,
+    /// Inside a block comment that started on an earlier line.
+    in_comment: bool,
     /// The previous token was a register (a following `.xy` is a swizzle).
     after_reg: bool,
     out: Vec<Token>,
@@ -146,17 +232,31 @@ impl Scan<'_> {
             c == b';' || (c == b'/' && b.get(start + 1) == Some(&b'/'))
         };
         if line_comment {
-            let end = self.src[start..].find('\n').map_or(b.len(), |e| start + e);
-            self.i = end;
+            self.i = b.len();
+            self.push(start..self.i, Kind::Comment);
         } else if c == b'/' && b.get(start + 1) == Some(&b'*') {
-            self.i = self.src[start + 2..]
-                .find("*/")
-                .map_or(b.len(), |e| start + 2 + e + 2);
+            self.in_comment = true;
+            self.i = start + 2;
+            self.block_comment_from(start);
         } else {
             return false;
         }
-        self.push(start..self.i, Kind::Comment);
         true
+    }
+
+    /// The rest of an open block comment from the scan position (its text from `start`):
+    /// up to its `*/`, or to the end of the line, where it stays open.
+    fn block_comment_from(&mut self, start: usize) {
+        match self.src[self.i..].find("*/") {
+            Some(e) => {
+                self.i += e + 2;
+                self.in_comment = false;
+            }
+            None => self.i = self.b.len(),
+        }
+        if self.i > start {
+            self.push(start..self.i, Kind::Comment);
+        }
     }
 
     /// An ARB header (`!!ARBfp1.0`).
@@ -375,89 +475,199 @@ pub struct Mark {
     pub class: &'static str,
 }
 
-/// Cuts `src` into lines of segments with token classes and marks. An empty mark range
-/// marks one character (or a visible placeholder at the end of a line).
-pub fn lines(src: &str, toks: &[Token], marks: &[Mark]) -> Vec<Vec<Seg>> {
-    // Boundaries: token edges, mark edges, line breaks.
-    let n = src.len();
-    let tok_kind = |pos: usize| -> Option<Kind> {
-        // Tokens are sorted; find the one covering pos.
-        let i = toks.partition_point(|t| t.range.end <= pos);
-        toks.get(i)
-            .filter(|t| t.range.start <= pos && pos < t.range.end)
-            .map(|t| t.kind)
-    };
-    let mark_ranges: Vec<(Range<usize>, &'static str)> = marks
-        .iter()
-        .map(|m| {
-            let s = floor_boundary(src, m.range.start);
-            let mut e = floor_boundary(src, m.range.end).max(s);
-            if e == s && s < n && src.as_bytes()[s] != b'\n' {
-                e = s + src[s..].chars().next().map_or(1, char::len_utf8);
-            }
-            (s..e, m.class)
-        })
+/// A mark within one line: a byte range of the line (empty: a placeholder at its end).
+pub type LineMark = (Range<usize>, &'static str);
+
+/// The marks of each line of `src` (index: 0-based line), cut at line breaks. An empty mark
+/// range marks one character, or a visible placeholder at the end of a line.
+pub fn marks_by_line(src: &str, marks: &[Mark]) -> Vec<Vec<LineMark>> {
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(src.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
-    let marks_at = |pos: usize| -> Vec<&'static str> {
-        mark_ranges
-            .iter()
-            .filter(|(r, _)| r.start <= pos && pos < r.end)
-            .map(|(_, c)| *c)
-            .collect()
-    };
-    let mut out = vec![Vec::new()];
-    let mut cur_class: Option<String> = None;
-    let mut buf = String::new();
-    for (pos, ch) in src.char_indices() {
-        if ch == '\n' {
-            if let Some(c) = cur_class.take() {
-                out.last_mut().unwrap().push(Seg {
-                    text: std::mem::take(&mut buf),
-                    class: c,
-                });
-            }
-            out.push(Vec::new());
-            continue;
+    let mut out = vec![Vec::new(); starts.len()];
+    let n = src.len();
+    for m in marks {
+        let s = floor_boundary(src, m.range.start);
+        let mut e = floor_boundary(src, m.range.end).max(s);
+        if e == s && s < n && src.as_bytes()[s] != b'\n' {
+            e = s + src[s..].chars().next().map_or(1, char::len_utf8);
         }
-        let mut class = tok_kind(pos).map_or(String::new(), |k| k.class().to_string());
-        for m in marks_at(pos) {
-            if !class.is_empty() {
-                class.push(' ');
+        let first = starts.partition_point(|&l| l <= s) - 1;
+        for (line, &start) in starts.iter().enumerate().skip(first) {
+            let end = starts.get(line + 1).map_or(n, |&next| next - 1);
+            if start > e || (start == e && e > s) {
+                break;
             }
-            class.push_str(m);
-        }
-        if cur_class.as_ref() != Some(&class) {
-            if let Some(c) = cur_class.take() {
-                out.last_mut().unwrap().push(Seg {
-                    text: std::mem::take(&mut buf),
-                    class: c,
-                });
-            }
-            cur_class = Some(class);
-        }
-        buf.push(ch);
-    }
-    if let Some(c) = cur_class.take() {
-        out.last_mut().unwrap().push(Seg {
-            text: buf,
-            class: c,
-        });
-    }
-    // Marks that start at the end of a line (e.g. "expected an operand" at end of input)
-    // get a visible placeholder so the squiggle shows.
-    let idx = hoist_asm::diag::LineIndex::new(src);
-    for (r, class) in &mark_ranges {
-        if r.is_empty() {
-            let lc = idx.line_col(r.start);
-            if let Some(line) = out.get_mut(lc.line as usize - 1) {
-                line.push(Seg {
-                    text: " ".into(),
-                    class: format!("tk-end {class}"),
-                });
+            let (a, b) = (s.max(start) - start, e.min(end) - start);
+            if a < b || s == e {
+                out[line].push((a..b, m.class));
             }
         }
     }
     out
+}
+
+/// The segments of one line (without its line break): its tokens' classes (offsets within
+/// the line), then the classes of the marks over them; an empty mark is a placeholder at
+/// the end. Neighbours of the same classes merge.
+pub fn line_segs(line: &str, toks: &[Token], marks: &[LineMark]) -> Vec<Seg> {
+    let mut cuts: Vec<usize> = vec![0, line.len()];
+    for t in toks {
+        cuts.extend([t.range.start, t.range.end]);
+    }
+    for (r, _) in marks {
+        cuts.extend([r.start, r.end]);
+    }
+    cuts.retain(|&c| c <= line.len() && line.is_char_boundary(c));
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut out: Vec<Seg> = Vec::new();
+    for w in cuts.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let i = toks.partition_point(|t| t.range.end <= a);
+        let mut class = toks
+            .get(i)
+            .filter(|t| t.range.start <= a)
+            .map_or(String::new(), |t| t.kind.class().to_string());
+        for (_, c) in marks.iter().filter(|(r, _)| r.start <= a && a < r.end) {
+            if !class.is_empty() {
+                class.push(' ');
+            }
+            class.push_str(c);
+        }
+        match out.last_mut() {
+            Some(last) if last.class == class => last.text.push_str(&line[a..b]),
+            _ => out.push(Seg {
+                text: line[a..b].to_string(),
+                class,
+            }),
+        }
+    }
+    for (_, c) in marks.iter().filter(|(r, _)| r.is_empty()) {
+        out.push(Seg {
+            text: " ".into(),
+            class: format!("tk-end {c}"),
+        });
+    }
+    out
+}
+
+/// Cuts `src` into lines of segments with token classes and marks (see [`marks_by_line`]).
+pub fn lines(src: &str, toks: &[Token], marks: &[Mark]) -> Vec<Vec<Seg>> {
+    let marks = marks_by_line(src, marks);
+    let mut offset = 0;
+    let mut rest = toks;
+    src.split('\n')
+        .zip(marks)
+        .map(|(line, marks)| {
+            let end = offset + line.len();
+            let n = rest.partition_point(|t| t.range.start < end.max(offset + 1));
+            let local: Vec<Token> = rest[..n]
+                .iter()
+                .filter(|t| t.range.start >= offset && t.range.end <= end)
+                .map(|t| Token {
+                    range: t.range.start - offset..t.range.end - offset,
+                    kind: t.kind,
+                })
+                .collect();
+            rest = &rest[n..];
+            offset = end + 1;
+            line_segs(line, &local, &marks)
+        })
+        .collect()
+}
+
+/// One line as last highlighted: its text, the scan states around it, its tokens and its
+/// segments without marks.
+#[derive(Clone, Debug)]
+pub struct CachedLine {
+    pub text: String,
+    entry: LineState,
+    exit: LineState,
+    pub toks: Vec<Token>,
+    pub segs: Rc<Vec<Seg>>,
+}
+
+impl CachedLine {
+    fn scan(text: &str, dialect: Option<Dialect>, entry: LineState) -> CachedLine {
+        let (toks, exit) = match dialect {
+            Some(d) => line_tokens(text, d, entry),
+            None => (scene_line_tokens(text), entry),
+        };
+        let segs = Rc::new(line_segs(text, &toks, &[]));
+        CachedLine {
+            text: text.to_string(),
+            entry,
+            exit,
+            toks,
+            segs,
+        }
+    }
+}
+
+/// Highlighting kept from one version of a text to the next: an edit scans again only the
+/// lines it changed, and the lines after them whose starting state it changed (an opened
+/// block comment, an ARB statement left open); every other line keeps its tokens and its
+/// segments (the same `Rc`, so a view can tell it is unchanged by pointer).
+#[derive(Debug, Default)]
+pub struct Incremental {
+    /// The language of the lines kept: a program's dialect, or scene text (`None`).
+    lang: Option<Option<Dialect>>,
+    lines: Vec<CachedLine>,
+}
+
+impl Incremental {
+    /// Brings the lines up to `src`, a program in `dialect` or a scene (`None`); returns
+    /// how many lines were scanned.
+    pub fn update(&mut self, src: &str, dialect: Option<Dialect>) -> usize {
+        if self.lang != Some(dialect) {
+            self.lines.clear();
+            self.lang = Some(dialect);
+        }
+        let new: Vec<&str> = src.split('\n').collect();
+        let old = std::mem::take(&mut self.lines);
+        let prefix = old
+            .iter()
+            .zip(&new)
+            .take_while(|(o, n)| o.text == **n)
+            .count();
+        let room = old.len().min(new.len()) - prefix;
+        let suffix = old
+            .iter()
+            .rev()
+            .zip(new.iter().rev())
+            .take(room)
+            .take_while(|(o, n)| o.text == **n)
+            .count();
+        let old_len = old.len();
+        let mut old = old.into_iter();
+        let mut out: Vec<CachedLine> = old.by_ref().take(prefix).collect();
+        let tail = old.skip(old_len - prefix - suffix);
+        let mut state = out.last().map_or(LineState::START, |c| c.exit);
+        let mut scanned = 0;
+        for line in &new[prefix..new.len() - suffix] {
+            let c = CachedLine::scan(line, dialect, state);
+            state = c.exit;
+            out.push(c);
+            scanned += 1;
+        }
+        for c in tail {
+            let c = if c.entry == state {
+                c
+            } else {
+                scanned += 1;
+                CachedLine::scan(&c.text, dialect, state)
+            };
+            state = c.exit;
+            out.push(c);
+        }
+        self.lines = out;
+        scanned
+    }
+
+    pub fn lines(&self) -> &[CachedLine] {
+        &self.lines
+    }
 }
 
 #[cfg(test)]
@@ -597,5 +807,115 @@ mod tests {
             }],
         );
         assert!(ls[0].iter().any(|s| s.class.contains("tk-end")));
+    }
+
+    #[test]
+    fn incremental_highlighting_matches_a_full_scan_after_random_edits() {
+        let pieces = [
+            "a",
+            "0.5",
+            ";",
+            "# c",
+            "/*",
+            "*/",
+            "\n",
+            " ",
+            "r0",
+            ".xy",
+            "MOV",
+            "ps_2_0",
+            "!!ARBfp1.0",
+            "é",
+            "[",
+            "]",
+            ",",
+            "(",
+            ")",
+            "//",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        for d in [Dialect::Arb, Dialect::D3d9] {
+            let mut inc = Incremental::default();
+            let mut src = String::new();
+            for _ in 0..400 {
+                let at = floor_boundary(&src, next(src.len() + 1));
+                if next(3) == 0 && !src.is_empty() {
+                    let end = floor_boundary(&src, at + next(8));
+                    src.replace_range(at..end.max(at), "");
+                } else {
+                    let ins: String = (0..1 + next(4))
+                        .map(|_| pieces[next(pieces.len())])
+                        .collect();
+                    src.insert_str(at, &ins);
+                }
+                inc.update(&src, Some(d));
+                let full = lines(&src, &tokens(&src, d), &[]);
+                let got: Vec<Vec<Seg>> = inc.lines().iter().map(|l| (*l.segs).clone()).collect();
+                assert_eq!(got, full, "{d:?} {src:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_edit_scans_only_the_lines_it_changes() {
+        let line = "mad r0.y, r0.y, c0.z, c0.y // step\n";
+        let mut src = format!("ps_2_0\n{}", line.repeat(2000));
+        let mut inc = Incremental::default();
+        assert_eq!(inc.update(&src, Some(Dialect::D3d9)), 2002);
+        let old: Vec<Rc<Vec<Seg>>> = inc.lines().iter().map(|l| l.segs.clone()).collect();
+        src.insert(7 + 40 * line.len() + 3, 'x');
+        assert_eq!(inc.update(&src, Some(Dialect::D3d9)), 1);
+        let same = inc
+            .lines()
+            .iter()
+            .zip(&old)
+            .filter(|(l, o)| Rc::ptr_eq(&l.segs, o))
+            .count();
+        assert_eq!(same, 2001);
+        // A new line is one scan; opening a block comment rescans what it comments out,
+        // and closing it rescans the same lines again.
+        src.insert_str(7, "add r1, r1, r1\n");
+        assert_eq!(inc.update(&src, Some(Dialect::D3d9)), 1);
+        src.insert_str(7, "/*");
+        assert_eq!(inc.update(&src, Some(Dialect::D3d9)), 2002);
+        src.replace_range(7..9, "");
+        assert_eq!(inc.update(&src, Some(Dialect::D3d9)), 2002);
+        // An ARB statement left open carries over to the next line only.
+        let mut arb = "!!ARBfp1.0\nTEMP a;\nMOV a, a;\nMOV a, a;\nEND\n".to_string();
+        assert_eq!(inc.update(&arb, Some(Dialect::Arb)), 6);
+        arb = arb.replacen("TEMP a;", "TEMP a", 1);
+        assert_eq!(inc.update(&arb, Some(Dialect::Arb)), 2);
+        assert_eq!(inc.lines()[2].toks[0].kind, Kind::Ident);
+    }
+
+    #[test]
+    fn scene_lines_are_highlighted() {
+        let src = "[test]\n# note\nuniform vec4 k 0.5 -1 2.0e3\ndraw rect -1 -1 2 2\n";
+        let mut inc = Incremental::default();
+        assert_eq!(inc.update(src, None), 5);
+        let kinds: Vec<Vec<(String, Kind)>> = inc
+            .lines()
+            .iter()
+            .map(|l| {
+                l.toks
+                    .iter()
+                    .map(|t| (l.text[t.range.clone()].to_string(), t.kind))
+                    .collect()
+            })
+            .collect();
+        assert_eq!(kinds[0], [("[test]".to_string(), Kind::Header)]);
+        assert_eq!(kinds[1], [("# note".to_string(), Kind::Comment)]);
+        assert_eq!(kinds[2][0], ("uniform".to_string(), Kind::Opcode));
+        assert_eq!(kinds[2][3], ("0.5".to_string(), Kind::Number));
+        assert_eq!(kinds[2][4], ("-1".to_string(), Kind::Number));
+        assert_eq!(kinds[3][1], ("rect".to_string(), Kind::Ident));
+        // The same text as a program is another language: scanned again.
+        assert_eq!(inc.update(src, Some(Dialect::Arb)), 5);
     }
 }

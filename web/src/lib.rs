@@ -28,9 +28,11 @@ pub mod examples;
 pub mod highlight;
 pub mod numbers;
 pub mod render;
+pub mod scene_text;
 pub mod scenefile;
 pub mod state;
 pub mod summary;
+pub mod work;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -57,6 +57,10 @@ pub struct State {
     /// The address holds a link that could not be opened: it stays there, to be repaired,
     /// until the document changes (persistence leaves the address alone meanwhile).
     pub keep_address: bool,
+    /// The revision whose job the user stopped (its results are dropped), and how many
+    /// times Stop was pressed (the page stops the worker when this changes).
+    pub stopped: Option<u64>,
+    pub stops: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -100,6 +104,12 @@ pub enum Action {
     Hash(String),
     Notice(Option<Notice>),
     OriginLine(Option<u32>),
+    /// The scene's text (empty: no scene, the GPGPU quad).
+    SetScene(String),
+    /// Stop the job under way (Stop button); its results are not waited for.
+    Stop,
+    /// Run the current document again (after a Stop).
+    Rerun,
 }
 
 /// Key of the last document in local storage.
@@ -174,7 +184,41 @@ impl State {
 
     /// Whether the worker is optimizing the current revision.
     pub fn is_optimizing(&self) -> bool {
-        self.parsed_rev == self.rev && self.analysis_rev < self.rev && self.engine_error.is_none()
+        self.parsed_rev == self.rev
+            && self.analysis_rev < self.rev
+            && self.engine_error.is_none()
+            && !self.is_stopped()
+    }
+
+    /// Whether the worker is optimizing or rendering the current revision.
+    pub fn is_working(&self) -> bool {
+        self.is_optimizing() || (self.progress.is_some() && self.is_current())
+    }
+
+    /// Whether the user stopped the current revision's job.
+    pub fn is_stopped(&self) -> bool {
+        self.stopped == Some(self.rev)
+    }
+
+    /// A new scene text, refused with a notice above [`crate::doc::MAX_SCENE`].
+    fn set_scene(&mut self, text: String) {
+        if text.len() > crate::doc::MAX_SCENE {
+            self.notice = Some(Notice {
+                text: format!(
+                    "That scene is {} KiB; the playground accepts scenes of up to {} KiB, so \
+                     the edit was not applied.",
+                    text.len().div_ceil(1024),
+                    crate::doc::MAX_SCENE / 1024
+                ),
+                error: true,
+            });
+            return;
+        }
+        let scene = (!text.trim().is_empty()).then_some(text);
+        if scene != self.doc.scene {
+            self.doc.scene = scene;
+            self.touch();
+        }
     }
 
     /// Refuses program texts above [`crate::doc::MAX_PROGRAM`] with a notice.
@@ -236,6 +280,16 @@ impl State {
             | Action::EngineFailed(..) => self.receive(action),
             Action::Notice(n) => self.notice = n,
             Action::OriginLine(l) => self.origin_line = l,
+            Action::SetScene(t) => self.set_scene(t),
+            Action::Stop if self.is_working() => {
+                self.stopped = Some(self.rev);
+                self.stops += 1;
+                if self.progress.take().is_some() {
+                    self.rendered = None;
+                }
+            }
+            Action::Stop => {}
+            Action::Rerun => self.touch(),
         }
     }
 
@@ -399,6 +453,18 @@ impl State {
     /// Results of the page's parse and of the worker, dropped unless they belong to the
     /// current revision (the analysis revision for render results).
     fn receive(&mut self, action: Action) {
+        let rev = match &action {
+            Action::Parsed(r, _)
+            | Action::Optimized(r, ..)
+            | Action::Progress(r, _)
+            | Action::Rendered(r, _)
+            | Action::RenderFailed(r, _)
+            | Action::EngineFailed(r, _) => *r,
+            _ => 0,
+        };
+        if self.stopped == Some(rev) && !matches!(action, Action::Parsed(..)) {
+            return;
+        }
         match action {
             Action::Parsed(rev, a) if rev == self.rev => {
                 self.parsed = Some(a);
@@ -879,5 +945,56 @@ mod tests {
             d.sanitize().unwrap().title.unwrap().len(),
             crate::doc::MAX_TITLE
         );
+    }
+
+    #[test]
+    fn stop_drops_the_job_and_rerun_starts_it_again() {
+        let mut s = fig3();
+        s.apply(Action::Stop);
+        assert_eq!((s.stops, s.is_stopped()), (0, false), "nothing to stop yet");
+        let p = Rc::new(crate::analysis::parse(&s.doc));
+        s.apply(Action::Parsed(s.rev, p.clone()));
+        assert!(s.is_optimizing() && s.is_working());
+        // Stopped while optimizing: the late result is dropped.
+        s.apply(Action::Stop);
+        assert!(s.is_stopped() && !s.is_optimizing() && !s.is_working());
+        assert_eq!(s.stops, 1);
+        let r = result(&s.doc, &p);
+        s.apply(Action::Optimized(s.rev, r, 1.0));
+        assert_eq!(s.analysis_rev, 0);
+        // Run again: a new revision, analysed and rendering, then stopped while rendering.
+        let stopped = s.rev;
+        s.apply(Action::Rerun);
+        assert!(s.rev > stopped && !s.is_stopped());
+        analyzed(&mut s);
+        assert_eq!(s.progress, Some(0.0));
+        s.apply(Action::Progress(s.rev, 0.25));
+        s.apply(Action::Stop);
+        assert_eq!((s.progress, s.stops), (None, 2));
+        s.apply(Action::Progress(s.rev, 0.5));
+        s.apply(Action::RenderFailed(s.rev, "late".into()));
+        assert_eq!((s.progress, &s.render_error), (None, &None));
+        // An edit is a new revision: nothing stopped.
+        s.apply(Action::SetFp(s.doc.fp.replace("c0.x", "c1.x")));
+        assert!(!s.is_stopped());
+    }
+
+    #[test]
+    fn the_scene_text_is_edited_and_limited() {
+        let mut s = fig3();
+        let scene = s.doc.scene.clone().unwrap();
+        let rev = s.rev;
+        s.apply(Action::SetScene(format!("{scene}\ndraw quad\n")));
+        assert!(s.rev > rev && s.doc.scene.as_ref().unwrap().ends_with("draw quad\n"));
+        let rev = s.rev;
+        s.apply(Action::SetScene("x".repeat(crate::doc::MAX_SCENE + 1)));
+        assert!(s.rev == rev && s.notice.as_ref().is_some_and(|n| n.error));
+        s.apply(Action::SetScene("  \n".into()));
+        assert_eq!(s.doc.scene, None);
+        // The scene travels in the link.
+        s.apply(Action::SetScene("[test]\ndraw quad\n".into()));
+        let mut t = State::default();
+        t.apply(Action::Hash(format!("#{}", s.link())));
+        assert_eq!(t.doc.scene, s.doc.scene);
     }
 }

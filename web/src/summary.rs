@@ -50,6 +50,9 @@ fn verdict(s: &State) -> (String, &'static str) {
     if s.engine_error.is_some() {
         return ("no verdict".into(), "none");
     }
+    if s.is_stopped() {
+        return ("stopped".into(), "none");
+    }
     if !s.is_current() || s.progress.is_some() {
         return (PENDING.into(), "pending");
     }

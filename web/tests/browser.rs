@@ -283,6 +283,7 @@ async fn output_shows_images_and_the_verdict() {
         rendered: Some(Shared(Rc::new(rendered(&b)))),
         progress: Some(0.5),
         optimizing: false,
+        stopped: false,
         trust: None,
         engine_error: None,
         view: ViewMap::default(),
@@ -297,6 +298,10 @@ async fn output_shows_images_and_the_verdict() {
     let c: web_sys::HtmlCanvasElement = one(&root, "#canvas-original").dyn_into().unwrap();
     assert_eq!((c.width(), c.height()), (8, 4));
     assert!(text(&root, ".progress").contains("50%"));
+    // Stop is offered while the job runs, and asks the page to stop it.
+    let stop: HtmlElement = one(&root, "#stop").dyn_into().unwrap();
+    stop.click();
+    assert!(matches!(actions.borrow_mut().pop(), Some(Action::Stop)));
 
     // Bad range input is refused with a message.
     let lo: HtmlInputElement = one(&root, "input[aria-label='Range low']")
@@ -310,6 +315,106 @@ async fn output_shows_images_and_the_verdict() {
     lo.set_value("-1");
     fire(&lo, "change");
     assert!(matches!(actions.borrow().last(), Some(Action::SetView(v)) if v.lo == -1.0));
+}
+
+#[wasm_bindgen_test]
+async fn a_stopped_job_says_so_and_runs_again() {
+    let root = mount_point();
+    let (dispatch, actions) = recorder::<Action>();
+    let props = OutputProps {
+        rendered: None,
+        progress: None,
+        optimizing: false,
+        stopped: true,
+        trust: None,
+        engine_error: None,
+        view: ViewMap::default(),
+        tolerance: 0.0,
+        error: None,
+        dispatch,
+    };
+    yew::Renderer::<Output>::with_root_and_props(root.clone(), props).render();
+    tick().await;
+    assert_eq!(text(&root, "#verdict"), "no verdict");
+    assert!(text(&root, ".verdict-detail").contains("stopped"));
+    assert!(text(&root, "#stopped").starts_with("Stopped"));
+    assert!(root.query_selector("#stop").unwrap().is_none());
+    let again: HtmlElement = one(&root, "#rerun").dyn_into().unwrap();
+    again.click();
+    assert!(matches!(actions.borrow().last(), Some(Action::Rerun)));
+}
+
+#[derive(yew::Properties, PartialEq)]
+struct HostProps {
+    text: AttrValue,
+    /// Set by the host: changes its text.
+    set: Rc<RefCell<Option<Callback<String>>>>,
+}
+
+/// An editor whose text the test changes, as the app would.
+#[yew::function_component(Host)]
+fn host(p: &HostProps) -> yew::Html {
+    let text = yew::use_state(|| p.text.to_string());
+    let t = text.clone();
+    *p.set.borrow_mut() = Some(Callback::from(move |s: String| t.set(s)));
+    yew::html! {
+        <Editor id="t-inc" title="Fragment program" value={AttrValue::from((*text).clone())}
+            stage={Stage::Fragment} onchange={Callback::noop()} />
+    }
+}
+
+#[wasm_bindgen_test]
+async fn an_edit_redraws_only_the_block_of_the_line_it_changes() {
+    let root = mount_point();
+    let line = |i: usize| format!("mad r0.y, r0.y, c0.z, c{i}.y ; step {i}\n");
+    let text: String = std::iter::once("ps_3_0\n".to_string())
+        .chain((1..300).map(line))
+        .collect();
+    let set = Rc::new(RefCell::new(None));
+    let props = HostProps {
+        text: AttrValue::from(text.clone()),
+        set: set.clone(),
+    };
+    yew::Renderer::<Host>::with_root_and_props(root.clone(), props).render();
+    tick().await;
+    assert_eq!(all(&root, ".ed-hl .hl-block").len(), 10);
+    let watch = js_sys::Function::new_with_args(
+        "pre",
+        "window.__blocks = new Set(); window.__obs = new MutationObserver((rs) => rs.forEach((r) => {\
+           const e = r.target.nodeType === 1 ? r.target : r.target.parentElement;\
+           const b = e.closest('.hl-block');\
+           window.__blocks.add(b ? [...pre.children].indexOf(b) : -1); }));\
+         window.__obs.observe(pre, { subtree: true, childList: true, characterData: true, attributes: true });",
+    );
+    watch.call1(&JsValue::NULL, &one(&root, ".ed-hl")).unwrap();
+    // Line 100 (1-based; the header is line 1) is in the fourth block of 32 lines.
+    let edited = text.replace("c99.y ; step 99\n", "c99.x ; step 99\n");
+    assert_ne!(edited, text);
+    (set.borrow().clone().unwrap()).emit(edited);
+    for _ in 0..100 {
+        tick().await;
+        if all(&root, ".ed-hl .cl")[99]
+            .text_content()
+            .unwrap()
+            .contains("c99.x")
+        {
+            break;
+        }
+    }
+    let lines = all(&root, ".ed-hl .cl");
+    assert!(
+        lines[99].text_content().unwrap().contains("c99.x"),
+        "{:?}",
+        lines[99].text_content()
+    );
+    let changed = js_sys::Function::new_no_args(
+        "window.__obs.disconnect(); return [...window.__blocks].join(',');",
+    )
+    .call0(&JsValue::NULL)
+    .unwrap()
+    .as_string()
+    .unwrap();
+    assert_eq!(changed, "3");
 }
 
 /// Mounts the output panel for identical 4×4 images with the given trust and worker state.
@@ -328,6 +433,7 @@ async fn identical_output(trust: Option<Trust>, engine_error: Option<&str>) -> E
         }))),
         progress: None,
         optimizing: engine_error.is_none() && trust.is_none(),
+        stopped: false,
         trust,
         engine_error: engine_error.map(AttrValue::from),
         view: ViewMap::default(),

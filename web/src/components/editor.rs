@@ -8,6 +8,7 @@ use crate::analysis::Side;
 use crate::highlight::{self, Mark};
 use hoist_asm::diag::LineIndex;
 use hoist_asm::{Diagnostic, Profile, Severity, Stage};
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -33,6 +34,9 @@ pub struct EditorProps {
     /// Switches the ARB target (offered when the program fits a larger one only).
     #[prop_or_default]
     pub ontarget: Option<Callback<hoist_asm::ArbTarget>>,
+    /// The text is a scene (scene highlighting, the scene's size limit), not a program.
+    #[prop_or_default]
+    pub scene: bool,
 }
 
 /// The one-click switch to the smallest ARB target the program fits, when it is over the
@@ -138,7 +142,7 @@ fn by_line<'d>(idx: &LineIndex, diags: &'d [Diagnostic], lines: usize) -> Vec<Ve
 }
 
 /// The first diagnostic of a line, as shown at its end.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Lens {
     class: &'static str,
     text: String,
@@ -175,10 +179,11 @@ impl Lens {
     }
 }
 
-/// One line of the highlighted text.
-#[derive(Clone, Debug, PartialEq)]
+/// One line of the highlighted text (its segments shared with the highlighter's cache, so
+/// an unchanged line compares equal by pointer).
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct CodeLine {
-    segs: Vec<highlight::Seg>,
+    segs: Rc<Vec<highlight::Seg>>,
     lens: Option<Lens>,
     highlighted: bool,
 }
@@ -217,20 +222,34 @@ fn block(p: &BlockProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 struct GutterProps {
+    /// Number of the first line.
+    first: usize,
     /// Per line: the class of its worst diagnostic, and whether it is highlighted.
     lines: Vec<(Option<&'static str>, bool)>,
 }
 
-/// Line numbers, marked by the worst diagnostic of the line (drawn again only when the
-/// number of lines, a mark or the highlighted line changes).
-#[function_component(Gutter)]
-fn gutter(p: &GutterProps) -> Html {
+/// Line numbers of one block of lines, marked by the worst diagnostic of the line (drawn
+/// again only when a mark or the highlighted line of the block changes).
+#[function_component(GutterBlock)]
+fn gutter_block(p: &GutterProps) -> Html {
     p.lines
         .iter()
         .enumerate()
         .map(|(i, &(worst, hl))| {
             let class = classes!("gl", worst, hl.then_some("hl-line"));
-            html! { <div class={class}>{ i + 1 }</div> }
+            html! { <div class={class}>{ p.first + i }</div> }
+        })
+        .collect()
+}
+
+/// The gutter in blocks of [`BLOCK_LINES`]: a new line at the end of a long text adds a
+/// number, it does not draw every number again.
+fn gutter(marks: Vec<(Option<&'static str>, bool)>) -> Html {
+    marks
+        .chunks(BLOCK_LINES)
+        .enumerate()
+        .map(|(b, lines)| {
+            html! { <GutterBlock key={b} first={b * BLOCK_LINES + 1} lines={lines.to_vec()} /> }
         })
         .collect()
 }
@@ -248,17 +267,29 @@ fn gutter_marks(
         .collect()
 }
 
-/// The highlighted text under the textarea, with the lenses, in blocks of lines.
+/// The highlighted text under the textarea, with the squiggles and the lenses, in blocks
+/// of lines. Lines come from the incremental highlighter: a line without marks keeps its
+/// cached segments, so only the blocks of changed lines draw again.
 fn body(
-    lines: Vec<Vec<highlight::Seg>>,
+    hl: &highlight::Incremental,
+    marks: Vec<Vec<highlight::LineMark>>,
     by_line: &[Vec<&Diagnostic>],
     highlight_line: Option<u32>,
 ) -> Html {
-    let mut code = lines.into_iter().enumerate().map(|(i, segs)| CodeLine {
-        segs,
-        lens: Lens::of(&by_line[i + 1]),
-        highlighted: highlight_line == Some(i as u32 + 1),
-    });
+    let mut code = hl
+        .lines()
+        .iter()
+        .zip(marks)
+        .enumerate()
+        .map(|(i, (l, marks))| CodeLine {
+            segs: if marks.is_empty() {
+                l.segs.clone()
+            } else {
+                Rc::new(highlight::line_segs(&l.text, &l.toks, &marks))
+            },
+            lens: by_line.get(i + 1).and_then(|d| Lens::of(d)),
+            highlighted: highlight_line == Some(i as u32 + 1),
+        });
     let mut blocks = Vec::new();
     loop {
         let lines: Vec<CodeLine> = code.by_ref().take(BLOCK_LINES).collect();
@@ -388,9 +419,14 @@ fn on_input(
 ) -> Callback<InputEvent> {
     let cb = p.onchange.clone();
     let area = area.clone();
+    let limit = if p.scene {
+        crate::doc::MAX_SCENE
+    } else {
+        crate::doc::MAX_PROGRAM
+    };
     Callback::from(move |e: InputEvent| {
         let v = event_value(&e);
-        if v.len() > crate::doc::MAX_PROGRAM
+        if v.len() > limit
             && let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>()
         {
             t.set_value(&current);
@@ -420,21 +456,22 @@ pub fn editor(p: &EditorProps) -> Html {
     let area = use_node_ref();
     let scroller = use_node_ref();
     let measure = use_node_ref();
+    let hl = use_mut_ref(highlight::Incremental::default);
     let reveal = {
         let (a, s, m) = (area.clone(), scroller.clone(), measure.clone());
         move || reveal_caret(&a, &s, &m)
     };
     let text = p.value.to_string();
     let forced = p.profile.as_deref().and_then(Profile::from_id);
-    let detected = hoist_asm::detect_profile(&text);
+    let detected = hoist_asm::detect_profile(&text).filter(|_| !p.scene);
     let dialect = forced
         .or(detected)
         .map_or(hoist_asm::Dialect::D3d9, |p| p.dialect());
     let diags: &[Diagnostic] = p.side.as_ref().map_or(&[], |s| &s.diagnostics);
     let idx = LineIndex::new(&text);
-    let toks = highlight::tokens(&text, dialect);
-    let lines = highlight::lines(&text, &toks, &squiggles(&text, diags));
-    let by_line = by_line(&idx, diags, lines.len());
+    hl.borrow_mut().update(&text, (!p.scene).then_some(dialect));
+    let marks = highlight::marks_by_line(&text, &squiggles(&text, diags));
+    let by_line = by_line(&idx, diags, marks.len());
     let oninput = on_input(p, &area, text.clone(), reveal.clone());
     let onkeyup = {
         let reveal = reveal.clone();
@@ -450,10 +487,10 @@ pub fn editor(p: &EditorProps) -> Html {
             </header>
             <div class="ed-scroll" ref={scroller} onclick={onclick_gutter.clone()}>
                 <div class="ed-gutter" aria-hidden="true" onclick={onclick_gutter}>
-                    <Gutter lines={gutter_marks(&by_line, p.highlight_line)} />
+                    { gutter(gutter_marks(&by_line, p.highlight_line)) }
                 </div>
                 <div class="ed-body">
-                    <pre class="ed-hl" aria-hidden="true">{ body(lines, &by_line, p.highlight_line) }</pre>
+                    <pre class="ed-hl" aria-hidden="true">{ body(&hl.borrow(), marks, &by_line, p.highlight_line) }</pre>
                     <textarea id={p.id.clone()} ref={area.clone()} class="ed-input" spellcheck="false"
                         autocomplete="off" autocapitalize="off" wrap="off"
                         value={p.value.clone()} {oninput} {onkeyup} />

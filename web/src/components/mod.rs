@@ -9,6 +9,7 @@ pub mod inputs;
 pub mod optimized;
 pub mod options;
 pub mod output;
+pub mod scene;
 pub mod stats;
 pub mod summary;
 

@@ -1,8 +1,8 @@
 //! Rendered output: original, optimized and difference heat map on canvases (their pixels
 //! made by the worker for the current mapping, see `render::Display`), the verdict
 //! and next to it how far the optimized pair was validated (with the groups validation
-//! rejected), the float → colour mapping, a pixel inspector, the worker's progress, and
-//! what happened when the worker stopped.
+//! rejected), the float → colour mapping, a pixel inspector, the worker's progress with a
+//! Stop button, what a stopped job left, and what happened when the worker stopped.
 
 use super::{Shared, event_value};
 use crate::analysis::Trust;
@@ -20,6 +20,9 @@ pub struct OutputProps {
     /// The worker is optimizing and validating the current text.
     #[prop_or_default]
     pub optimizing: bool,
+    /// The user stopped the current text's job.
+    #[prop_or_default]
+    pub stopped: bool,
     /// How far the optimized pair is trusted (`None`: there is none).
     #[prop_or_default]
     pub trust: Option<Trust>,
@@ -129,6 +132,10 @@ fn verdict(p: &OutputProps) -> Html {
             .map(|v| render::page_verdict_view(v, p.tolerance, p.trust.as_ref()))
     });
     match (&p.engine_error, &verdict, &p.rendered) {
+        _ if p.stopped => html! {
+            <div class="verdict none"><strong id="verdict">{ "no verdict" }</strong>
+                <span class="verdict-detail">{ "stopped before the render finished" }</span></div>
+        },
         (Some(_), _, _) => html! {
             <div class="verdict none"><strong id="verdict">{ "no verdict" }</strong>
                 <span class="verdict-detail">{ "the optimizer stopped" }</span></div>
@@ -197,20 +204,47 @@ fn trust(p: &OutputProps) -> Html {
     }
 }
 
-/// The render's progress bar, or the optimizer at work.
+/// The render's progress bar, or the optimizer at work, with the Stop button.
 fn progress(p: &OutputProps) -> Html {
+    let stop = || {
+        let d = p.dispatch.clone();
+        html! {
+            <button type="button" id="stop" class="stop" title="Stop this job (edit or Run again to start over)"
+                onclick={Callback::from(move |_| d.emit(Action::Stop))}>{ "Stop" }</button>
+        }
+    };
     match (p.progress, p.optimizing) {
         (Some(f), _) => html! {
-            <div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="100"
-                aria-valuenow={format!("{:.0}", f * 100.0)} aria-label="Rendering">
-                <div class="bar" style={format!("width: {:.1}%", f * 100.0)}></div>
-                <span>{ format!("rendering… {:.0}%", f * 100.0) }</span>
-            </div>
+            <>
+                <div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="100"
+                    aria-valuenow={format!("{:.0}", f * 100.0)} aria-label="Rendering">
+                    <div class="bar" style={format!("width: {:.1}%", f * 100.0)}></div>
+                    <span>{ format!("rendering… {:.0}%", f * 100.0) }</span>
+                </div>
+                { stop() }
+            </>
         },
-        (None, true) => {
-            html! { <span class="busy" role="status">{ "optimizing and validating…" }</span> }
-        }
+        (None, true) => html! {
+            <>
+                <span class="busy" role="status">{ "optimizing and validating…" }</span>
+                { stop() }
+            </>
+        },
         (None, false) => html! {},
+    }
+}
+
+/// What a stopped job left: a message and a way to run it again.
+fn stopped(p: &OutputProps) -> Html {
+    if !p.stopped {
+        return html! {};
+    }
+    let d = p.dispatch.clone();
+    html! {
+        <p class="message stopped" id="stopped" role="status">
+            { "Stopped before the job for this text finished: there are no images or verdict for it. " }
+            <button type="button" id="rerun" onclick={Callback::from(move |_| d.emit(Action::Rerun))}>{ "Run again" }</button>
+        </p>
     }
 }
 
@@ -354,6 +388,7 @@ pub fn output(p: &OutputProps) -> Html {
                 { progress(p) }
             </header>
             { verdict(p) }
+            { stopped(p) }
             { trust(p) }
             if let Some(e) = &p.engine_error {
                 <p class="message bad" id="engine-error" role="alert">{ e.clone() }</p>
