@@ -16,6 +16,7 @@ use crate::components::optimized::OptimizedView;
 use crate::components::options::OptionsPanel;
 use crate::components::output::Output;
 use crate::components::stats::StatsPanel;
+use crate::components::stepper::Stepper;
 use crate::components::summary::summary_bar;
 use crate::engine::{Event, Fail, Job};
 use crate::render;
@@ -607,6 +608,9 @@ pub fn app(props: &AppProps) -> Html {
                             { " edit by hand" }
                         </label>
                     </h2>
+                    <Stepper opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
+                        reach={a.as_ref().and_then(|a| a.optimized.as_ref()).and_then(|o| o.reach.clone())}
+                        dispatch={h.dispatch.clone()} />
                     { optimized_side(&state, a.as_deref(), &sides, &h) }
                 </section>
                 <Output rendered={rendered.clone()} progress={state.progress}
@@ -617,7 +621,7 @@ pub fn app(props: &AppProps) -> Html {
                     <StatsPanel analysis={a.clone()} rendered={rendered}
                         width={state.doc.inputs.width} height={state.doc.inputs.height}
                         analysis_ms={state.analysis_ms} />
-                    <OptionsPanel opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
+                    <OptionsPanel opts={state.doc.opts.clone()}
                         vp_profile={a.as_ref().and_then(|a| a.vp.profile)}
                         fp_profile={a.as_ref().and_then(|a| a.fp.profile)} dispatch={h.dispatch.clone()} />
                     <InputsPanel analysis={a.clone()} inputs={state.doc.inputs.clone()} {scene}

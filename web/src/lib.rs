@@ -26,6 +26,7 @@ pub mod estimate;
 pub mod examples;
 pub mod highlight;
 pub mod numbers;
+pub mod reach;
 pub mod render;
 pub mod state;
 pub mod summary;

@@ -9,6 +9,7 @@ pub mod optimized;
 pub mod options;
 pub mod output;
 pub mod stats;
+pub mod stepper;
 pub mod summary;
 
 use std::ops::Deref;
