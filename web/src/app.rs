@@ -11,6 +11,7 @@ use crate::components::Shared;
 use crate::components::dag::DagView;
 use crate::components::editor::Editor;
 use crate::components::examples::{About, Gallery};
+use crate::components::handnote::hand_note;
 use crate::components::inputs::InputsPanel;
 use crate::components::optimized::OptimizedView;
 use crate::components::options::OptionsPanel;
@@ -611,6 +612,7 @@ pub fn app(props: &AppProps) -> Html {
                     <Stepper opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
                         reach={a.as_ref().and_then(|a| a.optimized.as_ref()).and_then(|o| o.reach.clone())}
                         dispatch={h.dispatch.clone()} />
+                    { hand_note(&state.doc, &h.dispatch) }
                     { optimized_side(&state, a.as_deref(), &sides, &h) }
                 </section>
                 <Output rendered={rendered.clone()} progress={state.progress}

@@ -4,6 +4,7 @@
 pub mod dag;
 pub mod editor;
 pub mod examples;
+pub mod handnote;
 pub mod inputs;
 pub mod optimized;
 pub mod options;
