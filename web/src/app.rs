@@ -522,7 +522,7 @@ fn optimized_side(
 }
 
 /// The dependence graph's view: the graph, or why there is none yet.
-fn dag_view(a: Option<&Analysis>) -> Html {
+fn dag_view(a: Option<&Analysis>, line: Option<u32>, on_line: Callback<Option<u32>>) -> Html {
     let graph = a
         .and_then(|a| a.optimized.as_ref())
         .map(|o| Shared(o.dag.clone()));
@@ -531,7 +531,7 @@ fn dag_view(a: Option<&Analysis>) -> Html {
         Some(a) if a.fp.program.is_none() => "the fragment program has errors".into(),
         Some(a) => a.problem.clone().unwrap_or_default(),
     };
-    html! { <DagView {graph} message={message} /> }
+    html! { <DagView {graph} message={message} {line} {on_line} /> }
 }
 
 /// The scene of the document, parsed once per scene text (for the Inputs panel).
@@ -559,6 +559,11 @@ pub fn app(props: &AppProps) -> Html {
     use_persistence(&state);
     let h = use_handlers(&state);
     let sides = use_sides(&state);
+    let src_line = use_state_eq(|| None::<u32>);
+    let on_src_line = {
+        let l = src_line.clone();
+        use_callback((), move |n: Option<u32>, _| l.set(n))
+    };
     let scene = use_scene(state.doc.scene.clone());
     let on_copy = copy_link(&state, &link_shown, &h.dispatch);
     let on_pick = {
@@ -599,7 +604,7 @@ pub fn app(props: &AppProps) -> Html {
                     <Editor id="fp" title="Fragment program" value={state.doc.fp.clone()} stage={Stage::Fragment}
                         side={sides[1].clone()} onchange={h.fp.clone()}
                         profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
-                        highlight_line={state.origin_line} />
+                        highlight_line={state.origin_line} on_line={on_src_line} />
                 </section>
                 <section class="col" aria-label="Optimized programs">
                     <h2>
@@ -629,7 +634,7 @@ pub fn app(props: &AppProps) -> Html {
                     <InputsPanel analysis={a.clone()} inputs={state.doc.inputs.clone()} {scene}
                         image_names={state.image_names.clone()} dispatch={h.dispatch.clone()} />
                 </div>
-                { dag_view(a.as_deref()) }
+                { dag_view(a.as_deref(), *src_line, h.origin.clone()) }
             </main>
             <footer class="foot">
                 { "Hoist implements the code motion of T. Ikeda, F. Ino and K. Hagihara, “A Code Motion Technique \

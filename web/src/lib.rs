@@ -27,6 +27,7 @@ pub mod examples;
 pub mod handedit;
 pub mod highlight;
 pub mod numbers;
+pub mod ophelp;
 pub mod reach;
 pub mod render;
 pub mod state;

@@ -18,6 +18,7 @@ mod resolve;
 mod rules;
 
 pub use error::ArbError;
+pub use resolve::arb_ops;
 pub use printer::fmt_f32;
 pub use rules::tex_indirections;
 
