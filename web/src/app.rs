@@ -505,10 +505,10 @@ fn optimized_side(
             <>
                 <OptimizedView id="vp" title={format!("Vertex program ({})", o.vp_profile.header())}
                     lines={Shared(o.vp.clone())} dialect={o.vp_profile.dialect()}
-                    on_origin={h.origin.clone()} />
+                    on_origin={h.origin.clone()} profile={o.vp_profile} other={o.fp_profile} />
                 <OptimizedView id="fp" title={format!("Fragment program ({})", o.fp_profile.header())}
                     lines={Shared(o.fp.clone())} dialect={o.fp_profile.dialect()}
-                    on_origin={h.origin.clone()} />
+                    on_origin={h.origin.clone()} profile={o.fp_profile} other={o.vp_profile} />
             </>
         },
         (Some(an), None) => {
@@ -600,11 +600,13 @@ pub fn app(props: &AppProps) -> Html {
                     <h2>{ "Original" }</h2>
                     <Editor id="vp" title="Vertex program" value={state.doc.vp.clone()} stage={Stage::Vertex}
                         side={sides[0].clone()} onchange={h.vp.clone()}
-                        profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={h.vp_profile.clone()} />
+                        profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={h.vp_profile.clone()}
+                        other={a.as_ref().and_then(|a| a.fp.profile)} />
                     <Editor id="fp" title="Fragment program" value={state.doc.fp.clone()} stage={Stage::Fragment}
                         side={sides[1].clone()} onchange={h.fp.clone()}
                         profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
-                        highlight_line={state.origin_line} on_line={on_src_line} />
+                        highlight_line={state.origin_line} on_line={on_src_line}
+                        other={a.as_ref().and_then(|a| a.vp.profile)} />
                 </section>
                 <section class="col" aria-label="Optimized programs">
                     <h2>

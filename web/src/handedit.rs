@@ -101,7 +101,10 @@ mod tests {
         d.fp_profile = Some("ps_3_0".into());
         assert!(is_stale(&d), "a different dialect is another original");
         d.hand.as_mut().unwrap().base = None;
-        assert!(!is_stale(&d), "an older link without a base is never called stale");
+        assert!(
+            !is_stale(&d),
+            "an older link without a base is never called stale"
+        );
     }
 
     #[test]

@@ -38,27 +38,43 @@ pub fn what(op: Op) -> &'static str {
     match op {
         Abs => "absolute value of each component",
         Add => "adds the two sources component by component",
-        Arl => "loads the address register A0.x with floor(source.x), for relative addressing of parameters",
-        Mova => "loads the address register a0 with each source component rounded to the nearest integer, for relative addressing of constants",
+        Arl => {
+            "loads the address register A0.x with floor(source.x), for relative addressing of parameters"
+        }
+        Mova => {
+            "loads the address register a0 with each source component rounded to the nearest integer, for relative addressing of constants"
+        }
         Cmp => "per component: source0 < 0 ? source1 : source2 (a NaN in source0 picks source2)",
         CmpGe => "per component: source0 >= 0 ? source1 : source2 (a NaN in source0 picks source2)",
         Cnd => "per component: source0 > 0.5 ? source1 : source2",
         Cos => "cosine of source.x (radians), written to every enabled component",
         Sin => "sine of source.x (radians), written to every enabled component",
-        Dp2add => "source0.x·source1.x + source0.y·source1.y + source2 (a replicated scalar), written to every enabled component",
-        Dp3 => "three-component dot product source0.xyz·source1.xyz, written to every enabled component",
+        Dp2add => {
+            "source0.x·source1.x + source0.y·source1.y + source2 (a replicated scalar), written to every enabled component"
+        }
+        Dp3 => {
+            "three-component dot product source0.xyz·source1.xyz, written to every enabled component"
+        }
         Dp4 => "four-component dot product of the sources, written to every enabled component",
         Dph => "homogeneous dot product: source0.xyz·source1.xyz + source1.w",
-        Dst => "distance vector for attenuation: (1, source0.y·source1.y, source0.z, source1.w), from (·, d², d², ·) and (·, 1/d, ·, 1/d)",
+        Dst => {
+            "distance vector for attenuation: (1, source0.y·source1.y, source0.z, source1.w), from (·, d², d², ·) and (·, 1/d, ·, 1/d)"
+        }
         Ex2 => "2 raised to source.x, full precision, written to every enabled component",
-        Exp => "partial-precision 2^x: x = 2^floor(s), y = s − floor(s), z = an approximation of 2^s, w = 1 (vs_2_0 and later: a replicated approximation of 2^s)",
+        Exp => {
+            "partial-precision 2^x: x = 2^floor(s), y = s − floor(s), z = an approximation of 2^s, w = 1 (vs_2_0 and later: a replicated approximation of 2^s)"
+        }
         Flr => "largest integer not greater than each component",
         Frc => "fractional part of each component: x − floor(x)",
         Kil => "discards the fragment if any component of the source is negative",
         Texkil => "discards the pixel if any of the x, y, z components of the source is negative",
         Lg2 => "base-2 logarithm of |source.x|, full precision, written to every enabled component",
-        Log => "partial-precision log2: x = exponent of |s|, y = mantissa in [1, 2), z = an approximation of log2|s|, w = 1 (vs_2_0 and later: a replicated approximation)",
-        Lit => "lighting coefficients from (n·l, n·h, ·, power): (1, max(n·l, 0), n·l > 0 ? max(n·h, 0)^power : 0, 1), the power clamped to ±128",
+        Log => {
+            "partial-precision log2: x = exponent of |s|, y = mantissa in [1, 2), z = an approximation of log2|s|, w = 1 (vs_2_0 and later: a replicated approximation)"
+        }
+        Lit => {
+            "lighting coefficients from (n·l, n·h, ·, power): (1, max(n·l, 0), n·l > 0 ? max(n·h, 0)^power : 0, 1), the power clamped to ±128"
+        }
         Lrp => "linear interpolation per component: source0·source1 + (1 − source0)·source2",
         Mad => "multiply and add per component: source0·source1 + source2",
         Max => "larger of the two sources, per component",
@@ -70,42 +86,68 @@ pub fn what(op: Op) -> &'static str {
         Rcp => "reciprocal 1/source.x, written to every enabled component (1/0 gives +infinity)",
         Rsq => "reciprocal square root 1/sqrt(|source.x|), written to every enabled component",
         Scs => "cosine of source.x into x and sine into y (z and w undefined)",
-        Sincos => "cosine of source (a replicated scalar, radians) into x and sine into y; only x and y may be written",
+        Sincos => {
+            "cosine of source (a replicated scalar, radians) into x and sine into y; only x and y may be written"
+        }
         Sge => "per component: 1.0 if source0 >= source1, else 0.0",
         Slt => "per component: 1.0 if source0 < source1, else 0.0",
         Sgn => "sign of each component: −1, 0 or 1",
         Sub => "subtracts source1 from source0 component by component",
-        Swz => "extended swizzle: each component picks a source component, 0 or 1, each optionally negated",
+        Swz => {
+            "extended swizzle: each component picks a source component, 0 or 1, each optionally negated"
+        }
         Xpd => "cross product of source0.xyz and source1.xyz (w is undefined)",
         M4x4 => "transforms a 4-vector by a 4×4 matrix: four dp4 with consecutive constant rows",
-        M4x3 => "transforms a 4-vector by a 4×3 matrix: three dp4 with consecutive rows (writes xyz)",
+        M4x3 => {
+            "transforms a 4-vector by a 4×3 matrix: three dp4 with consecutive rows (writes xyz)"
+        }
         M3x4 => "transforms a 3-vector by a 3×4 matrix: four dp3 with consecutive rows",
-        M3x3 => "transforms a 3-vector by a 3×3 matrix: three dp3 with consecutive rows (writes xyz)",
+        M3x3 => {
+            "transforms a 3-vector by a 3×3 matrix: three dp3 with consecutive rows (writes xyz)"
+        }
         M3x2 => "transforms a 3-vector by a 3×2 matrix: two dp3 with consecutive rows (writes xy)",
         Tex => "samples a texture at the coordinate, filtered",
         Txb => "samples a texture with a level-of-detail bias taken from the coordinate's w",
         Txp => "projective sample: the coordinate is divided by its w before sampling",
-        Texldd => "samples a texture with explicit screen-space gradients (source2 = d/dx, source3 = d/dy)",
-        Texldl => "samples a texture at the mip level given in the coordinate's w (no derivatives needed)",
-        Dsx => "rate of change of the source across the screen's x direction (between neighbouring pixels)",
-        Dsy => "rate of change of the source across the screen's y direction (between neighbouring pixels)",
+        Texldd => {
+            "samples a texture with explicit screen-space gradients (source2 = d/dx, source3 = d/dy)"
+        }
+        Texldl => {
+            "samples a texture at the mip level given in the coordinate's w (no derivatives needed)"
+        }
+        Dsx => {
+            "rate of change of the source across the screen's x direction (between neighbouring pixels)"
+        }
+        Dsy => {
+            "rate of change of the source across the screen's y direction (between neighbouring pixels)"
+        }
         Nop => "does nothing",
         If => "runs the block up to else/endif when the boolean constant (or predicate) is true",
-        Ifc(_) => "runs the block up to else/endif when the comparison of the two scalar sources holds",
+        Ifc(_) => {
+            "runs the block up to else/endif when the comparison of the two scalar sources holds"
+        }
         Else => "starts the block run when the matching if did not",
         Endif => "ends an if block",
-        Loop => "repeats up to endloop: the integer constant gives (count, start, step) of the loop counter aL",
+        Loop => {
+            "repeats up to endloop: the integer constant gives (count, start, step) of the loop counter aL"
+        }
         Endloop => "ends a loop block",
         Rep => "repeats the block up to endrep as many times as the integer constant's x",
         Endrep => "ends a rep block",
         Break => "leaves the innermost loop or rep",
-        Breakc(_) => "leaves the innermost loop or rep when the comparison of the two scalar sources holds",
+        Breakc(_) => {
+            "leaves the innermost loop or rep when the comparison of the two scalar sources holds"
+        }
         Breakp => "leaves the innermost loop or rep when the chosen predicate component is true",
         Call => "calls the subroutine at a label",
-        Callnz => "calls the subroutine at a label when the boolean constant (or predicate) is true",
+        Callnz => {
+            "calls the subroutine at a label when the boolean constant (or predicate) is true"
+        }
         Label => "marks the start of a subroutine",
         Ret => "returns from a subroutine (or ends the main program)",
-        Setp(_) => "per component: sets the predicate register p0 to the comparison of the two sources",
+        Setp(_) => {
+            "per component: sets the predicate register p0 to the comparison of the two sources"
+        }
     }
 }
 
@@ -124,12 +166,16 @@ fn directive(word: &str, dialect: Dialect) -> Option<(String, &'static str)> {
             "declares an input or output register's meaning (dcl_texcoord0, dcl_position) or a sampler's texture type (dcl_2d, dcl_cube, dcl_volume)"
         }
         (Dialect::Arb, "TEMP") => "declares temporary registers",
-        (Dialect::Arb, "PARAM") => "declares a parameter: a constant, program.env/local or a state binding",
+        (Dialect::Arb, "PARAM") => {
+            "declares a parameter: a constant, program.env/local or a state binding"
+        }
         (Dialect::Arb, "ATTRIB") => "names an input attribute binding",
         (Dialect::Arb, "OUTPUT") => "names an output binding",
         (Dialect::Arb, "ALIAS") => "gives another name to a declared variable",
         (Dialect::Arb, "ADDRESS") => "declares an address register (vertex programs)",
-        (Dialect::Arb, "OPTION") => "enables a program option (ARB_position_invariant, ARB_fog_*, ARB_precision_hint_*)",
+        (Dialect::Arb, "OPTION") => {
+            "enables a program option (ARB_position_invariant, ARB_fog_*, ARB_precision_hint_*)"
+        }
         (Dialect::Arb, "END") => "ends the program",
         _ => return None,
     };
@@ -201,7 +247,11 @@ fn cost_in(op: Op, p: Profile) -> String {
         "slot"
     };
     match p.slots(op) {
-        Some(n) => format!("{n} {unit}{} in {}", if n == 1 { "" } else { "s" }, p.header()),
+        Some(n) => format!(
+            "{n} {unit}{} in {}",
+            if n == 1 { "" } else { "s" },
+            p.header()
+        ),
         None => format!("not available in {}", p.header()),
     }
 }
@@ -238,7 +288,8 @@ fn restrictions(op: Op, p: Profile) -> Vec<String> {
     }
     if p == Profile::Ps2_0 && op.info().class != Class::Flow {
         out.push(
-            "ps_2_0 source swizzles: none, a replicate (.x .y .z .w), .yzxw, .zxyw or .wzyx only".into(),
+            "ps_2_0 source swizzles: none, a replicate (.x .y .z .w), .yzxw, .zxyw or .wzyx only"
+                .into(),
         );
     }
     if op.is_texture() {
@@ -253,7 +304,9 @@ fn restrictions(op: Op, p: Profile) -> Vec<String> {
             _ => {}
         }
         if p.stage() == Stage::Fragment {
-            out.push("fragment-only: texture reads cannot move to the vertex program here (C2)".into());
+            out.push(
+                "fragment-only: texture reads cannot move to the vertex program here (C2)".into(),
+            );
         }
     }
     match op {
@@ -325,7 +378,11 @@ pub fn word_at(line: &str, at: usize) -> Option<(usize, usize)> {
     if at >= b.len() || !is_w(b[at]) {
         return None;
     }
-    let start = (0..at).rev().take_while(|&i| is_w(b[i])).last().unwrap_or(at);
+    let start = (0..at)
+        .rev()
+        .take_while(|&i| is_w(b[i]))
+        .last()
+        .unwrap_or(at);
     let end = (at..b.len()).find(|&i| !is_w(b[i])).unwrap_or(b.len());
     Some((start, end))
 }

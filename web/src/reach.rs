@@ -130,12 +130,17 @@ mod tests {
             doc.opts.steps = r.feasible as u32;
             let at = crate::analysis::analyze(&doc);
             let (before, after) = (at.before.unwrap(), at.after.unwrap());
-            assert!(after.fp_slots.total() < before.fp_slots.total(), "{id}: {before:?} → {after:?}");
+            assert!(
+                after.fp_slots.total() < before.fp_slots.total(),
+                "{id}: {before:?} → {after:?}"
+            );
             doc.opts.steps = r.feasible as u32 + 1;
             let past = crate::analysis::analyze(&doc);
             let notes = &past.optimized.as_ref().unwrap().notes;
             assert!(
-                notes.iter().any(|n| n.contains(r.limit.as_deref().unwrap())),
+                notes
+                    .iter()
+                    .any(|n| n.contains(r.limit.as_deref().unwrap())),
                 "{id}: the optimizer's own reason: {notes:?} vs {r:?}"
             );
         }

@@ -623,13 +623,25 @@ mod tests {
         s.apply(Action::HandEdit(false));
         assert!(s.doc.hand.is_none());
         s.apply(Action::HandEdit(true));
-        assert_eq!(s.doc.hand.as_ref().unwrap().fp, "ps_2_0\nmov oC0, c0\n", "kept");
+        assert_eq!(
+            s.doc.hand.as_ref().unwrap().fp,
+            "ps_2_0\nmov oC0, c0\n",
+            "kept"
+        );
         s.apply(Action::SetFp(format!("{}\n", s.doc.fp)));
         assert!(crate::handedit::is_stale(&s.doc));
         analyzed(&mut s);
         s.apply(Action::HandRestart);
         assert!(!crate::handedit::is_stale(&s.doc));
-        let fresh = &s.analysis.as_ref().unwrap().optimized.as_ref().unwrap().fp.text;
+        let fresh = &s
+            .analysis
+            .as_ref()
+            .unwrap()
+            .optimized
+            .as_ref()
+            .unwrap()
+            .fp
+            .text;
         assert_eq!(&s.doc.hand.as_ref().unwrap().fp, fresh);
     }
 

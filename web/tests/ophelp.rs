@@ -49,8 +49,7 @@ fn every_accepted_opcode_has_help_with_the_profiles_cost() {
                 .unwrap_or_else(|| panic!("no help for {name} in {}", p.header()));
             assert!(!h.what.is_empty());
             assert!(
-                h.name.eq_ignore_ascii_case(name)
-                    || (*op == Op::Mova && name == "mov"),
+                h.name.eq_ignore_ascii_case(name) || (*op == Op::Mova && name == "mov"),
                 "{name} → {}",
                 h.name
             );
@@ -88,14 +87,26 @@ fn descriptions_are_written_per_operation() {
 fn modifiers_conditions_and_restrictions() {
     let h = lookup("MAD_SAT", Profile::ArbFp1, None).unwrap();
     assert_eq!(h.name, "MAD");
-    assert!(h.notes.iter().any(|n| n.contains("clamped to [0, 1]")), "{h:?}");
+    assert!(
+        h.notes.iter().any(|n| n.contains("clamped to [0, 1]")),
+        "{h:?}"
+    );
     let h = lookup("if_lt", Profile::Ps3_0, None).unwrap();
     assert_eq!(h.name, "if_lt");
     assert!(h.cost.contains("3 slots in ps_3_0"), "{}", h.cost);
     let h = lookup("rcp_pp", Profile::Ps2_0, Some(Profile::Vs1_1)).unwrap();
-    assert!(h.notes.iter().any(|n| n.contains("replicate swizzle")), "{h:?}");
-    assert!(h.notes.iter().any(|n| n.contains(".yzxw")), "ps_2_0 swizzles: {h:?}");
-    assert!(h.notes.iter().any(|n| n.contains("partial precision")), "{h:?}");
+    assert!(
+        h.notes.iter().any(|n| n.contains("replicate swizzle")),
+        "{h:?}"
+    );
+    assert!(
+        h.notes.iter().any(|n| n.contains(".yzxw")),
+        "ps_2_0 swizzles: {h:?}"
+    );
+    assert!(
+        h.notes.iter().any(|n| n.contains("partial precision")),
+        "{h:?}"
+    );
     let h = lookup("texld", Profile::Ps2_0, Some(Profile::Vs1_1)).unwrap();
     assert!(h.cost.contains("not available in vs_1_1"), "{}", h.cost);
     assert!(h.notes.iter().any(|n| n.contains("4 deep")), "{h:?}");
@@ -106,7 +117,12 @@ fn modifiers_conditions_and_restrictions() {
     // vs_1_1's exp is a ten-slot macro (Microsoft's table, in the profile).
     let h = lookup("exp", Profile::Vs1_1, None).unwrap();
     assert!(h.cost.contains("10 slots in vs_1_1"), "{}", h.cost);
-    assert!(lookup("dcl_texcoord0", Profile::Vs2_0, None).unwrap().cost.contains("none"));
+    assert!(
+        lookup("dcl_texcoord0", Profile::Vs2_0, None)
+            .unwrap()
+            .cost
+            .contains("none")
+    );
     assert!(lookup("PARAM", Profile::ArbVp1, None).is_some());
     assert!(lookup("r0", Profile::Ps2_0, None).is_none());
     assert!(lookup("texld", Profile::ArbFp1, None).is_none(), "not ARB");
@@ -169,5 +185,8 @@ fn the_piglit_corpus_is_covered() {
         }
     }
     println!("piglit: {programs} programs, {insts} instructions with help");
-    assert!(programs > 20 && insts > 100, "{programs} programs, {insts} instructions");
+    assert!(
+        programs > 20 && insts > 100,
+        "{programs} programs, {insts} instructions"
+    );
 }

@@ -31,10 +31,10 @@ fn node_id(k: usize) -> String {
 fn focus_node(k: usize) {
     let el = web_sys::window()
         .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(&node_id(k)))
-        .and_then(|e| e.dyn_into::<web_sys::SvgElement>().ok());
+        .and_then(|d| d.get_element_by_id(&node_id(k)));
+    // An SVG element has `focus()` too; the call is dispatched by name.
     if let Some(e) = el {
-        let _ = e.focus();
+        let _ = e.unchecked_into::<web_sys::HtmlElement>().focus();
     }
 }
 
@@ -68,7 +68,12 @@ fn edges_html(g: &Dag) -> Html {
         .collect()
 }
 
-fn graph_html(g: &Shared<Result<Dag, String>>, d: &Dag, p: &DagProps, active: &UseStateHandle<Option<usize>>) -> Html {
+fn graph_html(
+    g: &Shared<Result<Dag, String>>,
+    d: &Dag,
+    p: &DagProps,
+    active: &UseStateHandle<Option<usize>>,
+) -> Html {
     let nodes: Html = d
         .nodes
         .iter()

@@ -6,6 +6,7 @@ pub mod editor;
 pub mod examples;
 pub mod handnote;
 pub mod inputs;
+pub mod ophelp;
 pub mod optimized;
 pub mod options;
 pub mod output;
