@@ -18,8 +18,8 @@ mod resolve;
 mod rules;
 
 pub use error::ArbError;
-pub use resolve::arb_ops;
 pub use printer::fmt_f32;
+pub use resolve::arb_ops;
 pub use rules::tex_indirections;
 
 use crate::checks::check_with;
