@@ -11,11 +11,13 @@ use crate::components::Shared;
 use crate::components::dag::DagView;
 use crate::components::editor::Editor;
 use crate::components::examples::{About, Gallery};
+use crate::components::export::ExportPanel;
 use crate::components::handnote::hand_note;
 use crate::components::inputs::InputsPanel;
 use crate::components::optimized::OptimizedView;
 use crate::components::options::OptionsPanel;
 use crate::components::output::Output;
+use crate::components::present::Presenter;
 use crate::components::stats::StatsPanel;
 use crate::components::stepper::Stepper;
 use crate::components::summary::summary_bar;
@@ -560,6 +562,16 @@ pub fn app(props: &AppProps) -> Html {
     let h = use_handlers(&state);
     let sides = use_sides(&state);
     let src_line = use_state_eq(|| None::<u32>);
+    let presenting = use_state_eq(|| false);
+    let set_presenting = |on: bool| {
+        let p = presenting.clone();
+        Callback::from(move |_: ()| p.set(on))
+    };
+    let reach = state
+        .analysis
+        .as_ref()
+        .and_then(|a| a.optimized.as_ref())
+        .and_then(|o| o.reach.clone());
     let on_src_line = {
         let l = src_line.clone();
         use_callback((), move |n: Option<u32>, _| l.set(n))
@@ -617,7 +629,7 @@ pub fn app(props: &AppProps) -> Html {
                         </label>
                     </h2>
                     <Stepper opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
-                        reach={a.as_ref().and_then(|a| a.optimized.as_ref()).and_then(|o| o.reach.clone())}
+                        reach={reach.clone()}
                         dispatch={h.dispatch.clone()} />
                     { hand_note(&state.doc, &h.dispatch) }
                     { optimized_side(&state, a.as_deref(), &sides, &h) }
@@ -637,7 +649,13 @@ pub fn app(props: &AppProps) -> Html {
                         image_names={state.image_names.clone()} dispatch={h.dispatch.clone()} />
                 </div>
                 { dag_view(a.as_deref(), *src_line, h.origin.clone()) }
+                <ExportPanel analysis={a.clone()} on_present={set_presenting(true)} />
             </main>
+            if *presenting {
+                <Presenter analysis={a.clone()} opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
+                    {reach} pending={state.progress.is_some() || stale} dispatch={h.dispatch.clone()}
+                    on_close={set_presenting(false)} />
+            }
             <footer class="foot">
                 { "Hoist implements the code motion of T. Ikeda, F. Ino and K. Hagihara, “A Code Motion Technique \
                    for Accelerating General-Purpose Computation on the GPU” (IPDPS 2006). Everything runs in this page: \

@@ -24,6 +24,7 @@ pub mod doc;
 pub mod engine;
 pub mod estimate;
 pub mod examples;
+pub mod figure;
 pub mod handedit;
 pub mod highlight;
 pub mod numbers;

@@ -4,12 +4,14 @@
 pub mod dag;
 pub mod editor;
 pub mod examples;
+pub mod export;
 pub mod handnote;
 pub mod inputs;
 pub mod ophelp;
 pub mod optimized;
 pub mod options;
 pub mod output;
+pub mod present;
 pub mod stats;
 pub mod stepper;
 pub mod summary;
