@@ -261,10 +261,9 @@ impl State {
             }
             Action::HandEdit(on) => self.hand_edit(on),
             Action::HandRestart => self.hand_restart(),
-            Action::HandDiscard => {
-                if self.doc.hand_kept.take().is_some() {
-                    self.touch();
-                }
+            Action::HandDiscard if self.doc.hand_kept.is_some() => {
+                self.doc.hand_kept = None;
+                self.touch();
             }
             Action::SetHandVp(s) => {
                 if let Some(h) = &mut self.doc.hand
