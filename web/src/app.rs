@@ -631,7 +631,7 @@ pub fn app(props: &AppProps) -> Html {
                     <Stepper opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
                         reach={reach.clone()}
                         dispatch={h.dispatch.clone()} />
-                    { hand_note(&state.doc, &h.dispatch) }
+                    { hand_note(&state.doc, state.is_current(), &h.dispatch) }
                     { optimized_side(&state, a.as_deref(), &sides, &h) }
                 </section>
                 <Output rendered={rendered.clone()} progress={state.progress}

@@ -7,8 +7,9 @@ use crate::handedit;
 use crate::state::Action;
 use yew::prelude::*;
 
-/// The note for `doc`'s hand edit, if there is anything to say.
-pub fn hand_note(doc: &Doc, dispatch: &Callback<Action>) -> Html {
+/// The note for `doc`'s hand edit, if there is anything to say; `ready`: the optimizer's
+/// output for the current original is in (restarting waits for it).
+pub fn hand_note(doc: &Doc, ready: bool, dispatch: &Callback<Action>) -> Html {
     let emit = |a: Action| {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(a.clone()))
@@ -17,8 +18,9 @@ pub fn hand_note(doc: &Doc, dispatch: &Callback<Action>) -> Html {
         return html! {
             <p class="hand-note stale" id="hand-stale" role="status">
                 { "The original changed since you started this hand edit: it no longer derives from the optimizer's current output. " }
-                <button type="button" class="link" id="hand-restart" onclick={emit(Action::HandRestart)}>
-                    { "Start again from the optimizer's output" }</button>
+                <button type="button" class="link" id="hand-restart" disabled={!ready}
+                    onclick={emit(Action::HandRestart)}>
+                    { if ready { "Start again from the optimizer's output" } else { "Start again (optimizing…)" } }</button>
             </p>
         };
     }
