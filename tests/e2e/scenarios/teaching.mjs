@@ -88,11 +88,12 @@ async function graph(page) {
 
 async function help(page) {
   await page.locator('#opt-fp').scrollIntoViewIfNeeded();
-  await page.hover('#opt-fp .tk-op');
+  await page.locator('#opt-fp .tk-op').nth(3).hover();
   const tip = await waitText(page, '#opt-fp-tip', (t) => /Cost: \d+ slots? in ps_/.test(t), 'instruction help over an opcode');
   log(`help (optimized): ${tip.slice(0, 110)}…`);
   await shot(page, 'teaching-help.png');
   // The original fragment editor: hover the opcode of the first instruction line.
+  await page.locator('#ed-fp').scrollIntoViewIfNeeded();
   const at = await page.evaluate(() => {
     const t = document.querySelector('#fp');
     const lines = t.value.split('\n');
