@@ -10,6 +10,7 @@ import { scenario, waitText, text, shot, fail, log, done, SLOW } from '../common
 
 const report = (page) => page.evaluate(() => window.hoistReport());
 const slots = (c) => c.alu + c.tex + c.flow;
+const fpSlots = (s) => slots(s.fpSlots ?? s.fp_slots);
 const settled = (page) => page.waitForFunction(done, null, { timeout: SLOW });
 
 async function pick(page, id) {
@@ -22,7 +23,7 @@ async function pick(page, id) {
 /// The slider stops at the feasible maximum, says why, and that k really moves work.
 async function slider(page, id) {
   await pick(page, id);
-  const before = slots((await report(page)).before.fpSlots);
+  const before = fpSlots((await report(page)).before);
   await page.check('#stepwise');
   await settled(page);
   const limit = await waitText(page, '#steps-limit', (t) => /^k > \d+: /.test(t), 'the reason the slider stops');
@@ -36,7 +37,7 @@ async function slider(page, id) {
   await page.waitForFunction((k) => window.hoistReport()?.current, null, { timeout: SLOW });
   await settled(page);
   const rep = await report(page);
-  const after = slots(rep.after.fpSlots);
+  const after = fpSlots(rep.after);
   if (!(after < before)) fail(`${id}: at k = ${fits} fragment slots go ${before} → ${after}: undone`);
   if (rep.verdict !== 'bit-identical') fail(`${id}: at k = ${fits} the verdict is ${rep.verdict}`);
   // The slider stays in view beside the optimized code while scrubbing.
@@ -60,7 +61,7 @@ async function graph(page) {
     const lowest = nodes.reduce((a, n) => (n.getBoundingClientRect().bottom > a.getBoundingClientRect().bottom ? n : a));
     const b = box.getBoundingClientRect();
     const r = lowest.getBoundingClientRect();
-    return { visible: r.top >= b.top && r.bottom <= b.top + box.clientHeight, label: lowest.textContent, r: r.bottom, b: b.top + box.clientHeight };
+    return { visible: r.top >= b.top && r.bottom <= b.top + box.clientHeight, label: lowest.querySelector('text').textContent, r: r.bottom, b: b.top + box.clientHeight };
   });
   if (!last.visible) fail(`the last node (${last.label}) is hidden by its scroll box: ${JSON.stringify(last)}`);
   log(`graph: the last node ${JSON.stringify(last.label)} shows fully in the scroll box`);
@@ -82,7 +83,7 @@ async function graph(page) {
     t.setSelectionRange(off, off);
     t.dispatchEvent(new KeyboardEvent('keyup', { bubbles: true, key: 'ArrowDown' }));
   }, line);
-  await page.waitForFunction((n) => [...document.querySelectorAll('.dag-node.dag-lit')].some((g) => g.textContent.startsWith(`L${n} `)), line);
+  await page.waitForFunction((n) => [...document.querySelectorAll('.dag-node.dag-lit')].some((g) => g.querySelector('text').textContent.startsWith(`L${n} `)), line);
   log(`graph: the caret on line ${line} outlines its node`);
 }
 
@@ -98,7 +99,10 @@ async function help(page) {
     const t = document.querySelector('#fp');
     const lines = t.value.split('\n');
     const n = lines.findIndex((l) => /^\s*(mul|mad|add|texld|mov|dp3|rcp)\b/.test(l));
-    const r = t.getBoundingClientRect();
+    document.querySelector('#ed-fp .ed-scroll').scrollTop = Math.max(0, n * 20 - 40);
+    let r = t.getBoundingClientRect();
+    window.scrollBy(0, r.top + 8 + n * 20 - innerHeight / 2);
+    r = t.getBoundingClientRect();
     const cw = document.querySelector('#ed-fp .ed-measure').offsetWidth / 10;
     const col = lines[n].length - lines[n].trimStart().length;
     return { x: r.left + 12 + (col + 1) * cw, y: r.top + 8 + n * 20 + 10 };
