@@ -173,7 +173,7 @@ async function present(page) {
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   await waitText(page, '#present-title', (t) => t.startsWith('1/4'), 'back to the first view');
-  const big = await page.evaluate(() => document.querySelector('#present-body, .present-body svg')?.getBoundingClientRect().width);
+  const big = await page.evaluate(() => document.querySelector('#present-body svg')?.getBoundingClientRect().width);
   if (!(big > 700)) fail(`the presented figure is ${big}px wide`);
   await settled(page);
   await shot(page, 'teaching-present.png');

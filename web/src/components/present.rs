@@ -123,7 +123,8 @@ pub fn presenter(p: &PresentProps) -> Html {
                 <button type="button" class="present-close" aria-label="Leave presentation"
                     onclick={Callback::from(move |_| leave(&close))}>{ "×" }</button>
             </header>
-            <div class="present-body">{ figure }</div>
+            <div class={classes!("present-body", matches!(v, View::Fragment | View::Vertex).then_some("code"))}
+                id="present-body">{ figure }</div>
             <footer class="present-foot">{ "←/→ views · ↑/↓ groups · Esc leaves" }</footer>
         </div>
     }
