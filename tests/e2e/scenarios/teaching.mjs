@@ -91,6 +91,11 @@ async function help(page) {
   await page.locator('#opt-fp').scrollIntoViewIfNeeded();
   await page.locator('#opt-fp .tk-op').nth(3).hover();
   const tip = await waitText(page, '#opt-fp-tip', (t) => /Cost: \d+ slots? in ps_/.test(t), 'instruction help over an opcode');
+  const onScreen = await page.evaluate(() => {
+    const r = document.querySelector('#opt-fp-tip').getBoundingClientRect();
+    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  });
+  if (!onScreen) fail('the instruction help runs off the screen');
   log(`help (optimized): ${tip.slice(0, 110)}…`);
   await shot(page, 'teaching-help.png');
   // The original fragment editor: hover the opcode of the first instruction line.
