@@ -95,7 +95,7 @@ async function help(page) {
     const r = document.querySelector('#opt-fp-tip').getBoundingClientRect();
     return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
   });
-  if (!onScreen) fail('the instruction help runs off the screen');
+  if (!onScreen) fail(`the instruction help runs off the screen: ${JSON.stringify(await page.evaluate(() => [document.querySelector('#opt-fp-tip').getBoundingClientRect(), document.querySelector('#opt-fp-tip').getAttribute('style'), innerWidth, innerHeight]))}`);
   log(`help (optimized): ${tip.slice(0, 110)}…`);
   await shot(page, 'teaching-help.png');
   // The original fragment editor: hover the opcode of the first instruction line.
