@@ -1,6 +1,7 @@
 //! Instruction help covers every opcode both parsers accept, in every profile, with the
 //! slot cost the profile table gives; and every instruction of the piglit ARB corpus (text
 //! we did not write) gets help.
+#![cfg(not(target_arch = "wasm32"))]
 
 use hoist_asm::ops::Cond;
 use hoist_asm::{Dialect, Op, Profile};
