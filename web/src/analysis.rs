@@ -17,6 +17,7 @@
 
 use crate::dag::{self, Dag};
 use crate::doc::{Doc, ParamKey};
+use crate::reach::{self, Reach};
 use hoist_asm::ir::{ConstBinding, RegFile};
 use hoist_asm::profile::Limits;
 use hoist_asm::{ArbTarget, Diagnostic, Dialect, ParseOptions, Profile, Program, Stage};
@@ -144,6 +145,9 @@ pub struct Optimized {
     /// The original fragment program's dependence graph (or why there is none).
     #[serde(with = "shared")]
     pub dag: Rc<Result<Dag, String>>,
+    /// How far the stepwise slider may go ([`crate::reach`]).
+    #[serde(default)]
+    pub reach: Option<Reach>,
 }
 
 /// What the optimizer made of a pair, as the page gets it (`Err`: why it could not run).
@@ -365,6 +369,9 @@ pub fn summarize(doc: &Doc, a: &Analysis, v: &Validated) -> Optimized {
         chosen: o.chosen.clone(),
         notes: o.notes.clone(),
         dag: Rc::new(dag),
+        reach: a
+            .original_pair()
+            .and_then(|(vp, fp)| reach::reach(doc, vp, fp, &v.rejected)),
     }
 }
 

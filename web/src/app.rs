@@ -12,12 +12,16 @@ use crate::components::dag::DagView;
 use crate::components::document::{DocBar, doc_title, export_handler, use_target_handler};
 use crate::components::editor::Editor;
 use crate::components::examples::{About, Gallery};
+use crate::components::export::ExportPanel;
+use crate::components::handnote::hand_note;
 use crate::components::inputs::InputsPanel;
 use crate::components::optimized::OptimizedView;
 use crate::components::options::OptionsPanel;
 use crate::components::output::Output;
+use crate::components::present::Presenter;
 use crate::components::scene::SceneEditor;
 use crate::components::stats::StatsPanel;
+use crate::components::stepper::Stepper;
 use crate::components::summary::summary_bar;
 use crate::engine::{Event, Fail, Job};
 use crate::render;
@@ -565,10 +569,10 @@ fn optimized_side(
             <>
                 <OptimizedView id="vp" title={format!("Vertex program ({})", o.vp_profile.header())}
                     lines={Shared(o.vp.clone())} dialect={o.vp_profile.dialect()}
-                    on_origin={h.origin.clone()} />
+                    on_origin={h.origin.clone()} profile={o.vp_profile} other={o.fp_profile} />
                 <OptimizedView id="fp" title={format!("Fragment program ({})", o.fp_profile.header())}
                     lines={Shared(o.fp.clone())} dialect={o.fp_profile.dialect()}
-                    on_origin={h.origin.clone()} />
+                    on_origin={h.origin.clone()} profile={o.fp_profile} other={o.vp_profile} />
             </>
         },
         (Some(an), None) => {
@@ -582,7 +586,7 @@ fn optimized_side(
 }
 
 /// The dependence graph's view: the graph, or why there is none yet.
-fn dag_view(a: Option<&Analysis>) -> Html {
+fn dag_view(a: Option<&Analysis>, line: Option<u32>, on_line: Callback<Option<u32>>) -> Html {
     let graph = a
         .and_then(|a| a.optimized.as_ref())
         .map(|o| Shared(o.dag.clone()));
@@ -591,7 +595,7 @@ fn dag_view(a: Option<&Analysis>) -> Html {
         Some(a) if a.fp.program.is_none() => "the fragment program has errors".into(),
         Some(a) => a.problem.clone().unwrap_or_default(),
     };
-    html! { <DagView {graph} message={message} /> }
+    html! { <DagView {graph} message={message} {line} {on_line} /> }
 }
 
 /// The scene of the document, parsed once per scene text (for the Inputs panel).
@@ -619,6 +623,21 @@ pub fn app(props: &AppProps) -> Html {
     use_persistence(&state);
     let h = use_handlers(&state);
     let sides = use_sides(&state);
+    let src_line = use_state_eq(|| None::<u32>);
+    let presenting = use_state_eq(|| false);
+    let set_presenting = |on: bool| {
+        let p = presenting.clone();
+        Callback::from(move |_: ()| p.set(on))
+    };
+    let reach = state
+        .analysis
+        .as_ref()
+        .and_then(|a| a.optimized.as_ref())
+        .and_then(|o| o.reach.clone());
+    let on_src_line = {
+        let l = src_line.clone();
+        use_callback((), move |n: Option<u32>, _| l.set(n))
+    };
     let scene = use_scene(state.doc.scene.clone());
     let on_copy = copy_link(&state, &link_shown, &h.dispatch);
     let on_export = export_handler(&state);
@@ -659,11 +678,13 @@ pub fn app(props: &AppProps) -> Html {
                     <Editor id="vp" title="Vertex program" value={state.doc.vp.clone()} stage={Stage::Vertex}
                         side={sides[0].clone()} onchange={h.vp.clone()}
                         profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={h.vp_profile.clone()}
-                        ontarget={on_target.clone()} />
+                        ontarget={on_target.clone()}
+                        other={a.as_ref().and_then(|a| a.fp.profile)} />
                     <Editor id="fp" title="Fragment program" value={state.doc.fp.clone()} stage={Stage::Fragment}
                         side={sides[1].clone()} onchange={h.fp.clone()}
                         profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
-                        highlight_line={state.origin_line} ontarget={on_target.clone()} />
+                        highlight_line={state.origin_line} on_line={on_src_line} ontarget={on_target.clone()}
+                        other={a.as_ref().and_then(|a| a.vp.profile)} />
                     <SceneEditor text={state.doc.scene.clone().map(AttrValue::from)} onchange={h.scene.clone()} />
                 </section>
                 <section class="col" aria-label="Optimized programs">
@@ -674,6 +695,10 @@ pub fn app(props: &AppProps) -> Html {
                             { " edit by hand" }
                         </label>
                     </h2>
+                    <Stepper opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
+                        reach={reach.clone()}
+                        dispatch={h.dispatch.clone()} />
+                    { hand_note(&state.doc, state.is_current(), &h.dispatch) }
                     { optimized_side(&state, a.as_deref(), &sides, &h) }
                 </section>
                 <Output rendered={rendered.clone()} progress={state.progress}
@@ -684,14 +709,20 @@ pub fn app(props: &AppProps) -> Html {
                     <StatsPanel analysis={a.clone()} rendered={rendered}
                         width={state.doc.inputs.width} height={state.doc.inputs.height}
                         analysis_ms={state.analysis_ms} />
-                    <OptionsPanel opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
+                    <OptionsPanel opts={state.doc.opts.clone()}
                         vp_profile={a.as_ref().and_then(|a| a.vp.profile)}
                         fp_profile={a.as_ref().and_then(|a| a.fp.profile)} dispatch={h.dispatch.clone()} />
                     <InputsPanel analysis={a.clone()} inputs={state.doc.inputs.clone()} {scene}
                         image_names={state.image_names.clone()} dispatch={h.dispatch.clone()} />
                 </div>
-                { dag_view(a.as_deref()) }
+                { dag_view(a.as_deref(), *src_line, h.origin.clone()) }
+                <ExportPanel analysis={a.clone()} on_present={set_presenting(true)} />
             </main>
+            if *presenting {
+                <Presenter analysis={a.clone()} opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
+                    {reach} pending={state.progress.is_some() || stale} dispatch={h.dispatch.clone()}
+                    on_close={set_presenting(false)} />
+            }
             <footer class="foot">
                 { "Hoist implements the code motion of T. Ikeda, F. Ino and K. Hagihara, “A Code Motion Technique \
                    for Accelerating General-Purpose Computation on the GPU” (IPDPS 2006). Everything runs in this page: \

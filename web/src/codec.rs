@@ -169,6 +169,12 @@ mod tests {
             hand: Some(HandEdit {
                 vp: "vs_1_1".into(),
                 fp: "ps_2_0".into(),
+                base: Some(u64::MAX - 7),
+            }),
+            hand_kept: Some(HandEdit {
+                vp: "vs_2_0".into(),
+                fp: "ps_3_0".into(),
+                base: None,
             }),
             ..Doc::default()
         };

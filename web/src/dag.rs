@@ -14,6 +14,8 @@ pub const NODE_H: f32 = 34.0;
 const GAP_X: f32 = 18.0;
 const GAP_Y: f32 = 38.0;
 const PAD: f32 = 12.0;
+/// Room below the last layer, so a horizontal scroll bar never covers it.
+const PAD_BOTTOM: f32 = 28.0;
 
 /// Colour class of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,6 +74,9 @@ pub struct Node {
     pub label: String,
     /// Tooltip: the full source line and the fate.
     pub title: String,
+    /// 1-based source line of the instruction (`None` for an input).
+    #[serde(default)]
+    pub line: Option<u32>,
     pub class: Class,
     pub x: f32,
     pub y: f32,
@@ -171,6 +176,7 @@ pub fn build(
                                 inst: None,
                                 label: name.clone(),
                                 title: format!("{name}: interpolated from the vertex program"),
+                                line: None,
                                 class: Class::Input,
                                 x: 0.0,
                                 y: 0.0,
@@ -208,6 +214,7 @@ pub fn build(
                 fate.map(|f| describe(f, lines)).unwrap_or_default()
             ),
             class,
+            line: Some(line),
             x: 0.0,
             y: 0.0,
         });
@@ -232,7 +239,7 @@ pub fn build(
         nodes,
         edges,
         width: 2.0 * PAD + widest * (NODE_W + GAP_X) - GAP_X,
-        height: 2.0 * PAD + layers as f32 * (NODE_H + GAP_Y) - GAP_Y,
+        height: PAD + PAD_BOTTOM + layers as f32 * (NODE_H + GAP_Y) - GAP_Y,
     })
 }
 
@@ -266,6 +273,7 @@ mod tests {
         let texld = insts.iter().find(|n| n.label.contains("texld")).unwrap();
         assert_eq!(texld.class, Class::Fixed);
         assert!(texld.label.starts_with("L25 texld"), "{}", texld.label);
+        assert_eq!(texld.line, Some(25));
         assert!(texld.title.contains("\nstays — C2: "), "{}", texld.title);
         assert!(insts.iter().any(|n| n.class == Class::Moved));
         // Edges go downwards.
@@ -286,6 +294,11 @@ mod tests {
             .collect();
         assert_eq!(srcs.len(), 2, "{srcs:?}");
         assert!(dag.width > NODE_W && dag.height > NODE_H * 4.0);
+        // Every node lies inside the drawing, the last one with room below it.
+        for n in &dag.nodes {
+            assert!(n.x >= 0.0 && n.x + NODE_W <= dag.width, "{n:?}");
+            assert!(n.y >= 0.0 && n.y + NODE_H + PAD <= dag.height, "{n:?}");
+        }
     }
 
     #[test]

@@ -35,6 +35,9 @@ pub struct Doc {
     pub inputs: Inputs,
     /// Hand-edited optimized programs (the optimized side in edit mode).
     pub hand: Option<HandEdit>,
+    /// A hand edit put aside by unchecking "edit by hand", restored by checking it again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand_kept: Option<HandEdit>,
     /// The example this document started from.
     pub example: Option<String>,
     /// The document's name when it is not an example (an imported file's title or name).
@@ -49,6 +52,10 @@ pub struct Doc {
 pub struct HandEdit {
     pub vp: String,
     pub fp: String,
+    /// [`crate::handedit::fingerprint`] of the original programs it was started from
+    /// (`None` in older links: never called stale).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<u64>,
 }
 
 /// Optimizer settings as the Options panel edits them.
@@ -444,8 +451,10 @@ impl Doc {
                 MAX_SCENE / 1024
             )));
         }
-        if let Some(h) = &self.hand
-            && (h.vp.len() > MAX_PROGRAM || h.fp.len() > MAX_PROGRAM)
+        if [&self.hand, &self.hand_kept]
+            .into_iter()
+            .flatten()
+            .any(|h| h.vp.len() > MAX_PROGRAM || h.fp.len() > MAX_PROGRAM)
         {
             return Err(Invalid("a hand-edited program is too long".into()));
         }

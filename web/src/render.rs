@@ -758,6 +758,7 @@ mod tests {
             // renders (the value is defined as 0) but differs.
             fp: "ps_2_0\ndcl t0.xy\ndcl_2d s0\ntexld r0, t0, s0\nadd r0, r0, r0\nmov oC0, r0\n"
                 .into(),
+            base: None,
         });
         let a = analyze(&d);
         let mut t = Task::new(plan(&d, &a, &Images::new()).unwrap().unwrap());

@@ -11,7 +11,7 @@
 //! progress, the render. A worker failure is kept as a message until the next revision.
 
 use crate::analysis::{Analysis, OptResult};
-use crate::doc::{Doc, HandEdit, OptState, ParamKey, TexSpec, ViewMap};
+use crate::doc::{Doc, OptState, ParamKey, TexSpec, ViewMap};
 use crate::examples;
 use crate::render::Images;
 pub use crate::render::Rendered;
@@ -89,6 +89,10 @@ pub enum Action {
     /// Turns hand editing of the optimized side on (starting from the optimizer's output)
     /// or off.
     HandEdit(bool),
+    /// Starts the hand edit again from the optimizer's current output.
+    HandRestart,
+    /// Drops the hand edit put aside by unchecking "edit by hand".
+    HandDiscard,
     SetHandVp(String),
     SetHandFp(String),
     /// The parse of a revision (its job goes to the worker).
@@ -259,6 +263,8 @@ impl State {
             | Action::SetProfile(..)
             | Action::SetOpts(_)
             | Action::HandEdit(_)
+            | Action::HandRestart
+            | Action::HandDiscard
             | Action::SetHandVp(_)
             | Action::SetHandFp(_) => self.edit_programs(action),
             Action::SetSize(..)
@@ -325,6 +331,11 @@ impl State {
                 self.touch();
             }
             Action::HandEdit(on) => self.hand_edit(on),
+            Action::HandRestart => self.hand_restart(),
+            Action::HandDiscard if self.doc.hand_kept.is_some() => {
+                self.doc.hand_kept = None;
+                self.touch();
+            }
             Action::SetHandVp(s) => {
                 if let Some(h) = &mut self.doc.hand
                     && h.vp != s
@@ -345,21 +356,30 @@ impl State {
         }
     }
 
-    /// Turns hand editing on (starting from the optimizer's output) or off.
+    /// The optimizer's output shown (the originals while there is none).
+    fn optimized_texts(&self) -> (String, String) {
+        self.analysis
+            .as_ref()
+            .and_then(|a| a.optimized.as_ref())
+            .map(|o| (o.vp.text.clone(), o.fp.text.clone()))
+            .unwrap_or_else(|| (self.doc.vp.clone(), self.doc.fp.clone()))
+    }
+
+    /// Turns hand editing on (the kept edit, else the optimizer's output) or off (the edit
+    /// is kept: `crate::handedit`).
     fn hand_edit(&mut self, on: bool) {
-        if on && self.doc.hand.is_none() {
-            let (vp, fp) = self
-                .analysis
-                .as_ref()
-                .and_then(|a| a.optimized.as_ref())
-                .map(|o| (o.vp.text.clone(), o.fp.text.clone()))
-                .unwrap_or_else(|| (self.doc.vp.clone(), self.doc.fp.clone()));
-            self.doc.hand = Some(HandEdit { vp, fp });
-            self.touch();
-        } else if !on && self.doc.hand.is_some() {
-            self.doc.hand = None;
+        let fresh = self.optimized_texts();
+        if crate::handedit::toggle(&mut self.doc, on, || fresh) {
             self.touch();
         }
+    }
+
+    /// Replaces the hand edit with the optimizer's current output.
+    fn hand_restart(&mut self) {
+        let (vp, fp) = self.optimized_texts();
+        self.doc.hand = Some(crate::handedit::start(&self.doc, vp, fp));
+        self.doc.hand_kept = None;
+        self.touch();
     }
 
     /// The Inputs panel: size, textures, parameters, pictures, display and tolerance.
@@ -724,6 +744,27 @@ mod tests {
         assert_eq!(t.summary, "your hand edit (not validated)");
         s.apply(Action::HandEdit(false));
         assert!(s.doc.hand.is_none());
+        s.apply(Action::HandEdit(true));
+        assert_eq!(
+            s.doc.hand.as_ref().unwrap().fp,
+            "ps_2_0\nmov oC0, c0\n",
+            "kept"
+        );
+        s.apply(Action::SetFp(format!("{}\n", s.doc.fp)));
+        assert!(crate::handedit::is_stale(&s.doc));
+        analyzed(&mut s);
+        s.apply(Action::HandRestart);
+        assert!(!crate::handedit::is_stale(&s.doc));
+        let fresh = &s
+            .analysis
+            .as_ref()
+            .unwrap()
+            .optimized
+            .as_ref()
+            .unwrap()
+            .fp
+            .text;
+        assert_eq!(&s.doc.hand.as_ref().unwrap().fp, fresh);
     }
 
     #[test]

@@ -16,10 +16,11 @@ use hoist_web::components::dag::{DagProps, DagView};
 use hoist_web::components::editor::{Editor, EditorProps};
 use hoist_web::components::inputs::{InputsPanel, InputsProps};
 use hoist_web::components::optimized::{OptimizedProps, OptimizedView};
-use hoist_web::components::options::{OptionsPanel, OptionsProps};
 use hoist_web::components::output::{Output, OutputProps};
 use hoist_web::components::stats::{StatsPanel, StatsProps};
+use hoist_web::components::stepper::{Stepper, StepperProps};
 use hoist_web::doc::{Doc, ViewMap};
+use hoist_web::reach::Reach;
 use hoist_web::render::Run;
 use hoist_web::state::{Action, Rendered};
 use hoist_web::wire;
@@ -187,6 +188,8 @@ async fn optimized_view_marks_moves_additions_and_changed_operands() {
         lines: Shared(o.vp.clone()),
         dialect: hoist_asm::Dialect::D3d9,
         on_origin,
+        profile: Some(o.vp_profile),
+        other: Some(o.fp_profile),
     };
     yew::Renderer::<OptimizedView>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -237,6 +240,8 @@ async fn fragment_view_says_why_instructions_stayed() {
         lines: Shared(o.fp.clone()),
         dialect: hoist_asm::Dialect::D3d9,
         on_origin: Callback::noop(),
+        profile: Some(o.fp_profile),
+        other: Some(o.vp_profile),
     };
     yew::Renderer::<OptimizedView>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -248,6 +253,10 @@ async fn fragment_view_says_why_instructions_stayed() {
     let el: HtmlElement = texld.clone().dyn_into().unwrap();
     el.focus().unwrap();
     tick().await;
+    // The focused instruction's opcode is explained, with its cost here and per vertex.
+    let help = text(&root, ".op-help-line");
+    assert!(help.starts_with("texld — samples a texture"), "{help}");
+    assert!(help.contains("1 slot in ps_2_0"), "{help}");
     assert!(
         text(&root, ".why").contains("C2"),
         "{}",
@@ -667,20 +676,28 @@ async fn parameters_refuse_nan_and_infinity() {
 }
 
 #[wasm_bindgen_test]
-async fn stepwise_slider_maps_to_options() {
+async fn stepwise_slider_maps_to_options_and_stops_where_it_fits() {
     let root = mount_point();
     let (dispatch, actions) = recorder::<Action>();
-    let props = OptionsProps {
+    let props = StepperProps {
         opts: Default::default(),
         groups: 3,
-        vp_profile: Some(hoist_asm::Profile::Vs1_1),
-        fp_profile: Some(hoist_asm::Profile::Ps2_0),
+        reach: Some(Reach {
+            groups: 3,
+            feasible: 2,
+            limit: Some("needs 8 interpolators, 7 are free".into()),
+            unchecked: false,
+        }),
         dispatch,
     };
-    yew::Renderer::<OptionsPanel>::with_root_and_props(root.clone(), props).render();
+    yew::Renderer::<Stepper>::with_root_and_props(root.clone(), props).render();
     tick().await;
     let slider: HtmlInputElement = one(&root, "#steps").dyn_into().unwrap();
-    assert_eq!(slider.max(), "3");
+    assert_eq!(slider.max(), "2", "clamped to what fits");
+    assert_eq!(
+        text(&root, "#steps-limit"),
+        "k > 2: needs 8 interpolators, 7 are free"
+    );
     slider.set_value("2");
     fire(&slider, "input");
     let last = actions.borrow().last().cloned();
@@ -705,9 +722,12 @@ async fn dependence_graph_has_a_node_per_instruction() {
     let root = mount_point();
     let doc = fig3();
     let a = analyze(&doc);
+    let (on_line, lines) = recorder::<Option<u32>>();
     let props = DagProps {
         graph: a.optimized.as_ref().map(|o| Shared(o.dag.clone())),
         message: "…".into(),
+        line: Some(25),
+        on_line,
     };
     yew::Renderer::<DagView>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -716,6 +736,39 @@ async fn dependence_graph_has_a_node_per_instruction() {
     assert!(!all(&root, ".dag-node.dag-moved").is_empty());
     assert!(!all(&root, ".dag-node.dag-fixed").is_empty());
     assert!(all(&root, ".dag-edge").len() >= 16);
+    // The source line under the editor's caret outlines its node (texld, line 25).
+    let lit = all(&root, ".dag-node.dag-lit");
+    assert_eq!(lit.len(), 1);
+    assert!(lit[0].text_content().unwrap().contains("L25 texld"));
+    // Focusing a node explains it and lights its source line; arrows move the focus.
+    let first: HtmlElement = one(&root, "#dag-node-1").unchecked_into();
+    first.focus().unwrap();
+    tick().await;
+    let why = text(&root, "#dag-why");
+    assert!(why.starts_with("line "), "{why}");
+    let line = lines
+        .borrow()
+        .last()
+        .copied()
+        .flatten()
+        .expect("a source line");
+    assert!(why.starts_with(&format!("line {line}:")), "{why}");
+    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &{
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key("ArrowRight");
+        init.set_bubbles(true);
+        init
+    })
+    .unwrap();
+    first.dispatch_event(&ev).unwrap();
+    tick().await;
+    let focused = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element()
+        .unwrap();
+    assert_eq!(focused.id(), "dag-node-2");
 }
 
 /// Waits until `sel` in `root` shows text satisfying `pred` (up to a minute); returns it.

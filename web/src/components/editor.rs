@@ -3,9 +3,11 @@
 //! marker in the gutter, the message at the end of the line — and listed below, where a
 //! click puts the cursor on the spot.
 
+use super::ophelp::{self as ophelp_view, Shown};
 use super::{Shared, event_value, segs_html};
 use crate::analysis::Side;
 use crate::highlight::{self, Mark};
+use crate::ophelp::{self, Help};
 use hoist_asm::diag::LineIndex;
 use hoist_asm::{Diagnostic, Profile, Severity, Stage};
 use std::rc::Rc;
@@ -37,6 +39,12 @@ pub struct EditorProps {
     /// The text is a scene (scene highlighting, the scene's size limit), not a program.
     #[prop_or_default]
     pub scene: bool,
+    /// Told the 1-based line under the pointer or the caret (`None` when it leaves).
+    #[prop_or_default]
+    pub on_line: Option<Callback<Option<u32>>>,
+    /// The other stage's profile, whose slot costs the instruction help shows too.
+    #[prop_or_default]
+    pub other: Option<Profile>,
 }
 
 /// The one-click switch to the smallest ARB target the program fits, when it is over the
@@ -451,6 +459,91 @@ fn focus_on_click(area: &NodeRef) -> Callback<MouseEvent> {
     })
 }
 
+/// The instruction help for the opcode starting at or spanning byte `at` of `line` (only
+/// the first word of a line is an opcode or a directive).
+fn help_at(line: &str, at: Option<usize>, p: Profile, other: Option<Profile>) -> Option<Help> {
+    let op = ophelp::line_opcode(line)?;
+    let start = line.len() - line.trim_start().len();
+    if let Some(at) = at {
+        let (s, _) = ophelp::word_at(line, at)?;
+        if s != start {
+            return None;
+        }
+    }
+    ophelp::lookup(op, p, other)
+}
+
+/// Pointer over the text: the line goes up, and the help of an opcode under it shows.
+fn on_hover(
+    p: &EditorProps,
+    profile: Option<Profile>,
+    measure: &NodeRef,
+    tip: &UseStateHandle<Option<Shown>>,
+) -> Callback<MouseEvent> {
+    let (text, other, measure, tip) = (p.value.clone(), p.other, measure.clone(), tip.clone());
+    let on_line = p.on_line.clone();
+    Callback::from(move |e: MouseEvent| {
+        let char_w = measure
+            .cast::<web_sys::HtmlElement>()
+            .map_or(7.8, |m| f64::from(m.offset_width()) / 10.0);
+        let row = (f64::from(e.offset_y()) - 8.0) / 20.0;
+        let col = ((f64::from(e.offset_x()) - 12.0) / char_w).floor();
+        let line = (row >= 0.0)
+            .then(|| text.lines().nth(row as usize))
+            .flatten();
+        if let Some(cb) = &on_line {
+            cb.emit(line.map(|_| row as u32 + 1));
+        }
+        let help = match (line, profile) {
+            (Some(l), Some(pr)) if col >= 0.0 => {
+                let at = l.char_indices().nth(col as usize).map(|(b, _)| b);
+                at.and_then(|at| help_at(l, Some(at), pr, other))
+            }
+            _ => None,
+        };
+        if tip.as_ref().map(|t| &t.help) != help.as_ref() {
+            tip.set(help.map(|help| Shown {
+                help,
+                at: Some((e.client_x(), e.client_y())),
+            }));
+        }
+    })
+}
+
+/// The caret moved: its line goes up, and the help of that line's opcode shows below.
+fn on_caret(
+    p: &EditorProps,
+    profile: Option<Profile>,
+    area: &NodeRef,
+    line_help: &UseStateHandle<Option<Shown>>,
+) -> impl Fn() + Clone + 'static {
+    let (other, area, line_help) = (p.other, area.clone(), line_help.clone());
+    let on_line = p.on_line.clone();
+    move || {
+        let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>() else {
+            return;
+        };
+        let Ok(Some(pos)) = t.selection_end() else {
+            return;
+        };
+        let value = t.value();
+        let row = value
+            .encode_utf16()
+            .take(pos as usize)
+            .filter(|&c| c == u16::from(b'\n'))
+            .count();
+        if let Some(cb) = &on_line {
+            cb.emit(Some(row as u32 + 1));
+        }
+        let help = value
+            .lines()
+            .nth(row)
+            .zip(profile)
+            .and_then(|(l, pr)| help_at(l, None, pr, other));
+        line_help.set(help.map(|help| Shown { help, at: None }));
+    }
+}
+
 #[function_component(Editor)]
 pub fn editor(p: &EditorProps) -> Html {
     let area = use_node_ref();
@@ -473,9 +566,30 @@ pub fn editor(p: &EditorProps) -> Html {
     let marks = highlight::marks_by_line(&text, &squiggles(&text, diags));
     let by_line = by_line(&idx, diags, marks.len());
     let oninput = on_input(p, &area, text.clone(), reveal.clone());
+    let tip = use_state_eq(|| None::<Shown>);
+    let line_help = use_state_eq(|| None::<Shown>);
+    let caret = on_caret(p, forced.or(detected), &area, &line_help);
     let onkeyup = {
-        let reveal = reveal.clone();
-        Callback::from(move |_: KeyboardEvent| reveal())
+        let (reveal, caret) = (reveal.clone(), caret.clone());
+        Callback::from(move |_: KeyboardEvent| {
+            reveal();
+            caret();
+        })
+    };
+    let onclick = Callback::from(move |_: MouseEvent| caret());
+    let onmousemove = on_hover(p, forced.or(detected), &measure, &tip);
+    let onmouseleave = {
+        let (tip, on_line) = (tip.clone(), p.on_line.clone());
+        Callback::from(move |_: MouseEvent| {
+            tip.set(None);
+            if let Some(cb) = &on_line {
+                cb.emit(None);
+            }
+        })
+    };
+    let onblur = {
+        let line_help = line_help.clone();
+        Callback::from(move |_: FocusEvent| line_help.set(None))
     };
     let onclick_gutter = focus_on_click(&area);
     html! {
@@ -493,11 +607,12 @@ pub fn editor(p: &EditorProps) -> Html {
                     <pre class="ed-hl" aria-hidden="true">{ body(&hl.borrow(), marks, &by_line, p.highlight_line) }</pre>
                     <textarea id={p.id.clone()} ref={area.clone()} class="ed-input" spellcheck="false"
                         autocomplete="off" autocapitalize="off" wrap="off"
-                        value={p.value.clone()} {oninput} {onkeyup} />
+                        value={p.value.clone()} {oninput} {onkeyup} {onclick} {onmousemove} {onmouseleave} {onblur} />
                     <span class="ed-measure" ref={measure} aria-hidden="true">{ "0000000000" }</span>
                 </div>
             </div>
             { target_offer(p) }
+            { ophelp_view::view(tip.as_ref().or(line_help.as_ref()), &format!("ed-{}", p.id)) }
             if !diags.is_empty() {
                 <ul class="diags" aria-label={format!("{} diagnostics", p.title)}>
                     { diag_list(diags, &text, &idx, &area, reveal) }

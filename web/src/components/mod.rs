@@ -5,12 +5,17 @@ pub mod dag;
 pub mod document;
 pub mod editor;
 pub mod examples;
+pub mod export;
+pub mod handnote;
 pub mod inputs;
+pub mod ophelp;
 pub mod optimized;
 pub mod options;
 pub mod output;
+pub mod present;
 pub mod scene;
 pub mod stats;
+pub mod stepper;
 pub mod summary;
 
 use std::ops::Deref;

@@ -3,10 +3,14 @@
 //! shows why it is there (or why it stayed), and a moved one lights up its origin line in
 //! the original fragment program.
 
+use super::ophelp::{self as ophelp_view, Shown};
 use super::{Shared, segs_html};
 use crate::highlight::{self, Mark};
+use crate::ophelp;
 use hoist_asm::Dialect;
+use hoist_asm::Profile;
 use hoist_opt::annotate::{self, Annotated, Why};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -18,6 +22,32 @@ pub struct OptimizedProps {
     pub dialect: Dialect,
     /// Highlights an origin line in the original fragment editor (`None` to clear).
     pub on_origin: Callback<Option<u32>>,
+    /// The program's profile and the other stage's, for the instruction help.
+    #[prop_or_default]
+    pub profile: Option<Profile>,
+    #[prop_or_default]
+    pub other: Option<Profile>,
+}
+
+/// The pointer over an opcode shows its help (`crate::ophelp`) next to it.
+fn on_hover(p: &OptimizedProps, tip: &UseStateHandle<Option<Shown>>) -> Callback<MouseEvent> {
+    let (profile, other, tip) = (p.profile, p.other, tip.clone());
+    Callback::from(move |e: MouseEvent| {
+        let word = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .filter(|el| el.class_name().split_whitespace().any(|c| c == "tk-op"))
+            .and_then(|el| el.text_content());
+        let help = word
+            .zip(profile)
+            .and_then(|(w, pr)| ophelp::lookup(w.trim(), pr, other));
+        if tip.as_ref().map(|t| &t.help) != help.as_ref() {
+            tip.set(help.map(|help| Shown {
+                help,
+                at: Some((e.client_x(), e.client_y())),
+            }));
+        }
+    })
 }
 
 fn glyph(m: annotate::Mark) -> &'static str {
@@ -54,6 +84,18 @@ fn segments(a: &Annotated, dialect: Dialect) -> Vec<Vec<highlight::Seg>> {
 #[function_component(OptimizedView)]
 pub fn optimized_view(p: &OptimizedProps) -> Html {
     let focused = use_state(|| None::<usize>);
+    let tip = use_state_eq(|| None::<Shown>);
+    let onmousemove = on_hover(p, &tip);
+    let onmouseleave = {
+        let tip = tip.clone();
+        Callback::from(move |_: MouseEvent| tip.set(None))
+    };
+    let line_help = focused
+        .and_then(|i| p.lines.lines.get(i))
+        .and_then(|l| ophelp::line_opcode(&l.text))
+        .zip(p.profile)
+        .and_then(|(w, pr)| ophelp::lookup(w, pr, p.other))
+        .map(|help| Shown { help, at: None });
     // Highlight the whole text once, with changed operands as marks.
     let segs = use_memo((p.lines.clone(), p.dialect), |(lines, dialect)| {
         segments(lines, *dialect)
@@ -123,8 +165,9 @@ pub fn optimized_view(p: &OptimizedProps) -> Html {
     html! {
         <section class="optimized" id={format!("opt-{}", p.id)}>
             <header class="ed-head"><span class="ed-title">{ p.title.clone() }</span></header>
-            <div class="opt-scroll" role="list" aria-label={p.title.clone()}>{ rows }</div>
+            <div class="opt-scroll" role="list" aria-label={p.title.clone()} {onmousemove} {onmouseleave}>{ rows }</div>
             <p class="why" aria-live="polite">{ why }</p>
+            { ophelp_view::view(tip.as_ref().or(line_help.as_ref()), &format!("opt-{}", p.id)) }
         </section>
     }
 }

@@ -1,6 +1,6 @@
 //! Optimizer options, mapped one to one onto `hoist_opt::Options`: limits, cost model,
-//! selection rule, mirrored parameters, the clean-up switches, and the stepwise slider that
-//! applies only the first k movable groups.
+//! selection rule, mirrored parameters and the clean-up switches (the stepwise slider is
+//! beside the optimized programs: `stepper`).
 
 use super::{event_checked, event_value};
 use crate::doc::{LimitEdit, OptState};
@@ -11,8 +11,6 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct OptionsProps {
     pub opts: OptState,
-    /// Movable groups of the current pair (the slider's range).
-    pub groups: usize,
     pub vp_profile: Option<Profile>,
     pub fp_profile: Option<Profile>,
     pub dispatch: Callback<Action>,
@@ -134,20 +132,6 @@ fn limits(p: &OptionsProps, err: &UseStateHandle<Option<String>>) -> Html {
     }
 }
 
-/// The stepwise slider: apply only the first k movable groups.
-fn on_steps(p: &OptionsProps) -> Callback<InputEvent> {
-    let (d, o) = (p.dispatch.clone(), p.opts.clone());
-    Callback::from(move |e: InputEvent| {
-        if let Ok(k) = event_value(&e).parse::<u32>() {
-            d.emit(Action::SetOpts(OptState {
-                steps: k,
-                stepwise: true,
-                ..o.clone()
-            }));
-        }
-    })
-}
-
 /// The modern model's cost of an interpolated component, 0…100 slots.
 fn on_interp(p: &OptionsProps, err: &UseStateHandle<Option<String>>) -> Callback<Event> {
     let (d, o, err) = (p.dispatch.clone(), p.opts.clone(), err.clone());
@@ -177,11 +161,8 @@ pub fn options_panel(p: &OptionsProps) -> Html {
             d.emit(Action::SetOpts(o));
         })
     };
-    let on_steps = on_steps(p);
     let on_interp = on_interp(p, &error);
     let o = &p.opts;
-    let max = p.groups;
-    let steps = (o.steps as usize).min(max);
     html! {
         <section class="panel options" id="options" aria-label="Options">
             <h2>{ "Options" }</h2>
@@ -204,17 +185,6 @@ pub fn options_panel(p: &OptionsProps) -> Html {
                     onchange={set(|o, _| o.greedy = false)} />{ " optimal (exact search)" }</label>
                 <label><input type="radio" name="sel" checked={o.greedy}
                     onchange={set(|o, _| o.greedy = true)} />{ " greedy (the paper's rule)" }</label>
-            </fieldset>
-            <fieldset>
-                <legend>{ "stepwise" }</legend>
-                <label><input type="checkbox" id="stepwise" checked={o.stepwise}
-                    onchange={set(|o, e| o.stepwise = event_checked(e))} />
-                    { " apply only the first k movable groups" }</label>
-                <div class="slider">
-                    <input type="range" id="steps" min="0" max={max.to_string()} value={steps.to_string()}
-                        disabled={max == 0} oninput={on_steps} aria-label="Groups applied" />
-                    <output for="steps">{ if o.stepwise { format!("{steps} of {max}") } else { format!("all {max}") } }</output>
-                </div>
             </fieldset>
             <fieldset>
                 <legend>{ "motion" }</legend>

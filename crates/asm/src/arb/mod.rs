@@ -19,6 +19,7 @@ mod rules;
 
 pub use error::ArbError;
 pub use printer::fmt_f32;
+pub use resolve::arb_ops;
 pub use rules::tex_indirections;
 
 use crate::checks::check_with;
