@@ -3,6 +3,7 @@
 //! method that found it; `--json` prints one object for scripts.
 
 use crate::util;
+use hoist_opt::linear::anneal::Schedule;
 use hoist_opt::linear::{self, SearchOptions, Solution, System, paper};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -31,6 +32,18 @@ pub struct Args {
     /// Branch-and-bound node budget (0: no exact search)
     #[arg(long, default_value_t = SearchOptions::default().exact_budget)]
     exact_budget: u64,
+    /// Annealing runs from each starting point
+    #[arg(long, default_value_t = SearchOptions::default().restarts)]
+    restarts: usize,
+    /// Annealing moves per temperature step, per variable
+    #[arg(long, default_value_t = Schedule::default().moves_per_var)]
+    moves_per_var: usize,
+    /// Annealing start temperature (in instructions)
+    #[arg(long, default_value_t = Schedule::default().t0)]
+    t0: f64,
+    /// Annealing cooling factor per temperature step
+    #[arg(long, default_value_t = Schedule::default().alpha)]
+    alpha: f64,
 }
 
 fn parse_paper(s: &str) -> Result<String, String> {
@@ -132,7 +145,13 @@ pub fn run(args: Args) -> u8 {
     let opts = SearchOptions {
         seed: args.seed,
         exact_budget: args.exact_budget,
-        ..SearchOptions::default()
+        restarts: args.restarts,
+        schedule: Schedule {
+            t0: args.t0,
+            alpha: args.alpha.clamp(0.5, 0.9999),
+            moves_per_var: args.moves_per_var,
+            ..Schedule::default()
+        },
     };
     let sol = linear::optimize(&sys, &opts);
     let report = Report {

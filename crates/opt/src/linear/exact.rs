@@ -106,11 +106,6 @@ impl Search<'_> {
         if self.stopped {
             return;
         }
-        self.nodes += 1;
-        if self.nodes > self.budget {
-            self.stopped = true;
-            return;
-        }
         if k == self.n {
             let cost = self.bound(node, k);
             if cost < self.best {
@@ -130,6 +125,11 @@ impl Search<'_> {
             for b in a + 1..r {
                 for c in b + 1..r {
                     let g = [first, rest[a], rest[b], rest[c]];
+                    self.nodes += 1;
+                    if self.nodes > self.budget {
+                        self.stopped = true;
+                        return;
+                    }
                     self.place(&g, k);
                     let next = self.extend(node, k);
                     if self.bound(&next, k + 1) < self.best {
