@@ -4,7 +4,7 @@
 
 use crate::util;
 use hoist_opt::linear::anneal::Schedule;
-use hoist_opt::linear::{self, SearchOptions, Solution, System, paper};
+use hoist_opt::linear::{self, SearchOptions, Solution, System, emit, paper};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -78,6 +78,26 @@ struct Report<'a> {
     parts_after: linear::Parts,
     candidates: &'a [linear::search::Candidate],
     paper: Option<PaperNumbers>,
+    program_before: Program,
+    program_after: Program,
+}
+
+/// An emitted ARB vertex-program body (x group J in `vertex.attrib[J]`, y group I in `yI`).
+#[derive(Serialize)]
+struct Program {
+    instructions: usize,
+    /// Instructions beyond the model's cost (see `hoist_opt::linear::emit`).
+    extra: usize,
+    text: String,
+}
+
+fn program(sys: &System, g: &linear::Grouping) -> Program {
+    let e = emit::arb(sys, g);
+    Program {
+        instructions: e.instructions,
+        extra: e.extra,
+        text: e.body,
+    }
 }
 
 fn load(args: &Args) -> Result<System, String> {
@@ -131,6 +151,16 @@ fn human(r: &Report, sol: &Solution) -> String {
     for c in &sol.candidates {
         s += &format!("  {:>5}  {}\n", c.cost, c.method);
     }
+    for (label, p) in [
+        ("original", &r.program_before),
+        ("packed", &r.program_after),
+    ] {
+        s += &format!(
+            "\n# {label} program (ARB vertex; x group J in vertex.attrib[J], y group I in yI): \
+             {} instructions, {} beyond the model\n{}",
+            p.instructions, p.extra, p.text
+        );
+    }
     s
 }
 
@@ -177,6 +207,8 @@ pub fn run(args: Args) -> u8 {
                 cost_before: c.before,
                 cost_after: c.after,
             }),
+        program_before: program(&sys, &linear::Grouping::identity(sys.m)),
+        program_after: program(&sys, &sol.grouping),
     };
     let out = if args.json {
         serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"

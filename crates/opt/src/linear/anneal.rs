@@ -53,7 +53,7 @@ impl Default for Schedule {
         Schedule {
             t0: 2.0,
             alpha: 0.92,
-            moves_per_var: 12,
+            moves_per_var: 6,
             t_min: 0.05,
         }
     }

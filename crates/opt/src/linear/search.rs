@@ -23,8 +23,8 @@ impl Default for SearchOptions {
         SearchOptions {
             seed: 0x5EED_0003,
             schedule: Schedule::default(),
-            restarts: 2,
-            exact_budget: 2_000_000,
+            restarts: 1,
+            exact_budget: 1_000_000,
         }
     }
 }
