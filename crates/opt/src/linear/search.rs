@@ -7,6 +7,10 @@ use super::exact::{branch_and_bound, lower_bound};
 use super::system::System;
 use serde::Serialize;
 
+/// Branch and bound runs up to this many variables; above, the bound alone is reported
+/// (at m = 64 its first level alone has C(63, 3) = 39 711 children).
+pub const EXACT_MAX_VARS: usize = 40;
+
 /// How hard to search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchOptions {
@@ -85,7 +89,7 @@ pub fn optimize(sys: &System, opts: &SearchOptions) -> Solution {
         .unwrap_or_default();
     let bound = lower_bound(sys);
     let (mut proven, mut nodes) = (best == bound, 0);
-    if !proven && opts.exact_budget > 0 {
+    if !proven && opts.exact_budget > 0 && sys.m <= EXACT_MAX_VARS {
         let ex = branch_and_bound(sys, best, opts.exact_budget);
         nodes = ex.nodes;
         proven = ex.proven;
