@@ -78,15 +78,15 @@ fn execute(sys: &System, g: &Grouping, xs: &[Vec<f64>]) -> Vec<Vec<f64>> {
 fn check(sys: &System, g: &Grouping, xs: &[Vec<f64>], label: &str) {
     let ys = execute(sys, g, xs);
     for (x, y) in xs.iter().zip(&ys) {
-        for r in 0..sys.m {
+        for (r, &got) in y.iter().enumerate() {
             let terms = sys.terms.iter().flat_map(|t| t.rows[r].iter());
             let want: f64 = terms.clone().map(|(c, v)| v * x[*c]).sum::<f64>() + sys.b[r];
             let scale: f64 = terms.map(|(c, v)| (v * x[*c]).abs()).sum::<f64>() + sys.b[r].abs();
             assert!(
-                (y[r] - want).abs() <= TOL * scale + 1e-6,
+                (got - want).abs() <= TOL * scale + 1e-6,
                 "{} {label}: y[{r}] = {} but A·x + b = {want}",
                 sys.name,
-                y[r]
+                got
             );
         }
     }
