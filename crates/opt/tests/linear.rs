@@ -144,6 +144,14 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
     #[test]
+    fn hostile_text_never_panics(text in "[0-9b:.# \\-\nsplitlowerpa e]{0,400}") {
+        if let Ok(sys) = parse(&text) {
+            prop_assert!(sys.m % 4 == 0 && sys.m >= sys.vars);
+            prop_assert!(sys.terms.iter().all(|t| t.rows.iter().flatten().all(|(c, _)| *c < sys.m)));
+        }
+    }
+
+    #[test]
     fn incremental_updates_match_a_recount(sys in arb_system(), swaps in proptest::collection::vec((0usize..16, 0usize..16), 1..30)) {
         let mut p = Packing::new(&sys, &Grouping::identity(sys.m));
         for (a, b) in swaps {
