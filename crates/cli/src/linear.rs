@@ -26,6 +26,9 @@ pub struct Args {
     /// Print one JSON object
     #[arg(long)]
     json: bool,
+    /// Print the programs as Direct3D 9 vs_3_0 instead of ARB
+    #[arg(long)]
+    d3d9: bool,
     /// Seed of the annealing's random numbers
     #[arg(long, default_value_t = SearchOptions::default().seed)]
     seed: u64,
@@ -91,8 +94,12 @@ struct Program {
     text: String,
 }
 
-fn program(sys: &System, g: &linear::Grouping) -> Program {
-    let e = emit::arb(sys, g);
+fn program(sys: &System, g: &linear::Grouping, d3d9: bool) -> Program {
+    let e = if d3d9 {
+        emit::d3d9(sys, g)
+    } else {
+        emit::arb(sys, g)
+    };
     Program {
         instructions: e.instructions,
         extra: e.extra,
@@ -156,7 +163,7 @@ fn human(r: &Report, sol: &Solution) -> String {
         ("packed", &r.program_after),
     ] {
         s += &format!(
-            "\n# {label} program (ARB vertex; x group J in vertex.attrib[J], y group I in yI): \
+            "\n# {label} program (x group J in attribute J, y group I in a temporary): \
              {} instructions, {} beyond the model\n{}",
             p.instructions, p.extra, p.text
         );
@@ -207,8 +214,8 @@ pub fn run(args: Args) -> u8 {
                 cost_before: c.before,
                 cost_after: c.after,
             }),
-        program_before: program(&sys, &linear::Grouping::identity(sys.m)),
-        program_after: program(&sys, &sol.grouping),
+        program_before: program(&sys, &linear::Grouping::identity(sys.m), args.d3d9),
+        program_after: program(&sys, &sol.grouping, args.d3d9),
     };
     let out = if args.json {
         serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"

@@ -33,6 +33,18 @@ fn paper_json_has_the_interface_fields() {
     let groups = v["groups"].as_array().unwrap();
     assert_eq!(groups.len(), 2);
     assert_eq!(v["parts_before"]["blocks"], 6);
+    let after = &v["program_after"];
+    assert_eq!(
+        after["instructions"].as_u64().unwrap(),
+        4 + after["extra"].as_u64().unwrap()
+    );
+    assert!(after["text"].as_str().unwrap().contains("MAD "));
+    let out = hoist(&["linear", "--paper", "fig10", "--d3d9"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("def c0,") && text.contains("mad r1,"),
+        "{text}"
+    );
 }
 
 #[test]

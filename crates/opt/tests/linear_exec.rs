@@ -1,4 +1,5 @@
-//! Proof by execution (seed 003): each paper system's original and packed ARB programs run
+//! Proof by execution (seed 003): each paper system's original and packed programs, ARB
+//! and Direct3D 9 vs_3_0, run
 //! in the executor (`hoist_raster::probe::run_vertices`) on random x, and every y agrees,
 //! up to the permutation, with A·x + b computed in f64 within a relative tolerance of
 //! 1e-5 of Σ|a_rc·x_c| + |b_r| (f32 coefficients and the reordered sums round differently).
@@ -8,7 +9,7 @@
 use hoist_asm::ir::Semantic;
 use hoist_asm::{ArbTarget, ParseOptions};
 use hoist_opt::linear::anneal::{Rng, Schedule};
-use hoist_opt::linear::emit::{arb, arb_program};
+use hoist_opt::linear::emit::{arb, arb_program, d3d9, d3d9_program};
 use hoist_opt::linear::{Grouping, SearchOptions, System, cost, optimize, paper};
 use hoist_raster::probe::{StageEnv, run_vertices};
 use hoist_raster::raster::{CompiledProgram, out_semantic};
@@ -19,8 +20,8 @@ const VERTICES: usize = 8;
 const TOL: f64 = 1e-5;
 
 /// Runs the program for `g` on the x vectors and returns y per vertex, by variable.
-fn execute(sys: &System, g: &Grouping, xs: &[Vec<f64>]) -> Vec<Vec<f64>> {
-    let e = arb(sys, g);
+fn execute(sys: &System, g: &Grouping, xs: &[Vec<f64>], d3d: bool) -> Vec<Vec<f64>> {
+    let e = if d3d { d3d9(sys, g) } else { arb(sys, g) };
     assert_eq!(
         e.instructions,
         cost(sys, g) as usize / sys.repeat as usize + e.extra,
@@ -52,7 +53,11 @@ fn execute(sys: &System, g: &Grouping, xs: &[Vec<f64>]) -> Vec<Vec<f64>> {
     };
     let mut ys = vec![vec![0.0; sys.m]; xs.len()];
     for chunk in (0..n).collect::<Vec<_>>().chunks(8) {
-        let src = arb_program(&e, chunk);
+        let src = if d3d {
+            d3d9_program(&e, n, chunk)
+        } else {
+            arb_program(&e, chunk)
+        };
         let opts = ParseOptions::default().with_target(&src, ArbTarget::G80);
         let prog = hoist_asm::parse(&src, &opts)
             .into_result()
@@ -76,7 +81,13 @@ fn execute(sys: &System, g: &Grouping, xs: &[Vec<f64>]) -> Vec<Vec<f64>> {
 }
 
 fn check(sys: &System, g: &Grouping, xs: &[Vec<f64>], label: &str) {
-    let ys = execute(sys, g, xs);
+    for d3d in [false, true] {
+        check_dialect(sys, g, xs, label, d3d);
+    }
+}
+
+fn check_dialect(sys: &System, g: &Grouping, xs: &[Vec<f64>], label: &str, d3d: bool) {
+    let ys = execute(sys, g, xs, d3d);
     for (x, y) in xs.iter().zip(&ys) {
         for (r, &got) in y.iter().enumerate() {
             let terms = sys.terms.iter().flat_map(|t| t.rows[r].iter());
@@ -84,7 +95,7 @@ fn check(sys: &System, g: &Grouping, xs: &[Vec<f64>], label: &str) {
             let scale: f64 = terms.map(|(c, v)| (v * x[*c]).abs()).sum::<f64>() + sys.b[r].abs();
             assert!(
                 (got - want).abs() <= TOL * scale + 1e-6,
-                "{} {label}: y[{r}] = {} but A·x + b = {want}",
+                "{} {label} (d3d9: {d3d}): y[{r}] = {} but A·x + b = {want}",
                 sys.name,
                 got
             );

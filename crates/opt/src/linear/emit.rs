@@ -1,11 +1,13 @@
-//! ARB vertex-program code for a grouping (seed §2.3.1's code generation stage).
+//! ARB vertex-program and Direct3D 9 vs_3_0 code for a grouping (seed §2.3.1's code
+//! generation stage).
 //!
-//! x group J is `vertex.attrib[J]` (the packed layout), y group I is the temporary `yI`.
+//! x group J is `vertex.attrib[J]` / `vJ` (the packed layout), y group I the temporary
+//! `yI` / `r(I+1)`; outputs stay in the packed order (no un-permute MOVs yet).
 //! Per block row: the row-major blocks first (one masked DP4 per non-zero row, the first
 //! straight into yI, the others into `t` and ADDed), then b, then the column-major peels
 //! (MUL, or MAD accumulating into yI, with the swizzle that lines each row's coefficient
 //! up with its x). Where the model is too kind, the program pays, and [`Emitted`] counts it:
-//! an ARB vertex instruction reads one program parameter, so b cannot ride on the first
+//! an instruction reads one constant (ARB vertex programs, vs_1_1), so b cannot ride on the first
 //! MAD of a peel (one ADD instead, as vs_1_1's one-constant rule forces, seed §3.4, Table 2
 //! column e); a first DP4 covering fewer than four rows needs its other lanes set; a block
 //! row with no block needs a MOV; and C^sum taken per term (§3.3) misses the ADD that
@@ -28,6 +30,7 @@ pub struct Emitted {
 }
 
 struct Out {
+    d3d: bool,
     params: Vec<[f64; 4]>,
     code: String,
     count: usize,
@@ -39,12 +42,41 @@ impl Out {
             self.params.push(v);
             self.params.len() - 1
         });
-        format!("k{i}")
+        if self.d3d {
+            format!("c{i}")
+        } else {
+            format!("k{i}")
+        }
+    }
+
+    fn x(&self, j: usize) -> String {
+        if self.d3d {
+            format!("v{j}")
+        } else {
+            format!("vertex.attrib[{j}]")
+        }
+    }
+
+    fn y(&self, i: usize) -> String {
+        if self.d3d {
+            format!("r{}", i + 1)
+        } else {
+            format!("y{i}")
+        }
+    }
+
+    fn t(&self) -> &'static str {
+        if self.d3d { "r0" } else { "t" }
     }
 
     fn inst(&mut self, s: String) {
-        self.code += &s;
-        self.code += ";\n";
+        if self.d3d {
+            let (op, rest) = s.split_once(' ').unwrap_or((&s, ""));
+            self.code += &format!("{} {rest}\n", op.to_ascii_lowercase());
+        } else {
+            self.code += &s;
+            self.code += ";\n";
+        }
         self.count += 1;
     }
 }
@@ -55,6 +87,16 @@ fn mask(lanes: &[usize]) -> String {
 
 /// Emits y = A·x + b for `g` (all terms summed with the current x: Jacobi semantics).
 pub fn arb(sys: &System, g: &Grouping) -> Emitted {
+    emit(sys, g, false)
+}
+
+/// The same code in Direct3D 9 vs_3_0 assembly: x group J in `vJ`, y group I in `r(I+1)`,
+/// constants in `def cK`.
+pub fn d3d9(sys: &System, g: &Grouping) -> Emitted {
+    emit(sys, g, true)
+}
+
+fn emit(sys: &System, g: &Grouping, d3d: bool) -> Emitted {
     let pk = Packing::new(sys, g);
     let n = sys.groups();
     let mut lane_of = vec![(0, 0); sys.m];
@@ -62,6 +104,7 @@ pub fn arb(sys: &System, g: &Grouping) -> Emitted {
         lane_of[v] = (p / 4, p % 4);
     }
     let mut o = Out {
+        d3d,
         params: Vec::new(),
         code: String::new(),
         count: 0,
@@ -73,10 +116,16 @@ pub fn arb(sys: &System, g: &Grouping) -> Emitted {
     let mut body = String::new();
     for (k, p) in o.params.iter().enumerate() {
         let v: Vec<String> = p.iter().map(|x| format!("{:?}", *x as f32)).collect();
-        let _ = writeln!(body, "PARAM k{k} = {{ {} }};", v.join(", "));
+        if d3d {
+            let _ = writeln!(body, "def c{k}, {}", v.join(", "));
+        } else {
+            let _ = writeln!(body, "PARAM k{k} = {{ {} }};", v.join(", "));
+        }
     }
-    let ys: Vec<String> = (0..n).map(|i| format!("y{i}")).collect();
-    let _ = writeln!(body, "TEMP t, {};", ys.join(", "));
+    if !d3d {
+        let ys: Vec<String> = (0..n).map(|i| format!("y{i}")).collect();
+        let _ = writeln!(body, "TEMP t, {};", ys.join(", "));
+    }
     body += &o.code;
     Emitted {
         body,
@@ -111,7 +160,7 @@ fn block_row(
     let rows = &g.perm[4 * i..4 * i + 4];
     let bvec = [0, 1, 2, 3].map(|l| sys.b[rows[l]]);
     let has_b = bvec.iter().any(|v| *v != 0.0);
-    let y = format!("y{i}");
+    let y = o.y(i);
     let (mut started, mut extra) = (false, 0);
     for t in 0..sys.terms.len() {
         for j in 0..sys.groups() {
@@ -127,12 +176,18 @@ fn block_row(
                 let mut c = [0.0; 4];
                 es.iter().for_each(|(cl, v)| c[*cl] = *v);
                 let k = o.param(c);
-                let dst = if started { "t" } else { y.as_str() };
-                o.inst(format!("DP4 {dst}.{}, {k}, vertex.attrib[{j}]", LANES[l]));
+                let dst = if started {
+                    o.t().to_string()
+                } else {
+                    y.clone()
+                };
+                let x = o.x(j);
+                o.inst(format!("DP4 {dst}.{}, {k}, {x}", LANES[l]));
                 lanes.push(l);
             }
             if started {
-                o.inst(format!("ADD {y}.{m}, {y}, t", m = mask(&lanes)));
+                let t = o.t();
+                o.inst(format!("ADD {y}.{m}, {y}, {t}", m = mask(&lanes)));
             } else {
                 started = true;
                 let rest: Vec<usize> = (0..4).filter(|l| !lanes.contains(l)).collect();
@@ -195,10 +250,11 @@ fn block_row(
                 }
                 let k = o.param(c);
                 let s: String = swz.iter().collect();
+                let x = o.x(j);
                 if started {
-                    o.inst(format!("MAD {y}, {k}, vertex.attrib[{j}].{s}, {y}"));
+                    o.inst(format!("MAD {y}, {k}, {x}.{s}, {y}"));
                 } else {
-                    o.inst(format!("MUL {y}, {k}, vertex.attrib[{j}].{s}"));
+                    o.inst(format!("MUL {y}, {k}, {x}.{s}"));
                     started = true;
                 }
             }
@@ -227,5 +283,45 @@ pub fn arb_program(e: &Emitted, outputs: &[usize]) -> String {
         let _ = writeln!(s, "MOV result.texcoord[{k}], y{gi};");
     }
     s += "MOV result.position, vertex.attrib[0];\nEND\n";
+    s
+}
+
+/// Input usages in the order of the 16 vertex attribute slots, so that `vJ` is slot J.
+const INPUTS: [&str; 16] = [
+    "position",
+    "blendweight",
+    "normal",
+    "color0",
+    "color1",
+    "fog",
+    "psize",
+    "blendindices",
+    "texcoord0",
+    "texcoord1",
+    "texcoord2",
+    "texcoord3",
+    "texcoord4",
+    "texcoord5",
+    "tangent",
+    "binormal",
+];
+
+/// A whole vs_3_0 program: declarations, the body, then `mov` of the listed y groups to
+/// `oK` (texture coordinates K) and a position.
+pub fn d3d9_program(e: &Emitted, groups: usize, outputs: &[usize]) -> String {
+    let mut s = String::from("vs_3_0\n");
+    for (j, usage) in INPUTS.iter().enumerate().take(groups) {
+        let _ = writeln!(s, "dcl_{usage} v{j}");
+    }
+    for k in 0..outputs.len() {
+        let _ = writeln!(s, "dcl_texcoord{k} o{k}");
+    }
+    let pos = outputs.len();
+    let _ = writeln!(s, "dcl_position o{pos}");
+    s += &e.body;
+    for (k, gi) in outputs.iter().enumerate() {
+        let _ = writeln!(s, "mov o{k}, r{}", gi + 1);
+    }
+    let _ = writeln!(s, "mov o{pos}, v0");
     s
 }

@@ -14,7 +14,7 @@
 //! - [`cost`]: c_c, c_r, C^T, C^sum with their parts, kept current under swaps in O(n);
 //! - [`anneal`]: the paper's simulated annealing (§2.3.3) and the strided seeds;
 //! - [`exact`]: the lower bound and a branch and bound that proves optimality;
-//! - [`emit`]: ARB vertex-program code for a grouping, with what the model leaves out;
+//! - [`emit`]: ARB and D3D9 vertex code for a grouping, with what the model leaves out;
 //! - [`search`]: all of them together, reporting which method won.
 
 pub mod anneal;
