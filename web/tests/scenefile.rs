@@ -200,6 +200,7 @@ fn panel_settings_are_written_as_the_commands_the_page_renders_with() {
     doc.hand = Some(hoist_web::doc::HandEdit {
         vp: "vs_1_1\nmov oPos, v0\n".into(),
         fp: "ps_2_0\nmov oC0, c0\n".into(),
+        base: None,
     });
     let out = scenefile::export(&doc, &[]);
     assert!(

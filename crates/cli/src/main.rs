@@ -5,6 +5,7 @@
 //! parses options and prints.
 
 mod check;
+mod linear;
 mod opt;
 mod render;
 mod run;
@@ -34,6 +35,8 @@ enum Command {
     Render(render::Args),
     /// Move fragment-program work to the vertex program
     Opt(opt::Args),
+    /// Pack a linear expression y = A·x + b into 4-wide instructions (seed 003)
+    Linear(linear::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +46,7 @@ fn main() -> ExitCode {
         Command::Run(a) => run::run(a),
         Command::Render(a) => render::run(a),
         Command::Opt(a) => opt::run(a),
+        Command::Linear(a) => linear::run(a),
     };
     ExitCode::from(code)
 }

@@ -32,6 +32,7 @@ pub mod annotate;
 pub mod cost;
 pub mod edit;
 pub mod fxhash;
+pub mod linear;
 pub mod optimizer;
 pub mod options;
 pub mod outcome;

@@ -1,0 +1,327 @@
+//! ARB vertex-program and Direct3D 9 vs_3_0 code for a grouping (seed §2.3.1's code
+//! generation stage).
+//!
+//! x group J is `vertex.attrib[J]` / `vJ` (the packed layout), y group I the temporary
+//! `yI` / `r(I+1)`; outputs stay in the packed order (no un-permute MOVs yet).
+//! Per block row: the row-major blocks first (one masked DP4 per non-zero row, the first
+//! straight into yI, the others into `t` and ADDed), then b, then the column-major peels
+//! (MUL, or MAD accumulating into yI, with the swizzle that lines each row's coefficient
+//! up with its x). Where the model is too kind, the program pays, and [`Emitted`] counts it:
+//! an instruction reads one constant (ARB vertex programs, vs_1_1), so b cannot ride on the first
+//! MAD of a peel (one ADD instead, as vs_1_1's one-constant rule forces, seed §3.4, Table 2
+//! column e); a first DP4 covering fewer than four rows needs its other lanes set; a block
+//! row with no block needs a MOV; and C^sum taken per term (§3.3) misses the ADD that
+//! joins a Gauss-Seidel row's row-major term to b.
+
+use super::cost::{Grouping, Packing, sum_cost};
+use super::system::System;
+use std::fmt::Write;
+
+const LANES: [char; 4] = ['x', 'y', 'z', 'w'];
+
+/// An emitted program body and how its length compares with the model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Emitted {
+    /// `PARAM`/`TEMP` declarations and the instructions, without header or `END`.
+    pub body: String,
+    pub instructions: usize,
+    /// Instructions beyond the model's cost (one evaluation), by the reasons above.
+    pub extra: usize,
+}
+
+struct Out {
+    d3d: bool,
+    params: Vec<[f64; 4]>,
+    code: String,
+    count: usize,
+}
+
+impl Out {
+    fn param(&mut self, v: [f64; 4]) -> String {
+        let i = self.params.iter().position(|p| *p == v).unwrap_or_else(|| {
+            self.params.push(v);
+            self.params.len() - 1
+        });
+        if self.d3d {
+            format!("c{i}")
+        } else {
+            format!("k{i}")
+        }
+    }
+
+    fn x(&self, j: usize) -> String {
+        if self.d3d {
+            format!("v{j}")
+        } else {
+            format!("vertex.attrib[{j}]")
+        }
+    }
+
+    fn y(&self, i: usize) -> String {
+        if self.d3d {
+            format!("r{}", i + 1)
+        } else {
+            format!("y{i}")
+        }
+    }
+
+    fn t(&self) -> &'static str {
+        if self.d3d { "r0" } else { "t" }
+    }
+
+    fn inst(&mut self, s: String) {
+        if self.d3d {
+            let (op, rest) = s.split_once(' ').unwrap_or((&s, ""));
+            self.code += &format!("{} {rest}\n", op.to_ascii_lowercase());
+        } else {
+            self.code += &s;
+            self.code += ";\n";
+        }
+        self.count += 1;
+    }
+}
+
+fn mask(lanes: &[usize]) -> String {
+    lanes.iter().map(|&l| LANES[l]).collect()
+}
+
+/// Emits y = A·x + b for `g` (all terms summed with the current x: Jacobi semantics).
+pub fn arb(sys: &System, g: &Grouping) -> Emitted {
+    emit(sys, g, false)
+}
+
+/// The same code in Direct3D 9 vs_3_0 assembly: x group J in `vJ`, y group I in `r(I+1)`,
+/// constants in `def cK`.
+pub fn d3d9(sys: &System, g: &Grouping) -> Emitted {
+    emit(sys, g, true)
+}
+
+fn emit(sys: &System, g: &Grouping, d3d: bool) -> Emitted {
+    let pk = Packing::new(sys, g);
+    let n = sys.groups();
+    let mut lane_of = vec![(0, 0); sys.m];
+    for (p, &v) in g.perm.iter().enumerate() {
+        lane_of[v] = (p / 4, p % 4);
+    }
+    let mut o = Out {
+        d3d,
+        params: Vec::new(),
+        code: String::new(),
+        count: 0,
+    };
+    let mut extra = 0;
+    for i in 0..n {
+        extra += block_row(sys, g, &pk, &lane_of, i, &mut o);
+    }
+    let mut body = String::new();
+    for (k, p) in o.params.iter().enumerate() {
+        let v: Vec<String> = p.iter().map(|x| format!("{:?}", *x as f32)).collect();
+        if d3d {
+            let _ = writeln!(body, "def c{k}, {}", v.join(", "));
+        } else {
+            let _ = writeln!(body, "PARAM k{k} = {{ {} }};", v.join(", "));
+        }
+    }
+    if !d3d {
+        let ys: Vec<String> = (0..n).map(|i| format!("y{i}")).collect();
+        let _ = writeln!(body, "TEMP t, {};", ys.join(", "));
+    }
+    body += &o.code;
+    Emitted {
+        body,
+        instructions: o.count,
+        extra,
+    }
+}
+
+/// The coefficients of row `r` of term `t` whose columns are in group `j`, as (lane, coef).
+fn row_in(
+    sys: &System,
+    t: usize,
+    r: usize,
+    j: usize,
+    lane_of: &[(usize, usize)],
+) -> Vec<(usize, f64)> {
+    sys.terms[t].rows[r]
+        .iter()
+        .filter(|(c, _)| lane_of[*c].0 == j)
+        .map(|(c, v)| (lane_of[*c].1, *v))
+        .collect()
+}
+
+fn block_row(
+    sys: &System,
+    g: &Grouping,
+    pk: &Packing,
+    lane_of: &[(usize, usize)],
+    i: usize,
+    o: &mut Out,
+) -> usize {
+    let rows = &g.perm[4 * i..4 * i + 4];
+    let bvec = [0, 1, 2, 3].map(|l| sys.b[rows[l]]);
+    let has_b = bvec.iter().any(|v| *v != 0.0);
+    let y = o.y(i);
+    let (mut started, mut extra) = (false, 0);
+    for t in 0..sys.terms.len() {
+        for j in 0..sys.groups() {
+            if !pk.block_at(t, i, j).row_major {
+                continue;
+            }
+            let mut lanes = Vec::new();
+            for (l, &r) in rows.iter().enumerate() {
+                let es = row_in(sys, t, r, j, lane_of);
+                if es.is_empty() {
+                    continue;
+                }
+                let mut c = [0.0; 4];
+                es.iter().for_each(|(cl, v)| c[*cl] = *v);
+                let k = o.param(c);
+                let dst = if started {
+                    o.t().to_string()
+                } else {
+                    y.clone()
+                };
+                let x = o.x(j);
+                o.inst(format!("DP4 {dst}.{}, {k}, {x}", LANES[l]));
+                lanes.push(l);
+            }
+            if started {
+                let t = o.t();
+                o.inst(format!("ADD {y}.{m}, {y}, {t}", m = mask(&lanes)));
+            } else {
+                started = true;
+                let rest: Vec<usize> = (0..4).filter(|l| !lanes.contains(l)).collect();
+                if !rest.is_empty() {
+                    let fill = if has_b {
+                        o.param(bvec)
+                    } else {
+                        o.param([0.0; 4])
+                    };
+                    o.inst(format!("MOV {y}.{}, {fill}", mask(&rest)));
+                    extra += 1;
+                }
+                if has_b {
+                    let kb = o.param(bvec);
+                    let m = if rest.is_empty() {
+                        String::new()
+                    } else {
+                        format!(".{}", mask(&lanes))
+                    };
+                    o.inst(format!("ADD {y}{m}, {y}, {kb}"));
+                }
+            }
+        }
+    }
+    let nrs: Vec<u32> = (0..sys.terms.len())
+        .map(|t| {
+            (0..sys.groups())
+                .filter(|&j| pk.block_at(t, i, j).row_major)
+                .count() as u32
+        })
+        .collect();
+    let total_nr: u32 = nrs.iter().sum();
+    if total_nr > 0 {
+        let model: u32 = nrs
+            .iter()
+            .zip(&sys.terms)
+            .map(|(&nr, term)| sum_cost(nr, term.with_b && has_b))
+            .sum();
+        extra += (total_nr - 1 + u32::from(has_b)).saturating_sub(model) as usize;
+    }
+    let mut pending_b = has_b && !started;
+    for t in 0..sys.terms.len() {
+        for j in 0..sys.groups() {
+            let blk = pk.block_at(t, i, j);
+            if blk.cc == 0 || blk.row_major {
+                continue;
+            }
+            let per_row: Vec<Vec<(usize, f64)>> = rows
+                .iter()
+                .map(|&r| row_in(sys, t, r, j, lane_of))
+                .collect();
+            for peel in 0..usize::from(blk.cc) {
+                let mut c = [0.0; 4];
+                let mut swz = ['x'; 4];
+                for (l, es) in per_row.iter().enumerate() {
+                    if let Some((cl, v)) = es.get(peel) {
+                        c[l] = *v;
+                        swz[l] = LANES[*cl];
+                    }
+                }
+                let k = o.param(c);
+                let s: String = swz.iter().collect();
+                let x = o.x(j);
+                if started {
+                    o.inst(format!("MAD {y}, {k}, {x}.{s}, {y}"));
+                } else {
+                    o.inst(format!("MUL {y}, {k}, {x}.{s}"));
+                    started = true;
+                }
+            }
+        }
+    }
+    if pending_b && started {
+        let kb = o.param(bvec);
+        o.inst(format!("ADD {y}, {y}, {kb}"));
+        extra += 1;
+        pending_b = false;
+    }
+    if !started {
+        let kb = o.param(if pending_b { bvec } else { [0.0; 4] });
+        o.inst(format!("MOV {y}, {kb}"));
+        extra += 1;
+    }
+    extra
+}
+
+/// A whole ARB vertex program: the body, then `MOV` of the listed y groups to
+/// `result.texcoord[0..]` and of `position` (zero) to `result.position`.
+pub fn arb_program(e: &Emitted, outputs: &[usize]) -> String {
+    let mut s = String::from("!!ARBvp1.0\n");
+    s += &e.body;
+    for (k, gi) in outputs.iter().enumerate() {
+        let _ = writeln!(s, "MOV result.texcoord[{k}], y{gi};");
+    }
+    s += "MOV result.position, vertex.attrib[0];\nEND\n";
+    s
+}
+
+/// Input usages in the order of the 16 vertex attribute slots, so that `vJ` is slot J.
+const INPUTS: [&str; 16] = [
+    "position",
+    "blendweight",
+    "normal",
+    "color0",
+    "color1",
+    "fog",
+    "psize",
+    "blendindices",
+    "texcoord0",
+    "texcoord1",
+    "texcoord2",
+    "texcoord3",
+    "texcoord4",
+    "texcoord5",
+    "tangent",
+    "binormal",
+];
+
+/// A whole vs_3_0 program: declarations, the body, then `mov` of the listed y groups to
+/// `oK` (texture coordinates K) and a position.
+pub fn d3d9_program(e: &Emitted, groups: usize, outputs: &[usize]) -> String {
+    let mut s = String::from("vs_3_0\n");
+    for (j, usage) in INPUTS.iter().enumerate().take(groups) {
+        let _ = writeln!(s, "dcl_{usage} v{j}");
+    }
+    for k in 0..outputs.len() {
+        let _ = writeln!(s, "dcl_texcoord{k} o{k}");
+    }
+    let pos = outputs.len();
+    let _ = writeln!(s, "dcl_position o{pos}");
+    s += &e.body;
+    for (k, gi) in outputs.iter().enumerate() {
+        let _ = writeln!(s, "mov o{k}, r{}", gi + 1);
+    }
+    let _ = writeln!(s, "mov o{pos}, v0");
+    s
+}

@@ -1,0 +1,191 @@
+//! A lower bound and an exact branch and bound over balanced partitions.
+//!
+//! Bound: a block costing k instructions covers at most 4k non-zeros (k peels of at most
+//! one non-zero per row, or k rows of at most four), and C^sum ≥ 0, so every grouping costs
+//! at least Σ_t ⌈nnz(A_t)/4⌉ per evaluation.
+//!
+//! Branch and bound fixes groups one at a time, group k holding the smallest unplaced
+//! variable and three more (so each partition is met once, whatever the order of groups or
+//! of variables inside them). A node's bound is the cost of the blocks whose row and
+//! column groups are both fixed, the ADDs those already force, and ⌈rest/4⌉ for the
+//! non-zeros not yet in a fixed block. Given a node budget, it either proves the best
+//! cost optimal or stops and says so.
+
+use super::cost::{Grouping, block, sum_cost};
+use super::system::System;
+
+const FREE: usize = usize::MAX;
+
+/// Σ_t ⌈nnz(A_t)/4⌉ × repeat: no grouping costs less.
+pub fn lower_bound(sys: &System) -> u32 {
+    let per: usize = sys.terms.iter().map(|t| t.nnz().div_ceil(4)).sum();
+    per as u32 * sys.repeat
+}
+
+/// What the branch and bound found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exact {
+    /// The best cost known at the end (the `upper` given, or lower when it found better).
+    pub cost: u32,
+    /// The grouping, when the search found one better than `upper`.
+    pub grouping: Option<Grouping>,
+    /// Whether the search finished: then `cost` is optimal.
+    pub proven: bool,
+    pub nodes: u64,
+}
+
+#[derive(Clone)]
+struct Node {
+    det: Vec<u32>,
+    rest: Vec<usize>,
+    nr: Vec<Vec<u32>>,
+}
+
+struct Search<'s> {
+    sys: &'s System,
+    n: usize,
+    group_of: Vec<usize>,
+    groups: Vec<[usize; 4]>,
+    best: u32,
+    best_grouping: Option<Grouping>,
+    nodes: u64,
+    budget: u64,
+    stopped: bool,
+}
+
+impl Search<'_> {
+    fn bound(&self, node: &Node, k: usize) -> u32 {
+        let mut total = 0;
+        for (t, term) in self.sys.terms.iter().enumerate() {
+            let sums: u32 = (0..k)
+                .map(|i| sum_cost(node.nr[t][i], term.with_b && self.b_nonzero(i)))
+                .sum();
+            total += node.det[t] + sums + node.rest[t].div_ceil(4) as u32;
+        }
+        total * self.sys.repeat
+    }
+
+    fn b_nonzero(&self, g: usize) -> bool {
+        self.groups[g].iter().any(|&v| self.sys.b[v] != 0.0)
+    }
+
+    fn nnz_in(&self, t: usize, rows: &[usize], col: usize) -> usize {
+        rows.iter()
+            .map(|&r| {
+                self.sys.terms[t].rows[r]
+                    .iter()
+                    .filter(|(c, _)| self.group_of[*c] == col)
+                    .count()
+            })
+            .sum()
+    }
+
+    /// The node after fixing group k: the blocks (k, J) and (J, k) for J ≤ k.
+    fn extend(&self, node: &Node, k: usize) -> Node {
+        let mut next = node.clone();
+        for (t, term) in self.sys.terms.iter().enumerate() {
+            for j in 0..=k {
+                let pairs = if j == k {
+                    vec![(k, k)]
+                } else {
+                    vec![(k, j), (j, k)]
+                };
+                for (a, c) in pairs {
+                    let rows = &self.groups[a];
+                    let b = block(term, rows, &self.group_of, c, a == c);
+                    next.det[t] += b.cost();
+                    next.rest[t] -= self.nnz_in(t, rows, c);
+                    next.nr[t][a] += u32::from(b.row_major);
+                }
+            }
+        }
+        next
+    }
+
+    fn visit(&mut self, node: &Node, k: usize) {
+        if self.stopped {
+            return;
+        }
+        if k == self.n {
+            let cost = self.bound(node, k);
+            if cost < self.best {
+                self.best = cost;
+                self.best_grouping = Some(Grouping {
+                    perm: self.groups.concat(),
+                });
+            }
+            return;
+        }
+        let free: Vec<usize> = (0..self.sys.m)
+            .filter(|&v| self.group_of[v] == FREE)
+            .collect();
+        let (first, rest) = (free[0], &free[1..]);
+        let r = rest.len();
+        for a in 0..r {
+            for b in a + 1..r {
+                for c in b + 1..r {
+                    let g = [first, rest[a], rest[b], rest[c]];
+                    self.nodes += 1;
+                    if self.nodes > self.budget {
+                        self.stopped = true;
+                        return;
+                    }
+                    self.place(&g, k);
+                    let next = self.extend(node, k);
+                    if self.bound(&next, k + 1) < self.best {
+                        self.visit(&next, k + 1);
+                    }
+                    self.unplace(&g);
+                    if self.stopped {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn place(&mut self, g: &[usize; 4], k: usize) {
+        for &v in g {
+            self.group_of[v] = k;
+        }
+        self.groups.push(*g);
+    }
+
+    fn unplace(&mut self, g: &[usize; 4]) {
+        for &v in g {
+            self.group_of[v] = FREE;
+        }
+        self.groups.pop();
+    }
+}
+
+/// Searches for a grouping cheaper than `upper`, visiting at most `budget` nodes.
+pub fn branch_and_bound(sys: &System, upper: u32, budget: u64) -> Exact {
+    let t = sys.terms.len();
+    let n = sys.groups();
+    let mut s = Search {
+        sys,
+        n,
+        group_of: vec![FREE; sys.m],
+        groups: Vec::with_capacity(n),
+        best: upper,
+        best_grouping: None,
+        nodes: 0,
+        budget,
+        stopped: false,
+    };
+    let root = Node {
+        det: vec![0; t],
+        rest: sys.terms.iter().map(|t| t.nnz()).collect(),
+        nr: vec![vec![0; n]; t],
+    };
+    if s.bound(&root, 0) < upper {
+        s.visit(&root, 0);
+    }
+    Exact {
+        cost: s.best,
+        grouping: s.best_grouping,
+        proven: !s.stopped,
+        nodes: s.nodes,
+    }
+}
