@@ -10,6 +10,9 @@
 //!   header with the slot figures and the verdict.
 //! - [`analysis`]: parse, optimize and validate (`hoist-verify`), the page's summary of the
 //!   result (annotations from `hoist_opt::annotate`, the dependence graph); [`highlight`].
+//! - [`supplied`]: what the draw supplies (attributes, matrices, parameters), overrides and
+//!   "randomise inputs"; [`guidance`]: why a render is DIFFERENT (the culprit group, the
+//!   worst pixel, cancellation) or proves little (a constant image).
 //! - [`render`]: render plans, the incremental two-pair task, verdicts, display mappings.
 //! - [`engine`]: optimization, validation and rendering as jobs and events — what the
 //!   page's Web Worker runs (`worker`, started by `src/bin/hoist-worker.rs`), reached
@@ -24,11 +27,13 @@ pub mod doc;
 pub mod engine;
 pub mod estimate;
 pub mod examples;
+pub mod guidance;
 pub mod highlight;
 pub mod numbers;
 pub mod render;
 pub mod state;
 pub mod summary;
+pub mod supplied;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -58,7 +58,7 @@ pub fn texture_command(spec: &TexSpec, images: &Images) -> Command {
         (p, _) => {
             let pat = match p {
                 Pattern::Gradient => pattern::Pattern::Gradient,
-                Pattern::Noise => pattern::Pattern::Noise(1),
+                Pattern::Noise => pattern::Pattern::Noise(u64::from(spec.seed)),
                 _ => pattern::Pattern::Checker((spec.size / 8).max(1)),
             };
             TexSource::Pattern(pat, spec.size, spec.size)
@@ -198,6 +198,7 @@ pub fn base_scene(doc: &Doc, units: &[u8], images: &Images) -> Result<Scene, Str
             front.push((0, param_command(p.key, p.value)));
         }
     }
+    crate::supplied::apply(inputs, &mut sc, &mut front);
     // After a leading `window` command (which would discard nothing we add, but keeps the
     // order readable), before everything else.
     let at = sc

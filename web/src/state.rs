@@ -96,6 +96,8 @@ pub enum Action {
     Hash(String),
     Notice(Option<Notice>),
     OriginLine(Option<u32>),
+    /// An edit of what the draw supplies (attributes, matrices, randomise, defaults).
+    Supplied(crate::supplied::Edit),
 }
 
 /// Key of the last document in local storage.
@@ -219,6 +221,11 @@ impl State {
             | Action::EngineFailed(..) => self.receive(action),
             Action::Notice(n) => self.notice = n,
             Action::OriginLine(l) => self.origin_line = l,
+            Action::Supplied(e) => {
+                if e.apply(&mut self.doc, self.analysis.as_deref()) {
+                    self.touch();
+                }
+            }
         }
     }
 
