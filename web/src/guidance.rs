@@ -501,3 +501,182 @@ pub fn unset(doc: &Doc, a: &Analysis) -> bool {
         .and_then(|t| hoist_raster::scene::parse(t, &crate::render::caps()).ok());
     crate::supplied::all_params_unset(a, &doc.inputs, scene.as_ref())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Event, Job, Runner};
+    use std::time::Instant;
+
+    /// The issue's example: a texture coordinate pushed through a large value and back
+    /// (1e4, not the issue's 1e6: validation's render check rejects the move at 1e6, where
+    /// rounding moves most pixels by more than 1%; at 1e4 it passes validation and still
+    /// differs at the default tolerance).
+    pub const CANCEL_VP: &str = "!!ARBvp1.0\nMOV result.position, vertex.position;\n\
+        MOV result.texcoord[0], vertex.texcoord[0];\nEND\n";
+    pub const CANCEL_FP: &str = "!!ARBfp1.0\nTEMP a, b;\nMUL b, fragment.texcoord[0], 0.5;\n\
+        MUL a, fragment.texcoord[0], 0.3;\nADD a, a, 1e4;\nADD a, a, -1e4;\nADD result.color, a, b;\nEND\n";
+
+    fn run(doc: Doc) -> Box<crate::render::Rendered> {
+        let t0 = Instant::now();
+        let mut r = Runner::new(
+            Job {
+                id: 1,
+                doc,
+                images: Default::default(),
+                fail: None,
+            },
+            Box::new(move || t0.elapsed().as_secs_f64() * 1e3),
+        );
+        let ev = r.run_to_end();
+        ev.into_iter()
+            .find_map(|e| match e {
+                Event::Rendered { rendered, .. } => Some(rendered),
+                _ => None,
+            })
+            .expect("a render")
+    }
+
+    fn small(vp: &str, fp: &str) -> Doc {
+        let mut d = Doc {
+            vp: vp.into(),
+            fp: fp.into(),
+            ..Doc::default()
+        };
+        d.inputs.width = 32;
+        d.inputs.height = 32;
+        d
+    }
+
+    #[test]
+    fn bisection_finds_the_group_that_differs() {
+        // An oracle of which sets differ; the search asks, the test answers.
+        let solve = |moved: &[usize], differs: &dyn Fn(&[usize]) -> bool| {
+            let mut known = BTreeMap::new();
+            let mut asked = 0;
+            loop {
+                match bisect(moved, &known) {
+                    Step::Need(g) => {
+                        asked += 1;
+                        assert!(asked < 64, "no progress");
+                        known.insert(g.clone(), differs(&g));
+                    }
+                    other => return (other, asked),
+                }
+            }
+        };
+        let moved = [0, 2, 3, 5, 7, 8, 9];
+        for culprit in moved {
+            let (s, asked) = solve(&moved, &|g: &[usize]| g.contains(&culprit));
+            assert_eq!(s, Step::Found(culprit));
+            assert!(asked <= 6, "{asked} renders for {culprit}");
+        }
+        // Only 3 and 8 together differ: the prefix search names the one completing the pair.
+        let (s, _) = solve(&moved, &|g: &[usize]| g.contains(&3) && g.contains(&8));
+        assert_eq!(s, Step::Found(8));
+        assert_eq!(solve(&[4], &|_: &[usize]| true).0, Step::Found(4));
+        assert_eq!(
+            bisect(
+                &[1, 2],
+                &BTreeMap::from([(vec![1], false), (vec![2], false)])
+            ),
+            Step::Found(2)
+        );
+    }
+
+    #[test]
+    fn changed_lines_of_an_edit() {
+        assert_eq!(changed_lines("a\nb\nc\n", "a\nB\nc\n"), [2]);
+        assert_eq!(changed_lines("a\nb\nc\n", "a\nb\nx\ny\nc\n"), [3, 4]);
+        assert_eq!(changed_lines("a\nb\nc\n", "a\nc\n"), [2]);
+        assert!(changed_lines("a\n", "a\n").is_empty());
+    }
+
+    #[test]
+    fn constant_images_and_unset_parameters_prove_little() {
+        let mut img = Image::new(4, 4, [0.25; 4]);
+        assert!(is_constant(&img));
+        assert_eq!(weakness([Some(&img), None], false), Some(Weak::Constant));
+        img.pixels[5][1] = 0.5;
+        assert_eq!(weakness([Some(&img), Some(&img)], false), None);
+        assert_eq!(weakness([Some(&img), None], true), Some(Weak::Unset));
+        // A pair that only reads an unset parameter: constant, and said so.
+        let d = small(
+            CANCEL_VP,
+            "!!ARBfp1.0\nPARAM k = program.env[0];\nMOV result.color, k;\nEND\n",
+        );
+        let r = run(d.clone());
+        assert_eq!(r.weak, Some(Weak::Constant));
+        let v = crate::render::rendered_view(&r, 1e-4, None).unwrap();
+        assert_eq!(v.headline, "proves little: the image is constant");
+        assert_eq!(v.kind, crate::render::VerdictKind::ProvesLittle);
+        // Randomised, the same pair reads a set parameter: still constant (it is one value).
+        let a = crate::analysis::parse(&d);
+        assert!(crate::guidance::unset(&d, &a));
+        let mut e = d.clone();
+        crate::supplied::randomize(&mut e.inputs, &a, 7);
+        assert!(!crate::guidance::unset(&e, &a));
+        // A program reading the texture coordinate and the parameter is not constant but
+        // leaves it unset; setting it makes the verdict plain.
+        let f = "!!ARBfp1.0\nPARAM k = program.env[0];\nADD result.color, fragment.texcoord[0], k;\nEND\n";
+        let r = run(small(CANCEL_VP, f));
+        assert_eq!(r.weak, Some(Weak::Unset));
+        let mut d = small(CANCEL_VP, f);
+        let pa = crate::analysis::parse(&d);
+        crate::supplied::randomize(&mut d.inputs, &pa, 1);
+        let r = run(d);
+        assert_eq!(r.weak, None);
+        let v = crate::render::rendered_view(&r, 1e-4, None).unwrap();
+        assert_ne!(v.kind, crate::render::VerdictKind::ProvesLittle, "{v:?}");
+    }
+
+    #[test]
+    fn the_issues_cancellation_names_its_group_and_the_better_image() {
+        let d = small(CANCEL_VP, CANCEL_FP);
+        let a = crate::analysis::analyze(&d);
+        let o = a.outcome.as_ref().expect("optimized");
+        let moved = moved_groups(o);
+        assert!(!moved.is_empty(), "{:?}", o.fates);
+        let r = run(d.clone());
+        let v = r.verdict.as_ref().unwrap();
+        let view = crate::render::verdict_view(v, 1e-4);
+        assert_eq!(view.kind, crate::render::VerdictKind::Different, "{view:?}");
+        let g = r.guidance.as_ref().expect("guidance");
+        let c = g.culprit.as_ref().expect("a culprit");
+        // The culprit is in the chain through 1e4 (lines 4 to 6), not the MUL of line 3.
+        assert!(moved.len() > 1, "{:?}", o.fates);
+        assert!(!c.lines.is_empty(), "{c:?}");
+        assert!(
+            c.lines.iter().all(|l| [4, 5, 6].contains(l)),
+            "{c:?} {moved:?}"
+        );
+        let x = g.cancellation.as_ref().expect("a cancellation");
+        assert!(x.magnitude >= 1e4, "{x:?}");
+        assert!(x.delta > 1e-4 && x.delta <= 2f64.powi(-10), "{x:?}");
+        assert_eq!(x.better, Some(Better::Optimized), "{}", x.text);
+        assert!(
+            x.text
+                .contains("the optimized image is the more accurate one"),
+            "{}",
+            x.text
+        );
+        // A difference that is not cancellation is not explained as one.
+        let mut h = d.clone();
+        h.hand = Some(crate::doc::HandEdit {
+            vp: a.optimized.as_ref().unwrap().vp.text.clone(),
+            fp: a
+                .optimized
+                .as_ref()
+                .unwrap()
+                .fp
+                .text
+                .replace("result.color", "result.color.xyz"),
+        });
+        let r = run(h);
+        let g = r.guidance.as_ref().expect("guidance for a hand edit");
+        assert!(g.culprit.is_none());
+        let (_, fl) = g.hand_lines.clone().unwrap();
+        assert!(!fl.is_empty());
+        assert!(g.cancellation.is_none(), "{:?}", g.cancellation);
+    }
+}
