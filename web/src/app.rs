@@ -613,7 +613,8 @@ pub fn app(props: &AppProps) -> Html {
                 <Output rendered={rendered.clone()} progress={state.progress}
                     optimizing={state.is_optimizing()} trust={trust} engine_error={engine_error}
                     view={state.doc.inputs.view} tolerance={state.doc.inputs.tolerance}
-                    error={error} dispatch={h.dispatch.clone()} />
+                    error={error} dispatch={h.dispatch.clone()}
+                    fp_source={Some(AttrValue::from(state.doc.fp.clone()))} />
                 <div class="panels">
                     <StatsPanel analysis={a.clone()} rendered={rendered}
                         width={state.doc.inputs.width} height={state.doc.inputs.height}

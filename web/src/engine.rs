@@ -373,7 +373,7 @@ fn candidate_differs(
     opts.stay.extend(cx.stays.iter().cloned());
     let opt = hoist_opt::Optimizer::new(v, f, &opts).map_err(|e| e.to_string())?;
     let out = opt.with_groups(groups)?;
-    let base = render::base_scene(&doc, &a.units, images)?;
+    let base = render::base_scene(doc, &a.units, images)?;
     let sc = hoist_verify::scene::with_optimized(&base, &out);
     let run = hoist_raster::scene::run(
         &sc,

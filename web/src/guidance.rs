@@ -502,6 +502,17 @@ pub fn unset(doc: &Doc, a: &Analysis) -> bool {
     crate::supplied::all_params_unset(a, &doc.inputs, scene.as_ref())
 }
 
+/// The smallest "round" tolerance (one significant digit) at or above `d`.
+pub fn tolerance_above(d: f64) -> f32 {
+    if !(d.is_finite() && d > 0.0) {
+        return 0.0;
+    }
+    let e = 10f64.powf(d.log10().floor());
+    let t = (d / e).ceil() * e;
+    let t = t as f32;
+    if f64::from(t) < d { t.next_up() } else { t }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -582,6 +593,14 @@ mod tests {
             ),
             Step::Found(2)
         );
+    }
+
+    #[test]
+    fn tolerances_round_up() {
+        assert_eq!(tolerance_above(4.8e-4), 5e-4);
+        assert_eq!(tolerance_above(0.029), 0.03);
+        assert!(f64::from(tolerance_above(0.1)) >= 0.1);
+        assert_eq!(tolerance_above(f64::NAN), 0.0);
     }
 
     #[test]

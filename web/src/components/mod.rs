@@ -10,6 +10,8 @@ pub mod options;
 pub mod output;
 pub mod stats;
 pub mod summary;
+pub mod supplied;
+pub mod verdict;
 
 use std::ops::Deref;
 use std::rc::Rc;
