@@ -545,6 +545,26 @@ mod tests {
         d.inputs.set_param(key, [f32::NAN, 0.0, 0.0, 0.0]);
         assert!(d.clone().sanitize().is_err());
         d.inputs.set_param(key, [1.0; 4]);
+        // What the draw supplies: slots beyond the attributes are dropped, duplicates kept
+        // once, non-finite values refused.
+        let mut e = d.clone();
+        for slot in [40, 3, 3] {
+            e.inputs.attribs.push(AttribValue {
+                slot,
+                value: [0.5; 4],
+            });
+        }
+        let mut rows = [[0.0; 4]; 4];
+        e.inputs.matrices.push(MatrixValue {
+            projection: true,
+            rows,
+        });
+        let s = e.clone().sanitize().unwrap();
+        assert_eq!(s.inputs.attribs.len(), 1);
+        assert_eq!(s.inputs.matrices.len(), 1);
+        rows[2][1] = f32::NEG_INFINITY;
+        e.inputs.matrices[0].rows = rows;
+        assert!(e.sanitize().unwrap_err().0.contains("matrix"));
         d.fp = "x".repeat(MAX_PROGRAM + 1);
         let e = d.sanitize().unwrap_err();
         assert!(e.0.contains("fragment program"), "{e:?}");

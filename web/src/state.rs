@@ -222,7 +222,8 @@ impl State {
             Action::Notice(n) => self.notice = n,
             Action::OriginLine(l) => self.origin_line = l,
             Action::Supplied(e) => {
-                if e.apply(&mut self.doc, self.analysis.as_deref()) {
+                let a = self.parsed.as_deref().or(self.analysis.as_deref());
+                if e.apply(&mut self.doc, a) {
                     self.touch();
                 }
             }

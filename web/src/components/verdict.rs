@@ -78,11 +78,12 @@ fn culprit(c: &Culprit, source: Option<&str>, dispatch: &Callback<Action>) -> Ht
 fn hand(lines: &(Vec<u32>, Vec<u32>)) -> Html {
     let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
     let mut parts = Vec::new();
+    let noun = |v: &[u32]| if v.len() == 1 { "line" } else { "lines" };
     if !lines.1.is_empty() {
-        parts.push(format!("fragment lines {}", list(&lines.1)));
+        parts.push(format!("fragment {} {}", noun(&lines.1), list(&lines.1)));
     }
     if !lines.0.is_empty() {
-        parts.push(format!("vertex lines {}", list(&lines.0)));
+        parts.push(format!("vertex {} {}", noun(&lines.0), list(&lines.0)));
     }
     if parts.is_empty() {
         return html! {};

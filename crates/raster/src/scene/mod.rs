@@ -107,7 +107,10 @@ pub enum Command {
     Attrib(u8, [f32; 4]),
     /// Sets the modelview (`projection` false) or projection matrix, row-major (no text
     /// form: a host's override of the identity matrices).
-    Matrix { projection: bool, m: crate::glstate::Mat4 },
+    Matrix {
+        projection: bool,
+        m: crate::glstate::Mat4,
+    },
     Texture(u8, TexSource, TexOptions),
     Draw(Geometry),
     Enable(String, bool),
@@ -302,8 +305,18 @@ mod tests {
         assert_eq!(r.targets["window"].get(4, 4), Some([0.0, 0.0, 1.0, 1.0]));
         let mut half = crate::glstate::IDENTITY;
         half[0][0] = 0.5;
-        s.commands.insert(at, (0, Command::Attrib(2, [0.25, 0.5, 0.75, 1.0])));
-        s.commands.insert(at, (0, Command::Matrix { projection: true, m: half }));
+        s.commands
+            .insert(at, (0, Command::Attrib(2, [0.25, 0.5, 0.75, 1.0])));
+        s.commands.insert(
+            at,
+            (
+                0,
+                Command::Matrix {
+                    projection: true,
+                    m: half,
+                },
+            ),
+        );
         let r = run(&s, &RunOptions::default()).unwrap();
         let img = &r.targets["window"];
         assert_eq!(img.get(4, 4), Some([0.25, 0.5, 0.75, 1.0]));
