@@ -153,6 +153,8 @@ struct Report {
     stopped: bool,
     render_ms: Option<[f64; 2]>,
     optimizer_ms: f64,
+    /// What causes a DIFFERENT verdict (culprit group, cancellation), once known.
+    guidance: Option<crate::guidance::Guidance>,
 }
 
 fn report() -> Result<JsValue, JsValue> {
@@ -174,10 +176,9 @@ fn report() -> Result<JsValue, JsValue> {
                 .unwrap_or_default(),
             problem: a.and_then(|a| a.problem.clone()),
             verdict: s.rendered.as_ref().and_then(|r| {
-                r.verdict.as_ref().map(|v| {
-                    render::page_verdict_view(v, s.doc.inputs.tolerance, trust.as_ref()).headline
-                })
+                render::rendered_view(r, s.doc.inputs.tolerance, trust.as_ref()).map(|v| v.headline)
             }),
+            guidance: s.rendered.as_ref().and_then(|r| r.guidance.clone()),
             validation: trust.as_ref().map(|t| t.summary.clone()),
             validated: trust.as_ref().is_some_and(|t| t.validated),
             rejected: trust.map(|t| t.rejected).unwrap_or_default(),
@@ -704,7 +705,8 @@ pub fn app(props: &AppProps) -> Html {
                 <Output rendered={rendered.clone()} progress={state.progress}
                     optimizing={state.is_optimizing()} stopped={state.is_stopped()} trust={trust} engine_error={engine_error}
                     view={state.doc.inputs.view} tolerance={state.doc.inputs.tolerance}
-                    error={error} dispatch={h.dispatch.clone()} />
+                    error={error} dispatch={h.dispatch.clone()}
+                    fp_source={Some(AttrValue::from(state.doc.fp.clone()))} />
                 <div class="panels">
                     <StatsPanel analysis={a.clone()} rendered={rendered}
                         width={state.doc.inputs.width} height={state.doc.inputs.height}

@@ -208,6 +208,27 @@ pub struct Inputs {
     pub view: ViewMap,
     /// Largest |Δ| the verdict still calls "equivalent".
     pub tolerance: f32,
+    /// Overrides of what the draw supplies where the geometry does not (current vertex
+    /// attributes by slot, the modelview and projection matrices): `crate::supplied`.
+    pub attribs: Vec<AttribValue>,
+    pub matrices: Vec<MatrixValue>,
+    /// Seed of the last "randomise inputs" (the values it set are in `params` and
+    /// `textures`), shown next to the button.
+    pub seed: Option<u32>,
+}
+
+/// The current value of one vertex attribute slot (`hoist_raster::ATTRIBS` of them).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AttribValue {
+    pub slot: u8,
+    pub value: [f32; 4],
+}
+
+/// The modelview (`projection` false) or projection matrix, rows first.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatrixValue {
+    pub projection: bool,
+    pub rows: [[f32; 4]; 4],
 }
 
 impl Default for Inputs {
@@ -219,6 +240,9 @@ impl Default for Inputs {
             params: Vec::new(),
             view: ViewMap::default(),
             tolerance: 1e-4,
+            attribs: Vec::new(),
+            matrices: Vec::new(),
+            seed: None,
         }
     }
 }
@@ -267,6 +291,8 @@ pub struct TexSpec {
     pub repeat: bool,
     /// Store as RGBA8 (quantised) instead of float.
     pub rgba8: bool,
+    /// Seed of the noise pattern.
+    pub seed: u32,
 }
 
 impl Default for TexSpec {
@@ -284,6 +310,7 @@ impl TexSpec {
             linear: false,
             repeat: false,
             rgba8: false,
+            seed: 1,
         }
     }
 }
@@ -487,6 +514,28 @@ impl Doc {
         {
             return Err(Invalid("a parameter value is not a finite number".into()));
         }
+        i.attribs
+            .retain(|a| usize::from(a.slot) < hoist_raster::ATTRIBS);
+        i.attribs.sort_by_key(|a| a.slot);
+        i.matrices.sort_by_key(|m| m.projection);
+        i.attribs.dedup_by_key(|a| a.slot);
+        i.matrices.dedup_by_key(|m| m.projection);
+        i.matrices.truncate(2);
+        if i.attribs.len() > hoist_raster::ATTRIBS
+            || i.attribs
+                .iter()
+                .any(|a| a.value.iter().any(|v| !v.is_finite()))
+        {
+            return Err(Invalid(
+                "a vertex attribute value is not a finite number".into(),
+            ));
+        }
+        if i.matrices
+            .iter()
+            .any(|m| m.rows.iter().flatten().any(|v| !v.is_finite()))
+        {
+            return Err(Invalid("a matrix entry is not a finite number".into()));
+        }
         if !i.tolerance.is_finite() || i.tolerance < 0.0 {
             i.tolerance = Inputs::default().tolerance;
         }
@@ -544,6 +593,26 @@ mod tests {
         d.inputs.set_param(key, [f32::NAN, 0.0, 0.0, 0.0]);
         assert!(d.clone().sanitize().is_err());
         d.inputs.set_param(key, [1.0; 4]);
+        // What the draw supplies: slots beyond the attributes are dropped, duplicates kept
+        // once, non-finite values refused.
+        let mut e = d.clone();
+        for slot in [40, 3, 3] {
+            e.inputs.attribs.push(AttribValue {
+                slot,
+                value: [0.5; 4],
+            });
+        }
+        let mut rows = [[0.0; 4]; 4];
+        e.inputs.matrices.push(MatrixValue {
+            projection: true,
+            rows,
+        });
+        let s = e.clone().sanitize().unwrap();
+        assert_eq!(s.inputs.attribs.len(), 1);
+        assert_eq!(s.inputs.matrices.len(), 1);
+        rows[2][1] = f32::NEG_INFINITY;
+        e.inputs.matrices[0].rows = rows;
+        assert!(e.sanitize().unwrap_err().0.contains("matrix"));
         d.fp = "x".repeat(MAX_PROGRAM + 1);
         let e = d.sanitize().unwrap_err();
         assert!(e.0.contains("fragment program"), "{e:?}");

@@ -11,10 +11,12 @@
 
 use crate::analysis::{self, OptResult};
 use crate::doc::Doc;
+use crate::guidance;
 use crate::render::{self, Images, Phase, Rendered, Task};
 use crate::work;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// Work of one document revision.
@@ -93,7 +95,23 @@ enum Stage {
         ms: [f64; 2],
         bands: u32,
     },
+    /// A DIFFERENT render waits for its guidance: one candidate render per step.
+    Guide {
+        rendered: Box<Rendered>,
+        known: BTreeMap<Vec<usize>, bool>,
+        renders: u32,
+    },
     Done,
+}
+
+/// What the guidance of a DIFFERENT render needs from the job's optimization.
+#[derive(Default)]
+struct Context {
+    analysis: Option<analysis::Analysis>,
+    /// Instructions validation made stay, so candidates are rebuilt as the result was.
+    stays: Vec<(u32, String)>,
+    display: String,
+    images: BTreeMap<String, Vec<u8>>,
 }
 
 /// Runs one job, a piece per [`Runner::step`].
@@ -103,6 +121,7 @@ pub struct Runner {
     images: Images,
     clock: Box<dyn Fn() -> f64>,
     stage: Stage,
+    cx: Context,
 }
 
 impl Runner {
@@ -114,6 +133,7 @@ impl Runner {
             images: job.images,
             clock,
             stage: Stage::Optimize,
+            cx: Context::default(),
         }
     }
 
@@ -130,6 +150,7 @@ impl Runner {
         let fraction = match &self.stage {
             Stage::Optimize => 0.0,
             Stage::Render { task, .. } => task.fraction(),
+            Stage::Guide { .. } => 0.99,
             Stage::Done => 1.0,
         };
         Event::Progress {
@@ -149,6 +170,13 @@ impl Runner {
                 let full = analysis::optimize(&self.doc, &parsed);
                 let result = analysis::page_result(&self.doc, &parsed, full.as_ref());
                 let mut a = parsed.with_result(&self.doc, result.clone(), None);
+                if let Some(Ok(v)) = &full {
+                    self.cx.stays = v
+                        .rejected
+                        .iter()
+                        .flat_map(|r| r.instructions.iter().map(|&i| (i, r.failure.to_string())))
+                        .collect();
+                }
                 a.outcome = full.and_then(Result::ok).map(|v| Rc::new(v.outcome));
                 let ms = (self.clock)() - t0;
                 let mut out = vec![Event::Optimized { id, result, ms }];
@@ -157,6 +185,8 @@ impl Runner {
                     .and_then(|p| p.map(|p| work::check(&p).map(|_| p)).transpose())
                 {
                     Ok(Some(plan)) => {
+                        self.cx.display = plan.display.clone();
+                        self.cx.images = plan.images.clone();
                         let setup = (self.clock)() - t1;
                         self.stage = Stage::Render {
                             task: Box::new(Task::new(plan)),
@@ -176,6 +206,7 @@ impl Runner {
                         self.stage = Stage::Done;
                     }
                 }
+                self.cx.analysis = Some(a);
                 out
             }
             Stage::Render { task, ms, bands } => {
@@ -203,16 +234,116 @@ impl Runner {
                 if !task.is_done() {
                     return Vec::new();
                 }
-                let rendered =
+                let mut rendered =
                     Rendered::of_task(task, ms[0], ms[1]).with_display(self.doc.inputs.view);
+                let unset = self
+                    .cx
+                    .analysis
+                    .as_ref()
+                    .is_some_and(|a| guidance::unset(&self.doc, a));
+                rendered.weak = guidance::weakness(rendered.images(), unset);
+                let different = rendered.verdict.as_ref().is_some_and(|v| {
+                    render::verdict_view(v, self.doc.inputs.tolerance).kind
+                        == render::VerdictKind::Different
+                });
+                if different {
+                    self.stage = Stage::Guide {
+                        rendered: Box::new(rendered),
+                        known: BTreeMap::new(),
+                        renders: 0,
+                    };
+                    return Vec::new();
+                }
                 self.stage = Stage::Done;
                 vec![Event::Rendered {
                     id,
                     rendered: Box::new(rendered),
                 }]
             }
+            Stage::Guide { .. } => self.guide(),
             Stage::Done => Vec::new(),
         }
+    }
+
+    /// One step of a DIFFERENT render's guidance: a candidate render of the bisection, or
+    /// the finished guidance with the render.
+    fn guide(&mut self) -> Vec<Event> {
+        let Runner {
+            stage,
+            doc,
+            images,
+            cx,
+            ..
+        } = self;
+        let Stage::Guide {
+            rendered,
+            known,
+            renders,
+        } = stage
+        else {
+            return Vec::new();
+        };
+        let Some(a) = cx.analysis.as_ref() else {
+            *stage = Stage::Done;
+            return Vec::new();
+        };
+        let mut g = guidance::Guidance::default();
+        if let (Some(h), Some(o)) = (&doc.hand, a.optimized.as_ref()) {
+            let lines = (
+                guidance::changed_lines(&o.vp.text, &h.vp),
+                guidance::changed_lines(&o.fp.text, &h.fp),
+            );
+            g.note = Some(if lines.0.is_empty() && lines.1.is_empty() {
+                "your hand edit is the optimizer's output: the optimizer's result differs here"
+                    .into()
+            } else {
+                "the optimized side is your hand edit: the lines you changed are marked".into()
+            });
+            g.hand_lines = Some(lines);
+        } else if let Some(o) = a.outcome.as_ref() {
+            let moved = guidance::moved_groups(o);
+            match guidance::bisect(&moved, known) {
+                _ if moved.is_empty() => {
+                    g.note = Some(
+                        "no group moved: the difference comes from the clean-up of code that                          stayed"
+                            .into(),
+                    )
+                }
+                guidance::Step::Need(groups) if *renders < guidance::MAX_BISECT_RENDERS => {
+                    *renders += 1;
+                    let differs = candidate_differs(doc, images, cx, a, &groups, rendered);
+                    match differs {
+                        Ok(d) => {
+                            known.insert(groups, d);
+                            return Vec::new();
+                        }
+                        Err(e) => g.note = Some(format!("the search for the culprit stopped: {e}")),
+                    }
+                }
+                guidance::Step::Need(_) => {
+                    g.note = Some(format!(
+                        "the search for the culprit stopped after {} renders (the playground's                          cap)",
+                        guidance::MAX_BISECT_RENDERS
+                    ))
+                }
+                guidance::Step::Found(k) => g.culprit = Some(guidance::culprit(a, o, k)),
+                guidance::Step::NotFound => {
+                    g.note = Some(
+                        "no single group differs on its own: only moves together do".into(),
+                    )
+                }
+            }
+        }
+        if let Some(v) = &rendered.verdict {
+            g.cancellation = guidance::cancellation(doc, a, v);
+        }
+        let mut rendered = std::mem::replace(rendered, Box::new(Rendered::empty()));
+        rendered.guidance = Some(g);
+        *stage = Stage::Done;
+        vec![Event::Rendered {
+            id: self.id,
+            rendered,
+        }]
     }
 
     /// Runs to the end (tests): every event, in order.
@@ -223,6 +354,46 @@ impl Runner {
         }
         out
     }
+}
+
+/// Whether the optimized pair with only `groups` moved renders DIFFERENT from the
+/// original image at the document's tolerance.
+fn candidate_differs(
+    doc: &Doc,
+    images: &Images,
+    cx: &Context,
+    a: &analysis::Analysis,
+    groups: &[usize],
+    rendered: &Rendered,
+) -> Result<bool, String> {
+    let (v, f) = a.original_pair().ok_or("no pair")?;
+    let [Some(original), _] = rendered.images() else {
+        return Err("the original did not render".into());
+    };
+    let frags = f64::from(doc.inputs.width) * f64::from(doc.inputs.height);
+    let mut opts = doc
+        .opts
+        .to_options(v.profile, f.profile, analysis::QUAD_VERTICES as f64, frags);
+    opts.stay.extend(cx.stays.iter().cloned());
+    let opt = hoist_opt::Optimizer::new(v, f, &opts).map_err(|e| e.to_string())?;
+    let out = opt.with_groups(groups)?;
+    let base = render::base_scene(doc, &a.units, images)?;
+    let sc = hoist_verify::scene::with_optimized(&base, &out);
+    let run = hoist_raster::scene::run(
+        &sc,
+        &hoist_raster::scene::RunOptions {
+            caps: render::caps(),
+            images: cx.images.clone(),
+            tolerance: None,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let img = run
+        .targets
+        .get(&cx.display)
+        .ok_or("the scene lost its display target")?;
+    let v = hoist_raster::compare(original, img);
+    Ok(render::verdict_view(&v, doc.inputs.tolerance).kind == render::VerdictKind::Different)
 }
 
 #[cfg(test)]

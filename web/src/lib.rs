@@ -10,6 +10,9 @@
 //!   header with the slot figures and the verdict.
 //! - [`analysis`]: parse, optimize and validate (`hoist-verify`), the page's summary of the
 //!   result (annotations from `hoist_opt::annotate`, the dependence graph); [`highlight`].
+//! - [`supplied`]: what the draw supplies (attributes, matrices, parameters), overrides and
+//!   "randomise inputs"; [`guidance`]: why a render is DIFFERENT (the culprit group, the
+//!   worst pixel, cancellation) or proves little (a constant image).
 //! - [`render`]: render plans, the incremental two-pair task, verdicts, display mappings.
 //! - [`engine`]: optimization, validation and rendering as jobs and events — what the
 //!   page's Web Worker runs (`worker`, started by `src/bin/hoist-worker.rs`), reached
@@ -26,6 +29,7 @@ pub mod engine;
 pub mod estimate;
 pub mod examples;
 pub mod figure;
+pub mod guidance;
 pub mod handedit;
 pub mod highlight;
 pub mod numbers;
@@ -36,6 +40,7 @@ pub mod scene_text;
 pub mod scenefile;
 pub mod state;
 pub mod summary;
+pub mod supplied;
 pub mod work;
 
 #[cfg(target_arch = "wasm32")]

@@ -58,7 +58,7 @@ pub fn texture_command(spec: &TexSpec, images: &Images) -> Command {
         (p, _) => {
             let pat = match p {
                 Pattern::Gradient => pattern::Pattern::Gradient,
-                Pattern::Noise => pattern::Pattern::Noise(1),
+                Pattern::Noise => pattern::Pattern::Noise(u64::from(spec.seed)),
                 _ => pattern::Pattern::Checker((spec.size / 8).max(1)),
             };
             TexSource::Pattern(pat, spec.size, spec.size)
@@ -198,6 +198,7 @@ pub fn base_scene(doc: &Doc, units: &[u8], images: &Images) -> Result<Scene, Str
             front.push((0, param_command(p.key, p.value)));
         }
     }
+    crate::supplied::apply(inputs, &mut sc, &mut front);
     // After a leading `window` command (which would discard nothing we add, but keeps the
     // order readable), before everything else.
     let at = sc
@@ -306,6 +307,12 @@ pub struct Rendered {
     /// Wall-clock milliseconds spent on each pair.
     pub ms_original: f64,
     pub ms_optimized: f64,
+    /// Why an agreeing verdict proves little (`crate::guidance`).
+    #[serde(default)]
+    pub weak: Option<crate::guidance::Weak>,
+    /// What causes a DIFFERENT verdict (`crate::guidance`).
+    #[serde(default)]
+    pub guidance: Option<crate::guidance::Guidance>,
 }
 
 impl Rendered {
@@ -331,10 +338,27 @@ impl Rendered {
             display: Display::default(),
             ms_original,
             ms_optimized,
+            weak: None,
+            guidance: None,
         }
     }
 
-    fn images(&self) -> [Option<&Image>; 2] {
+    /// A placeholder (nothing rendered).
+    pub fn empty() -> Rendered {
+        Rendered {
+            original: Err("not rendered".into()),
+            optimized: None,
+            verdict: None,
+            heat: Vec::new(),
+            display: Display::default(),
+            ms_original: 0.0,
+            ms_optimized: 0.0,
+            weak: None,
+            guidance: None,
+        }
+    }
+
+    pub fn images(&self) -> [Option<&Image>; 2] {
         fn image(r: &RunResult) -> Option<&Image> {
             r.as_ref().ok().map(|r| &r.image)
         }
@@ -526,6 +550,21 @@ pub enum VerdictKind {
     Different,
     /// The images agree, but the optimizer's result was not validated.
     Unvalidated,
+    /// The images agree, but prove little (`crate::guidance::Weak`).
+    ProvesLittle,
+}
+
+impl VerdictKind {
+    /// The CSS class of the verdict (and the summary line's).
+    pub fn class(&self) -> &'static str {
+        match self {
+            VerdictKind::Identical => "identical",
+            VerdictKind::Equivalent => "equivalent",
+            VerdictKind::Different => "different",
+            VerdictKind::Unvalidated => "unvalidated",
+            VerdictKind::ProvesLittle => "weak",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -596,6 +635,21 @@ pub fn verdict_view(v: &Verdict, tolerance: f32) -> VerdictView {
 pub fn page_verdict_view(v: &Verdict, tolerance: f32, trust: Option<&Trust>) -> VerdictView {
     let trusted = trust.is_none_or(|t| t.validated || t.hand);
     trusted_verdict_view(v, tolerance, trusted)
+}
+
+/// The verdict line of a finished render as the page states it (verdict panel, summary
+/// line, test report): [`page_verdict_view`], and an agreement that proves little says so
+/// instead of "bit-identical" or "equivalent".
+pub fn rendered_view(r: &Rendered, tolerance: f32, trust: Option<&Trust>) -> Option<VerdictView> {
+    let mut view = page_verdict_view(r.verdict.as_ref()?, tolerance, trust);
+    if let Some(w) = r.weak
+        && matches!(view.kind, VerdictKind::Identical | VerdictKind::Equivalent)
+    {
+        view.detail = format!("{} (the verdict alone: {})", w.advice(), view.headline);
+        view.headline = w.headline().into();
+        view.kind = VerdictKind::ProvesLittle;
+    }
+    Some(view)
 }
 
 /// The verdict line for a pair that may not be called equivalent (`validated` false: the

@@ -114,6 +114,8 @@ pub enum Action {
     Stop,
     /// Run the current document again (after a Stop).
     Rerun,
+    /// An edit of what the draw supplies (attributes, matrices, randomise, defaults).
+    Supplied(crate::supplied::Edit),
 }
 
 /// Key of the last document in local storage.
@@ -296,6 +298,12 @@ impl State {
             }
             Action::Stop => {}
             Action::Rerun => self.touch(),
+            Action::Supplied(e) => {
+                let a = self.parsed.as_deref().or(self.analysis.as_deref());
+                if e.apply(&mut self.doc, a) {
+                    self.touch();
+                }
+            }
         }
     }
 

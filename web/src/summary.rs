@@ -3,7 +3,7 @@
 //! current text is still under way.
 
 use crate::analysis;
-use crate::render::{self, VerdictKind};
+use crate::render;
 use crate::state::State;
 
 /// What the summary line says.
@@ -18,7 +18,7 @@ pub struct Summary {
     /// The ARB target, when the pair is ARB and it is not the default (R300).
     pub target: Option<String>,
     /// CSS class of the verdict: `identical`, `equivalent`, `different`, `unvalidated`,
-    /// `pending` or `none`.
+    /// `weak`, `pending` or `none`.
     pub class: &'static str,
 }
 
@@ -57,21 +57,12 @@ fn verdict(s: &State) -> (String, &'static str) {
         return (PENDING.into(), "pending");
     }
     let trust = s.analysis.as_deref().and_then(analysis::trust);
-    let view = s.rendered.as_ref().and_then(|r| {
-        r.verdict
-            .as_ref()
-            .map(|v| render::page_verdict_view(v, s.doc.inputs.tolerance, trust.as_ref()))
-    });
+    let view = s
+        .rendered
+        .as_ref()
+        .and_then(|r| render::rendered_view(r, s.doc.inputs.tolerance, trust.as_ref()));
     match (view, &s.rendered) {
-        (Some(v), _) => {
-            let class = match v.kind {
-                VerdictKind::Identical => "identical",
-                VerdictKind::Equivalent => "equivalent",
-                VerdictKind::Different => "different",
-                VerdictKind::Unvalidated => "unvalidated",
-            };
-            (v.headline, class)
-        }
+        (Some(v), _) => (v.headline, v.kind.class()),
         (None, Some(_)) => ("no verdict".into(), "none"),
         (None, None) if s.render_error.is_some() => ("no verdict".into(), "none"),
         (None, None) => (PENDING.into(), "pending"),

@@ -286,6 +286,22 @@ async fn output_shows_images_and_the_verdict() {
         display: Default::default(),
         ms_original: 1.0,
         ms_optimized: 1.0,
+        weak: None,
+        guidance: Some(hoist_web::guidance::Guidance {
+            culprit: Some(hoist_web::guidance::Culprit {
+                group: 1,
+                instructions: vec![0],
+                lines: vec![2],
+            }),
+            cancellation: Some(hoist_web::guidance::Cancellation {
+                magnitude: 1e4,
+                delta: 4.8e-4,
+                reference: Some(0.5),
+                better: Some(hoist_web::guidance::Better::Optimized),
+                text: "cancellation: …".into(),
+            }),
+            ..Default::default()
+        }),
     };
     let (dispatch, actions) = recorder::<Action>();
     let props = OutputProps {
@@ -299,10 +315,31 @@ async fn output_shows_images_and_the_verdict() {
         tolerance: 1e-4,
         error: None,
         dispatch,
+        fp_source: Some("!!ARBfp1.0\nADD a, a, -1e4;\n".into()),
     };
     yew::Renderer::<Output>::with_root_and_props(root.clone(), props).render();
     tick().await;
     assert!(text(&root, "#verdict").starts_with("DIFFERENT"));
+    // The guidance: the culprit's line links to the source, the worst pixel is marked on
+    // all three images, and the tolerance that would accept the difference is a click away.
+    assert!(
+        text(&root, "#culprit").starts_with("caused by group 2: line 2 ADD a, a, -1e4;"),
+        "{}",
+        text(&root, "#culprit")
+    );
+    for id in ["#worst-original", "#worst-optimized", "#worst-diff"] {
+        assert_eq!(text(&root, id), "(5, 0)");
+    }
+    let link: web_sys::HtmlElement = one(&root, ".line-link").dyn_into().unwrap();
+    link.click();
+    assert!(matches!(
+        actions.borrow().last(),
+        Some(Action::OriginLine(Some(2)))
+    ));
+    let tol: web_sys::HtmlElement = one(&root, "#use-tolerance").dyn_into().unwrap();
+    tol.click();
+    assert!(matches!(actions.borrow().last(), Some(Action::SetTolerance(t)) if *t == 5e-4));
+    actions.borrow_mut().clear();
     assert!(text(&root, ".verdict-detail").contains("(5, 0) channel G"));
     let c: web_sys::HtmlCanvasElement = one(&root, "#canvas-original").dyn_into().unwrap();
     assert_eq!((c.width(), c.height()), (8, 4));
@@ -340,6 +377,7 @@ async fn a_stopped_job_says_so_and_runs_again() {
         view: ViewMap::default(),
         tolerance: 0.0,
         error: None,
+        fp_source: None,
         dispatch,
     };
     yew::Renderer::<Output>::with_root_and_props(root.clone(), props).render();
@@ -439,6 +477,8 @@ async fn identical_output(trust: Option<Trust>, engine_error: Option<&str>) -> E
             display: Default::default(),
             ms_original: 0.0,
             ms_optimized: 0.0,
+            weak: None,
+            guidance: None,
         }))),
         progress: None,
         optimizing: engine_error.is_none() && trust.is_none(),
@@ -449,6 +489,7 @@ async fn identical_output(trust: Option<Trust>, engine_error: Option<&str>) -> E
         tolerance: 0.0,
         error: None,
         dispatch: Callback::noop(),
+        fp_source: None,
     };
     yew::Renderer::<Output>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -564,6 +605,8 @@ fn jobs_and_events_cross_the_wire_intact() {
         display: Default::default(),
         ms_original: 2.0,
         ms_optimized: 3.0,
+        weak: Some(hoist_web::guidance::Weak::Constant),
+        guidance: None,
     }
     .with_display(hoist_web::doc::ViewMap::default());
     let packed = wire::encode_event(Event::Rendered {

@@ -192,7 +192,7 @@ pub(crate) fn bool_table(p: &Program, params: &StageParams) -> Vec<bool> {
 }
 
 /// Attribute slot feeding a vertex-program input register.
-pub(crate) fn attrib_slot(p: &Program, reg: Reg) -> usize {
+pub fn attrib_slot(p: &Program, reg: Reg) -> usize {
     let s = match p.semantic(reg) {
         Some(Semantic::Position(_)) => 0,
         Some(Semantic::BlendWeight(_)) => 1,

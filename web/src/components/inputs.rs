@@ -2,6 +2,7 @@
 //! the file API; filtering, wrapping, storage) and the host-set program parameters as
 //! editable fields. Bad values get a message next to the field and are not applied.
 
+use super::supplied::SuppliedInputs;
 use super::{Shared, event_checked, event_value};
 use crate::analysis::Analysis;
 use crate::doc::{Inputs, MAX_SIZE, ParamKey, Pattern, TexSpec};
@@ -279,6 +280,8 @@ pub fn inputs_panel(p: &InputsProps) -> Html {
                 <p class="muted">{ "The programs read no host-set parameter." }</p>
             }
             { for a.params.iter().map(|&k| param_row(p, k, dialect, &errors)) }
+            <SuppliedInputs analysis={a.clone()} inputs={p.inputs.clone()} quad={p.scene.is_none()}
+                dispatch={p.dispatch.clone()} />
         </section>
     }
 }

@@ -17,6 +17,8 @@ pub mod scene;
 pub mod stats;
 pub mod stepper;
 pub mod summary;
+pub mod supplied;
+pub mod verdict;
 
 use std::ops::Deref;
 use std::rc::Rc;

@@ -4,7 +4,7 @@
 //! rejected), the float → colour mapping, a pixel inspector, the worker's progress with a
 //! Stop button, what a stopped job left, and what happened when the worker stopped.
 
-use super::{Shared, event_value};
+use super::{Shared, event_value, verdict};
 use crate::analysis::Trust;
 use crate::doc::{Channel, ViewMap};
 use crate::numbers;
@@ -35,6 +35,9 @@ pub struct OutputProps {
     #[prop_or_default]
     pub error: Option<AttrValue>,
     pub dispatch: Callback<Action>,
+    /// The original fragment program's text (for the culprit's lines).
+    #[prop_or_default]
+    pub fp_source: Option<AttrValue>,
 }
 
 fn put(canvas: &NodeRef, w: u32, h: u32, rgba: &[u8]) {
@@ -126,11 +129,10 @@ fn use_canvases(rendered: Option<Shared<Rendered>>, view: ViewMap) -> [NodeRef; 
 
 /// The verdict, or why there is none.
 fn verdict(p: &OutputProps) -> Html {
-    let verdict = p.rendered.as_ref().and_then(|r| {
-        r.verdict
-            .as_ref()
-            .map(|v| render::page_verdict_view(v, p.tolerance, p.trust.as_ref()))
-    });
+    let verdict = p
+        .rendered
+        .as_ref()
+        .and_then(|r| render::rendered_view(r, p.tolerance, p.trust.as_ref()));
     match (&p.engine_error, &verdict, &p.rendered) {
         _ if p.stopped => html! {
             <div class="verdict none"><strong id="verdict">{ "no verdict" }</strong>
@@ -141,17 +143,16 @@ fn verdict(p: &OutputProps) -> Html {
                 <span class="verdict-detail">{ "the optimizer stopped" }</span></div>
         },
         (None, Some(v), _) => {
-            let class = match v.kind {
-                VerdictKind::Identical => "identical",
-                VerdictKind::Equivalent => "equivalent",
-                VerdictKind::Different => "different",
-                VerdictKind::Unvalidated => "unvalidated",
-            };
+            let g = p.rendered.as_ref().and_then(|r| r.guidance.as_ref());
+            let different = v.kind == VerdictKind::Different;
             html! {
-                <div class={classes!("verdict", class)}>
-                    <strong id="verdict">{ v.headline.clone() }</strong>
-                    <span class="verdict-detail">{ v.detail.clone() }</span>
-                </div>
+                <>
+                    <div class={classes!("verdict", v.kind.class())}>
+                        <strong id="verdict">{ v.headline.clone() }</strong>
+                        <span class="verdict-detail">{ v.detail.clone() }</span>
+                    </div>
+                    { verdict::guidance(g, different, p.fp_source.as_deref(), &p.dispatch) }
+                </>
             }
         }
         (None, None, Some(r)) => {
@@ -381,6 +382,7 @@ pub fn output(p: &OutputProps) -> Html {
         let probe = probe.clone();
         Callback::from(move |_| probe.set(None))
     };
+    let w = verdict::worst(p.rendered.as_deref());
     html! {
         <section class="panel output" id="output" aria-label="Rendered output">
             <header class="panel-head">
@@ -401,15 +403,24 @@ pub fn output(p: &OutputProps) -> Html {
             }
             <div class="canvases">
                 <figure>
-                    <canvas ref={c_orig} id="canvas-original" onmousemove={onmove.clone()} onmouseleave={onleave.clone()}></canvas>
+                    <div class="canvas-wrap">
+                        <canvas ref={c_orig} id="canvas-original" onmousemove={onmove.clone()} onmouseleave={onleave.clone()}></canvas>
+                        { verdict::marker(w, "original") }
+                    </div>
                     <figcaption>{ "original" }</figcaption>
                 </figure>
                 <figure>
-                    <canvas ref={c_opt} id="canvas-optimized" onmousemove={onmove.clone()} onmouseleave={onleave.clone()}></canvas>
+                    <div class="canvas-wrap">
+                        <canvas ref={c_opt} id="canvas-optimized" onmousemove={onmove.clone()} onmouseleave={onleave.clone()}></canvas>
+                        { verdict::marker(w, "optimized") }
+                    </div>
                     <figcaption>{ "optimized" }</figcaption>
                 </figure>
                 <figure>
-                    <canvas ref={c_diff} id="canvas-diff" onmousemove={onmove} onmouseleave={onleave}></canvas>
+                    <div class="canvas-wrap">
+                        <canvas ref={c_diff} id="canvas-diff" onmousemove={onmove} onmouseleave={onleave}></canvas>
+                        { verdict::marker(w, "diff") }
+                    </div>
                     <figcaption>
                         { "|Δ| heat map (black: identical) " }
                         <span class="heat-legend" title="log scale; magenta: NaN on one side only">
@@ -418,6 +429,9 @@ pub fn output(p: &OutputProps) -> Html {
                     </figcaption>
                 </figure>
             </div>
+            if let Some((x, y, _, _)) = w {
+                <p class="worst-note" id="worst-note">{ format!("marked on all three images: the worst pixel ({x}, {y})") }</p>
+            }
             { inspector(*probe, p.rendered.as_deref()) }
             { mapping(p, &range_error) }
         </section>

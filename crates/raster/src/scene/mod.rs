@@ -102,6 +102,15 @@ pub enum Command {
     Clear,
     Color([f32; 4]),
     TexCoord(u8, [f32; 4]),
+    /// Sets the current value of an attribute slot (no text form: a host's override of
+    /// what a draw supplies where its geometry supplies nothing, e.g. the normal).
+    Attrib(u8, [f32; 4]),
+    /// Sets the modelview (`projection` false) or projection matrix, row-major (no text
+    /// form: a host's override of the identity matrices).
+    Matrix {
+        projection: bool,
+        m: crate::glstate::Mat4,
+    },
     Texture(u8, TexSource, TexOptions),
     Draw(Geometry),
     Enable(String, bool),
@@ -277,5 +286,42 @@ mod tests {
         let pass: Vec<bool> = r.probes.iter().map(|p| p.pass).collect();
         assert_eq!(pass, vec![true, true, false]);
         assert_eq!(r.stats.fragment_invocations, 125 * 250);
+    }
+
+    #[test]
+    fn host_attributes_and_matrices_reach_the_vertex_program() {
+        let caps = Caps::default();
+        let text = "[vertex program]\n!!ARBvp1.0\nDP4 result.position.x, state.matrix.mvp.row[0], vertex.position;\n\
+             DP4 result.position.y, state.matrix.mvp.row[1], vertex.position;\n\
+             DP4 result.position.z, state.matrix.mvp.row[2], vertex.position;\n\
+             DP4 result.position.w, state.matrix.mvp.row[3], vertex.position;\n\
+             MOV result.texcoord[0], vertex.normal;\nEND\n\
+             [fragment program]\n!!ARBfp1.0\nMOV result.color, fragment.texcoord[0];\nEND\n\
+             [test]\nwindow rgba32f 8 8\ndraw quad\n";
+        let mut s = parse(text, &caps).unwrap();
+        let at = s.commands.len() - 1;
+        let r = run(&s, &RunOptions::default()).unwrap();
+        // The default normal is +z.
+        assert_eq!(r.targets["window"].get(4, 4), Some([0.0, 0.0, 1.0, 1.0]));
+        let mut half = crate::glstate::IDENTITY;
+        half[0][0] = 0.5;
+        s.commands
+            .insert(at, (0, Command::Attrib(2, [0.25, 0.5, 0.75, 1.0])));
+        s.commands.insert(
+            at,
+            (
+                0,
+                Command::Matrix {
+                    projection: true,
+                    m: half,
+                },
+            ),
+        );
+        let r = run(&s, &RunOptions::default()).unwrap();
+        let img = &r.targets["window"];
+        assert_eq!(img.get(4, 4), Some([0.25, 0.5, 0.75, 1.0]));
+        // The projection halves x: the quad covers the middle half of the columns only.
+        assert_eq!(img.get(0, 4), Some([0.0; 4]));
+        assert_eq!(img.get(3, 4), Some([0.25, 0.5, 0.75, 1.0]));
     }
 }

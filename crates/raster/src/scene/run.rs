@@ -334,6 +334,18 @@ impl SceneJob {
             }
             Command::Color(c) => self.state.set_color(*c),
             Command::TexCoord(u, v) => self.state.set_texcoord(*u as usize, *v),
+            Command::Attrib(slot, v) => {
+                if let Some(a) = self.state.current.get_mut(usize::from(*slot)) {
+                    *a = *v;
+                }
+            }
+            Command::Matrix { projection, m } => {
+                if *projection {
+                    self.state.gl.projection = *m;
+                } else {
+                    self.state.gl.modelview = *m;
+                }
+            }
             Command::Texture(unit, src, o) => {
                 let b = match src {
                     TexSource::Target(name) => {
