@@ -107,7 +107,8 @@ fn param_command(key: ParamKey, value: [f32; 4]) -> Command {
     }
 }
 
-fn param_key(c: &Command) -> Option<ParamKey> {
+/// The parameter a scene's `parameter` command sets (env and local banks only).
+pub(crate) fn param_key(c: &Command) -> Option<ParamKey> {
     match c {
         Command::Param {
             stage,

@@ -15,8 +15,8 @@
 
 use crate::doc::{Doc, Inputs, ParamKey, Pattern, TexSpec};
 use crate::examples::{self, hoist_key};
-use hoist_asm::{ArbTarget, Dialect, Stage};
-use hoist_raster::scene::{self, Command, ParamKind, Scene, TexSource};
+use hoist_asm::{ArbTarget, Dialect};
+use hoist_raster::scene::{self, Command, Scene, TexSource};
 
 /// Prefix of the comments an export adds (dropped again on import).
 pub const NOTE: &str = "# hoist-export:";
@@ -266,22 +266,6 @@ pub fn param_line(key: ParamKey, v: [f32; 4]) -> String {
     )
 }
 
-fn param_key(c: &Command) -> Option<ParamKey> {
-    match c {
-        Command::Param {
-            stage,
-            kind: kind @ (ParamKind::Env | ParamKind::Local),
-            index,
-            ..
-        } => Some(ParamKey {
-            vertex: *stage == Stage::Vertex,
-            local: *kind == ParamKind::Local,
-            index: *index,
-        }),
-        _ => None,
-    }
-}
-
 /// Line edits of a scene text: replacements by 1-based line, lines added after `[test]`.
 #[derive(Default)]
 struct Edits {
@@ -334,7 +318,7 @@ fn input_edits(sc: &Scene, inputs: &Inputs, units: &[u8], images: &[(u8, String)
         let lines: Vec<u32> = sc
             .commands
             .iter()
-            .filter(|(_, c)| param_key(c) == Some(p.key))
+            .filter(|(_, c)| crate::render::param_key(c) == Some(p.key))
             .map(|(l, _)| *l)
             .collect();
         for &l in &lines {

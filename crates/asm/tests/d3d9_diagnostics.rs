@@ -3,6 +3,8 @@
 //! related spans, notes, hint); the result must equal `tests/d3d9/bad.diagnostics`.
 //! `BLESS=1 cargo test -p hoist-asm --test d3d9_diagnostics` rewrites that file.
 
+#[path = "../../../tests/support/golden.rs"]
+mod golden;
 use hoist_asm::{ParseOptions, Profile, detect_profile, diag, parse};
 use std::path::Path;
 
@@ -35,24 +37,9 @@ fn rendered() -> String {
 #[test]
 fn bad_programs_render_the_expected_diagnostics() {
     let expected = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/d3d9/bad.diagnostics");
-    let got = rendered();
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::write(&expected, &got).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&expected).unwrap();
-    if got != want {
-        let first = got
-            .lines()
-            .zip(want.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(got.lines().count().min(want.lines().count()));
-        panic!(
-            "diagnostics differ from tests/d3d9/bad.diagnostics at line {}:\n got: {:?}\nwant: {:?}\n\
-             (BLESS=1 rewrites the file after a deliberate change)",
-            first + 1,
-            got.lines().nth(first),
-            want.lines().nth(first)
-        );
-    }
+    golden::check(
+        &expected,
+        &rendered(),
+        "cargo test -p hoist-asm --test d3d9_diagnostics",
+    );
 }

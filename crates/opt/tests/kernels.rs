@@ -7,6 +7,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
+#[path = "../../../tests/support/golden.rs"]
+mod golden;
 
 use common::*;
 use hoist_asm::Program;
@@ -698,15 +700,10 @@ fn paper_results_table_is_current() {
     }
     assert!(d3d[7].f <= TABLE_4[7].1);
     let text = table(results(), &d3d, &arb);
-    let path = repo().join("docs/paper-results.md");
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::write(&path, &text).unwrap();
-        return;
-    }
-    let old = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        old == text,
-        "docs/paper-results.md is stale: run `BLESS=1 cargo test -p hoist-opt --test kernels`"
+    golden::check(
+        &repo().join("docs/paper-results.md"),
+        &text,
+        "cargo test -p hoist-opt --test kernels",
     );
 }
 

@@ -4,6 +4,8 @@
 //! linear_results` rewrites it; the test fails when the file is stale.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "../../../tests/support/golden.rs"]
+mod golden;
 use hoist_opt::linear::{SearchOptions, Solution, optimize, paper};
 use std::path::PathBuf;
 
@@ -105,14 +107,10 @@ fn table() -> String {
 fn linear_results_table_is_current() {
     let text = table();
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/linear-results.md");
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::write(&path, &text).unwrap();
-        return;
-    }
-    let old = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        old == text,
-        "docs/linear-results.md is stale: run `BLESS=1 cargo test -p hoist-opt --test linear_results`"
+    golden::check(
+        &path,
+        &text,
+        "cargo test -p hoist-opt --test linear_results",
     );
 }
 

@@ -50,6 +50,25 @@ fn arbref(shared: &Path) -> Result<PathBuf, String> {
     Ok(out)
 }
 
+/// The shared directory, the arbref binary and a scratch directory `sub` for a test; `None`
+/// (with the skip notice printed) when the oracle is not available.
+fn oracle(sub: &str) -> Option<(PathBuf, PathBuf, PathBuf)> {
+    let Some(shared) = shared() else {
+        skip("../shared/tools/arbref is not next to the repository");
+        return None;
+    };
+    let bin = match arbref(&shared) {
+        Ok(b) => b,
+        Err(e) => {
+            skip(&e);
+            return None;
+        }
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(sub);
+    std::fs::create_dir_all(&dir).unwrap();
+    Some((shared, bin, dir))
+}
+
 #[derive(Clone, Default)]
 struct Case {
     name: String,
@@ -489,19 +508,9 @@ fn cases(shared: &Path) -> Vec<Case> {
 
 #[test]
 fn agrees_with_llvmpipe() {
-    let Some(shared) = shared() else {
-        skip("../shared/tools/arbref is not next to the repository");
+    let Some((shared, bin, dir)) = oracle("differential") else {
         return;
     };
-    let bin = match arbref(&shared) {
-        Ok(b) => b,
-        Err(e) => {
-            skip(&e);
-            return;
-        }
-    };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("differential");
-    std::fs::create_dir_all(&dir).unwrap();
     // Probe OSMesa with the first case.
     let all = cases(&shared);
     if let Err(e) = theirs(&bin, &dir, &all[0])
@@ -551,19 +560,9 @@ fn agrees_with_llvmpipe() {
 /// a rectangle the same way (llvmpipe owns left and bottom edges on an FBO, like Hoist).
 #[test]
 fn fill_rule_matches_llvmpipe() {
-    let Some(shared) = shared() else {
-        skip("../shared/tools/arbref is not next to the repository");
+    let Some((_, bin, dir)) = oracle("fill_rule") else {
         return;
     };
-    let bin = match arbref(&shared) {
-        Ok(b) => b,
-        Err(e) => {
-            skip(&e);
-            return;
-        }
-    };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fill_rule");
-    std::fs::create_dir_all(&dir).unwrap();
     // (name, rect in window pixels, two probed pixels on either side of the tied edge)
     let cases = [
         ("right", "0 0 128.5 256", "128 5", "127 5"),
@@ -610,19 +609,9 @@ fn fill_rule_matches_llvmpipe() {
 /// follows llvmpipe on each (see `hoist_asm::semantics`); NaN must meet NaN.
 #[test]
 fn edge_values_match_llvmpipe() {
-    let Some(shared) = shared() else {
-        skip("../shared/tools/arbref is not next to the repository");
+    let Some((_, bin, dir)) = oracle("edge-values") else {
         return;
     };
-    let bin = match arbref(&shared) {
-        Ok(b) => b,
-        Err(e) => {
-            skip(&e);
-            return;
-        }
-    };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("edge-values");
-    std::fs::create_dir_all(&dir).unwrap();
     let vp = "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n";
     let mut checked = 0;
     for (n, body) in EDGE_VALUES.iter().enumerate() {

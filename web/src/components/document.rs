@@ -143,15 +143,10 @@ pub fn doc_bar(p: &DocBarProps) -> Html {
     let on_pick = {
         let (d, readers) = (p.dispatch.clone(), readers.clone());
         Callback::from(move |e: Event| {
-            let Some(input) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            else {
+            let Some((input, f)) = super::picked_file(&e) else {
                 return;
             };
-            if let Some(f) = input.files().and_then(|f| f.get(0)) {
-                read_file(f, &d, &readers);
-            }
+            read_file(f, &d, &readers);
             // The same file picked again imports again.
             input.set_value("");
         })

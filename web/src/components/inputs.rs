@@ -12,7 +12,6 @@ use crate::state::Action;
 use hoist_raster::scene::Scene;
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -87,13 +86,7 @@ fn size_row(p: &InputsProps, errors: &Errors) -> Html {
 fn on_picture(p: &InputsProps, u: u8, errors: &Errors, readers: &Readers) -> Callback<Event> {
     let (d, errors, readers) = (p.dispatch.clone(), errors.clone(), readers.clone());
     Callback::from(move |e: Event| {
-        let Some(input) = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        let Some((_, file)) = super::picked_file(&e) else {
             return;
         };
         let file = gloo::file::File::from(file);

@@ -55,6 +55,15 @@ impl<T> From<Rc<T>> for Shared<T> {
 }
 
 /// The value of the input, select or textarea an event came from.
+/// The file input of a `change` event and the first file picked in it.
+pub fn picked_file(e: &Event) -> Option<(web_sys::HtmlInputElement, web_sys::File)> {
+    let input = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())?;
+    let file = input.files().and_then(|f| f.get(0))?;
+    Some((input, file))
+}
+
 pub fn event_value(e: &Event) -> String {
     let Some(t) = e.target() else {
         return String::new();
