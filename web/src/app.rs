@@ -134,6 +134,8 @@ thread_local! {
 struct Report {
     link: String,
     example: Option<String>,
+    /// The document's render size (width, height).
+    size: [u32; 2],
     current: bool,
     before: Option<hoist_opt::Stats>,
     after: Option<hoist_opt::Stats>,
@@ -167,6 +169,7 @@ fn report() -> Result<JsValue, JsValue> {
         let r = Report {
             link: s.link(),
             example: s.doc.example.clone(),
+            size: [s.doc.inputs.width, s.doc.inputs.height],
             current: s.is_current(),
             before: a.and_then(|a| a.before),
             after: a.and_then(|a| a.after),

@@ -71,6 +71,9 @@ pub enum Action {
     SetProfile(bool, Option<String>),
     SetOpts(OptState),
     SetSize(u32, u32),
+    /// One edge of the render size (width if true), the other kept as the document has it:
+    /// two fields edited in quick succession never undo each other.
+    SetEdge(bool, u32),
     SetTexture(TexSpec),
     /// Drops an explicit texture setting (back to the scene's or the default).
     ResetTexture(u8),
@@ -269,6 +272,11 @@ impl State {
             | Action::HandDiscard
             | Action::SetHandVp(_)
             | Action::SetHandFp(_) => self.edit_programs(action),
+            Action::SetEdge(width, v) => {
+                let (w, h) = (self.doc.inputs.width, self.doc.inputs.height);
+                let size = if width { (v, h) } else { (w, v) };
+                self.edit_inputs(Action::SetSize(size.0, size.1));
+            }
             Action::SetSize(..)
             | Action::SetTexture(_)
             | Action::ResetTexture(_)
@@ -854,6 +862,13 @@ mod tests {
         assert!(s.doc.inputs.params.is_empty());
         s.apply(Action::SetSize(100_000, 0));
         assert_eq!((s.doc.inputs.width, s.doc.inputs.height), (1024, 1));
+        // The two size fields, edited before the panel redraws: neither undoes the other
+        // (a stale width once kept a 1024×1024 request at 1024×256).
+        s.apply(Action::SetEdge(true, 300));
+        s.apply(Action::SetEdge(false, 200));
+        assert_eq!((s.doc.inputs.width, s.doc.inputs.height), (300, 200));
+        s.apply(Action::SetEdge(false, 5000));
+        assert_eq!(s.doc.inputs.height, crate::doc::MAX_SIZE);
         s.apply(Action::LoadExample("nope".into()));
         assert!(s.notice.as_ref().unwrap().error);
         s.apply(Action::SetTolerance(f32::INFINITY));

@@ -12,10 +12,10 @@
 import { done, fail, log, scenario, shot, text, waitText } from '../common.mjs';
 
 /// Time (ms) until `pred()` holds in the page, polled every animation frame.
-async function until(page, pred, what, timeout = 90_000) {
+async function until(page, pred, what, timeout = 90_000, arg = null) {
   const t0 = Date.now();
   try {
-    await page.waitForFunction(pred, null, { timeout, polling: 'raf' });
+    await page.waitForFunction(pred, arg, { timeout, polling: 'raf' });
   } catch {
     fail(`timed out waiting for ${what}`);
   }
@@ -41,11 +41,16 @@ async function setScene(page, scene) {
   await page.fill('#scene', scene);
 }
 
+/// Types both size fields; the document (not only the fields) must then have that size.
 async function setSize(page, w, h) {
   for (const [label, v] of [['Render width', w], ['Render height', h]]) {
     await page.fill(`[aria-label="${label}"]`, String(v));
     await page.press(`[aria-label="${label}"]`, 'Tab');
   }
+  await until(page, ([w, h]) => {
+    const s = window.hoistReport().size;
+    return s[0] === w && s[1] === h;
+  }, `the document's size to become ${w}×${h}`, 10_000, [w, h]);
 }
 
 /// Red, green, blue of the original canvas's pixel at (x, y) from the top left.

@@ -54,16 +54,25 @@ type Readers = std::rc::Rc<std::cell::RefCell<Vec<gloo::file::callbacks::FileRea
 /// The render size fields.
 fn size_row(p: &InputsProps, errors: &Errors) -> Html {
     let size_cb = |is_w: bool| {
-        let (d, i, errors) = (p.dispatch.clone(), p.inputs.clone(), errors.clone());
+        let (d, errors) = (p.dispatch.clone(), errors.clone());
         Callback::from(move |e: Event| {
             let key = if is_w { "width" } else { "height" }.to_string();
             match numbers::parse_size(&event_value(&e), MAX_SIZE) {
                 Ok(v) => {
                     errors.set(key, None);
-                    let (w, h) = if is_w { (v, i.height) } else { (i.width, v) };
-                    d.emit(Action::SetSize(w, h));
+                    d.emit(Action::SetEdge(is_w, v));
                 }
                 Err(m) => errors.set(key, Some(m)),
+            }
+        })
+    };
+    // A valid number takes effect as it is typed (a redraw of the panel before the field is
+    // left must not lose it); what is wrong is said when the field is left.
+    let typed = |is_w: bool| {
+        let d = p.dispatch.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Ok(v) = numbers::parse_size(&event_value(&e), MAX_SIZE) {
+                d.emit(Action::SetEdge(is_w, v));
             }
         })
     };
@@ -71,10 +80,10 @@ fn size_row(p: &InputsProps, errors: &Errors) -> Html {
         <div class="row">
             <label>{ "render size " }
                 <input type="number" class="num" min="1" max={MAX_SIZE.to_string()} aria-label="Render width"
-                    value={p.inputs.width.to_string()} onchange={size_cb(true)} />
+                    value={p.inputs.width.to_string()} onchange={size_cb(true)} oninput={typed(true)} />
                 { " × " }
                 <input type="number" class="num" min="1" max={MAX_SIZE.to_string()} aria-label="Render height"
-                    value={p.inputs.height.to_string()} onchange={size_cb(false)} />
+                    value={p.inputs.height.to_string()} onchange={size_cb(false)} oninput={typed(false)} />
             </label>
             <span class="muted">{ format!(" (up to {MAX_SIZE}²)") }</span>
             { errors.show("width") }{ errors.show("height") }
