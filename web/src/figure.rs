@@ -99,13 +99,8 @@ fn code_line(
 /// The annotated program as the paper's Figure 5: `→` moved, `+` added, changed operands
 /// underlined, with a title line.
 pub fn code_svg(title: &str, a: &Annotated, dialect: Dialect) -> String {
-    let text: String = a
-        .lines
-        .iter()
-        .map(|l| l.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let toks = highlight::tokens(&text, dialect);
+    let text = a.text.trim_end_matches('\n');
+    let toks = highlight::tokens(text, dialect);
     let widest = a
         .lines
         .iter()

@@ -273,6 +273,20 @@ struct Edits {
     front: Vec<String>,
 }
 
+impl Edits {
+    /// `cmd` in place of every command of `sc` that `old` matches, or first when none does.
+    fn set(&mut self, sc: &Scene, old: impl Fn(&Command) -> bool, cmd: String) {
+        let mut found = false;
+        for (l, _) in sc.commands.iter().filter(|(_, c)| old(c)) {
+            self.replace.insert(*l, cmd.clone());
+            found = true;
+        }
+        if !found {
+            self.front.push(cmd);
+        }
+    }
+}
+
 /// The Inputs panel's overrides as edits of the scene `sc` (parsed from the text being
 /// edited), as `render::base_scene` applies them: size, textures of the sampled `units`,
 /// parameters. `images`: the user pictures' file names by unit.
@@ -298,35 +312,12 @@ fn input_edits(sc: &Scene, inputs: &Inputs, units: &[u8], images: &[(u8, String)
                 .iter()
                 .find(|(iu, _)| *iu == u)
                 .map(|(_, n)| n.as_str());
-            let cmd = texture_line(&inputs.texture(u), image);
-            let lines: Vec<u32> = sc
-                .commands
-                .iter()
-                .filter(|(_, c)| bound(c))
-                .map(|(l, _)| *l)
-                .collect();
-            for &l in &lines {
-                e.replace.insert(l, cmd.clone());
-            }
-            if lines.is_empty() {
-                e.front.push(cmd);
-            }
+            e.set(sc, bound, texture_line(&inputs.texture(u), image));
         }
     }
     for p in &inputs.params {
-        let cmd = param_line(p.key, p.value);
-        let lines: Vec<u32> = sc
-            .commands
-            .iter()
-            .filter(|(_, c)| crate::render::param_key(c) == Some(p.key))
-            .map(|(l, _)| *l)
-            .collect();
-        for &l in &lines {
-            e.replace.insert(l, cmd.clone());
-        }
-        if lines.is_empty() {
-            e.front.push(cmd);
-        }
+        let sets = |c: &Command| crate::render::param_key(c) == Some(p.key);
+        e.set(sc, sets, param_line(p.key, p.value));
     }
     e
 }

@@ -60,12 +60,7 @@ fn glyph(m: annotate::Mark) -> &'static str {
 
 /// The highlighted segments of every line, changed operands marked.
 fn segments(a: &Annotated, dialect: Dialect) -> Vec<Vec<highlight::Seg>> {
-    let text: String = a
-        .lines
-        .iter()
-        .map(|l| l.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let text = a.text.trim_end_matches('\n');
     let mut marks = Vec::new();
     let mut offset = 0;
     for l in &a.lines {
@@ -77,8 +72,8 @@ fn segments(a: &Annotated, dialect: Dialect) -> Vec<Vec<highlight::Seg>> {
         }
         offset += l.text.len() + 1;
     }
-    let toks = highlight::tokens(&text, dialect);
-    highlight::lines(&text, &toks, &marks)
+    let toks = highlight::tokens(text, dialect);
+    highlight::lines(text, &toks, &marks)
 }
 
 #[function_component(OptimizedView)]
