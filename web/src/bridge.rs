@@ -151,7 +151,7 @@ impl Shared {
             }
             Ok(Event::Crashed { message }) => self.fail(message),
             Ok(e) => {
-                if matches!(e, Event::Optimized { .. }) {
+                if matches!(e, Event::Optimized { .. } | Event::Linear { .. }) {
                     self.optimizing_since.set(None);
                 }
                 let mut queue = self.queue.borrow_mut();

@@ -46,6 +46,29 @@ pub struct Doc {
     /// The scene around the programs (textures, parameters, passes), with the bodies of
     /// the optimized pair's program sections left empty; `None` renders the GPGPU quad.
     pub scene: Option<String>,
+    /// Which view the page shows: code motion (the default) or linear expressions.
+    #[serde(skip_serializing_if = "Mode::is_code")]
+    pub mode: Mode,
+    /// The linear-expression mode's system (`crate::linear`), once the mode was opened.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linear: Option<crate::linear::LinearDoc>,
+}
+
+/// The page's mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Fragment→vertex code motion of a program pair.
+    #[default]
+    Code,
+    /// SIMD packing of a linear expression y = A·x + b (seed 003).
+    Linear,
+}
+
+impl Mode {
+    pub fn is_code(&self) -> bool {
+        *self == Mode::Code
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -494,6 +517,9 @@ impl Doc {
             self.example = None;
         }
         self.title = self.title.take().and_then(|t| clean_title(&t));
+        if let Some(l) = &mut self.linear {
+            l.sanitize().map_err(Invalid)?;
+        }
         self.opts.sanitize();
         let i = &mut self.inputs;
         i.width = i.width.clamp(1, MAX_SIZE);

@@ -5,7 +5,8 @@
 //! optimizer and its validation in one go ([`Event::Optimized`]), then the two renders a
 //! few bands at a time ([`Runner::progress`] between steps), and last both images with
 //! their verdict and heat map ([`Event::Rendered`]). A plan over the work cap
-//! ([`work::check`]) fails before anything renders. The runner only needs a clock, so it
+//! ([`work::check`]) fails before anything renders. A document in the linear-expression
+//! mode is one step instead: `linear::run` ([`Event::Linear`]). The runner only needs a clock, so it
 //! runs natively in tests; `worker` (wasm) moves jobs and events between the page and the
 //! worker thread, and `bridge` is the page's end.
 
@@ -70,6 +71,12 @@ pub enum Event {
     RenderFailed { id: u64, error: String },
     /// The worker died: its panic message, or why it could not run.
     Crashed { message: String },
+    /// A linear-expression job's result (`crate::linear::run`) and its time (ms).
+    Linear {
+        id: u64,
+        result: Box<Result<crate::linear::Outcome, String>>,
+        ms: f64,
+    },
 }
 
 /// The bytes of a message (CBOR: compact, fast to decode, and every `f32` — NaN and
@@ -164,6 +171,14 @@ impl Runner {
     pub fn step(&mut self, budget_ms: f64) -> Vec<Event> {
         let id = self.id;
         match &mut self.stage {
+            Stage::Optimize if self.doc.mode == crate::doc::Mode::Linear => {
+                let t0 = (self.clock)();
+                let linear = self.doc.linear.clone().unwrap_or_default();
+                let result = Box::new(crate::linear::run(&linear));
+                let ms = (self.clock)() - t0;
+                self.stage = Stage::Done;
+                vec![Event::Linear { id, result, ms }]
+            }
             Stage::Optimize => {
                 let t0 = (self.clock)();
                 let parsed = analysis::parse(&self.doc);
@@ -415,6 +430,40 @@ mod tests {
             images: Images::new(),
             fail: None,
         }
+    }
+
+    #[test]
+    fn a_linear_document_is_one_linear_step() {
+        let doc = Doc {
+            mode: crate::doc::Mode::Linear,
+            linear: crate::linear::LinearDoc::example("fig13", false),
+            ..Doc::default()
+        };
+        let events = Runner::new(job(7, doc), clock()).run_to_end();
+        let [Event::Linear { id: 7, result, .. }] = events.as_slice() else {
+            panic!("{events:?}");
+        };
+        let o = result.as_ref().as_ref().unwrap();
+        assert_eq!((o.before.cost.total, o.after.cost.total), (38, 20));
+        assert!(o.verdict.equivalent, "{}", o.verdict.headline());
+        let bytes = to_bytes(&events[0]).unwrap();
+        assert!(matches!(
+            from_bytes::<Event>(&bytes),
+            Ok(Event::Linear { id: 7, .. })
+        ));
+        let broken = Doc {
+            mode: crate::doc::Mode::Linear,
+            linear: Some(crate::linear::LinearDoc {
+                text: "0:1\n1:oops\n".into(),
+                ..Default::default()
+            }),
+            ..Doc::default()
+        };
+        let events = Runner::new(job(8, broken), clock()).run_to_end();
+        let [Event::Linear { result, .. }] = events.as_slice() else {
+            panic!("{events:?}");
+        };
+        assert!(result.as_ref().as_ref().unwrap_err().starts_with("line 2:"));
     }
 
     fn fig3() -> Doc {

@@ -144,6 +144,14 @@ pub fn find(id: &str) -> Option<&'static Example> {
     EXAMPLES.iter().find(|e| e.id == id)
 }
 
+/// The document of gallery id `id`: a scene example, or a linear expression
+/// (`linear/<name>`, [`crate::linear::example_doc`]).
+pub fn load_id(id: &str) -> Option<Doc> {
+    find(id)
+        .map(load)
+        .or_else(|| crate::linear::example_doc(id))
+}
+
 /// The pass-through pair "New" starts with, per dialect: the quad's position and its
 /// texture coordinate out as the colour (a gradient), to be replaced by the user's programs.
 const BLANK_ARB: (&str, &str) = (

@@ -18,6 +18,8 @@
 //!   page's Web Worker runs (`worker`, started by `src/bin/hoist-worker.rs`), reached
 //!   through `bridge` and the message encoding `wire` (wasm only).
 //! - [`scenefile`]: documents imported from and exported to `.shader_test` scene files.
+//! - [`linear`]: the "Linear expression" mode (seed 003): examples, the worker's job
+//!   (search, code, execution verdict).
 //! - [`examples`], [`estimate`], [`dag`], [`numbers`]: the gallery, the paper's cost
 //!   reasoning, the dependence graph and input validation.
 
@@ -32,6 +34,7 @@ pub mod figure;
 pub mod guidance;
 pub mod handedit;
 pub mod highlight;
+pub mod linear;
 pub mod numbers;
 pub mod ophelp;
 pub mod reach;

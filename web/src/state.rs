@@ -61,7 +61,14 @@ pub struct State {
     /// times Stop was pressed (the page stops the worker when this changes).
     pub stopped: Option<u64>,
     pub stops: u64,
+    /// The linear-expression job's result (`crate::linear::run`), its revision and time (ms).
+    pub linear: Option<Rc<LinearResult>>,
+    pub linear_rev: u64,
+    pub linear_ms: f64,
 }
+
+/// What the worker answers for a linear system.
+pub type LinearResult = Result<crate::linear::Outcome, String>;
 
 #[derive(Clone, Debug)]
 pub enum Action {
@@ -119,6 +126,12 @@ pub enum Action {
     Rerun,
     /// An edit of what the draw supplies (attributes, matrices, randomise, defaults).
     Supplied(crate::supplied::Edit),
+    /// Code motion or linear expressions.
+    SetMode(crate::doc::Mode),
+    /// The linear mode's system, example and dialect.
+    SetLinear(crate::linear::LinearDoc),
+    /// The worker's linear-expression result for a revision, and how long it took (ms).
+    Linear(u64, Rc<LinearResult>, f64),
 }
 
 /// Key of the last document in local storage.
@@ -129,15 +142,15 @@ pub const STORAGE_KEY: &str = "hoist.doc";
 pub fn initial_doc(fragment: &str, stored: Option<&str>) -> (Doc, Option<Notice>) {
     let fallback = || match stored.map(crate::codec::decode) {
         Some(Ok(crate::codec::Link::State(d))) => *d,
-        Some(Ok(crate::codec::Link::Example(id))) => examples::find(&id)
-            .map(examples::load)
-            .unwrap_or_else(default_doc),
+        Some(Ok(crate::codec::Link::Example(id))) => {
+            examples::load_id(&id).unwrap_or_else(default_doc)
+        }
         _ => default_doc(),
     };
     match crate::codec::decode(fragment) {
         Ok(crate::codec::Link::State(d)) => (*d, None),
-        Ok(crate::codec::Link::Example(id)) => match examples::find(&id) {
-            Some(e) => (examples::load(e), None),
+        Ok(crate::codec::Link::Example(id)) => match examples::load_id(&id) {
+            Some(d) => (d, None),
             None => (
                 fallback(),
                 Some(Notice {
@@ -293,7 +306,8 @@ impl State {
             | Action::Progress(..)
             | Action::Rendered(..)
             | Action::RenderFailed(..)
-            | Action::EngineFailed(..) => self.receive(action),
+            | Action::EngineFailed(..)
+            | Action::Linear(..) => self.receive(action),
             Action::Notice(n) => self.notice = n,
             Action::OriginLine(l) => self.origin_line = l,
             Action::SetScene(t) => self.set_scene(t),
@@ -312,6 +326,39 @@ impl State {
                     self.touch();
                 }
             }
+            Action::SetMode(_) | Action::SetLinear(_) => self.edit_linear(action),
+        }
+    }
+
+    /// The mode switch and the linear system (a text over `linear::MAX_TEXT` is refused).
+    fn edit_linear(&mut self, action: Action) {
+        match action {
+            Action::SetMode(m) if m != self.doc.mode => {
+                if m == crate::doc::Mode::Linear && self.doc.linear.is_none() {
+                    let d3d9 = hoist_asm::detect_profile(&self.doc.fp)
+                        .is_some_and(|p| p.dialect() == hoist_asm::Dialect::D3d9);
+                    self.doc.linear =
+                        crate::linear::LinearDoc::example(crate::linear::DEFAULT, d3d9);
+                }
+                self.doc.mode = m;
+                self.touch();
+            }
+            Action::SetLinear(l) if l.text.len() > crate::linear::MAX_TEXT => {
+                self.notice = Some(Notice {
+                    text: format!(
+                        "That system is {} KiB; the playground accepts up to {} KiB, so the edit \
+                         was not applied.",
+                        l.text.len().div_ceil(1024),
+                        crate::linear::MAX_TEXT / 1024
+                    ),
+                    error: true,
+                });
+            }
+            Action::SetLinear(l) if self.doc.linear.as_ref() != Some(&l) => {
+                self.doc.linear = Some(l);
+                self.touch();
+            }
+            _ => {}
         }
     }
 
@@ -447,9 +494,8 @@ impl State {
     }
 
     fn load_example(&mut self, id: &str) {
-        match examples::find(id) {
-            Some(e) => {
-                let d = examples::load(e);
+        match examples::load_id(id) {
+            Some(d) => {
                 self.pristine = Some(Rc::new(d.clone()));
                 self.load(d);
                 self.notice = None;
@@ -495,7 +541,8 @@ impl State {
             | Action::Progress(r, _)
             | Action::Rendered(r, _)
             | Action::RenderFailed(r, _)
-            | Action::EngineFailed(r, _) => *r,
+            | Action::EngineFailed(r, _)
+            | Action::Linear(r, ..) => *r,
             _ => 0,
         };
         if self.stopped == Some(rev) && !matches!(action, Action::Parsed(..)) {
@@ -538,6 +585,18 @@ impl State {
                 self.render_error = Some(e);
                 self.rendered = None;
                 self.progress = None;
+            }
+            // The linear job settles its revision: the code-motion results it replaces
+            // belonged to an older one.
+            Action::Linear(rev, r, ms) if rev == self.rev => {
+                self.linear = Some(r);
+                self.linear_rev = rev;
+                self.linear_ms = ms;
+                self.analysis = None;
+                self.analysis_rev = rev;
+                self.rendered = None;
+                self.progress = None;
+                self.engine_error = None;
             }
             _ => {}
         }
@@ -589,8 +648,8 @@ impl State {
             self.pristine = d
                 .example
                 .as_deref()
-                .and_then(examples::find)
-                .map(|e| Rc::new(examples::load(e)));
+                .and_then(examples::load_id)
+                .map(Rc::new);
         }
         self.doc = d;
         self.origin_line = None;

@@ -68,7 +68,8 @@ pub fn event_id(v: &JsValue) -> Option<u64> {
         EventId::Optimized { id }
         | EventId::Progress { id }
         | EventId::Rendered { id }
-        | EventId::RenderFailed { id } => Some(id),
+        | EventId::RenderFailed { id }
+        | EventId::Linear { id } => Some(id),
         EventId::Ready | EventId::Crashed {} => None,
     }
 }
@@ -82,6 +83,7 @@ enum EventId {
     Rendered { id: u64 },
     RenderFailed { id: u64 },
     Crashed {},
+    Linear { id: u64 },
 }
 
 pub fn encode_request(r: &Request) -> Result<Packed, String> {

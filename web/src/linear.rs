@@ -1,0 +1,782 @@
+//! The playground's "Linear expression" mode (seed 003): a system y = A·x + b packed into
+//! 4-wide instructions by `hoist_opt::linear`, shown as heat maps, costs and code, and
+//! proven by execution.
+//!
+//! [`LinearDoc`] is the mode's part of the document (the system's text, the example it came
+//! from, the dialect of the code). [`read`] parses the text under the page's size limit (the
+//! main thread's diagnostics); [`run`] is the worker's job: the search
+//! (`linear::optimize`), the code of both groupings (`linear::emit`), and the verdict: both
+//! programs run in the executor (`hoist_raster::probe::run_vertices`, as
+//! `crates/opt/tests/linear_exec.rs` does) on seeded random x, their y compared with each
+//! other (up to the permutation) and with A·x + b in f64. The examples are the paper's
+//! systems (`linear::paper`) and a Jacobi variant of its Gauss-Seidel Poisson system.
+
+use crate::doc::Doc;
+use hoist_asm::ir::Semantic;
+use hoist_asm::{ArbTarget, ParseOptions};
+use hoist_opt::linear::anneal::Rng;
+use hoist_opt::linear::emit::{self, Emitted};
+use hoist_opt::linear::{self, Grouping, Packing, Parts, SearchOptions, System, paper};
+use hoist_raster::probe::{StageEnv, run_vertices};
+use hoist_raster::raster::{CompiledProgram, out_semantic};
+use hoist_raster::{ATTRIBS, Caps, GlState, StageParams};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Most variables the page packs: x travels in the 16 vertex attributes, four to each.
+pub const MAX_PAGE_VARS: usize = 4 * ATTRIBS;
+/// Longest system text a document carries (bytes).
+pub const MAX_TEXT: usize = 64 * 1024;
+/// Random x vectors the verdict runs (one vertex each).
+pub const VECTORS: usize = 8;
+/// Relative tolerance of a row: of Σ|a_rc·x_c| + |b_r| (f32 coefficients, sums reordered).
+pub const REL_TOL: f64 = 1e-5;
+/// Absolute slack added to every row's tolerance.
+pub const ABS_TOL: f64 = 1e-6;
+const X_SEED: u64 = 0x11C0_FFEE;
+
+/// The mode's part of the document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LinearDoc {
+    /// The system in `linear::parse`'s text format.
+    pub text: String,
+    /// The example (an entry of [`EXAMPLES`], by system name) the text came from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<String>,
+    /// Show and run the code as Direct3D 9 vs_3_0 instead of an ARB vertex program.
+    pub d3d9: bool,
+}
+
+impl Default for LinearDoc {
+    fn default() -> LinearDoc {
+        LinearDoc::example(DEFAULT, false).unwrap_or(LinearDoc {
+            text: String::new(),
+            example: None,
+            d3d9: false,
+        })
+    }
+}
+
+impl LinearDoc {
+    /// The document of example `name` (an entry of [`EXAMPLES`]).
+    pub fn example(name: &str, d3d9: bool) -> Option<LinearDoc> {
+        Some(LinearDoc {
+            text: system(name)?.to_text(),
+            example: Some(name.to_string()),
+            d3d9,
+        })
+    }
+
+    /// Whether the text is still the example's.
+    pub fn is_example_text(&self) -> bool {
+        self.example
+            .as_deref()
+            .and_then(system)
+            .is_some_and(|s| s.to_text() == self.text)
+    }
+
+    /// Clamps what a link may carry; a text over [`MAX_TEXT`] is refused.
+    pub fn sanitize(&mut self) -> Result<(), String> {
+        if self.text.len() > MAX_TEXT {
+            return Err(format!(
+                "the linear system is {} KiB; the playground accepts up to {} KiB",
+                self.text.len().div_ceil(1024),
+                MAX_TEXT / 1024
+            ));
+        }
+        if self.example.as_deref().is_some_and(|e| find(e).is_none()) {
+            self.example = None;
+        }
+        Ok(())
+    }
+}
+
+/// One system of the mode's example picker and gallery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Example {
+    /// The system's name (`linear::paper`'s, or `jacobi`).
+    pub name: &'static str,
+    pub title: &'static str,
+    pub caption: &'static str,
+    /// Whether the gallery lists it (the paper's small figures are in the picker only).
+    pub gallery: bool,
+}
+
+/// The example the mode starts with.
+pub const DEFAULT: &str = "fig13";
+
+#[rustfmt::skip]
+pub const EXAMPLES: &[Example] = &[
+    Example { name: "wave2d", title: "2D wave", gallery: true,
+        caption: "§3.1: one explicit step of the 2D wave equation on an 8×8 grid (64 unknowns, 5-point stencil, zero boundaries)." },
+    Example { name: "runge-kutta", title: "Runge-Kutta suspension", gallery: true,
+        caption: "§3.2: five cars' bounce and pitch, evaluated for the four Runge-Kutta coefficient sets in turn (repeat 4)." },
+    Example { name: "gauss-seidel", title: "Gauss-Seidel Poisson", gallery: true,
+        caption: "§3.3: a Gauss-Seidel sweep of the 7-point Poisson stencil on a 4×4×4 grid; the entries left of the diagonal read updated values (split lower)." },
+    Example { name: "jacobi", title: "Jacobi Poisson", gallery: true,
+        caption: "The same 4×4×4 Poisson system as a Jacobi sweep: every entry reads the old x, so there is one term and no row-major diagonal." },
+    Example { name: "fig2", title: "Fig. 2: one coefficient set", gallery: false,
+        caption: "Fig. 2: the suspension system for one Runge-Kutta coefficient set." },
+    Example { name: "fig10", title: "Fig. 10: 2D Poisson S block", gallery: false,
+        caption: "§4.1.1, Fig. 10: the tridiagonal S block of the 2D Jacobi Poisson iteration (8 unknowns)." },
+    Example { name: "fig13", title: "Fig. 13: 3D Poisson S block", gallery: true,
+        caption: "§4.1.2, Fig. 13: the tridiagonal S block of the 3D Jacobi Poisson iteration (40 unknowns)." },
+    Example { name: "fig14", title: "Fig. 14: 2D wave S* block", gallery: false,
+        caption: "§4.2, Fig. 14: the tridiagonal S* block of the 2D wave (32 unknowns)." },
+];
+
+pub fn find(name: &str) -> Option<&'static Example> {
+    EXAMPLES.iter().find(|e| e.name == name)
+}
+
+/// The gallery id (and `#ex=` link) of an example.
+pub fn example_id(name: &str) -> String {
+    format!("linear/{name}")
+}
+
+/// The system of example `name`.
+pub fn system(name: &str) -> Option<System> {
+    find(name)?;
+    if name == "jacobi" {
+        return paper::system("gauss-seidel").map(|gs| jacobi(&gs));
+    }
+    paper::system(name)
+}
+
+/// The Gauss-Seidel Poisson system with its two terms merged: a Jacobi sweep reads the old
+/// x everywhere.
+fn jacobi(gs: &System) -> System {
+    let rows = (0..gs.vars)
+        .map(|r| {
+            let mut row: Vec<(usize, f64)> = gs
+                .terms
+                .iter()
+                .flat_map(|t| t.rows[r].iter().copied())
+                .collect();
+            row.sort_by_key(|e| e.0);
+            row
+        })
+        .collect();
+    System::new("jacobi", rows, gs.b[..gs.vars].to_vec(), false, 1)
+}
+
+/// The document a gallery link `#ex=linear/<name>` opens: the default code example with the
+/// linear mode on.
+pub fn example_doc(id: &str) -> Option<Doc> {
+    let name = id.strip_prefix("linear/")?;
+    let linear = LinearDoc::example(name, false)?;
+    let mut d = crate::examples::find(crate::examples::DEFAULT)
+        .map(crate::examples::load)
+        .unwrap_or_default();
+    d.example = Some(id.to_string());
+    d.mode = crate::doc::Mode::Linear;
+    d.linear = Some(linear);
+    Some(d)
+}
+
+/// Why a text is not a system the page packs: the line (1-based; 0 for the whole text).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(f, "line {}: {}", self.line, self.message)
+        } else {
+            f.write_str(&self.message)
+        }
+    }
+}
+
+/// Parses `text` and holds it to the page's limits.
+pub fn read(text: &str) -> Result<System, Problem> {
+    if text.len() > MAX_TEXT {
+        return Err(Problem {
+            line: 0,
+            message: format!("the text exceeds {} KiB", MAX_TEXT / 1024),
+        });
+    }
+    let sys = linear::parse(text).map_err(|e| Problem {
+        line: e.line,
+        message: e.message,
+    })?;
+    if sys.vars > MAX_PAGE_VARS {
+        let line = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| {
+                let t = l.split('#').next().unwrap_or("").trim();
+                !t.is_empty()
+                    && !["name ", "repeat "].iter().any(|p| t.starts_with(p))
+                    && t != "split lower"
+            })
+            .nth(MAX_PAGE_VARS)
+            .map_or(0, |(i, _)| i + 1);
+        return Err(Problem {
+            line,
+            message: format!(
+                "{} rows: the playground packs up to {MAX_PAGE_VARS} variables (x travels in {ATTRIBS} vertex attributes of four)",
+                sys.vars
+            ),
+        });
+    }
+    Ok(sys)
+}
+
+/// How a block of A is evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Eval {
+    ColumnMajor,
+    RowMajor,
+    /// A Gauss-Seidel block row/column pair with one term of each.
+    Mixed,
+}
+
+impl Eval {
+    pub fn name(self) -> &'static str {
+        match self {
+            Eval::ColumnMajor => "column-major",
+            Eval::RowMajor => "row-major",
+            Eval::Mixed => "column- and row-major terms",
+        }
+    }
+}
+
+/// A non-empty 4×4 block of A under a grouping (block row `i`, block column `j`), its
+/// terms together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockView {
+    pub i: u16,
+    pub j: u16,
+    /// C^T summed over the terms (one evaluation).
+    pub cost: u32,
+    pub eval: Eval,
+}
+
+/// The cost with its parts (`linear::Parts`, which only serializes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cost {
+    pub blocks: u32,
+    pub sums: u32,
+    pub column_major_blocks: u32,
+    pub row_major_blocks: u32,
+    pub repeat: u32,
+    pub total: u32,
+}
+
+impl From<Parts> for Cost {
+    fn from(p: Parts) -> Cost {
+        Cost {
+            blocks: p.blocks,
+            sums: p.sums,
+            column_major_blocks: p.column_major_blocks,
+            row_major_blocks: p.row_major_blocks,
+            repeat: p.repeat,
+            total: p.total,
+        }
+    }
+}
+
+/// One grouping's side: its order, blocks, cost and code.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Side {
+    /// `order[p]`: the variable at position p (group p / 4, lane p % 4).
+    pub order: Vec<usize>,
+    pub blocks: Vec<BlockView>,
+    pub cost: Cost,
+    /// The program body (declarations and instructions).
+    pub code: String,
+    pub instructions: usize,
+    /// Instructions beyond the model's cost (`linear::emit` names why).
+    pub extra: usize,
+}
+
+/// A method the search tried, and its best cost.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Method {
+    pub method: String,
+    pub cost: u32,
+}
+
+/// The paper's figures for an unedited example.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaperFigures {
+    pub source: String,
+    pub before: u32,
+    pub after: u32,
+}
+
+/// Both programs run on the same x: how far their y are apart and from A·x + b.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub vectors: usize,
+    pub rows: usize,
+    /// Largest |y_original − y_packed| over rows and vectors (y by variable).
+    pub max_delta: f64,
+    /// Largest |y − (A·x + b)| of each program.
+    pub max_error: [f64; 2],
+    /// The row with the largest |Δ| relative to its tolerance, that |Δ|, and its tolerance.
+    pub worst_row: usize,
+    pub worst_delta: f64,
+    pub worst_tolerance: f64,
+    /// Every row of both programs is within its tolerance of the other and of A·x + b.
+    pub equivalent: bool,
+    /// Why a program could not run (then nothing else is meaningful).
+    pub error: Option<String>,
+}
+
+impl Verdict {
+    /// The verdict in a few words, for the page and `hoistReport()`.
+    pub fn headline(&self) -> String {
+        match &self.error {
+            Some(e) => format!("not run: {e}"),
+            None if self.equivalent => format!(
+                "equivalent within {REL_TOL:e} × Σ|a·x| + {ABS_TOL:e} (max |Δ| {:.2e})",
+                self.max_delta
+            ),
+            None => format!(
+                "DIFFERENT at row {} (|Δ| {:.3e} > {:.3e})",
+                self.worst_row, self.worst_delta, self.worst_tolerance
+            ),
+        }
+    }
+}
+
+/// The worker's answer for a system.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub name: String,
+    pub vars: usize,
+    pub m: usize,
+    pub nnz: usize,
+    pub scalar_ops: u64,
+    pub repeat: u32,
+    /// (row, column, a_rc) of every non-zero, the terms summed.
+    pub entries: Vec<(u16, u16, f64)>,
+    pub before: Side,
+    pub after: Side,
+    pub lower_bound: u32,
+    pub proven_optimal: bool,
+    pub method: String,
+    pub methods: Vec<Method>,
+    pub anneal_moves: u64,
+    pub exact_nodes: u64,
+    pub paper: Option<PaperFigures>,
+    pub d3d9: bool,
+    pub verdict: Verdict,
+}
+
+/// The worker's job: search, code, verdict. `Err`: the text is not a system the page packs.
+pub fn run(doc: &LinearDoc) -> Result<Outcome, String> {
+    let sys = read(&doc.text).map_err(|p| p.to_string())?;
+    let sol = linear::optimize(&sys, &SearchOptions::default());
+    let identity = Grouping::identity(sys.m);
+    let before = side(&sys, &identity, doc.d3d9);
+    let after = side(&sys, &sol.grouping, doc.d3d9);
+    let verdict = verdict(&sys, &sol.grouping, doc.d3d9);
+    let paper = doc
+        .is_example_text()
+        .then(|| doc.example.as_deref().and_then(paper::case))
+        .flatten()
+        .map(|c| PaperFigures {
+            source: c.source.to_string(),
+            before: c.before,
+            after: c.after,
+        });
+    Ok(Outcome {
+        name: sys.name.clone(),
+        vars: sys.vars,
+        m: sys.m,
+        nnz: sys.nnz(),
+        scalar_ops: sys.scalar_ops(),
+        repeat: sys.repeat,
+        entries: entries(&sys),
+        before,
+        after,
+        lower_bound: sol.lower_bound,
+        proven_optimal: sol.proven_optimal,
+        method: sol.method.clone(),
+        methods: sol
+            .candidates
+            .iter()
+            .map(|c| Method {
+                method: c.method.clone(),
+                cost: c.cost,
+            })
+            .collect(),
+        anneal_moves: sol.anneal_moves,
+        exact_nodes: sol.exact_nodes,
+        paper,
+        d3d9: doc.d3d9,
+        verdict,
+    })
+}
+
+fn entries(sys: &System) -> Vec<(u16, u16, f64)> {
+    let mut out = Vec::with_capacity(sys.nnz());
+    for r in 0..sys.vars {
+        let mut row: Vec<(usize, f64)> = sys
+            .terms
+            .iter()
+            .flat_map(|t| t.rows[r].iter().copied())
+            .collect();
+        row.sort_by_key(|e| e.0);
+        for (c, v) in row {
+            match out.last_mut() {
+                Some((lr, lc, lv)) if usize::from(*lr) == r && usize::from(*lc) == c => *lv += v,
+                _ => out.push((r as u16, c as u16, v)),
+            }
+        }
+    }
+    out
+}
+
+fn side(sys: &System, g: &Grouping, d3d9: bool) -> Side {
+    let pk = Packing::new(sys, g);
+    let n = sys.groups();
+    let mut blocks = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            let parts: Vec<_> = (0..sys.terms.len())
+                .map(|t| pk.block_at(t, i, j))
+                .filter(|b| b.cc > 0)
+                .collect();
+            if parts.is_empty() {
+                continue;
+            }
+            let rm = parts.iter().filter(|b| b.row_major).count();
+            let eval = match rm {
+                0 => Eval::ColumnMajor,
+                r if r == parts.len() => Eval::RowMajor,
+                _ => Eval::Mixed,
+            };
+            blocks.push(BlockView {
+                i: i as u16,
+                j: j as u16,
+                cost: parts.iter().map(|b| b.cost()).sum(),
+                eval,
+            });
+        }
+    }
+    let e = code(sys, g, d3d9);
+    Side {
+        order: g.perm.clone(),
+        blocks,
+        cost: pk.parts().into(),
+        code: e.body,
+        instructions: e.instructions,
+        extra: e.extra,
+    }
+}
+
+fn code(sys: &System, g: &Grouping, d3d9: bool) -> Emitted {
+    if d3d9 {
+        emit::d3d9(sys, g)
+    } else {
+        emit::arb(sys, g)
+    }
+}
+
+/// The seeded random x vectors of the verdict (by variable, padding included).
+pub fn vectors(m: usize) -> Vec<Vec<f64>> {
+    let mut rng = Rng::new(X_SEED);
+    (0..VECTORS)
+        .map(|_| (0..m).map(|_| rng.unit() * 2.0 - 1.0).collect())
+        .collect()
+}
+
+/// Runs the program of grouping `g` on `xs` in the executor: y per vector, by variable.
+pub fn execute(
+    sys: &System,
+    g: &Grouping,
+    xs: &[Vec<f64>],
+    d3d9: bool,
+) -> Result<Vec<Vec<f64>>, String> {
+    let e = code(sys, g, d3d9);
+    let n = sys.groups();
+    let attribs: Vec<[[f32; 4]; ATTRIBS]> = xs
+        .iter()
+        .map(|x| {
+            let mut a = [[0.0f32; 4]; ATTRIBS];
+            for (p, &v) in g.perm.iter().enumerate() {
+                a[p / 4][p % 4] = x[v] as f32;
+            }
+            a
+        })
+        .collect();
+    let (params, gl, tex, caps) = (
+        StageParams::default(),
+        GlState::default(),
+        BTreeMap::new(),
+        Caps::default(),
+    );
+    let env = StageEnv {
+        params: &params,
+        gl: &gl,
+        textures: &tex,
+        caps: &caps,
+    };
+    let mut ys = vec![vec![0.0; sys.m]; xs.len()];
+    let groups: Vec<usize> = (0..n).collect();
+    for chunk in groups.chunks(8) {
+        let src = if d3d9 {
+            emit::d3d9_program(&e, n, chunk)
+        } else {
+            emit::arb_program(&e, chunk)
+        };
+        let opts = ParseOptions::default().with_target(&src, ArbTarget::G80);
+        let prog = hoist_asm::parse(&src, &opts).into_result().map_err(|d| {
+            let first = d
+                .iter()
+                .find(|d| d.severity == hoist_asm::diag::Severity::Error)
+                .map_or_else(String::new, |d| d.message.clone());
+            format!("the generated program does not parse: {first}")
+        })?;
+        let cp = CompiledProgram::new(&prog)
+            .map_err(|e| format!("the generated program does not compile: {e}"))?;
+        let run = run_vertices(&cp, &env, &attribs);
+        for (vi, outs) in run.outputs.iter().enumerate() {
+            for (k, &gi) in chunk.iter().enumerate() {
+                let val = outs
+                    .iter()
+                    .find(|(r, _)| out_semantic(&prog, *r) == Some(Semantic::TexCoord(k as u8)))
+                    .map(|(_, v)| *v)
+                    .ok_or_else(|| format!("the program wrote no texcoord[{k}]"))?;
+                for l in 0..4 {
+                    ys[vi][g.perm[4 * gi + l]] = f64::from(val[l]);
+                }
+            }
+        }
+    }
+    Ok(ys)
+}
+
+/// Runs the original and the packed program on [`vectors`] and compares their y.
+pub fn verdict(sys: &System, packed: &Grouping, d3d9: bool) -> Verdict {
+    let xs = vectors(sys.m);
+    let run = |g: &Grouping| execute(sys, g, &xs, d3d9);
+    let (orig, pack) = match (run(&Grouping::identity(sys.m)), run(packed)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            return Verdict {
+                error: Some(e),
+                ..Verdict::default()
+            };
+        }
+    };
+    compare(sys, &xs, &orig, &pack)
+}
+
+/// The verdict of two runs' y against each other and against A·x + b in f64.
+pub fn compare(sys: &System, xs: &[Vec<f64>], orig: &[Vec<f64>], pack: &[Vec<f64>]) -> Verdict {
+    let mut v = Verdict {
+        vectors: xs.len(),
+        rows: sys.vars,
+        equivalent: true,
+        ..Verdict::default()
+    };
+    let mut worst_ratio = -1.0;
+    for (k, x) in xs.iter().enumerate() {
+        for r in 0..sys.vars {
+            let terms = sys.terms.iter().flat_map(|t| t.rows[r].iter());
+            let want: f64 = terms.clone().map(|(c, a)| a * x[*c]).sum::<f64>() + sys.b[r];
+            let scale: f64 = terms.map(|(c, a)| (a * x[*c]).abs()).sum::<f64>() + sys.b[r].abs();
+            let tol = REL_TOL * scale + ABS_TOL;
+            let (o, p) = (orig[k][r], pack[k][r]);
+            let delta = (o - p).abs();
+            let errs = [(o - want).abs(), (p - want).abs()];
+            v.max_delta = v.max_delta.max(delta);
+            v.max_error = [v.max_error[0].max(errs[0]), v.max_error[1].max(errs[1])];
+            // NaN fails every comparison: it is never within tolerance.
+            let within = delta <= tol && errs.iter().all(|e| *e <= tol);
+            v.equivalent &= within;
+            let bad = [delta, errs[0], errs[1]].into_iter().fold(0.0f64, |m, e| {
+                if m.is_nan() || e.is_nan() {
+                    f64::NAN
+                } else {
+                    m.max(e)
+                }
+            });
+            let ratio = if bad.is_nan() {
+                f64::INFINITY
+            } else {
+                bad / tol
+            };
+            if ratio > worst_ratio {
+                worst_ratio = ratio;
+                v.worst_row = r;
+                v.worst_delta = bad;
+                v.worst_tolerance = tol;
+            }
+        }
+    }
+    v
+}
+
+/// A job's result in a few words (`hoistReport()`).
+pub fn report_verdict(o: &Result<Outcome, String>) -> String {
+    match o {
+        Ok(o) => o.verdict.headline(),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples_are_systems_and_round_trip_as_text() {
+        for e in EXAMPLES {
+            let s = system(e.name).unwrap_or_else(|| panic!("{}", e.name));
+            assert!(s.vars <= MAX_PAGE_VARS, "{}", e.name);
+            let d = LinearDoc::example(e.name, false).unwrap();
+            assert!(d.is_example_text());
+            assert_eq!(read(&d.text).unwrap(), s, "{}", e.name);
+        }
+        let j = system("jacobi").unwrap();
+        let gs = system("gauss-seidel").unwrap();
+        assert_eq!((j.terms.len(), gs.terms.len()), (1, 2));
+        assert_eq!(j.nnz(), gs.nnz());
+        for r in 0..gs.vars {
+            for c in 0..gs.vars {
+                assert_eq!(j.coef(r, c), gs.coef(r, c));
+            }
+        }
+    }
+
+    #[test]
+    fn limits_and_errors_name_their_line() {
+        let p = read("name t\n0:1 1:2\n1:x\n").unwrap_err();
+        assert_eq!(p.line, 3, "{p:?}");
+        let big: String = (0..MAX_PAGE_VARS + 3).map(|r| format!("{r}:1\n")).collect();
+        let text = format!("# comment\nname big\n{big}");
+        let p = read(&text).unwrap_err();
+        assert_eq!(p.line, MAX_PAGE_VARS + 3, "{p:?}");
+        assert!(p.message.contains("up to 64 variables"), "{p:?}");
+        assert!(read(&"1".repeat(MAX_TEXT + 1)).is_err());
+        let mut d = LinearDoc {
+            text: "x".repeat(MAX_TEXT + 1),
+            example: Some("nonesuch".into()),
+            d3d9: false,
+        };
+        assert!(d.sanitize().is_err());
+        d.text = "0:1".into();
+        d.sanitize().unwrap();
+        assert_eq!(d.example, None);
+    }
+
+    #[test]
+    fn compare_finds_the_worst_row() {
+        let sys = read("0:1 b:1\n1:2\n").unwrap();
+        let xs = vec![vec![0.5, 0.25, 0.0, 0.0]];
+        let good = vec![vec![1.5, 0.5, 0.0, 0.0]];
+        let v = compare(&sys, &xs, &good, &good);
+        assert!(v.equivalent && v.max_delta == 0.0, "{v:?}");
+        let bad = vec![vec![1.5, 0.75, 0.0, 0.0]];
+        let v = compare(&sys, &xs, &good, &bad);
+        assert!(!v.equivalent);
+        assert_eq!(v.worst_row, 1);
+        assert!(
+            v.headline().starts_with("DIFFERENT at row 1"),
+            "{}",
+            v.headline()
+        );
+        let nan = vec![vec![f64::NAN, 0.5, 0.0, 0.0]];
+        let v = compare(&sys, &xs, &nan, &good);
+        assert!(!v.equivalent);
+        assert_eq!(v.worst_row, 0);
+    }
+
+    fn quick() -> SearchOptions {
+        SearchOptions {
+            exact_budget: 20_000,
+            schedule: linear::anneal::Schedule {
+                moves_per_var: 1,
+                ..linear::anneal::Schedule::default()
+            },
+            ..SearchOptions::default()
+        }
+    }
+
+    /// Every example, packed by the page's job, agrees with its original and with A·x + b
+    /// in both dialects; the unedited paper systems carry the paper's figures.
+    #[test]
+    fn every_example_packs_and_agrees_in_both_dialects() {
+        for e in EXAMPLES {
+            let doc = LinearDoc::example(e.name, false).unwrap();
+            let o = run(&doc).unwrap();
+            assert!(o.verdict.equivalent, "{}: {}", e.name, o.verdict.headline());
+            assert_eq!(o.verdict.rows, o.vars);
+            assert!(o.after.cost.total <= o.before.cost.total);
+            assert!(o.lower_bound <= o.after.cost.total);
+            assert_eq!(
+                o.proven_optimal,
+                o.lower_bound == o.after.cost.total || o.proven_optimal
+            );
+            let blocks: u32 = o.after.blocks.iter().map(|b| b.cost).sum();
+            assert_eq!(blocks, o.after.cost.blocks, "{}", e.name);
+            assert_eq!(
+                o.paper.is_some(),
+                paper::case(e.name).is_some(),
+                "{}",
+                e.name
+            );
+            let sys = system(e.name).unwrap();
+            let g = Grouping {
+                perm: o.after.order.clone(),
+            };
+            let v = verdict(&sys, &g, true);
+            assert!(v.equivalent, "{} (D3D9): {}", e.name, v.headline());
+        }
+        let fig13 = run(&LinearDoc::example("fig13", true).unwrap()).unwrap();
+        assert_eq!((fig13.before.cost.total, fig13.after.cost.total), (38, 20));
+        assert!(fig13.proven_optimal && fig13.after.code.contains("mad "));
+    }
+
+    /// Seeded random systems (sizes, densities, b, Gauss-Seidel splits, repeats): the
+    /// packed code of the search's grouping agrees with the original in both dialects.
+    #[test]
+    fn random_systems_agree_after_packing() {
+        let mut rng = Rng::new(0xC0DE_0011);
+        for case in 0..24 {
+            let n = 1 + rng.below(28);
+            let density = 0.05 + rng.unit() * 0.5;
+            let mut text = format!("name random{case}\n");
+            if rng.below(4) == 0 {
+                text += "split lower\n";
+            }
+            if rng.below(5) == 0 {
+                text += &format!("repeat {}\n", 1 + rng.below(4));
+            }
+            for _ in 0..n {
+                let mut row = Vec::new();
+                for c in 0..n {
+                    if rng.unit() < density {
+                        row.push(format!("{c}:{:.3}", rng.unit() * 4.0 - 2.0));
+                    }
+                }
+                if rng.below(2) == 0 {
+                    row.push(format!("b:{:.3}", rng.unit() - 0.5));
+                }
+                text += &if row.is_empty() {
+                    "-".to_string()
+                } else {
+                    row.join(" ")
+                };
+                text += "\n";
+            }
+            let sys = read(&text).unwrap_or_else(|p| panic!("{p}\n{text}"));
+            let sol = linear::optimize(&sys, &quick());
+            for d3d9 in [false, true] {
+                let v = verdict(&sys, &sol.grouping, d3d9);
+                assert!(v.equivalent, "{text}\n(d3d9 {d3d9}): {}", v.headline());
+            }
+        }
+    }
+}
