@@ -157,6 +157,8 @@ struct Report {
     optimizer_ms: f64,
     /// What causes a DIFFERENT verdict (culprit group, cancellation), once known.
     guidance: Option<crate::guidance::Guidance>,
+    /// The linear-expression mode (`crate::components::linear::report`).
+    linear: crate::components::linear::Report,
 }
 
 fn report() -> Result<JsValue, JsValue> {
@@ -194,6 +196,7 @@ fn report() -> Result<JsValue, JsValue> {
             stopped: s.is_stopped(),
             render_ms: s.rendered.as_ref().map(|r| [r.ms_original, r.ms_optimized]),
             optimizer_ms: s.analysis_ms,
+            linear: crate::components::linear::report(&s),
         };
         serde_wasm_bindgen::to_value(&r).map_err(Into::into)
     })
@@ -240,6 +243,7 @@ fn start_engine(start: Starter, dispatch: UseReducerDispatcher<State>) -> Engine
         Event::Progress { id, fraction } => d.dispatch(Action::Progress(id, fraction)),
         Event::Rendered { id, rendered } => d.dispatch(Action::Rendered(id, Rc::from(rendered))),
         Event::RenderFailed { id, error } => d.dispatch(Action::RenderFailed(id, error)),
+        Event::Linear { id, result, ms } => d.dispatch(Action::Linear(id, result.map(Rc::new), ms)),
         Event::Ready | Event::Crashed { .. } => {}
     });
     let on_fail: OnFail = Rc::new(move |id: u64, why: String| {
@@ -665,7 +669,9 @@ pub fn app(props: &AppProps) -> Html {
     html! {
         <div class={classes!("app", stale.then_some("stale"))}>
             { top_bar(&gallery_open, &opener, link_shown.as_ref(), on_copy) }
-            { summary_bar(&state) }
+            if state.doc.mode.is_code() {
+                { summary_bar(&state) }
+            }
             if *gallery_open {
                 <Gallery current={state.doc.example.clone().map(AttrValue::from)} onpick={on_pick} />
             }
@@ -673,6 +679,10 @@ pub fn app(props: &AppProps) -> Html {
                 { notice_bar(n, &h.dispatch) }
             }
             <DocBar title={doc_title(&state.doc)} dispatch={h.dispatch.clone()} onexport={on_export} />
+            { crate::components::linear::mode_switch(state.doc.mode, &h.dispatch) }
+            if state.doc.mode == crate::doc::Mode::Linear {
+                { crate::components::linear::page(&state, &h.dispatch) }
+            } else {
             if let Some(id) = &state.doc.example {
                 <About id={id.clone()} pristine={state.is_pristine_example()} />
             }
@@ -723,6 +733,7 @@ pub fn app(props: &AppProps) -> Html {
                 { dag_view(a.as_deref(), *src_line, h.origin.clone()) }
                 <ExportPanel analysis={a.clone()} on_present={set_presenting(true)} />
             </main>
+            }
             if *presenting {
                 <Presenter analysis={a.clone()} opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
                     {reach} pending={state.progress.is_some() || stale} dispatch={h.dispatch.clone()}

@@ -62,13 +62,13 @@ pub struct State {
     pub stopped: Option<u64>,
     pub stops: u64,
     /// The linear-expression job's result (`crate::linear::run`), its revision and time (ms).
-    pub linear: Option<Rc<LinearResult>>,
+    pub linear: Option<LinearResult>,
     pub linear_rev: u64,
     pub linear_ms: f64,
 }
 
 /// What the worker answers for a linear system.
-pub type LinearResult = Result<crate::linear::Outcome, String>;
+pub type LinearResult = Result<Rc<crate::linear::Outcome>, String>;
 
 #[derive(Clone, Debug)]
 pub enum Action {
@@ -131,7 +131,7 @@ pub enum Action {
     /// The linear mode's system, example and dialect.
     SetLinear(crate::linear::LinearDoc),
     /// The worker's linear-expression result for a revision, and how long it took (ms).
-    Linear(u64, Rc<LinearResult>, f64),
+    Linear(u64, LinearResult, f64),
 }
 
 /// Key of the last document in local storage.

@@ -8,6 +8,8 @@ pub mod examples;
 pub mod export;
 pub mod handnote;
 pub mod inputs;
+pub mod linear;
+pub mod linear_heat;
 pub mod ophelp;
 pub mod optimized;
 pub mod options;
