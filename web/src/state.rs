@@ -1120,4 +1120,41 @@ mod tests {
         t.apply(Action::Hash(format!("#{}", s.link())));
         assert_eq!(t.doc.scene, s.doc.scene);
     }
+
+    #[test]
+    fn the_linear_mode_is_part_of_the_document() {
+        let mut s = fig3();
+        let code_link = s.link();
+        s.apply(Action::SetMode(crate::doc::Mode::Linear));
+        let l = s.doc.linear.clone().expect("the mode starts with an example");
+        assert_eq!(l.example.as_deref(), Some(crate::linear::DEFAULT));
+        // fig3's programs are Direct3D 9: the code follows their dialect.
+        assert!(l.d3d9);
+        assert_ne!(s.link(), code_link);
+        let rev = s.rev;
+        s.apply(Action::SetLinear(crate::linear::LinearDoc {
+            text: "x".repeat(crate::linear::MAX_TEXT + 1),
+            ..l.clone()
+        }));
+        assert_eq!(s.rev, rev, "an oversized system is not applied");
+        assert!(s.notice.as_ref().is_some_and(|n| n.error));
+        // A result of an older revision is dropped; the current one settles the revision.
+        s.apply(Action::Linear(rev - 1, Err("old".into()), 1.0));
+        assert!(s.linear.is_none());
+        s.apply(Action::Linear(rev, Err("line 1: bad".into()), 1.0));
+        assert!(s.linear.is_some() && s.is_current() && !s.is_optimizing());
+        // Back to code motion: the programs were kept, the system too.
+        s.apply(Action::SetMode(crate::doc::Mode::Code));
+        assert_eq!(s.doc.linear, Some(l));
+        assert_eq!(s.doc.vp, fig3().doc.vp);
+        // A gallery link to a linear example is pristine until edited.
+        let mut t = State::default();
+        t.apply(Action::Hash("#ex=linear/wave2d".into()));
+        assert_eq!(t.doc.mode, crate::doc::Mode::Linear);
+        assert_eq!(t.link(), "ex=linear/wave2d");
+        let mut edited = t.doc.linear.clone().unwrap();
+        edited.text.push_str("# a comment\n");
+        t.apply(Action::SetLinear(edited));
+        assert!(t.link().starts_with("v1."));
+    }
 }

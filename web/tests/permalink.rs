@@ -43,3 +43,68 @@ fn every_example_has_a_seed_link() {
         }
     }
 }
+
+/// The linear-expression mode in links: every linear example (gallery id and state link,
+/// whose seed is written like the scene examples'), an edited system in D3D9, and hostile
+/// values; code-motion documents do not mention the mode, so their links are unchanged.
+#[test]
+fn linear_documents_round_trip() {
+    use hoist_web::codec::encode_example;
+    use hoist_web::doc::{Doc, Mode};
+    use hoist_web::linear::{self, LinearDoc};
+    for e in linear::EXAMPLES {
+        let id = linear::example_id(e.name);
+        let doc = hoist_web::examples::load_id(&id).expect("a linear example");
+        assert_eq!(doc.mode, Mode::Linear);
+        assert_eq!(decode(&encode_example(&id)), Ok(Link::Example(id.clone())));
+        let path = dir().join(format!("example-{}", id.replace('/', "-")));
+        if std::env::var_os("BLESS").is_some() {
+            std::fs::write(&path, encode(&doc)).expect("writable");
+        }
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|_| panic!("{} is missing (BLESS=1 writes it)", path.display()));
+        assert_eq!(decode(&text), Ok(Link::State(Box::new(doc.clone()))), "{id}");
+        assert_eq!(
+            decode(&encode(&doc)),
+            Ok(Link::State(Box::new(doc))),
+            "{id}"
+        );
+    }
+    let mut doc = Doc {
+        mode: Mode::Linear,
+        linear: Some(LinearDoc {
+            text: "name mine\n0:1 1:-2.5 b:3\n1:0.25\n".into(),
+            example: Some("fig13".into()),
+            d3d9: true,
+        }),
+        ..Doc::default()
+    };
+    assert_eq!(
+        decode(&encode(&doc)),
+        Ok(Link::State(Box::new(doc.clone())))
+    );
+    // Hostile: an unknown example is dropped, an oversized system refused, an unknown mode
+    // is malformed.
+    doc.linear.as_mut().unwrap().example = Some("../../etc".into());
+    match decode(&encode(&doc)) {
+        Ok(Link::State(d)) => assert_eq!(d.linear.unwrap().example, None),
+        other => panic!("{other:?}"),
+    }
+    doc.linear.as_mut().unwrap().text = "0:1\n".repeat(linear::MAX_TEXT);
+    assert!(matches!(
+        decode(&encode(&doc)),
+        Err(hoist_web::codec::DecodeError::Invalid(m)) if m.contains("linear system")
+    ));
+    let json = serde_json::to_string(&Doc::default())
+        .unwrap()
+        .replace("\"scene\"", "\"mode\":\"quantum\",\"scene\"");
+    assert!(serde_json::from_str::<Doc>(&json).is_err());
+    for e in EXAMPLES {
+        let json = serde_json::to_string(&load(e)).unwrap();
+        assert!(
+            !json.contains("\"mode\"") && !json.contains("\"linear\""),
+            "{}",
+            e.id
+        );
+    }
+}

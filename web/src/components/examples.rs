@@ -54,7 +54,39 @@ pub fn gallery(p: &ExamplesProps) -> Html {
             }
         })
         .collect();
-    html! { <nav class="gallery" id="gallery" aria-label="Examples">{ groups }</nav> }
+    html! { <nav class="gallery" id="gallery" aria-label="Examples">{ groups }{ linear_group(p) }</nav> }
+}
+
+/// The linear-expression mode's examples (seed 003), each a link `#ex=linear/<name>`.
+fn linear_group(p: &ExamplesProps) -> Html {
+    let cards: Html = crate::linear::EXAMPLES
+        .iter()
+        .filter(|e| e.gallery)
+        .map(|e| {
+            let id = crate::linear::example_id(e.name);
+            let onpick = p.onpick.clone();
+            let current = p.current.as_deref() == Some(id.as_str());
+            let paper = hoist_opt::linear::paper::case(e.name)
+                .map(|c| format!("paper: cost {} → {}", c.before, c.after));
+            html! {
+                <li>
+                    <a class={classes!("card", current.then_some("current"))} id={card_id(&id)}
+                        href={format!("#{}", codec::encode_example(&id))} title={e.caption}
+                        onclick={Callback::from(move |_| onpick.emit(()))}>
+                        <span class="card-title">{ e.title }</span>
+                        if let Some(t) = paper { <span class="card-blurb">{ t }</span> }
+                        <span class="card-link">{ format!("#{}", codec::encode_example(&id)) }</span>
+                    </a>
+                </li>
+            }
+        })
+        .collect();
+    html! {
+        <div class="gallery-group">
+            <h3>{ "Linear expressions (SIMD packing)" }</h3>
+            <ul>{ cards }</ul>
+        </div>
+    }
 }
 
 #[derive(Properties, PartialEq)]
