@@ -320,7 +320,8 @@ pub struct Verdict {
     pub max_delta: f64,
     /// Largest |y − (A·x + b)| of each program.
     pub max_error: [f64; 2],
-    /// The row with the largest |Δ| relative to its tolerance, that |Δ|, and its tolerance.
+    /// The row closest to (or furthest over) its tolerance, its largest deviation (between
+    /// the programs or from A·x + b; NaN when a program computed NaN) and its tolerance.
     pub worst_row: usize,
     pub worst_delta: f64,
     pub worst_tolerance: f64,
@@ -336,14 +337,23 @@ impl Verdict {
         match &self.error {
             Some(e) => format!("not run: {e}"),
             None if self.equivalent => format!(
-                "equivalent within {REL_TOL:e} × Σ|a·x| + {ABS_TOL:e} (max |Δ| {:.2e})",
-                self.max_delta
+                "equivalent within {REL_TOL:e} × Σ|a·x| + {ABS_TOL:e} (max |Δ| {})",
+                sci(self.max_delta)
             ),
             None => format!(
                 "DIFFERENT at row {} (|Δ| {:.3e} > {:.3e})",
                 self.worst_row, self.worst_delta, self.worst_tolerance
             ),
         }
+    }
+}
+
+/// `x` in three significant digits (`0` when zero).
+pub fn sci(x: f64) -> String {
+    if x == 0.0 {
+        "0".into()
+    } else {
+        format!("{x:.2e}")
     }
 }
 
@@ -616,14 +626,6 @@ pub fn compare(sys: &System, xs: &[Vec<f64>], orig: &[Vec<f64>], pack: &[Vec<f64
         }
     }
     v
-}
-
-/// A job's result in a few words (`hoistReport()`).
-pub fn report_verdict(o: &Result<Outcome, String>) -> String {
-    match o {
-        Ok(o) => o.verdict.headline(),
-        Err(e) => format!("error: {e}"),
-    }
 }
 
 #[cfg(test)]

@@ -1126,7 +1126,11 @@ mod tests {
         let mut s = fig3();
         let code_link = s.link();
         s.apply(Action::SetMode(crate::doc::Mode::Linear));
-        let l = s.doc.linear.clone().expect("the mode starts with an example");
+        let l = s
+            .doc
+            .linear
+            .clone()
+            .expect("the mode starts with an example");
         assert_eq!(l.example.as_deref(), Some(crate::linear::DEFAULT));
         // fig3's programs are Direct3D 9: the code follows their dialect.
         assert!(l.d3d9);

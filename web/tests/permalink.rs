@@ -63,7 +63,11 @@ fn linear_documents_round_trip() {
         }
         let text = std::fs::read_to_string(&path)
             .unwrap_or_else(|_| panic!("{} is missing (BLESS=1 writes it)", path.display()));
-        assert_eq!(decode(&text), Ok(Link::State(Box::new(doc.clone()))), "{id}");
+        assert_eq!(
+            decode(&text),
+            Ok(Link::State(Box::new(doc.clone()))),
+            "{id}"
+        );
         assert_eq!(
             decode(&encode(&doc)),
             Ok(Link::State(Box::new(doc))),

@@ -7,10 +7,10 @@ use crate::components::linear_heat::HeatMap;
 use crate::components::{Shared, event_value, segs_html};
 use crate::doc::Mode;
 use crate::highlight;
-use crate::linear::{self, LinearDoc, Outcome};
+use crate::linear::{self, LinearDoc, Outcome, sci};
 use crate::state::{Action, LinearResult, State};
-use serde::Serialize;
 use hoist_asm::Dialect;
+use serde::Serialize;
 use yew::prelude::*;
 
 /// The two tabs above the page: code motion or linear expressions.
@@ -65,7 +65,7 @@ fn picker(doc: &LinearDoc, dispatch: &Callback<Action>) -> Html {
     let selected = if pristine { doc.example.clone() } else { None };
     let caption = doc.example.as_deref().and_then(linear::find).map(|e| {
         let edited = if pristine { "" } else { " (edited)" };
-        format!("{}{edited} — {}", e.title, e.caption)
+        format!("{}{edited}: {}", e.title, e.caption)
     });
     html! {
         <div class="linear-pick">
@@ -209,7 +209,7 @@ fn grouping(o: &Outcome) -> Html {
     html! {
         <section class="linear-grouping" aria-label="Grouping">
             <h2>{ "Grouping" }</h2>
-            <ol id="linear-grouping" class="grouping">
+            <ol id="linear-grouping" class="grouping" start="0">
                 { for o.after.order.chunks(4).enumerate().map(|(g, vs)| html! {
                     <li><code>{ reg(g) }</code>{ " ← " }{ vs.iter().map(|&v| var(v)).collect::<Vec<_>>().join(", ") }</li>
                 }) }
@@ -239,12 +239,25 @@ fn verdict(o: &Outcome) -> Html {
             if v.error.is_none() {
                 <p class="muted">{ format!(
                     "Both programs ran in the executor on {} seeded random x (one vertex each); y compared by variable over {} rows. \
-                     Max |y_original − y_packed| {:.3e}; max |y − (A·x + b)| in f64: original {:.3e}, packed {:.3e}. \
-                     Worst row {}: {:.3e} against its tolerance {:.3e}.",
-                    v.vectors, v.rows, v.max_delta, v.max_error[0], v.max_error[1], v.worst_row, v.worst_delta, v.worst_tolerance) }</p>
+                     Max |y_original − y_packed| {}; max |y − (A·x + b)| in f64: original {}, packed {}. \
+                     Closest to its tolerance: row {}, {} against {}.",
+                    v.vectors, v.rows, sci(v.max_delta), sci(v.max_error[0]), sci(v.max_error[1]), v.worst_row,
+                    sci(v.worst_delta), sci(v.worst_tolerance)) }</p>
             }
         </section>
     }
+}
+
+#[derive(Properties, PartialEq)]
+struct ResultsProps {
+    outcome: Shared<Outcome>,
+    ms: f64,
+}
+
+/// The result, redrawn only when a new one arrives (not on every keystroke in the text).
+#[function_component(Results)]
+fn results(p: &ResultsProps) -> Html {
+    result_view(&p.outcome, p.ms)
 }
 
 fn result_view(o: &Shared<Outcome>, ms: f64) -> Html {
@@ -284,8 +297,10 @@ fn result_view(o: &Shared<Outcome>, ms: f64) -> Html {
 pub fn linear_view(p: &LinearProps) -> Html {
     let area = use_node_ref();
     let body = match (&p.result, &p.engine_error) {
-        (_, Some(e)) if !p.current => html! { <p class="message bad" id="linear-problem">{ e.clone() }</p> },
-        (Some(Ok(o)), _) => result_view(&Shared(o.clone()), p.ms),
+        (_, Some(e)) if !p.current => {
+            html! { <p class="message bad" id="linear-problem">{ e.clone() }</p> }
+        }
+        (Some(Ok(o)), _) => html! { <Results outcome={Shared(o.clone())} ms={p.ms} /> },
         (Some(Err(e)), _) => html! { <p class="message bad" id="linear-problem">{ e.clone() }</p> },
         (None, _) => html! { <p class="muted">{ "Packing…" }</p> },
     };
@@ -333,7 +348,11 @@ pub struct Report {
 
 pub fn report(s: &State) -> Report {
     let mut r = Report {
-        mode: if s.doc.mode.is_code() { "code" } else { "linear" },
+        mode: if s.doc.mode.is_code() {
+            "code"
+        } else {
+            "linear"
+        },
         current: s.linear_rev == s.rev,
         ms: s.linear_ms,
         ..Report::default()

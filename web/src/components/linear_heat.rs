@@ -28,7 +28,11 @@ fn eval_class(e: Eval) -> &'static str {
 
 /// A coefficient's colour: red for positive, blue for negative, darker when larger.
 fn colour(v: f64, max: f64) -> String {
-    let t = if max > 0.0 { (v.abs() / max).sqrt() } else { 1.0 };
+    let t = if max > 0.0 {
+        (v.abs() / max).sqrt()
+    } else {
+        1.0
+    };
     let hue = if v >= 0.0 { 8 } else { 215 };
     format!("hsl({hue}, 75%, {:.0}%)", 82.0 - 44.0 * t)
 }
@@ -52,16 +56,26 @@ fn blocks(side: &Side, s: usize) -> Html {
                 k.cost
             );
             html! {
-                <g>
-                    <rect class={classes!("block", eval_class(k.eval))} x={x.to_string()} y={y.to_string()}
-                        width={b.to_string()} height={b.to_string()} data-tip={tip.clone()}>
-                        <title>{ tip }</title>
-                    </rect>
-                    if b >= 16 {
-                        <text class="block-cost" x={(x + b - 2).to_string()} y={(y + b - 3).to_string()}>{ k.cost }</text>
-                    }
-                </g>
+                <rect class={classes!("block", eval_class(k.eval))} x={x.to_string()} y={y.to_string()}
+                    width={b.to_string()} height={b.to_string()} data-tip={tip.clone()}>
+                    <title>{ tip }</title>
+                </rect>
             }
+        })
+        .collect()
+}
+
+/// Each block's cost in its corner, over the cells (when the blocks are large enough).
+fn costs(side: &Side, s: usize) -> Html {
+    let b = 4 * s;
+    if b < 16 {
+        return Html::default();
+    }
+    side.blocks
+        .iter()
+        .map(|k| {
+            let (x, y) = (usize::from(k.j) * b + b - 2, usize::from(k.i) * b + b - 3);
+            html! { <text class="block-cost" x={x.to_string()} y={y.to_string()}>{ k.cost }</text> }
         })
         .collect()
 }
@@ -131,6 +145,7 @@ pub fn heat_map(p: &HeatProps) -> Html {
                 { blocks(side, s) }
                 { cells(o, &pos, s) }
                 { grid(o.m, s) }
+                { costs(side, s) }
             </svg>
             <p class="heat-readout" aria-live="polite">
                 { if readout.is_empty() { "hover a cell: row, column, coefficient".to_string() } else { (*readout).clone() } }
