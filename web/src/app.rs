@@ -58,7 +58,10 @@ fn debounce_ms(doc: &crate::doc::Doc) -> u32 {
         .and_then(|v| v.parse::<u32>().ok());
     forced.map_or_else(
         || {
-            if doc.vp.lines().count() + doc.fp.lines().count() <= SHORT_PAUSE_LINES {
+            // A linear system's search takes a second; it waits for the typing to pause.
+            if doc.mode.is_code()
+                && doc.vp.lines().count() + doc.fp.lines().count() <= SHORT_PAUSE_LINES
+            {
                 DEBOUNCE_SHORT_MS
             } else {
                 DEBOUNCE_MS
