@@ -25,8 +25,8 @@ use std::collections::BTreeMap;
 
 /// Most variables the page packs: x travels in the 16 vertex attributes, four to each.
 pub const MAX_PAGE_VARS: usize = 4 * ATTRIBS;
-/// Longest system text a document carries (bytes).
-pub const MAX_TEXT: usize = 64 * 1024;
+/// Longest system text a document carries (bytes; the text editor's limit for scenes).
+pub const MAX_TEXT: usize = crate::doc::MAX_SCENE;
 /// Random x vectors the verdict runs (one vertex each).
 pub const VECTORS: usize = 8;
 /// Relative tolerance of a row: of Σ|a_rc·x_c| + |b_r| (f32 coefficients, sums reordered).
@@ -225,6 +225,31 @@ pub fn read(text: &str) -> Result<System, Problem> {
         });
     }
     Ok(sys)
+}
+
+/// The text as the page's editor shows it: no program, [`read`]'s problem (if any) as a
+/// diagnostic on its line.
+pub fn editor_side(text: &str) -> crate::analysis::Side {
+    let diagnostics = match read(text) {
+        Ok(_) => Vec::new(),
+        Err(p) => {
+            let span = u32::try_from(p.line)
+                .ok()
+                .filter(|l| *l > 0)
+                .map_or(hoist_asm::Span::NONE, |l| {
+                    crate::scene_text::line_span(text, l)
+                });
+            vec![hoist_asm::Diagnostic::error("linear", p.message, span)]
+        }
+    };
+    crate::analysis::Side {
+        detected: None,
+        profile: None,
+        diagnostics,
+        program: None,
+        lines: Default::default(),
+        fits: None,
+    }
 }
 
 /// How a block of A is evaluated.
@@ -671,6 +696,26 @@ mod tests {
         d.text = "0:1".into();
         d.sanitize().unwrap();
         assert_eq!(d.example, None);
+    }
+
+    #[test]
+    fn the_editor_marks_the_broken_line() {
+        use hoist_asm::diag::LineIndex;
+        let text = "name t\n0:1 1:2\n  1:x  \n";
+        let d = editor_side(text).diagnostics;
+        assert_eq!(d.len(), 1);
+        let at = LineIndex::new(text).line_col(d[0].span.start as usize);
+        assert_eq!((at.line, at.col), (3, 3));
+        assert_eq!(
+            &text[d[0].span.start as usize..d[0].span.end as usize],
+            "1:x"
+        );
+        assert!(
+            editor_side(&LinearDoc::default().text)
+                .diagnostics
+                .is_empty()
+        );
+        assert_eq!(editor_side("").diagnostics.len(), 1);
     }
 
     #[test]

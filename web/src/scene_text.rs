@@ -6,7 +6,7 @@ use hoist_asm::{Diagnostic, Span};
 use hoist_raster::RenderError;
 
 /// The span of 1-based line `line` of `text`, without its indentation and line break.
-fn line_span(text: &str, line: u32) -> Span {
+pub fn line_span(text: &str, line: u32) -> Span {
     let mut start = 0;
     for (n, l) in text.split('\n').enumerate() {
         if n + 1 == line as usize {

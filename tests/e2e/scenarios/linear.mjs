@@ -63,16 +63,17 @@ scenario('linear', async ({ page, base, open }) => {
   const at = rows.findIndex((l) => /^\d+:/.test(l)) + 1; // the second row (0-based line index)
   const broken = rows.map((l, i) => (i === at ? l.replace(':', ':oops') : l)).join('\n');
   await page.fill('#linear-text', broken);
-  const diag = await waitText(page, '#linear-diag', (t) => t.includes(`line ${at + 1}:`), 'the diagnostic');
-  log('diagnostic:', diag);
-  if ((await page.getAttribute('#linear-diag', 'data-line')) !== String(at + 1)) fail('the diagnostic names another line');
+  const diag = await waitText(page, '#ed-linear-text .diags', (t) => t.includes('oops'), 'the diagnostic');
+  const pos = await text(page, '#ed-linear-text .diag-pos');
+  log('diagnostic:', pos, diag.trim());
+  if (!pos.startsWith(`${at + 1}:`)) fail(`the diagnostic is at ${pos}, the broken line is ${at + 1}`);
   await result(page, (l) => l.error?.startsWith(`line ${at + 1}:`), 'the worker to refuse the broken text');
   await shot(page, 'linear-diagnostic.png');
   // Fixed, with one more entry far from the diagonal: one more block in the original order.
   const fixed = rows.map((l, i) => (i === at ? `${l} 39:0.5` : l)).join('\n');
   await page.fill('#linear-text', fixed);
   r = await result(page, (l) => !l.error && l.cost_before !== 38, 'the edited system packed');
-  if (await count(page, '#linear-diag')) fail('the diagnostic stayed after the fix');
+  if (await count(page, '#ed-linear-text .diags li')) fail('the diagnostic stayed after the fix');
   if (r.cost_before !== 39 || !r.equivalent) fail(`edited: ${JSON.stringify(r)}`);
   if ((await page.inputValue('#linear-example')) !== '') fail('the picker still names the example after an edit');
   log('edited', JSON.stringify(r));

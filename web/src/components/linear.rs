@@ -3,13 +3,14 @@
 //! parts, heat maps of A before and after the permutation, the grouping, both programs and
 //! the executor's verdict.
 
+use crate::components::editor::Editor;
 use crate::components::linear_heat::HeatMap;
 use crate::components::{Shared, event_value, segs_html};
 use crate::doc::Mode;
 use crate::highlight;
 use crate::linear::{self, LinearDoc, Outcome, sci};
 use crate::state::{Action, LinearResult, State};
-use hoist_asm::Dialect;
+use hoist_asm::{Dialect, Stage};
 use serde::Serialize;
 use yew::prelude::*;
 
@@ -88,53 +89,28 @@ fn picker(doc: &LinearDoc, dispatch: &Callback<Action>) -> Html {
     }
 }
 
-/// Selects line `line` (1-based) of the textarea.
-fn select_line(area: &NodeRef, text: &str, line: usize) {
-    let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>() else {
-        return;
-    };
-    let start: usize = text
-        .split_inclusive('\n')
-        .take(line.saturating_sub(1))
-        .map(|l| l.encode_utf16().count())
-        .sum();
-    let len = text
-        .split('\n')
-        .nth(line.saturating_sub(1))
-        .map_or(0, |l| l.encode_utf16().count());
-    let _ = t.focus();
-    let _ = t.set_selection_range(start as u32, (start + len) as u32);
-}
-
-fn input(doc: &LinearDoc, dispatch: &Callback<Action>, area: &NodeRef) -> Html {
-    let problem = linear::read(&doc.text).err();
-    let oninput = {
+fn input(
+    doc: &LinearDoc,
+    dispatch: &Callback<Action>,
+    side: Shared<crate::analysis::Side>,
+) -> Html {
+    let onchange = {
         let (d, doc) = (dispatch.clone(), doc.clone());
-        Callback::from(move |e: InputEvent| {
+        Callback::from(move |text: String| {
             d.emit(Action::SetLinear(LinearDoc {
-                text: event_value(&e),
+                text,
                 ..doc.clone()
             }))
         })
     };
-    let diag = problem.map(|p| {
-        let (area, text, line) = (area.clone(), doc.text.clone(), p.line);
-        let onclick = Callback::from(move |_| select_line(&area, &text, line));
-        html! {
-            <p class="diag error" id="linear-diag" data-line={p.line.to_string()} role="alert">
-                <button type="button" class="link" {onclick}>{ format!("error: {p}") }</button>
-            </p>
-        }
-    });
     html! {
         <section class="linear-input" aria-label="Linear system">
             <h2>{ "System y = A·x + b" }</h2>
             { picker(doc, dispatch) }
-            <textarea id="linear-text" ref={area.clone()} class="linear-text" spellcheck="false"
-                aria-label="System text" value={doc.text.clone()} {oninput} rows="16" />
-            { diag.unwrap_or_default() }
+            <Editor id="linear-text" title="One row per line" value={doc.text.clone()} stage={Stage::Vertex}
+                side={Some(side)} {onchange} scene=true />
             <p class="muted small">
-                { format!("One row per line: `column:coefficient` entries and an optional `b:value` (`-`: an empty row); \
+                { format!("Each row: `column:coefficient` entries and an optional `b:value` (`-`: an empty row); \
                    `name N`, `repeat K`, `split lower` (Gauss-Seidel); `#` comments. Up to {} variables.", linear::MAX_PAGE_VARS) }
             </p>
         </section>
@@ -295,7 +271,9 @@ fn result_view(o: &Shared<Outcome>, ms: f64) -> Html {
 
 #[function_component(LinearView)]
 pub fn linear_view(p: &LinearProps) -> Html {
-    let area = use_node_ref();
+    let side = use_memo(p.doc.text.clone(), |t| {
+        Shared(std::rc::Rc::new(linear::editor_side(t)))
+    });
     let body = match (&p.result, &p.engine_error) {
         (_, Some(e)) if !p.current => {
             html! { <p class="message bad" id="linear-problem">{ e.clone() }</p> }
@@ -306,7 +284,7 @@ pub fn linear_view(p: &LinearProps) -> Html {
     };
     html! {
         <main class={classes!("linear-layout", (!p.current).then_some("stale"))} id="linear">
-            { input(&p.doc, &p.dispatch, &area) }
+            { input(&p.doc, &p.dispatch, (*side).clone()) }
             <div class="linear-results">
                 if p.working { <p class="muted working" id="linear-working">{ "packing in the worker…" }</p> }
                 { body }
