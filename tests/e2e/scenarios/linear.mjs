@@ -94,7 +94,9 @@ scenario('linear', async ({ page, base, open }) => {
     + `main-thread long tasks: ${long.length}, longest ${longest.toFixed(0)} ms`);
   if (!r.equivalent) fail(`Gauss-Seidel verdict: ${r.verdict}`);
   if (r.cost_after >= r.cost_before || r.lower_bound > r.cost_after) fail(`Gauss-Seidel costs: ${JSON.stringify(r)}`);
-  if (longest > 250 || longest > r.ms) fail(`the main thread was blocked for ${longest.toFixed(0)} ms (worker job ${r.ms.toFixed(0)} ms)`);
+  // The job itself would block the page for its whole length on the main thread; drawing
+  // the result takes a fraction of it (about 100-200 ms here, more on a busy machine).
+  if (longest >= 0.5 * r.ms || longest > 1000) fail(`the main thread was blocked for ${longest.toFixed(0)} ms (worker job ${r.ms.toFixed(0)} ms)`);
   await page.selectOption('#linear-dialect', 'd3d9');
   r = await result(page, (l) => l.cost_before === 112 && l.current, 'the D3D9 code');
   await waitText(page, '#linear-code-after', (t) => t.includes('mad r'), 'vs_3_0 code');
