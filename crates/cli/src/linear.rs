@@ -1,9 +1,13 @@
 //! `hoist linear FILE | --paper NAME`: pack a linear expression y = A·x + b into 4-wide
 //! instructions (seed 003) and print both costs with their parts, the grouping and the
-//! method that found it; `--json` prints one object for scripts.
+//! method that found it; `--json` prints one object for scripts. FILE may also be a
+//! straight-line ARB or Direct3D 9 program (told apart by its header): the system its
+//! outputs (or `--register`) compute is recovered first (`linear::recover`) and printed
+//! with the meaning of every variable.
 
 use crate::util;
 use hoist_opt::linear::anneal::Schedule;
+use hoist_opt::linear::recover::{self, Recovered, Rows};
 use hoist_opt::linear::{self, SearchOptions, Solution, System, emit, paper};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -17,7 +21,7 @@ File format: one row per line, `col:coef` entries and an optional `b:coef`; dire
 Exit status: 0 on success, 1 when the file cannot be read, 2 on a usage error."
 )]
 pub struct Args {
-    /// A system in the text format (`-` reads standard input)
+    /// A system in the text format, or an ARB/D3D9 program (`-` reads standard input)
     #[arg(required_unless_present = "paper", conflicts_with = "paper")]
     file: Option<PathBuf>,
     /// One of the paper's systems instead of a file
@@ -26,6 +30,10 @@ pub struct Args {
     /// Print one JSON object
     #[arg(long)]
     json: bool,
+    /// For a program: recover the four components of this register (an ARB TEMP or
+    /// OUTPUT name or binding, a D3D9 name such as r3) instead of every output
+    #[arg(long, value_name = "NAME")]
+    register: Option<String>,
     /// Print the programs as Direct3D 9 vs_3_0 instead of ARB
     #[arg(long)]
     d3d9: bool,
@@ -83,6 +91,9 @@ struct Report<'a> {
     paper: Option<PaperNumbers>,
     program_before: Program,
     program_after: Program,
+    /// For a program file: what the rows and the variables stand for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recovered: Option<&'a Recovered>,
 }
 
 /// An emitted ARB vertex-program body (x group J in `vertex.attrib[J]`, y group I in `yI`).
@@ -107,13 +118,47 @@ fn program(sys: &System, g: &linear::Grouping, d3d9: bool) -> Program {
     }
 }
 
-fn load(args: &Args) -> Result<System, String> {
+fn load(args: &Args) -> Result<(System, Option<Recovered>), String> {
     if let Some(name) = &args.paper {
-        return paper::system(name).ok_or_else(|| format!("unknown paper system `{name}`"));
+        let sys = paper::system(name).ok_or_else(|| format!("unknown paper system `{name}`"))?;
+        return Ok((sys, None));
     }
     let path = args.file.as_ref().ok_or("no file given")?;
     let text = util::read_source(path)?;
-    linear::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    if hoist_asm::detect_profile(&text).is_some() {
+        let rec = recover_program(&text, args.register.as_deref())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        return Ok((rec.system.clone(), Some(rec)));
+    }
+    if args.register.is_some() {
+        return Err("--register applies to a program file, not to a system".into());
+    }
+    linear::parse(&text)
+        .map(|s| (s, None))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn recover_program(text: &str, register: Option<&str>) -> Result<Recovered, String> {
+    let parsed = hoist_asm::parse(text, &hoist_asm::ParseOptions::default());
+    let diags = parsed.diagnostics.clone();
+    let prog = parsed.into_result().map_err(|_| {
+        diags
+            .iter()
+            .find(|d| d.is_error())
+            .map(|d| {
+                let at = d.position(text);
+                format!("{}:{}: {}", at.line, at.col, d.message)
+            })
+            .unwrap_or_else(|| "the program does not parse".into())
+    })?;
+    let rows = match register {
+        None => Rows::Outputs,
+        Some(name) => Rows::Register(
+            recover::register_named(&prog, name)
+                .ok_or_else(|| format!("the program writes no register called `{name}`"))?,
+        ),
+    };
+    recover::recover(&prog, text, rows).map_err(|e| e.to_string())
 }
 
 fn parts_line(p: &linear::Parts) -> String {
@@ -129,7 +174,23 @@ fn parts_line(p: &linear::Parts) -> String {
 }
 
 fn human(r: &Report, sol: &Solution) -> String {
-    let mut s = format!(
+    let mut s = String::new();
+    if let Some(rec) = r.recovered {
+        s += &format!(
+            "recovered from the program: {} rows, {} variables ({} results of non-affine \
+             instructions)\n",
+            rec.rows.len(),
+            rec.variables.len(),
+            rec.nonlinear
+        );
+        s += &rec.describe();
+        s += "variables:";
+        for (c, v) in rec.variables.iter().enumerate() {
+            s += &format!(" x{c}={}", v.name);
+        }
+        s += "\n\n";
+    }
+    s += &format!(
         "{}: {} variables, {} non-zeros, {} scalar operations\n",
         r.name, r.variables, r.nonzeros, r.scalar_ops
     );
@@ -172,7 +233,7 @@ fn human(r: &Report, sol: &Solution) -> String {
 }
 
 pub fn run(args: Args) -> u8 {
-    let sys = match load(&args) {
+    let (sys, recovered) = match load(&args) {
         Ok(s) => s,
         Err(e) => {
             util::error(e);
@@ -216,6 +277,7 @@ pub fn run(args: Args) -> u8 {
             }),
         program_before: program(&sys, &linear::Grouping::identity(sys.m), args.d3d9),
         program_after: program(&sys, &sol.grouping, args.d3d9),
+        recovered: recovered.as_ref(),
     };
     let out = if args.json {
         serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"

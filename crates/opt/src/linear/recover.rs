@@ -452,3 +452,44 @@ fn semantic_word(s: Semantic) -> String {
         other => format!("{other:?}").to_ascii_lowercase(),
     }
 }
+
+/// The register a program writes that is called `name` (an ARB `TEMP`/`OUTPUT` name or
+/// binding such as `result.texcoord[1]`, a D3D9 name such as `r3` or `oT0`).
+pub fn register_named(prog: &Program, name: &str) -> Option<Reg> {
+    let st = State {
+        prog,
+        src: "",
+        regs: BTreeMap::new(),
+        leaves: BTreeMap::new(),
+        vars: Vec::new(),
+        nonlinear: 0,
+    };
+    prog.insts
+        .iter()
+        .filter_map(|i| i.dst.as_ref())
+        .find(|d| {
+            st.reg_name(d.reg, d.name).eq_ignore_ascii_case(name)
+                || st.reg_name(d.reg, None).eq_ignore_ascii_case(name)
+                || hoist_asm::d3d9::regs::reg_name(d.reg).eq_ignore_ascii_case(name)
+        })
+        .map(|d| d.reg)
+}
+
+impl Recovered {
+    /// A human-readable account: each row with its affine form over the named variables.
+    pub fn describe(&self) -> String {
+        let mut s = String::new();
+        let sys = &self.system;
+        for (r, row) in self.rows.iter().enumerate() {
+            let mut parts: Vec<String> = sys.terms[0].rows[r]
+                .iter()
+                .map(|(c, a)| format!("{a}·{}", self.variables[*c].name))
+                .collect();
+            if sys.b[r] != 0.0 || parts.is_empty() {
+                parts.push(format!("{}", sys.b[r]));
+            }
+            s += &format!("  y{r} = {} = {}\n", row.name, parts.join(" + "));
+        }
+        s
+    }
+}
