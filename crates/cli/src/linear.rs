@@ -7,6 +7,7 @@
 
 use crate::util;
 use hoist_opt::linear::anneal::Schedule;
+use hoist_opt::linear::profile_cost::ProfileCost;
 use hoist_opt::linear::recover::{self, Recovered, Rows};
 use hoist_opt::linear::{self, SearchOptions, Solution, System, emit, paper};
 use serde::Serialize;
@@ -89,11 +90,19 @@ struct Report<'a> {
     parts_after: linear::Parts,
     candidates: &'a [linear::search::Candidate],
     paper: Option<PaperNumbers>,
+    /// The instruction count on real profiles (`hoist_opt::linear::profile_cost`).
+    cost_profile: CostProfile<'a>,
     program_before: Program,
     program_after: Program,
     /// For a program file: what the rows and the variables stand for.
     #[serde(skip_serializing_if = "Option::is_none")]
     recovered: Option<&'a Recovered>,
+}
+
+#[derive(Serialize)]
+struct CostProfile<'a> {
+    before: &'a [ProfileCost],
+    after: &'a [ProfileCost],
 }
 
 /// An emitted ARB vertex-program body (x group J in `vertex.attrib[J]`, y group I in `yI`).
@@ -211,6 +220,13 @@ fn human(r: &Report, sol: &Solution) -> String {
             p.source, p.cost_before, p.cost_after
         );
     }
+    s += "on profiles (before → after, extra instructions beyond the model):\n";
+    for (b, a) in sol.profiles_before.iter().zip(&sol.profiles_after) {
+        s += &format!(
+            "  {:<17} {:>4} → {:<4} (+{} → +{}): {}\n",
+            a.profile, b.instructions, a.instructions, b.extra, a.extra, a.rule
+        );
+    }
     s += "groups:";
     for (i, g) in r.groups.iter().enumerate() {
         s += &format!(" {i}={g:?}");
@@ -278,6 +294,10 @@ pub fn run(args: Args) -> u8 {
         program_before: program(&sys, &linear::Grouping::identity(sys.m), args.d3d9),
         program_after: program(&sys, &sol.grouping, args.d3d9),
         recovered: recovered.as_ref(),
+        cost_profile: CostProfile {
+            before: &sol.profiles_before,
+            after: &sol.profiles_after,
+        },
     };
     let out = if args.json {
         serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
