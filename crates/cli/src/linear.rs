@@ -38,6 +38,10 @@ pub struct Args {
     /// Print the programs as Direct3D 9 vs_3_0 instead of ARB
     #[arg(long)]
     d3d9: bool,
+    /// The outputs are fixed registers: end the programs with the MOVs that write y back in
+    /// the original order (they are counted either way)
+    #[arg(long)]
+    unpermute: bool,
     /// Seed of the annealing's random numbers
     #[arg(long, default_value_t = SearchOptions::default().seed)]
     seed: u64,
@@ -111,19 +115,31 @@ struct Program {
     instructions: usize,
     /// Instructions beyond the model's cost (see `hoist_opt::linear::emit`).
     extra: usize,
+    /// MOVs writing y to fixed output registers in the original order, and how many of
+    /// them exceed the one per output any order needs.
+    unpermute_moves: usize,
+    unpermute_extra: usize,
     text: String,
 }
 
-fn program(sys: &System, g: &linear::Grouping, d3d9: bool) -> Program {
+fn program(sys: &System, g: &linear::Grouping, d3d9: bool, fixed: bool) -> Program {
     let e = if d3d9 {
         emit::d3d9(sys, g)
     } else {
         emit::arb(sys, g)
     };
+    let outputs: Vec<usize> = (0..sys.groups()).collect();
+    let u = emit::unpermute(g, &outputs, d3d9);
+    let mut text = e.body;
+    if fixed {
+        text += &u.text;
+    }
     Program {
         instructions: e.instructions,
         extra: e.extra,
-        text: e.body,
+        unpermute_moves: u.moves,
+        unpermute_extra: u.extra,
+        text,
     }
 }
 
@@ -241,8 +257,9 @@ fn human(r: &Report, sol: &Solution) -> String {
     ] {
         s += &format!(
             "\n# {label} program (x group J in attribute J, y group I in a temporary): \
-             {} instructions, {} beyond the model\n{}",
-            p.instructions, p.extra, p.text
+             {} instructions, {} beyond the model; fixed outputs need {} un-permute MOVs \
+             ({} beyond one per output)\n{}",
+            p.instructions, p.extra, p.unpermute_moves, p.unpermute_extra, p.text
         );
     }
     s
@@ -291,8 +308,13 @@ pub fn run(args: Args) -> u8 {
                 cost_before: c.before,
                 cost_after: c.after,
             }),
-        program_before: program(&sys, &linear::Grouping::identity(sys.m), args.d3d9),
-        program_after: program(&sys, &sol.grouping, args.d3d9),
+        program_before: program(
+            &sys,
+            &linear::Grouping::identity(sys.m),
+            args.d3d9,
+            args.unpermute,
+        ),
+        program_after: program(&sys, &sol.grouping, args.d3d9, args.unpermute),
         recovered: recovered.as_ref(),
         cost_profile: CostProfile {
             before: &sol.profiles_before,

@@ -39,6 +39,22 @@ fn paper_json_has_the_interface_fields() {
         4 + after["extra"].as_u64().unwrap()
     );
     assert!(after["text"].as_str().unwrap().contains("MAD "));
+    assert_eq!(v["program_before"]["unpermute_moves"], 2);
+    assert_eq!(v["program_before"]["unpermute_extra"], 0);
+    assert_eq!(after["unpermute_moves"], 4);
+    let profiles = v["cost_profile"]["after"].as_array().unwrap();
+    let names: Vec<&str> = profiles
+        .iter()
+        .map(|p| p["profile"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["arb_fragment", "ps_2_0", "arb_vertex", "vs_1_1_constants"]
+    );
+    assert_eq!(profiles[0]["instructions"], 4);
+    let fixed = hoist(&["linear", "--paper", "fig10", "--unpermute"]);
+    let text = String::from_utf8_lossy(&fixed.stdout);
+    assert!(text.contains("MOV result.texcoord[1].yw, y1."), "{text}");
     let out = hoist(&["linear", "--paper", "fig10", "--d3d9"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(

@@ -9,7 +9,10 @@
 use hoist_asm::ir::Semantic;
 use hoist_asm::{ArbTarget, ParseOptions};
 use hoist_opt::linear::anneal::{Rng, Schedule};
-use hoist_opt::linear::emit::{arb, arb_program, d3d9, d3d9_program};
+use hoist_opt::linear::emit::{
+    arb, arb_program, arb_program_unpermuted, d3d9, d3d9_program, d3d9_program_unpermuted,
+    unpermute,
+};
 use hoist_opt::linear::{Grouping, SearchOptions, System, cost, optimize, paper};
 use hoist_raster::probe::{StageEnv, run_vertices};
 use hoist_raster::raster::{CompiledProgram, out_semantic};
@@ -21,6 +24,18 @@ const TOL: f64 = 1e-5;
 
 /// Runs the program for `g` on the x vectors and returns y per vertex, by variable.
 fn execute(sys: &System, g: &Grouping, xs: &[Vec<f64>], d3d: bool) -> Vec<Vec<f64>> {
+    execute_as(sys, g, xs, d3d, false)
+}
+
+/// `fixed`: the outputs are fixed registers, written back in the original order by the
+/// un-permute MOVs (output chunk slot k holds original group `chunk[k]`).
+fn execute_as(
+    sys: &System,
+    g: &Grouping,
+    xs: &[Vec<f64>],
+    d3d: bool,
+    fixed: bool,
+) -> Vec<Vec<f64>> {
     let e = if d3d { d3d9(sys, g) } else { arb(sys, g) };
     assert_eq!(
         e.instructions,
@@ -53,10 +68,11 @@ fn execute(sys: &System, g: &Grouping, xs: &[Vec<f64>], d3d: bool) -> Vec<Vec<f6
     };
     let mut ys = vec![vec![0.0; sys.m]; xs.len()];
     for chunk in (0..n).collect::<Vec<_>>().chunks(8) {
-        let src = if d3d {
-            d3d9_program(&e, n, chunk)
-        } else {
-            arb_program(&e, chunk)
+        let src = match (d3d, fixed) {
+            (true, false) => d3d9_program(&e, n, chunk),
+            (false, false) => arb_program(&e, chunk),
+            (true, true) => d3d9_program_unpermuted(&e, n, g, chunk),
+            (false, true) => arb_program_unpermuted(&e, g, chunk),
         };
         let opts = ParseOptions::default().with_target(&src, ArbTarget::G80);
         let prog = hoist_asm::parse(&src, &opts)
@@ -72,7 +88,12 @@ fn execute(sys: &System, g: &Grouping, xs: &[Vec<f64>], d3d: bool) -> Vec<Vec<f6
                     .map(|(_, v)| *v)
                     .unwrap_or_else(|| panic!("no texcoord[{k}] in {outs:?}"));
                 for l in 0..4 {
-                    ys[vi][g.perm[4 * gi + l]] = f64::from(val[l]);
+                    let var = if fixed {
+                        4 * gi + l
+                    } else {
+                        g.perm[4 * gi + l]
+                    };
+                    ys[vi][var] = f64::from(val[l]);
                 }
             }
         }
@@ -87,15 +108,23 @@ fn check(sys: &System, g: &Grouping, xs: &[Vec<f64>], label: &str) {
 }
 
 fn check_dialect(sys: &System, g: &Grouping, xs: &[Vec<f64>], label: &str, d3d: bool) {
-    let ys = execute(sys, g, xs, d3d);
-    for (x, y) in xs.iter().zip(&ys) {
+    check_ys(
+        sys,
+        xs,
+        &execute(sys, g, xs, d3d),
+        &format!("{label} (d3d9: {d3d})"),
+    );
+}
+
+fn check_ys(sys: &System, xs: &[Vec<f64>], ys: &[Vec<f64>], label: &str) {
+    for (x, y) in xs.iter().zip(ys) {
         for (r, &got) in y.iter().enumerate() {
             let terms = sys.terms.iter().flat_map(|t| t.rows[r].iter());
             let want: f64 = terms.clone().map(|(c, v)| v * x[*c]).sum::<f64>() + sys.b[r];
             let scale: f64 = terms.map(|(c, v)| (v * x[*c]).abs()).sum::<f64>() + sys.b[r].abs();
             assert!(
                 (got - want).abs() <= TOL * scale + 1e-6,
-                "{} {label} (d3d9: {d3d}): y[{r}] = {} but A·x + b = {want}",
+                "{} {label}: y[{r}] = {} but A·x + b = {want}",
                 sys.name,
                 got
             );
@@ -122,5 +151,43 @@ fn packed_programs_compute_the_same_y_up_to_the_permutation() {
         check(&sys, &Grouping::identity(sys.m), &xs, "original");
         let sol = optimize(&sys, &quick);
         check(&sys, &sol.grouping, &xs, "packed");
+    }
+}
+
+/// Fixed outputs: the packed code followed by the un-permute MOVs writes every y to its
+/// original output register and lane; the MOVs are counted (one per output when nothing
+/// moved, more when a group's variables come from several packed groups).
+#[test]
+fn unpermuted_outputs_hold_y_in_the_original_order() {
+    let mut rng = Rng::new(12);
+    let quick = SearchOptions {
+        exact_budget: 20_000,
+        schedule: Schedule {
+            moves_per_var: 1,
+            ..Schedule::default()
+        },
+        ..SearchOptions::default()
+    };
+    for name in paper::names() {
+        let sys = paper::system(name).unwrap();
+        let xs: Vec<Vec<f64>> = (0..VERTICES)
+            .map(|_| (0..sys.m).map(|_| rng.unit() * 2.0 - 1.0).collect())
+            .collect();
+        let all: Vec<usize> = (0..sys.groups()).collect();
+        let id = unpermute(&Grouping::identity(sys.m), &all, false);
+        assert_eq!((id.moves, id.extra), (sys.groups(), 0), "{name}");
+        let sol = optimize(&sys, &quick);
+        let u = unpermute(&sol.grouping, &all, false);
+        assert!(
+            u.moves >= sys.groups() && u.moves <= 4 * sys.groups(),
+            "{name}"
+        );
+        if sol.grouping.canonical() != Grouping::identity(sys.m) {
+            assert!(u.extra > 0, "{name}: a regrouping must move something");
+        }
+        for d3d in [false, true] {
+            let ys = execute_as(&sys, &sol.grouping, &xs, d3d, true);
+            check_ys(&sys, &xs, &ys, &format!("unpermuted (d3d9: {d3d})"));
+        }
     }
 }
