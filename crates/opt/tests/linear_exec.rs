@@ -6,29 +6,20 @@
 //! The emitted length is the model's cost plus the extras [`emit`] names.
 #![cfg(not(target_arch = "wasm32"))]
 
-use hoist_asm::ir::Semantic;
-use hoist_asm::{ArbTarget, ParseOptions};
+mod linear_common;
 use hoist_opt::linear::anneal::{Rng, Schedule};
-use hoist_opt::linear::emit::{
-    arb, arb_program, arb_program_unpermuted, d3d9, d3d9_program, d3d9_program_unpermuted,
-    unpermute,
-};
-use hoist_opt::linear::{Grouping, SearchOptions, System, cost, optimize, paper};
-use hoist_raster::probe::{StageEnv, run_vertices};
-use hoist_raster::raster::{CompiledProgram, out_semantic};
-use hoist_raster::{ATTRIBS, Caps, GlState, StageParams};
-use std::collections::BTreeMap;
+use hoist_opt::linear::emit::unpermute;
+use hoist_opt::linear::{Grouping, SearchOptions, System, optimize, paper};
+use linear_common::Runner;
 
 const VERTICES: usize = 8;
 const TOL: f64 = 1e-5;
 
 /// Runs the program for `g` on the x vectors and returns y per vertex, by variable.
 fn execute(sys: &System, g: &Grouping, xs: &[Vec<f64>], d3d: bool) -> Vec<Vec<f64>> {
-    execute_as(sys, g, xs, d3d, false)
+    Runner::new(sys, g, d3d, false).run(xs)
 }
 
-/// `fixed`: the outputs are fixed registers, written back in the original order by the
-/// un-permute MOVs (output chunk slot k holds original group `chunk[k]`).
 fn execute_as(
     sys: &System,
     g: &Grouping,
@@ -36,69 +27,7 @@ fn execute_as(
     d3d: bool,
     fixed: bool,
 ) -> Vec<Vec<f64>> {
-    let e = if d3d { d3d9(sys, g) } else { arb(sys, g) };
-    assert_eq!(
-        e.instructions,
-        cost(sys, g) as usize / sys.repeat as usize + e.extra,
-        "{}: emitted length against the model",
-        sys.name
-    );
-    let n = sys.groups();
-    let attribs: Vec<[[f32; 4]; ATTRIBS]> = xs
-        .iter()
-        .map(|x| {
-            let mut a = [[0.0f32; 4]; ATTRIBS];
-            for (p, &v) in g.perm.iter().enumerate() {
-                a[p / 4][p % 4] = x[v] as f32;
-            }
-            a
-        })
-        .collect();
-    let (params, gl, tex, caps) = (
-        StageParams::default(),
-        GlState::default(),
-        BTreeMap::new(),
-        Caps::default(),
-    );
-    let env = StageEnv {
-        params: &params,
-        gl: &gl,
-        textures: &tex,
-        caps: &caps,
-    };
-    let mut ys = vec![vec![0.0; sys.m]; xs.len()];
-    for chunk in (0..n).collect::<Vec<_>>().chunks(8) {
-        let src = match (d3d, fixed) {
-            (true, false) => d3d9_program(&e, n, chunk),
-            (false, false) => arb_program(&e, chunk),
-            (true, true) => d3d9_program_unpermuted(&e, n, g, chunk),
-            (false, true) => arb_program_unpermuted(&e, g, chunk),
-        };
-        let opts = ParseOptions::default().with_target(&src, ArbTarget::G80);
-        let prog = hoist_asm::parse(&src, &opts)
-            .into_result()
-            .unwrap_or_else(|d| panic!("{}: {d:?}\n{src}", sys.name));
-        let cp = CompiledProgram::new(&prog).unwrap();
-        let run = run_vertices(&cp, &env, &attribs);
-        for (vi, outs) in run.outputs.iter().enumerate() {
-            for (k, &gi) in chunk.iter().enumerate() {
-                let val = outs
-                    .iter()
-                    .find(|(r, _)| out_semantic(&prog, *r) == Some(Semantic::TexCoord(k as u8)))
-                    .map(|(_, v)| *v)
-                    .unwrap_or_else(|| panic!("no texcoord[{k}] in {outs:?}"));
-                for l in 0..4 {
-                    let var = if fixed {
-                        4 * gi + l
-                    } else {
-                        g.perm[4 * gi + l]
-                    };
-                    ys[vi][var] = f64::from(val[l]);
-                }
-            }
-        }
-    }
-    ys
+    Runner::new(sys, g, d3d, fixed).run(xs)
 }
 
 fn check(sys: &System, g: &Grouping, xs: &[Vec<f64>], label: &str) {

@@ -1,0 +1,174 @@
+//! Running emitted linear-expression code in the executor, shared by `linear_exec` and
+//! `linear_results`: the programs for a grouping are parsed and compiled once (eight y
+//! groups per program, the texture-coordinate outputs), then run on many x vectors.
+#![allow(dead_code)]
+
+use hoist_asm::ir::Semantic;
+use hoist_asm::{ArbTarget, ParseOptions, Program};
+use hoist_opt::linear::emit::{
+    arb, arb_program, arb_program_unpermuted, d3d9, d3d9_program, d3d9_program_unpermuted,
+};
+use hoist_opt::linear::{Grouping, System, cost};
+use hoist_raster::probe::{StageEnv, run_vertices};
+use hoist_raster::raster::{CompiledProgram, out_semantic};
+use hoist_raster::{ATTRIBS, Caps, GlState, StageParams};
+use std::collections::BTreeMap;
+
+/// The compiled programs evaluating y = A·x + b for one grouping.
+pub struct Runner {
+    g: Grouping,
+    m: usize,
+    fixed: bool,
+    programs: Vec<(CompiledProgram, Program, Vec<usize>)>,
+}
+
+impl Runner {
+    /// `fixed`: the outputs are fixed registers, written back in the original order by the
+    /// un-permute MOVs (output slot k of a program holds original group `chunk[k]`).
+    pub fn new(sys: &System, g: &Grouping, d3d: bool, fixed: bool) -> Runner {
+        let e = if d3d { d3d9(sys, g) } else { arb(sys, g) };
+        assert_eq!(
+            e.instructions,
+            cost(sys, g) as usize / sys.repeat as usize + e.extra,
+            "{}: emitted length against the model",
+            sys.name
+        );
+        let n = sys.groups();
+        let mut programs = Vec::new();
+        for chunk in (0..n).collect::<Vec<_>>().chunks(8) {
+            let src = match (d3d, fixed) {
+                (true, false) => d3d9_program(&e, n, chunk),
+                (false, false) => arb_program(&e, chunk),
+                (true, true) => d3d9_program_unpermuted(&e, n, g, chunk),
+                (false, true) => arb_program_unpermuted(&e, g, chunk),
+            };
+            let opts = ParseOptions::default().with_target(&src, ArbTarget::G80);
+            let prog = hoist_asm::parse(&src, &opts)
+                .into_result()
+                .unwrap_or_else(|d| panic!("{}: {d:?}\n{src}", sys.name));
+            let cp = CompiledProgram::new(&prog).unwrap();
+            programs.push((cp, prog, chunk.to_vec()));
+        }
+        Runner {
+            g: g.clone(),
+            m: sys.m,
+            fixed,
+            programs,
+        }
+    }
+
+    /// y per x vector, by variable (x by variable too; the packed layout is applied here).
+    pub fn run(&self, xs: &[Vec<f64>]) -> Vec<Vec<f64>> {
+        let g = &self.g;
+        let attribs: Vec<[[f32; 4]; ATTRIBS]> = xs
+            .iter()
+            .map(|x| {
+                let mut a = [[0.0f32; 4]; ATTRIBS];
+                for (p, &v) in g.perm.iter().enumerate() {
+                    a[p / 4][p % 4] = x[v] as f32;
+                }
+                a
+            })
+            .collect();
+        let (params, gl, tex, caps) = (
+            StageParams::default(),
+            GlState::default(),
+            BTreeMap::new(),
+            Caps::default(),
+        );
+        let env = StageEnv {
+            params: &params,
+            gl: &gl,
+            textures: &tex,
+            caps: &caps,
+        };
+        let mut ys = vec![vec![0.0; self.m]; xs.len()];
+        for (cp, prog, chunk) in &self.programs {
+            let run = run_vertices(cp, &env, &attribs);
+            for (vi, outs) in run.outputs.iter().enumerate() {
+                for (k, &gi) in chunk.iter().enumerate() {
+                    let val = outs
+                        .iter()
+                        .find(|(r, _)| out_semantic(prog, *r) == Some(Semantic::TexCoord(k as u8)))
+                        .map(|(_, v)| *v)
+                        .unwrap_or_else(|| panic!("no texcoord[{k}] in {outs:?}"));
+                    for l in 0..4 {
+                        let var = if self.fixed {
+                            4 * gi + l
+                        } else {
+                            g.perm[4 * gi + l]
+                        };
+                        ys[vi][var] = f64::from(val[l]);
+                    }
+                }
+            }
+        }
+        ys
+    }
+}
+
+/// The outcome of iterating x ← A·x + b through the executor.
+#[derive(Clone, Debug)]
+pub struct Converged {
+    pub iterations: usize,
+    pub x: Vec<f64>,
+    /// max |x_k+1 − x_k| at the end.
+    pub step: f64,
+}
+
+/// Iterates from x = 0 until max |x_k+1 − x_k| ≤ `tol` or `max_iter` steps.
+pub fn iterate(r: &Runner, m: usize, tol: f64, max_iter: usize) -> Converged {
+    let mut x = vec![vec![0.0; m]];
+    let mut step = f64::INFINITY;
+    for it in 1..=max_iter {
+        let y = r.run(&x);
+        step = y[0]
+            .iter()
+            .zip(&x[0])
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        x = y;
+        if step <= tol {
+            return Converged {
+                iterations: it,
+                x: x.remove(0),
+                step,
+            };
+        }
+    }
+    Converged {
+        iterations: max_iter,
+        x: x.remove(0),
+        step,
+    }
+}
+
+/// The fixed point x = A·x + b by Gaussian elimination with partial pivoting, in f64.
+pub fn fixed_point(sys: &System) -> Vec<f64> {
+    let m = sys.m;
+    let mut a = vec![vec![0.0; m + 1]; m];
+    for (r, row) in a.iter_mut().enumerate() {
+        row[r] = 1.0;
+        for t in &sys.terms {
+            for (c, v) in &t.rows[r] {
+                row[*c] -= v;
+            }
+        }
+        row[m] = sys.b[r];
+    }
+    for col in 0..m {
+        let p = (col..m)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .unwrap();
+        a.swap(col, p);
+        for r in 0..m {
+            if r != col {
+                let f = a[r][col] / a[col][col];
+                for c in col..=m {
+                    a[r][c] -= f * a[col][c];
+                }
+            }
+        }
+    }
+    (0..m).map(|r| a[r][m] / a[r][r]).collect()
+}
