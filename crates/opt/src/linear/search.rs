@@ -1,7 +1,7 @@
-//! The whole search: structured seeds, annealing from the original order and from the best
+//! The whole search: structured seeds (strides, colour classes), annealing from the original order and from the best
 //! seed, then branch and bound under the best cost found, with the method that won.
 
-use super::anneal::{Rng, Schedule, anneal, seeds};
+use super::anneal::{Rng, Schedule, anneal, colour_seeds, seeds};
 use super::cost::{Grouping, Packing, Parts, cost};
 use super::exact::{branch_and_bound, lower_bound};
 use super::profile_cost::{ProfileCost, profile_costs};
@@ -68,7 +68,7 @@ pub fn optimize(sys: &System, opts: &SearchOptions) -> Solution {
     let before = Packing::new(sys, &original);
     let mut found: Vec<(String, u32, Grouping)> =
         vec![("original order".into(), before.total(), original.clone())];
-    for (label, g) in seeds(sys.m) {
+    for (label, g) in seeds(sys.m).into_iter().chain(colour_seeds(sys)) {
         found.push((label, cost(sys, &g), g));
     }
     let best_seed = found[1..]
