@@ -6,18 +6,17 @@
 //! The emitted length is the model's cost plus the extras [`emit`] names.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod linear_common;
 use hoist_opt::linear::anneal::{Rng, Schedule};
 use hoist_opt::linear::emit::unpermute;
 use hoist_opt::linear::{Grouping, SearchOptions, System, optimize, paper};
-use linear_common::Runner;
+use hoist_verify::linear::Runner;
 
 const VERTICES: usize = 8;
 const TOL: f64 = 1e-5;
 
 /// Runs the program for `g` on the x vectors and returns y per vertex, by variable.
 fn execute(sys: &System, g: &Grouping, xs: &[Vec<f64>], d3d: bool) -> Vec<Vec<f64>> {
-    Runner::new(sys, g, d3d, false).run(xs)
+    Runner::new(sys, g, d3d, false).unwrap().run(xs)
 }
 
 fn execute_as(
@@ -27,7 +26,7 @@ fn execute_as(
     d3d: bool,
     fixed: bool,
 ) -> Vec<Vec<f64>> {
-    Runner::new(sys, g, d3d, fixed).run(xs)
+    Runner::new(sys, g, d3d, fixed).unwrap().run(xs)
 }
 
 fn check(sys: &System, g: &Grouping, xs: &[Vec<f64>], label: &str) {

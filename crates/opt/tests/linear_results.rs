@@ -6,9 +6,8 @@
 
 #[path = "../../../tests/support/golden.rs"]
 mod golden;
-mod linear_common;
-use hoist_opt::linear::{Grouping, SearchOptions, Solution, System, optimize, paper};
-use linear_common::{Runner, fixed_point, iterate};
+use hoist_opt::linear::{SearchOptions, Solution, System, optimize, paper};
+use hoist_verify::linear::converge;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -47,40 +46,19 @@ fn convergence() -> Vec<Run> {
         if !ITERATIONS.contains(&case.name) {
             continue;
         }
-        let star = fixed_point(sys);
-        let dist = |x: &[f64]| {
-            x.iter()
-                .zip(&star)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max)
-        };
-        let a = iterate(
-            &Runner::new(sys, &Grouping::identity(sys.m), false, false),
-            sys.m,
-            STEP_TOL,
-            MAX_ITER,
-        );
-        let b = iterate(
-            &Runner::new(sys, &sol.grouping, false, false),
-            sys.m,
-            STEP_TOL,
-            MAX_ITER,
-        );
+        let c = converge(sys, &sol.grouping, STEP_TOL, MAX_ITER).unwrap();
+        let (a, b) = (&c.original, &c.packed);
         assert!(
             a.step <= STEP_TOL && b.step <= STEP_TOL,
             "{}: no convergence",
             case.name
         );
-        let between =
-            a.x.iter()
-                .zip(&b.x)
-                .map(|(p, q)| (p - q).abs())
-                .fold(0.0, f64::max);
+        let (ea, eb) = (c.original_error.unwrap(), c.packed_error.unwrap());
         out.push(Run {
             name: case.name,
-            original: (a.iterations, dist(&a.x)),
-            packed: (b.iterations, dist(&b.x)),
-            between,
+            original: (a.iterations, ea),
+            packed: (b.iterations, eb),
+            between: c.between,
         });
     }
     out
@@ -89,7 +67,7 @@ fn convergence() -> Vec<Run> {
 fn convergence_section() -> String {
     let mut s = format!(
         "\n## Convergence\n\n\
-         Original and packed ARB code iterated in the executor (`crates/opt/tests/linear_common`): \
+         Original and packed ARB code iterated in the executor (`hoist_verify::linear::converge`): \
          x₀ = 0, each step runs the vertex program on x and feeds y back as x, until \
          max |x_k+1 − x_k| ≤ {STEP_TOL:e} (at most {MAX_ITER} steps). The fixed point x* = A·x* + b \
          is solved in f64 by Gaussian elimination. The emitted code evaluates every term with the \

@@ -1,7 +1,9 @@
-//! Running emitted linear-expression code in the executor, shared by `linear_exec` and
-//! `linear_results`: the programs for a grouping are parsed and compiled once (eight y
-//! groups per program, the texture-coordinate outputs), then run on many x vectors.
-#![allow(dead_code)]
+//! Linear-expression code (seed 003, `hoist_opt::linear`) run in the executor, which
+//! hoist-opt cannot call: [`Runner`] parses and compiles the emitted programs of a grouping
+//! once (eight y groups per program, in the texture-coordinate outputs) and evaluates
+//! y = A·x + b for many x; [`converge`] iterates original and packed code, feeding y back
+//! as x, to the fixed point, which [`fixed_point`] solves in f64 (Gaussian elimination) to
+//! compare with. The tests of `hoist_opt::linear`, the command line and the page use it.
 
 use hoist_asm::ir::Semantic;
 use hoist_asm::{ArbTarget, ParseOptions, Program};
@@ -12,6 +14,7 @@ use hoist_opt::linear::{Grouping, System, cost};
 use hoist_raster::probe::{StageEnv, run_vertices};
 use hoist_raster::raster::{CompiledProgram, out_semantic};
 use hoist_raster::{ATTRIBS, Caps, GlState, StageParams};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The compiled programs evaluating y = A·x + b for one grouping.
@@ -25,14 +28,15 @@ pub struct Runner {
 impl Runner {
     /// `fixed`: the outputs are fixed registers, written back in the original order by the
     /// un-permute MOVs (output slot k of a program holds original group `chunk[k]`).
-    pub fn new(sys: &System, g: &Grouping, d3d: bool, fixed: bool) -> Runner {
+    pub fn new(sys: &System, g: &Grouping, d3d: bool, fixed: bool) -> Result<Runner, String> {
         let e = if d3d { d3d9(sys, g) } else { arb(sys, g) };
-        assert_eq!(
-            e.instructions,
-            cost(sys, g) as usize / sys.repeat as usize + e.extra,
-            "{}: emitted length against the model",
-            sys.name
-        );
+        let model = cost(sys, g) as usize / sys.repeat as usize;
+        if e.instructions != model + e.extra {
+            return Err(format!(
+                "{}: {} instructions emitted, the model counts {model} + {} extra",
+                sys.name, e.instructions, e.extra
+            ));
+        }
         let n = sys.groups();
         let mut programs = Vec::new();
         for chunk in (0..n).collect::<Vec<_>>().chunks(8) {
@@ -45,16 +49,16 @@ impl Runner {
             let opts = ParseOptions::default().with_target(&src, ArbTarget::G80);
             let prog = hoist_asm::parse(&src, &opts)
                 .into_result()
-                .unwrap_or_else(|d| panic!("{}: {d:?}\n{src}", sys.name));
-            let cp = CompiledProgram::new(&prog).unwrap();
+                .map_err(|d| format!("{}: the emitted program does not parse: {d:?}", sys.name))?;
+            let cp = CompiledProgram::new(&prog).map_err(|e| e.to_string())?;
             programs.push((cp, prog, chunk.to_vec()));
         }
-        Runner {
+        Ok(Runner {
             g: g.clone(),
             m: sys.m,
             fixed,
             programs,
-        }
+        })
     }
 
     /// y per x vector, by variable (x by variable too; the packed layout is applied here).
@@ -90,8 +94,7 @@ impl Runner {
                     let val = outs
                         .iter()
                         .find(|(r, _)| out_semantic(prog, *r) == Some(Semantic::TexCoord(k as u8)))
-                        .map(|(_, v)| *v)
-                        .unwrap_or_else(|| panic!("no texcoord[{k}] in {outs:?}"));
+                        .map_or([f32::NAN; 4], |(_, v)| *v);
                     for l in 0..4 {
                         let var = if self.fixed {
                             4 * gi + l
@@ -108,7 +111,7 @@ impl Runner {
 }
 
 /// The outcome of iterating x ← A·x + b through the executor.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Converged {
     pub iterations: usize,
     pub x: Vec<f64>,
@@ -116,7 +119,8 @@ pub struct Converged {
     pub step: f64,
 }
 
-/// Iterates from x = 0 until max |x_k+1 − x_k| ≤ `tol` or `max_iter` steps.
+/// Iterates from x = 0 until max |x_k+1 − x_k| ≤ `tol` or `max_iter` steps (a non-finite
+/// step stops it too).
 pub fn iterate(r: &Runner, m: usize, tol: f64, max_iter: usize) -> Converged {
     let mut x = vec![vec![0.0; m]];
     let mut step = f64::INFINITY;
@@ -128,7 +132,7 @@ pub fn iterate(r: &Runner, m: usize, tol: f64, max_iter: usize) -> Converged {
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f64::max);
         x = y;
-        if step <= tol {
+        if step <= tol || !step.is_finite() {
             return Converged {
                 iterations: it,
                 x: x.remove(0),
@@ -143,8 +147,54 @@ pub fn iterate(r: &Runner, m: usize, tol: f64, max_iter: usize) -> Converged {
     }
 }
 
+/// Original and packed code iterated to the fixed point.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Convergence {
+    pub tolerance: f64,
+    pub original: Converged,
+    pub packed: Converged,
+    /// max |x − x*| of each, x* the f64 fixed point (None when I − A is singular).
+    pub original_error: Option<f64>,
+    pub packed_error: Option<f64>,
+    /// max |x_original − x_packed|.
+    pub between: f64,
+}
+
+fn max_diff(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| (p - q).abs())
+        .fold(0.0, f64::max)
+}
+
+/// Iterates the original order's code and `g`'s from x = 0 (ARB code; a step is one run
+/// of the vertex programs) until max |x_k+1 − x_k| ≤ `tol` or `max_iter` steps.
+pub fn converge(
+    sys: &System,
+    g: &Grouping,
+    tol: f64,
+    max_iter: usize,
+) -> Result<Convergence, String> {
+    let original = iterate(
+        &Runner::new(sys, &Grouping::identity(sys.m), false, false)?,
+        sys.m,
+        tol,
+        max_iter,
+    );
+    let packed = iterate(&Runner::new(sys, g, false, false)?, sys.m, tol, max_iter);
+    let star = fixed_point(sys);
+    Ok(Convergence {
+        tolerance: tol,
+        original_error: star.as_ref().map(|s| max_diff(&original.x, s)),
+        packed_error: star.as_ref().map(|s| max_diff(&packed.x, s)),
+        between: max_diff(&original.x, &packed.x),
+        original,
+        packed,
+    })
+}
+
 /// The fixed point x = A·x + b by Gaussian elimination with partial pivoting, in f64.
-pub fn fixed_point(sys: &System) -> Vec<f64> {
+pub fn fixed_point(sys: &System) -> Option<Vec<f64>> {
     let m = sys.m;
     let mut a = vec![vec![0.0; m + 1]; m];
     for (r, row) in a.iter_mut().enumerate() {
@@ -160,6 +210,9 @@ pub fn fixed_point(sys: &System) -> Vec<f64> {
         let p = (col..m)
             .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
             .unwrap();
+        if a[p][col].abs() < 1e-12 {
+            return None;
+        }
         a.swap(col, p);
         for r in 0..m {
             if r != col {
@@ -170,5 +223,5 @@ pub fn fixed_point(sys: &System) -> Vec<f64> {
             }
         }
     }
-    (0..m).map(|r| a[r][m] / a[r][r]).collect()
+    Some((0..m).map(|r| a[r][m] / a[r][r]).collect())
 }
