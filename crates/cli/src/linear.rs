@@ -10,6 +10,7 @@ use hoist_opt::linear::anneal::Schedule;
 use hoist_opt::linear::profile_cost::ProfileCost;
 use hoist_opt::linear::recover::{self, Recovered, Rows};
 use hoist_opt::linear::{self, SearchOptions, Solution, System, emit, paper};
+use hoist_verify::linear::{Convergence, converge};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -42,6 +43,10 @@ pub struct Args {
     /// the original order (they are counted either way)
     #[arg(long)]
     unpermute: bool,
+    /// Iterate x ← A·x + b with the original and the packed code in the executor until the
+    /// step is at most this (e.g. 1e-6), and compare both with the fixed point
+    #[arg(long, value_name = "TOL")]
+    converge: Option<f64>,
     /// Seed of the annealing's random numbers
     #[arg(long, default_value_t = SearchOptions::default().seed)]
     seed: u64,
@@ -98,10 +103,16 @@ struct Report<'a> {
     cost_profile: CostProfile<'a>,
     program_before: Program,
     program_after: Program,
+    /// With `--converge`: the iterations of the original and the packed code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    convergence: Option<Convergence>,
     /// For a program file: what the rows and the variables stand for.
     #[serde(skip_serializing_if = "Option::is_none")]
     recovered: Option<&'a Recovered>,
 }
+
+/// Iterations `--converge` runs at most.
+const CONVERGE_MAX_STEPS: usize = 5000;
 
 #[derive(Serialize)]
 struct CostProfile<'a> {
@@ -243,6 +254,19 @@ fn human(r: &Report, sol: &Solution) -> String {
             a.profile, b.instructions, a.instructions, b.extra, a.extra, a.rule
         );
     }
+    if let Some(c) = &r.convergence {
+        let err = |e: Option<f64>| e.map_or("—".to_string(), |e| format!("{e:.1e}"));
+        s += &format!(
+            "iterated to a step ≤ {:e}: original {} steps (max|x − x*| {}), packed {} steps ({}); \
+             max|x_original − x_packed| {:.1e}\n",
+            c.tolerance,
+            c.original.iterations,
+            err(c.original_error),
+            c.packed.iterations,
+            err(c.packed_error),
+            c.between
+        );
+    }
     s += "groups:";
     for (i, g) in r.groups.iter().enumerate() {
         s += &format!(" {i}={g:?}");
@@ -285,6 +309,20 @@ pub fn run(args: Args) -> u8 {
         },
     };
     let sol = linear::optimize(&sys, &opts);
+    let convergence = match args.converge {
+        None => None,
+        Some(tol) if !(tol.is_finite() && tol > 0.0) => {
+            util::error("--converge needs a positive tolerance");
+            return 2;
+        }
+        Some(tol) => match converge(&sys, &sol.grouping, tol, CONVERGE_MAX_STEPS) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                util::error(e);
+                return 1;
+            }
+        },
+    };
     let report = Report {
         name: &sys.name,
         variables: sys.vars,
@@ -316,6 +354,7 @@ pub fn run(args: Args) -> u8 {
         ),
         program_after: program(&sys, &sol.grouping, args.d3d9, args.unpermute),
         recovered: recovered.as_ref(),
+        convergence,
         cost_profile: CostProfile {
             before: &sol.profiles_before,
             after: &sol.profiles_after,

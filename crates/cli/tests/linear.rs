@@ -52,6 +52,17 @@ fn paper_json_has_the_interface_fields() {
         ["arb_fragment", "ps_2_0", "arb_vertex", "vs_1_1_constants"]
     );
     assert_eq!(profiles[0]["instructions"], 4);
+    let c = json(&["linear", "--paper", "fig10", "--json", "--converge", "1e-6"]);
+    let conv = &c["convergence"];
+    assert!(conv["packed"]["step"].as_f64().unwrap() <= 1e-6);
+    assert!(conv["packed_error"].as_f64().unwrap() <= 1e-5);
+    assert_eq!(conv["original"]["iterations"], conv["packed"]["iterations"]);
+    assert_eq!(
+        hoist(&["linear", "--paper", "fig10", "--converge", "nan"])
+            .status
+            .code(),
+        Some(2)
+    );
     let fixed = hoist(&["linear", "--paper", "fig10", "--unpermute"]);
     let text = String::from_utf8_lossy(&fixed.stdout);
     assert!(text.contains("MOV result.texcoord[1].yw, y1."), "{text}");
