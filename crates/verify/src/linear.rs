@@ -29,6 +29,15 @@ impl Runner {
     /// `fixed`: the outputs are fixed registers, written back in the original order by the
     /// un-permute MOVs (output slot k of a program holds original group `chunk[k]`).
     pub fn new(sys: &System, g: &Grouping, d3d: bool, fixed: bool) -> Result<Runner, String> {
+        if sys.groups() > ATTRIBS {
+            return Err(format!(
+                "{}: the emitted code reads x from the {ATTRIBS} vertex attributes, so it runs \
+                 systems of at most {} variables; this one has {}",
+                sys.name,
+                4 * ATTRIBS,
+                sys.vars
+            ));
+        }
         let e = if d3d { d3d9(sys, g) } else { arb(sys, g) };
         let model = cost(sys, g) as usize / sys.repeat as usize;
         if e.instructions != model + e.extra {
@@ -47,9 +56,14 @@ impl Runner {
                 (false, true) => arb_program_unpermuted(&e, g, chunk),
             };
             let opts = ParseOptions::default().with_target(&src, ArbTarget::G80);
-            let prog = hoist_asm::parse(&src, &opts)
-                .into_result()
-                .map_err(|d| format!("{}: the emitted program does not parse: {d:?}", sys.name))?;
+            let prog = hoist_asm::parse(&src, &opts).into_result().map_err(|d| {
+                let first = d.iter().find(|d| d.is_error()).map(|d| d.message.clone());
+                format!(
+                    "{}: the emitted program does not parse: {}",
+                    sys.name,
+                    first.unwrap_or_default()
+                )
+            })?;
             let cp = CompiledProgram::new(&prog).map_err(|e| e.to_string())?;
             programs.push((cp, prog, chunk.to_vec()));
         }
