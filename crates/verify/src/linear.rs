@@ -109,13 +109,13 @@ impl Runner {
                         .iter()
                         .find(|(r, _)| out_semantic(prog, *r) == Some(Semantic::TexCoord(k as u8)))
                         .map_or([f32::NAN; 4], |(_, v)| *v);
-                    for l in 0..4 {
+                    for (l, v) in val.iter().enumerate() {
                         let var = if self.fixed {
                             4 * gi + l
                         } else {
                             g.perm[4 * gi + l]
                         };
-                        ys[vi][var] = f64::from(val[l]);
+                        ys[vi][var] = f64::from(*v);
                     }
                 }
             }
@@ -221,18 +221,17 @@ pub fn fixed_point(sys: &System) -> Option<Vec<f64>> {
         row[m] = sys.b[r];
     }
     for col in 0..m {
-        let p = (col..m)
-            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
-            .unwrap();
+        let p = (col..m).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
         if a[p][col].abs() < 1e-12 {
             return None;
         }
         a.swap(col, p);
-        for r in 0..m {
+        let pivot = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
             if r != col {
-                let f = a[r][col] / a[col][col];
-                for c in col..=m {
-                    a[r][c] -= f * a[col][c];
+                let f = row[col] / pivot[col];
+                for (x, p) in row.iter_mut().zip(&pivot).skip(col) {
+                    *x -= f * p;
                 }
             }
         }

@@ -266,10 +266,10 @@ impl State<'_> {
     }
 
     fn reg_name(&self, r: Reg, sym: Option<u16>) -> String {
-        if let Some(s) = sym.and_then(|s| self.prog.symbols.get(s as usize)) {
-            if !matches!(s.kind, SymKind::Param { array: true, .. }) {
-                return s.name.clone();
-            }
+        if let Some(s) = sym.and_then(|s| self.prog.symbols.get(s as usize))
+            && !matches!(s.kind, SymKind::Param { array: true, .. })
+        {
+            return s.name.clone();
         }
         if self.prog.dialect() == Dialect::D3d9 {
             return hoist_asm::d3d9::regs::reg_name(r);
@@ -279,10 +279,10 @@ impl State<'_> {
 
     fn leaf(&mut self, src: &Src, comp: u8) -> Affine {
         let r = src.reg;
-        if r.file == RegFile::Const {
-            if let Some(v) = self.prog.literal(r.index) {
-                return Affine::constant(f64::from(v[comp as usize]));
-            }
+        if r.file == RegFile::Const
+            && let Some(v) = self.prog.literal(r.index)
+        {
+            return Affine::constant(f64::from(v[comp as usize]));
         }
         if matches!(r.file, RegFile::Temp) || r.file.is_output() {
             return self.regs.get(&(r, comp)).cloned().unwrap_or_default();
