@@ -51,7 +51,7 @@ pub fn profile_costs(sys: &System, g: &Grouping) -> Vec<ProfileCost> {
     let rep = sys.repeat;
     let emitted = emit::arb(sys, g);
     let b_adds = b_adds(sys, &pk);
-    let structural = emitted.extra as u32 - b_adds;
+    let structural = (emitted.extra as u32).saturating_sub(b_adds);
     let swz = ps2_0_movs(sys, g, &pk);
     let x_groups = x_groups_read(sys, &pk);
     let mk = |profile, extra: u32, rule| ProfileCost {
