@@ -5,6 +5,7 @@
 
 use hoist_opt::linear::anneal::{Rng, Schedule, anneal, strided};
 use hoist_opt::linear::exact::{branch_and_bound, lower_bound};
+use hoist_opt::linear::profile_cost::profile_costs;
 use hoist_opt::linear::{Grouping, Packing, SearchOptions, System, cost, optimize, paper, parse};
 use proptest::prelude::*;
 
@@ -179,5 +180,31 @@ proptest! {
             prop_assert_eq!(sol.cost_after, ex.cost);
             prop_assert!(sol.lower_bound <= sol.cost_after);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The profile counts keep their order (every profile pays at least what the freest one
+    /// pays), and the ARB vertex count is the emitted program's length.
+    #[test]
+    fn profile_costs_are_ordered_and_match_the_emitted_code(sys in arb_system(), perm_seed in any::<u64>()) {
+        let mut rng = Rng::new(perm_seed);
+        let mut perm: Vec<usize> = (0..sys.m).collect();
+        for i in (1..perm.len()).rev() {
+            perm.swap(i, rng.below(i + 1));
+        }
+        let g = Grouping { perm };
+        let pc = profile_costs(&sys, &g);
+        let by = |name: &str| pc.iter().find(|p| p.profile == name).unwrap().instructions;
+        let model = cost(&sys, &g);
+        prop_assert!(model <= by("arb_fragment"));
+        prop_assert!(by("arb_fragment") <= by("ps_2_0"));
+        prop_assert!(by("arb_fragment") <= by("arb_vertex"));
+        prop_assert!(by("arb_vertex") <= by("vs_1_1_constants"));
+        let e = hoist_opt::linear::emit::arb(&sys, &g);
+        prop_assert_eq!(by("arb_vertex"), e.instructions as u32 * sys.repeat);
+        prop_assert!(pc.iter().all(|p| p.instructions == model + p.extra));
     }
 }

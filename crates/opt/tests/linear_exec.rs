@@ -6,78 +6,27 @@
 //! The emitted length is the model's cost plus the extras [`emit`] names.
 #![cfg(not(target_arch = "wasm32"))]
 
-use hoist_asm::ir::Semantic;
-use hoist_asm::{ArbTarget, ParseOptions};
 use hoist_opt::linear::anneal::{Rng, Schedule};
-use hoist_opt::linear::emit::{arb, arb_program, d3d9, d3d9_program};
-use hoist_opt::linear::{Grouping, SearchOptions, System, cost, optimize, paper};
-use hoist_raster::probe::{StageEnv, run_vertices};
-use hoist_raster::raster::{CompiledProgram, out_semantic};
-use hoist_raster::{ATTRIBS, Caps, GlState, StageParams};
-use std::collections::BTreeMap;
+use hoist_opt::linear::emit::unpermute;
+use hoist_opt::linear::{Grouping, SearchOptions, System, optimize, paper};
+use hoist_verify::linear::Runner;
 
 const VERTICES: usize = 8;
 const TOL: f64 = 1e-5;
 
 /// Runs the program for `g` on the x vectors and returns y per vertex, by variable.
 fn execute(sys: &System, g: &Grouping, xs: &[Vec<f64>], d3d: bool) -> Vec<Vec<f64>> {
-    let e = if d3d { d3d9(sys, g) } else { arb(sys, g) };
-    assert_eq!(
-        e.instructions,
-        cost(sys, g) as usize / sys.repeat as usize + e.extra,
-        "{}: emitted length against the model",
-        sys.name
-    );
-    let n = sys.groups();
-    let attribs: Vec<[[f32; 4]; ATTRIBS]> = xs
-        .iter()
-        .map(|x| {
-            let mut a = [[0.0f32; 4]; ATTRIBS];
-            for (p, &v) in g.perm.iter().enumerate() {
-                a[p / 4][p % 4] = x[v] as f32;
-            }
-            a
-        })
-        .collect();
-    let (params, gl, tex, caps) = (
-        StageParams::default(),
-        GlState::default(),
-        BTreeMap::new(),
-        Caps::default(),
-    );
-    let env = StageEnv {
-        params: &params,
-        gl: &gl,
-        textures: &tex,
-        caps: &caps,
-    };
-    let mut ys = vec![vec![0.0; sys.m]; xs.len()];
-    for chunk in (0..n).collect::<Vec<_>>().chunks(8) {
-        let src = if d3d {
-            d3d9_program(&e, n, chunk)
-        } else {
-            arb_program(&e, chunk)
-        };
-        let opts = ParseOptions::default().with_target(&src, ArbTarget::G80);
-        let prog = hoist_asm::parse(&src, &opts)
-            .into_result()
-            .unwrap_or_else(|d| panic!("{}: {d:?}\n{src}", sys.name));
-        let cp = CompiledProgram::new(&prog).unwrap();
-        let run = run_vertices(&cp, &env, &attribs);
-        for (vi, outs) in run.outputs.iter().enumerate() {
-            for (k, &gi) in chunk.iter().enumerate() {
-                let val = outs
-                    .iter()
-                    .find(|(r, _)| out_semantic(&prog, *r) == Some(Semantic::TexCoord(k as u8)))
-                    .map(|(_, v)| *v)
-                    .unwrap_or_else(|| panic!("no texcoord[{k}] in {outs:?}"));
-                for l in 0..4 {
-                    ys[vi][g.perm[4 * gi + l]] = f64::from(val[l]);
-                }
-            }
-        }
-    }
-    ys
+    Runner::new(sys, g, d3d, false).unwrap().run(xs)
+}
+
+fn execute_as(
+    sys: &System,
+    g: &Grouping,
+    xs: &[Vec<f64>],
+    d3d: bool,
+    fixed: bool,
+) -> Vec<Vec<f64>> {
+    Runner::new(sys, g, d3d, fixed).unwrap().run(xs)
 }
 
 fn check(sys: &System, g: &Grouping, xs: &[Vec<f64>], label: &str) {
@@ -87,15 +36,23 @@ fn check(sys: &System, g: &Grouping, xs: &[Vec<f64>], label: &str) {
 }
 
 fn check_dialect(sys: &System, g: &Grouping, xs: &[Vec<f64>], label: &str, d3d: bool) {
-    let ys = execute(sys, g, xs, d3d);
-    for (x, y) in xs.iter().zip(&ys) {
+    check_ys(
+        sys,
+        xs,
+        &execute(sys, g, xs, d3d),
+        &format!("{label} (d3d9: {d3d})"),
+    );
+}
+
+fn check_ys(sys: &System, xs: &[Vec<f64>], ys: &[Vec<f64>], label: &str) {
+    for (x, y) in xs.iter().zip(ys) {
         for (r, &got) in y.iter().enumerate() {
             let terms = sys.terms.iter().flat_map(|t| t.rows[r].iter());
             let want: f64 = terms.clone().map(|(c, v)| v * x[*c]).sum::<f64>() + sys.b[r];
             let scale: f64 = terms.map(|(c, v)| (v * x[*c]).abs()).sum::<f64>() + sys.b[r].abs();
             assert!(
                 (got - want).abs() <= TOL * scale + 1e-6,
-                "{} {label} (d3d9: {d3d}): y[{r}] = {} but A·x + b = {want}",
+                "{} {label}: y[{r}] = {} but A·x + b = {want}",
                 sys.name,
                 got
             );
@@ -122,5 +79,43 @@ fn packed_programs_compute_the_same_y_up_to_the_permutation() {
         check(&sys, &Grouping::identity(sys.m), &xs, "original");
         let sol = optimize(&sys, &quick);
         check(&sys, &sol.grouping, &xs, "packed");
+    }
+}
+
+/// Fixed outputs: the packed code followed by the un-permute MOVs writes every y to its
+/// original output register and lane; the MOVs are counted (one per output when nothing
+/// moved, more when a group's variables come from several packed groups).
+#[test]
+fn unpermuted_outputs_hold_y_in_the_original_order() {
+    let mut rng = Rng::new(12);
+    let quick = SearchOptions {
+        exact_budget: 20_000,
+        schedule: Schedule {
+            moves_per_var: 1,
+            ..Schedule::default()
+        },
+        ..SearchOptions::default()
+    };
+    for name in paper::names() {
+        let sys = paper::system(name).unwrap();
+        let xs: Vec<Vec<f64>> = (0..VERTICES)
+            .map(|_| (0..sys.m).map(|_| rng.unit() * 2.0 - 1.0).collect())
+            .collect();
+        let all: Vec<usize> = (0..sys.groups()).collect();
+        let id = unpermute(&Grouping::identity(sys.m), &all, false);
+        assert_eq!((id.moves, id.extra), (sys.groups(), 0), "{name}");
+        let sol = optimize(&sys, &quick);
+        let u = unpermute(&sol.grouping, &all, false);
+        assert!(
+            u.moves >= sys.groups() && u.moves <= 4 * sys.groups(),
+            "{name}"
+        );
+        if sol.grouping.canonical() != Grouping::identity(sys.m) {
+            assert!(u.extra > 0, "{name}: a regrouping must move something");
+        }
+        for d3d in [false, true] {
+            let ys = execute_as(&sys, &sol.grouping, &xs, d3d, true);
+            check_ys(&sys, &xs, &ys, &format!("unpermuted (d3d9: {d3d})"));
+        }
     }
 }

@@ -9,10 +9,12 @@
 //! - [`generate`]: random vertex/fragment program pairs in both dialects, written the way
 //!   compilers write them (the inputs of the soak, the fuzzers and the property tests);
 //! - [`fuzz`]: the fuzz targets' bodies, shared with the tests that replay their findings;
+//! - [`linear`]: emitted linear-expression code (seed 003) run and iterated in the executor;
 //! - [`soak`]: many generated pairs through all of the above, counting what went wrong.
 
 pub mod fuzz;
 pub mod generate;
+pub mod linear;
 pub mod optimize;
 pub mod scene;
 pub mod soak;

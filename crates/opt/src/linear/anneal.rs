@@ -1,4 +1,5 @@
-//! The paper's simulated annealing (seed §2.3.3, Fig. 4) and the structured seeds.
+//! The paper's simulated annealing (seed §2.3.3, Fig. 4) and the structured seeds (strides
+//! and colour classes).
 //!
 //! A move swaps two variables of different groups (a swap inside a group, or of whole
 //! groups, leaves the cost unchanged, so only the partition into groups of four matters);
@@ -121,14 +122,63 @@ pub fn strided(m: usize, s: usize) -> Grouping {
     Grouping { perm }
 }
 
-/// The structured seeds: strides 2..=8 and m/4, m/8, m/16 (those below m), labelled.
-pub fn seeds(m: usize) -> Vec<(String, Grouping)> {
+fn strides(m: usize) -> Vec<usize> {
     let mut strides: Vec<usize> = (2..=8).chain([m / 4, m / 8, m / 16]).collect();
     strides.retain(|&s| s >= 2 && s < m);
     strides.sort_unstable();
     strides.dedup();
     strides
+}
+
+/// The structured seeds: strides 2..=8 and m/4, m/8, m/16 (those below m), labelled.
+pub fn seeds(m: usize) -> Vec<(String, Grouping)> {
+    strides(m)
         .into_iter()
         .map(|s| (format!("stride {s}"), strided(m, s)))
+        .collect()
+}
+
+/// A greedy colouring of the variables in index order, two variables adjacent when either
+/// reads the other (a_rc ≠ 0 in some term). On a grid with a nearest-neighbour stencil in
+/// lexicographic order this is the red-black colouring.
+pub fn colouring(sys: &System) -> Vec<usize> {
+    let mut adj = vec![Vec::new(); sys.m];
+    for t in &sys.terms {
+        for (r, row) in t.rows.iter().enumerate() {
+            for &(c, _) in row {
+                if c != r {
+                    adj[r].push(c);
+                    adj[c].push(r);
+                }
+            }
+        }
+    }
+    let mut colour = vec![usize::MAX; sys.m];
+    for v in 0..sys.m {
+        let used: Vec<usize> = adj[v].iter().map(|&u| colour[u]).collect();
+        colour[v] = (0..).find(|c| !used.contains(c)).unwrap_or(0);
+    }
+    colour
+}
+
+/// Colour-class seeds (seed 003 leaves the seeds open; red-black orderings are the classic
+/// regrouping of Gauss-Seidel): variables ordered by (colour, v mod s, v div s) for the
+/// strides of [`seeds`] and 1, when the colouring has between 2 and m/2 classes.
+pub fn colour_seeds(sys: &System) -> Vec<(String, Grouping)> {
+    let colour = colouring(sys);
+    let classes = colour.iter().copied().max().map_or(0, |c| c + 1);
+    if classes < 2 || classes > sys.m / 2 {
+        return Vec::new();
+    }
+    std::iter::once(1)
+        .chain(strides(sys.m))
+        .map(|s| {
+            let mut perm: Vec<usize> = (0..sys.m).collect();
+            perm.sort_by_key(|&v| (colour[v], v % s, v / s));
+            (
+                format!("{classes}-colouring, stride {s}"),
+                Grouping { perm },
+            )
+        })
         .collect()
 }

@@ -2,7 +2,9 @@
 //! generation stage).
 //!
 //! x group J is `vertex.attrib[J]` / `vJ` (the packed layout), y group I the temporary
-//! `yI` / `r(I+1)`; outputs stay in the packed order (no un-permute MOVs yet).
+//! `yI` / `r(I+1)`; outputs stay in the packed order, or, for outputs that are fixed
+//! registers, [`unpermute`] writes them back in the original order with one masked,
+//! swizzled MOV per packed group feeding an output.
 //! Per block row: the row-major blocks first (one masked DP4 per non-zero row, the first
 //! straight into yI, the others into `t` and ADDed), then b, then the column-major peels
 //! (MUL, or MAD accumulating into yI, with the swizzle that lines each row's coefficient
@@ -322,6 +324,89 @@ pub fn d3d9_program(e: &Emitted, groups: usize, outputs: &[usize]) -> String {
     for (k, gi) in outputs.iter().enumerate() {
         let _ = writeln!(s, "mov o{k}, r{}", gi + 1);
     }
+    let _ = writeln!(s, "mov o{pos}, v0");
+    s
+}
+
+/// The MOVs that write y back in the original order, for outputs that are fixed registers
+/// (a colour, a texture coordinate): output slot s receives the original variables
+/// 4k..4k+4 (k = `outputs[s]`), one masked, swizzled MOV per packed group that holds some
+/// of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unpermuted {
+    pub text: String,
+    pub moves: usize,
+    /// Moves beyond the one per output that any order needs.
+    pub extra: usize,
+}
+
+/// Un-permute MOVs into `result.texcoord[s]` (ARB) or `o{s}` (vs_3_0).
+pub fn unpermute(g: &Grouping, outputs: &[usize], d3d: bool) -> Unpermuted {
+    let mut lane_of = vec![(0, 0); g.perm.len()];
+    for (p, &v) in g.perm.iter().enumerate() {
+        lane_of[v] = (p / 4, p % 4);
+    }
+    let (mut text, mut moves) = (String::new(), 0);
+    for (s, &k) in outputs.iter().enumerate() {
+        let mut by_group: Vec<(usize, Vec<(usize, usize)>)> = Vec::new();
+        for l in 0..4 {
+            let (grp, lane) = lane_of[4 * k + l];
+            match by_group.iter_mut().find(|(gi, _)| *gi == grp) {
+                Some((_, ls)) => ls.push((l, lane)),
+                None => by_group.push((grp, vec![(l, lane)])),
+            }
+        }
+        for (grp, ls) in by_group {
+            let dst_lanes: Vec<usize> = ls.iter().map(|p| p.0).collect();
+            let mut swz = ['x'; 4];
+            for &(l, lane) in &ls {
+                swz[l] = LANES[lane];
+            }
+            let swz: String = swz.iter().collect();
+            let m = mask(&dst_lanes);
+            if d3d {
+                let _ = writeln!(text, "mov o{s}.{m}, r{}.{swz}", grp + 1);
+            } else {
+                let _ = writeln!(text, "MOV result.texcoord[{s}].{m}, y{grp}.{swz};");
+            }
+            moves += 1;
+        }
+    }
+    Unpermuted {
+        text,
+        moves,
+        extra: moves - outputs.len(),
+    }
+}
+
+/// [`arb_program`] with the outputs in the original order (output s holds original group
+/// `outputs[s]`).
+pub fn arb_program_unpermuted(e: &Emitted, g: &Grouping, outputs: &[usize]) -> String {
+    let mut s = String::from("!!ARBvp1.0\n");
+    s += &e.body;
+    s += &unpermute(g, outputs, false).text;
+    s += "MOV result.position, vertex.attrib[0];\nEND\n";
+    s
+}
+
+/// [`d3d9_program`] with the outputs in the original order.
+pub fn d3d9_program_unpermuted(
+    e: &Emitted,
+    groups: usize,
+    g: &Grouping,
+    outputs: &[usize],
+) -> String {
+    let mut s = String::from("vs_3_0\n");
+    for (j, usage) in INPUTS.iter().enumerate().take(groups) {
+        let _ = writeln!(s, "dcl_{usage} v{j}");
+    }
+    for k in 0..outputs.len() {
+        let _ = writeln!(s, "dcl_texcoord{k} o{k}");
+    }
+    let pos = outputs.len();
+    let _ = writeln!(s, "dcl_position o{pos}");
+    s += &e.body;
+    s += &unpermute(g, outputs, true).text;
     let _ = writeln!(s, "mov o{pos}, v0");
     s
 }

@@ -15,13 +15,18 @@
 //! - [`anneal`]: the paper's simulated annealing (§2.3.3) and the strided seeds;
 //! - [`exact`]: the lower bound and a branch and bound that proves optimality;
 //! - [`emit`]: ARB and D3D9 vertex code for a grouping, with what the model leaves out;
-//! - [`search`]: all of them together, reporting which method won.
+//! - [`search`]: all of them together, reporting which method won;
+//! - [`profile_cost`]: the count on ARB fragment, ps_2_0, ARB vertex and the paper's
+//!   vs_1_1 setup beside the model's;
+//! - [`recover`]: a system recovered from straight-line ARB/D3D9 code by symbolic execution.
 
 pub mod anneal;
 pub mod cost;
 pub mod emit;
 pub mod exact;
 pub mod paper;
+pub mod profile_cost;
+pub mod recover;
 pub mod search;
 pub mod system;
 

@@ -14,6 +14,8 @@ pub struct PaperCase {
     pub after: u32,
     /// Table 2, column (a), where the paper gives it.
     pub scalar_ops: Option<u32>,
+    /// Table 2, column (e): the GeForce FX instruction count, where the paper gives it.
+    pub column_e: Option<u32>,
 }
 
 pub const CASES: [PaperCase; 7] = [
@@ -23,6 +25,7 @@ pub const CASES: [PaperCase; 7] = [
         before: 82,
         after: 63,
         scalar_ops: Some(462),
+        column_e: Some(81),
     },
     PaperCase {
         name: "runge-kutta",
@@ -30,6 +33,7 @@ pub const CASES: [PaperCase; 7] = [
         before: 80,
         after: 56,
         scalar_ops: Some(360),
+        column_e: Some(120),
     },
     PaperCase {
         name: "gauss-seidel",
@@ -37,6 +41,7 @@ pub const CASES: [PaperCase; 7] = [
         before: 112,
         after: 72,
         scalar_ops: Some(576),
+        column_e: Some(87),
     },
     PaperCase {
         name: "fig2",
@@ -44,6 +49,7 @@ pub const CASES: [PaperCase; 7] = [
         before: 20,
         after: 14,
         scalar_ops: None,
+        column_e: None,
     },
     PaperCase {
         name: "fig10",
@@ -51,6 +57,7 @@ pub const CASES: [PaperCase; 7] = [
         before: 6,
         after: 4,
         scalar_ops: None,
+        column_e: None,
     },
     PaperCase {
         name: "fig13",
@@ -58,6 +65,7 @@ pub const CASES: [PaperCase; 7] = [
         before: 38,
         after: 20,
         scalar_ops: None,
+        column_e: None,
     },
     PaperCase {
         name: "fig14",
@@ -65,6 +73,7 @@ pub const CASES: [PaperCase; 7] = [
         before: 38,
         after: 24,
         scalar_ops: None,
+        column_e: None,
     },
 ];
 

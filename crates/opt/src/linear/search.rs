@@ -1,9 +1,10 @@
-//! The whole search: structured seeds, annealing from the original order and from the best
+//! The whole search: structured seeds (strides, colour classes), annealing from the original order and from the best
 //! seed, then branch and bound under the best cost found, with the method that won.
 
-use super::anneal::{Rng, Schedule, anneal, seeds};
+use super::anneal::{Rng, Schedule, anneal, colour_seeds, seeds};
 use super::cost::{Grouping, Packing, Parts, cost};
 use super::exact::{branch_and_bound, lower_bound};
+use super::profile_cost::{ProfileCost, profile_costs};
 use super::system::System;
 use serde::Serialize;
 
@@ -56,6 +57,9 @@ pub struct Solution {
     pub candidates: Vec<Candidate>,
     pub anneal_moves: u64,
     pub exact_nodes: u64,
+    /// The count on real profiles (`profile_cost`), for the original order and the answer.
+    pub profiles_before: Vec<ProfileCost>,
+    pub profiles_after: Vec<ProfileCost>,
 }
 
 /// Searches for the cheapest grouping of `sys`.
@@ -64,7 +68,7 @@ pub fn optimize(sys: &System, opts: &SearchOptions) -> Solution {
     let before = Packing::new(sys, &original);
     let mut found: Vec<(String, u32, Grouping)> =
         vec![("original order".into(), before.total(), original.clone())];
-    for (label, g) in seeds(sys.m) {
+    for (label, g) in seeds(sys.m).into_iter().chain(colour_seeds(sys)) {
         found.push((label, cost(sys, &g), g));
     }
     let best_seed = found[1..]
@@ -110,6 +114,10 @@ pub fn optimize(sys: &System, opts: &SearchOptions) -> Solution {
     }
     let grouping = grouping.canonical();
     let after = Packing::new(sys, &grouping);
+    let (profiles_before, profiles_after) = (
+        profile_costs(sys, &Grouping::identity(sys.m)),
+        profile_costs(sys, &grouping),
+    );
     Solution {
         cost_before: before.total(),
         parts_before: before.parts(),
@@ -122,5 +130,7 @@ pub fn optimize(sys: &System, opts: &SearchOptions) -> Solution {
         candidates,
         anneal_moves: moves,
         exact_nodes: nodes,
+        profiles_before,
+        profiles_after,
     }
 }
