@@ -202,6 +202,7 @@ pub fn options(rng: &mut SmallRng, vp: &Program, fp: &Program) -> Options {
         vp_cleanup: rng.random_bool(0.8),
         search_budget: 64,
         stay: Vec::new(),
+        slp: rng.random_bool(0.5),
     }
 }
 
