@@ -157,6 +157,8 @@ struct Report {
     optimizer_ms: f64,
     /// What causes a DIFFERENT verdict (culprit group, cancellation), once known.
     guidance: Option<crate::guidance::Guidance>,
+    /// Merges of the vector-packing pass (vertex, fragment), when it ran.
+    slp_merges: Option<[u32; 2]>,
 }
 
 fn report() -> Result<JsValue, JsValue> {
@@ -194,6 +196,9 @@ fn report() -> Result<JsValue, JsValue> {
             stopped: s.is_stopped(),
             render_ms: s.rendered.as_ref().map(|r| [r.ms_original, r.ms_optimized]),
             optimizer_ms: s.analysis_ms,
+            slp_merges: a
+                .and_then(|a| a.optimized.as_ref())
+                .and_then(|o| o.slp_merges),
         };
         serde_wasm_bindgen::to_value(&r).map_err(Into::into)
     })

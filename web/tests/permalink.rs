@@ -43,3 +43,22 @@ fn every_example_has_a_seed_link() {
         }
     }
 }
+
+/// "pack vectors (SLP)" travels in the link; a link written before the option existed
+/// decodes with it off.
+#[test]
+fn slp_option_round_trips() {
+    let mut doc = load(&EXAMPLES[0]);
+    let without = encode(&doc);
+    doc.opts.slp = true;
+    let with = encode(&doc);
+    assert_ne!(with, without);
+    match decode(&with) {
+        Ok(Link::State(d)) => assert!(d.opts.slp && *d == doc),
+        other => panic!("{other:?}"),
+    }
+    match decode(&without) {
+        Ok(Link::State(d)) => assert!(!d.opts.slp),
+        other => panic!("{other:?}"),
+    }
+}

@@ -354,11 +354,87 @@ fn examples_and_piglit_pack_equivalently() {
         add(&mut total, &row);
     }
     table_line(&mut out, "**all examples**", &total);
+    let mut out = piglit(out);
+    out.push_str(&with_motion(&files));
     golden::check(
         &repo().join("docs/slp-results.md"),
-        &piglit(out),
+        &out,
         "cargo test -p hoist-verify --test slp",
     );
+}
+
+/// The examples' optimized pairs (default options, validated) without and with `slp`; the
+/// scene rendered with the packed result must agree with the original as the one without.
+fn with_motion(files: &[PathBuf]) -> String {
+    use std::fmt::Write;
+    let mut out = String::from(
+        "\n## After code motion\n\n\
+         `hoist_verify::optimize` on each example's pair (default options, validated), without \
+         and with `Options::slp` (`hoist opt --slp`): slots of the optimized pair and the \
+         merges (vertex + fragment). Every result with SLP is validated and its scene render \
+         agrees with the original as the one without.\n\n\
+         | scene | F without | F with | V without | V with | merges (V + F) |\n\
+         |---|---|---|---|---|---|\n",
+    );
+    let cfg = hoist_verify::Config::default();
+    let (mut saved, mut merges) = (0i64, 0u32);
+    for f in files {
+        let text = std::fs::read_to_string(f).expect("readable");
+        let scene = hoist_raster::scene::parse(&text, &Caps::default()).expect("parses");
+        let Some(pair) = scene.programs.get(scene.optimize_target()) else {
+            continue;
+        };
+        let (Some(vp), Some(fp)) = (&pair.vertex, &pair.fragment) else {
+            continue;
+        };
+        let run = |slp: bool| {
+            let opts = hoist_opt::Options {
+                slp,
+                ..hoist_opt::Options::default()
+            };
+            hoist_verify::optimize(&vp.program, &fp.program, &opts, Some(&cfg)).expect("optimizes")
+        };
+        let (off, on) = (run(false), run(true));
+        let name = f.strip_prefix(repo().join("examples")).unwrap().display().to_string();
+        assert_eq!(on.is_validated(), off.is_validated(), "{name}: {}", on.describe());
+        assert!(renders_like(&scene, &off.outcome, &on.outcome), "{name}: render");
+        let (a, b) = (&off.outcome.after, &on.outcome.after);
+        let [v, fm] = on.outcome.slp_merges;
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} | {} | {} | {v} + {fm} |",
+            a.fp_slots.total(),
+            b.fp_slots.total(),
+            a.vp_slots.total(),
+            b.vp_slots.total()
+        );
+        saved += i64::from(a.fp_slots.total() + a.vp_slots.total())
+            - i64::from(b.fp_slots.total() + b.vp_slots.total());
+        merges += v + fm;
+    }
+    let _ = writeln!(
+        out,
+        "\n{merges} merges in all; the optimized pairs have {saved} fewer slots in all with SLP."
+    );
+    out
+}
+
+/// Whether the scene rendered with `on` agrees with the original at least as `off` does
+/// (bit-identical where that was, within the tolerance where that was).
+fn renders_like(scene: &hoist_raster::scene::Scene, off: &hoist_opt::Outcome, on: &hoist_opt::Outcome) -> bool {
+    let opts = hoist_raster::scene::RunOptions::default();
+    let run = |s: &hoist_raster::scene::Scene| hoist_raster::scene::run(s, &opts).expect("runs");
+    let original = run(scene);
+    let verdicts = |o: &hoist_opt::Outcome| {
+        let r = run(&hoist_verify::scene::with_optimized(scene, o));
+        hoist_verify::scene::compare(&original, &r)
+    };
+    let (a, b) = (verdicts(off), verdicts(on));
+    let identical = |e: &hoist_verify::scene::Equivalence| e.verdict == hoist_raster::Verdict::Identical;
+    a.iter().all(|(target, e)| {
+        let other = &b[target];
+        (other.holds() || !e.holds()) && (identical(other) || !identical(e))
+    })
 }
 
 fn add(total: &mut Row, r: &Row) {

@@ -57,7 +57,18 @@ pub fn pack(program: &mut Program) -> usize {
 /// instruction keeps the earlier instruction's provenance, with its operands marked changed.
 pub fn merge(t: &mut Tracked) -> usize {
     let mut merges = 0;
-    while let Some((i, j, merged, at_first)) = find(&t.program) {
+    // Pairs before the last merge were refused; a merge can only unblock an earlier pair by
+    // removing an instruction between it, which the final pass from the start catches.
+    let mut from = 0;
+    loop {
+        let Some((i, j, merged, at_first)) = find(&t.program, from) else {
+            if from == 0 {
+                break;
+            }
+            from = 0;
+            continue;
+        };
+        from = i;
         let keep = if at_first { i } else { j };
         let drop = if at_first { j } else { i };
         t.program.insts[keep] = merged;
@@ -75,14 +86,17 @@ pub fn merge(t: &mut Tracked) -> usize {
 
 /// The first mergeable pair `(i, j)`, the merged instruction, and whether it goes at `i`
 /// (B moved up) or at `j` (A moved down).
-fn find(p: &Program) -> Option<(usize, usize, Inst, bool)> {
-    for i in 0..p.insts.len() {
+fn find(p: &Program, from: usize) -> Option<(usize, usize, Inst, bool)> {
+    for i in from..p.insts.len() {
         if !candidate(&p.insts[i]) {
             continue;
         }
         for j in i + 1..p.insts.len() {
             if barrier(&p.insts[j]) {
                 break;
+            }
+            if !same_target(&p.insts[i], &p.insts[j]) {
+                continue;
             }
             let Some(merged) = combine(p, &p.insts[i], &p.insts[j]) else {
                 continue;
@@ -97,6 +111,16 @@ fn find(p: &Program) -> Option<(usize, usize, Inst, bool)> {
         }
     }
     None
+}
+
+/// The cheap part of [`combine`]'s test: one opcode, one destination register, disjoint masks.
+fn same_target(a: &Inst, b: &Inst) -> bool {
+    match (&a.dst, &b.dst) {
+        (Some(x), Some(y)) => {
+            a.op == b.op && x.reg == y.reg && x.mask.intersect(y.mask).is_empty()
+        }
+        _ => false,
+    }
 }
 
 /// Whether `inst` may be one of a merged pair.
