@@ -395,9 +395,21 @@ fn with_motion(files: &[PathBuf]) -> String {
             hoist_verify::optimize(&vp.program, &fp.program, &opts, Some(&cfg)).expect("optimizes")
         };
         let (off, on) = (run(false), run(true));
-        let name = f.strip_prefix(repo().join("examples")).unwrap().display().to_string();
-        assert_eq!(on.is_validated(), off.is_validated(), "{name}: {}", on.describe());
-        assert!(renders_like(&scene, &off.outcome, &on.outcome), "{name}: render");
+        let name = f
+            .strip_prefix(repo().join("examples"))
+            .unwrap()
+            .display()
+            .to_string();
+        assert_eq!(
+            on.status.is_validated(),
+            off.status.is_validated(),
+            "{name}: {}",
+            on.status.describe()
+        );
+        assert!(
+            renders_like(&scene, &off.outcome, &on.outcome),
+            "{name}: render"
+        );
         let (a, b) = (&off.outcome.after, &on.outcome.after);
         let [v, fm] = on.outcome.slp_merges;
         let _ = writeln!(
@@ -421,7 +433,11 @@ fn with_motion(files: &[PathBuf]) -> String {
 
 /// Whether the scene rendered with `on` agrees with the original at least as `off` does
 /// (bit-identical where that was, within the tolerance where that was).
-fn renders_like(scene: &hoist_raster::scene::Scene, off: &hoist_opt::Outcome, on: &hoist_opt::Outcome) -> bool {
+fn renders_like(
+    scene: &hoist_raster::scene::Scene,
+    off: &hoist_opt::Outcome,
+    on: &hoist_opt::Outcome,
+) -> bool {
     let opts = hoist_raster::scene::RunOptions::default();
     let run = |s: &hoist_raster::scene::Scene| hoist_raster::scene::run(s, &opts).expect("runs");
     let original = run(scene);
@@ -430,7 +446,8 @@ fn renders_like(scene: &hoist_raster::scene::Scene, off: &hoist_opt::Outcome, on
         hoist_verify::scene::compare(&original, &r)
     };
     let (a, b) = (verdicts(off), verdicts(on));
-    let identical = |e: &hoist_verify::scene::Equivalence| e.verdict == hoist_raster::Verdict::Identical;
+    let identical =
+        |e: &hoist_verify::scene::Equivalence| e.verdict == hoist_raster::Verdict::Identical;
     a.iter().all(|(target, e)| {
         let other = &b[target];
         (other.holds() || !e.holds()) && (identical(other) || !identical(e))

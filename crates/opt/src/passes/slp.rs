@@ -116,9 +116,7 @@ fn find(p: &Program, from: usize) -> Option<(usize, usize, Inst, bool)> {
 /// The cheap part of [`combine`]'s test: one opcode, one destination register, disjoint masks.
 fn same_target(a: &Inst, b: &Inst) -> bool {
     match (&a.dst, &b.dst) {
-        (Some(x), Some(y)) => {
-            a.op == b.op && x.reg == y.reg && x.mask.intersect(y.mask).is_empty()
-        }
+        (Some(x), Some(y)) => a.op == b.op && x.reg == y.reg && x.mask.intersect(y.mask).is_empty(),
         _ => false,
     }
 }
