@@ -10,7 +10,8 @@
 //! the pass has many pairs to put back together; the packed result is compared with the
 //! program as generated. The scenes of the examples and the corpus also render with every
 //! program packed, bit-identical to the original, and their merges are the table in
-//! `docs/slp-results.md`.
+//! `docs/slp-results.md`, with a second table of the examples' optimized pairs (code motion
+//! and validation) without and with `Options::slp`.
 #![cfg(not(target_arch = "wasm32"))]
 
 use hoist_asm::ir::{ConstBinding, Dialect, Inst, RegFile, Semantic, WriteMask};
