@@ -125,10 +125,19 @@ async function main() {
     ];
     for (const [mode, why] of failures) {
       await page.evaluate((m) => localStorage.setItem('hoist-test-worker-panic', m), mode);
+      // The pending summary can last less than a polling interval before the forced panic:
+      // an observer records it.
+      await page.evaluate(() => {
+        window.__sawPending = false;
+        const el = document.querySelector('#summary');
+        const seen = () => { if (document.querySelector('#summary-verdict')?.textContent === 'checking…') window.__sawPending = true; };
+        new MutationObserver(seen).observe(el, { childList: true, characterData: true, subtree: true });
+      });
       const edited = `${fig3fp}\n// worker failure test: ${mode}`;
       await page.fill('#fp', edited);
       if (mode === 'panic') {
-        await waitText(page, '#summary-verdict', (t) => t === 'checking…', 'the pending summary while the worker works', 5000);
+        await page.waitForFunction(() => window.__sawPending, null, { timeout: 5000 })
+          .catch(() => fail('the summary never said "checking…" while the worker worked'));
       }
       const msg = await waitText(page, '#engine-error', (t) => why.test(t), `the message about the dead worker (${mode})`, 30_000);
       await waitText(page, '#summary-verdict', (t) => t === 'no verdict', `the summary for a dead worker (${mode})`, 5000);

@@ -148,6 +148,9 @@ pub struct Optimized {
     /// How far the stepwise slider may go ([`crate::reach`]).
     #[serde(default)]
     pub reach: Option<Reach>,
+    /// Merges of the vector-packing pass (vertex, fragment), when it ran.
+    #[serde(default)]
+    pub slp_merges: Option<[u32; 2]>,
 }
 
 /// What the optimizer made of a pair, as the page gets it (`Err`: why it could not run).
@@ -372,6 +375,7 @@ pub fn summarize(doc: &Doc, a: &Analysis, v: &Validated) -> Optimized {
         reach: a
             .original_pair()
             .and_then(|(vp, fp)| reach::reach(doc, vp, fp, &v.rejected)),
+        slp_merges: doc.opts.slp.then_some(o.slp_merges),
     }
 }
 

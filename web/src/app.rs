@@ -162,6 +162,8 @@ struct Report {
     guidance: Option<crate::guidance::Guidance>,
     /// The linear-expression mode (`crate::components::linear::report`).
     linear: crate::components::linear::Report,
+    /// Merges of the vector-packing pass (vertex, fragment), when it ran.
+    slp_merges: Option<[u32; 2]>,
 }
 
 fn report() -> Result<JsValue, JsValue> {
@@ -200,6 +202,9 @@ fn report() -> Result<JsValue, JsValue> {
             render_ms: s.rendered.as_ref().map(|r| [r.ms_original, r.ms_optimized]),
             optimizer_ms: s.analysis_ms,
             linear: crate::components::linear::report(&s),
+            slp_merges: a
+                .and_then(|a| a.optimized.as_ref())
+                .and_then(|o| o.slp_merges),
         };
         serde_wasm_bindgen::to_value(&r).map_err(Into::into)
     })

@@ -181,6 +181,7 @@ mod tests {
         d.opts.mirror_params = true;
         d.opts.stepwise = true;
         d.opts.steps = 3;
+        d.opts.slp = true;
         d.opts.fp_limits.max_slots = Some(12);
         d.inputs.width = 320;
         d.inputs.set_texture(TexSpec {

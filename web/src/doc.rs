@@ -96,6 +96,9 @@ pub struct OptState {
     pub commute: bool,
     pub lower: bool,
     pub vp_cleanup: bool,
+    /// Pack vectors (SLP) in both programs after the motion (`Options::slp`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub slp: bool,
     pub vp_limits: LimitEdit,
     pub fp_limits: LimitEdit,
     /// Whose ARB limits the parser and the optimizer hold ARB programs to.
@@ -123,6 +126,7 @@ impl Default for OptState {
             commute: d.commute,
             lower: d.lower,
             vp_cleanup: d.vp_cleanup,
+            slp: d.slp,
             vp_limits: LimitEdit::default(),
             fp_limits: LimitEdit::default(),
             target: ArbTarget::default(),
@@ -187,6 +191,7 @@ impl OptState {
             commute: self.commute,
             lower: self.lower,
             vp_cleanup: self.vp_cleanup,
+            slp: self.slp,
             ..Options::default()
         }
     }

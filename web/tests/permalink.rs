@@ -110,5 +110,21 @@ fn linear_documents_round_trip() {
             "{}",
             e.id
         );
+/// "pack vectors (SLP)" travels in the link; a link written before the option existed
+/// decodes with it off.
+#[test]
+fn slp_option_round_trips() {
+    let mut doc = load(&EXAMPLES[0]);
+    let without = encode(&doc);
+    doc.opts.slp = true;
+    let with = encode(&doc);
+    assert_ne!(with, without);
+    match decode(&with) {
+        Ok(Link::State(d)) => assert!(d.opts.slp && *d == doc),
+        other => panic!("{other:?}"),
+    }
+    match decode(&without) {
+        Ok(Link::State(d)) => assert!(!d.opts.slp),
+        other => panic!("{other:?}"),
     }
 }

@@ -18,7 +18,8 @@ instruction: `prov` = original/moved/added with the source instruction index, `c
 0 = destination, bit k+1 = source k), `fates` (per original fragment instruction: `line`,\n\
 `text`, `fate` = moved/stays, `reason`, `condition`), `before`/`after` statistics (slots,\n\
 temporaries, interpolator components and registers), `rules` (greedy and optimal results),\n\
-`groups`, `mirrors` (vertex parameters the host must set), `transports` and `notes`.\n\n\
+`groups`, `mirrors` (vertex parameters the host must set), `transports`, `notes` and\n\
+`slp_merges` ([vertex, fragment] merges of --slp).\n\n\
 Exit status: 0 on success, 1 when a program has errors, 2 on a usage error.")]
 pub struct Args {
     /// A scene file (piglit shader_runner format): optimize its `[hoist] optimize` pair, then
@@ -68,6 +69,10 @@ pub struct Args {
     /// Keep the moved vertex code as the paper writes it (explicit copies to outputs)
     #[arg(long)]
     no_vp_cleanup: bool,
+    /// Pack independent same-opcode instructions with disjoint write masks into vector
+    /// instructions (SLP) in both optimized programs
+    #[arg(long)]
+    slp: bool,
     #[arg(long, value_parser = util::parse_target, help = util::TARGET_HELP)]
     target: Option<ArbTarget>,
     /// Override the vertex instruction-slot limit
@@ -259,6 +264,7 @@ fn options(args: &Args, vp: &Program, fp: &Program) -> Result<Options, u8> {
         commute: !args.no_commute,
         lower: !args.no_lower,
         vp_cleanup: !args.no_vp_cleanup,
+        slp: args.slp,
         ..Options::default()
     })
 }
@@ -314,6 +320,13 @@ fn report(
         a.interp_registers,
         a.interp_available
     );
+    if args.slp {
+        let [v, f] = res.slp_merges;
+        outln!(
+            out,
+            "vector packing (--slp): {f} fragment and {v} vertex instruction(s) merged away"
+        );
+    }
     for r in &res.rules {
         outln!(
             out,

@@ -150,6 +150,7 @@ impl<'a> Optimizer<'a> {
             analysis: &self.analysis,
             cost: self.opts.cost,
             vp_cleanup: self.opts.vp_cleanup,
+            slp: self.opts.slp,
         }
     }
 
@@ -297,6 +298,7 @@ impl<'a> Optimizer<'a> {
             duplicated: r.duplicated,
             commuted: self.commuted.iter().map(|&i| i as u32).collect(),
             notes,
+            slp_merges: r.slp_merges,
         })
     }
 }

@@ -41,6 +41,10 @@ pub struct Options {
     pub vp_cleanup: bool,
     /// Evaluation budget of the exact search.
     pub search_budget: u32,
+    /// Pack independent same-opcode instructions with disjoint write masks into one vector
+    /// instruction ([`crate::passes::slp`]) in both programs after the motion.
+    #[serde(default)]
+    pub slp: bool,
     /// Fragment instructions that must stay, with why (translation validation feeds back
     /// the moves it rejected this way).
     #[serde(default)]
@@ -60,6 +64,7 @@ impl Default for Options {
             lower: true,
             vp_cleanup: true,
             search_budget: 4096,
+            slp: false,
             stay: Vec::new(),
         }
     }

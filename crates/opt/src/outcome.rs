@@ -60,6 +60,9 @@ pub struct Outcome {
     /// Fragment instructions whose operands were swapped to unlock motion.
     pub commuted: Vec<u32>,
     pub notes: Vec<String>,
+    /// Merges of the vector-packing pass (`Options::slp`): vertex, fragment.
+    #[serde(default)]
+    pub slp_merges: [u32; 2],
 }
 
 impl Outcome {

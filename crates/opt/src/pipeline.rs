@@ -118,6 +118,8 @@ pub struct Evaluated {
     pub duplicated: Vec<u32>,
     pub stats: Stats,
     pub cost: (f64, f64, f64),
+    /// Merges of the vector-packing pass (vertex, fragment).
+    pub slp_merges: [u32; 2],
 }
 
 /// Why an evaluation failed.
@@ -149,6 +151,8 @@ pub struct Context<'a> {
     pub analysis: &'a Analysis,
     pub cost: CostModel,
     pub vp_cleanup: bool,
+    /// Run the vector-packing pass on both programs after the motion.
+    pub slp: bool,
 }
 
 /// Whether a fragment operand may read `s` in this profile: ps_2_0's swizzle rule (also
@@ -301,6 +305,7 @@ pub fn unchanged(cx: &Context) -> Evaluated {
         duplicated: Vec::new(),
         stats,
         cost,
+        slp_merges: [0; 2],
     }
 }
 
@@ -376,6 +381,15 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
     pass("legalize", &mut m.vp, |t| {
         passes::legalize::run(t, cx.vp_limits)
     });
+    let mut slp_merges = [0u32; 2];
+    if cx.slp {
+        for (n, t) in slp_merges.iter_mut().zip([&mut m.vp, &mut m.fp]) {
+            pass("slp", t, |t| {
+                *n = passes::slp::merge(t) as u32;
+                *n > 0
+            });
+        }
+    }
     prune_io(&mut m.vp.program, &mut m.fp.program);
     crate::edit::prune_added_consts(&mut m.vp.program, cx.vp);
     crate::edit::prune_added_consts(&mut m.fp.program, cx.fp);
@@ -404,5 +418,6 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         duplicated: m.duplicated,
         stats,
         cost,
+        slp_merges,
     })
 }

@@ -23,7 +23,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use hoist_asm::{ParseOptions, Program};
-use hoist_opt::passes::{commute, copy_prop, dce, fold, fp_to_vp, legalize, retarget, tex_rename};
+use hoist_opt::passes::{
+    commute, copy_prop, dce, fold, fp_to_vp, legalize, retarget, slp, tex_rename,
+};
 use hoist_opt::pipeline::{
     fragment_live_out, fragment_swizzle_ok, is_materialize, vertex_operand_legal, vp_live_out,
 };
@@ -278,6 +280,12 @@ fn run(case: &Case) -> Result<String, String> {
                 let _ = writeln!(out, "infeasible: {e}");
             }
         },
+        "slp" => {
+            let text = if stage_fp { &case.fp } else { &case.vp };
+            let mut t = tracked(need(text, if stage_fp { "fp" } else { "vp" })?)?;
+            let merges = slp::merge(&mut t);
+            let _ = writeln!(out, "{}merges: {merges}", show(&t));
+        }
         other => return Err(format!("unknown pass `{other}`")),
     }
     Ok(out)
@@ -340,7 +348,7 @@ fn files() -> Vec<PathBuf> {
 }
 
 /// Passes every filetest directory must cover.
-const PASSES: [&str; 10] = [
+const PASSES: [&str; 11] = [
     "commute",
     "copy_prop",
     "dce",
@@ -349,6 +357,7 @@ const PASSES: [&str; 10] = [
     "legalize",
     "lower",
     "retarget",
+    "slp",
     "tex_rename",
     "pipeline",
 ];
@@ -425,6 +434,7 @@ fn pipeline(case: &Case) -> Result<String, String> {
     let opts = Options {
         vp_cleanup: arg(case, "vp_cleanup") != Some("false"),
         mirror_params: arg(case, "mirror") == Some("true"),
+        slp: arg(case, "slp") == Some("true"),
         ..Options::default()
     };
     let o = hoist_opt::optimize(&vp, &fp, &opts).map_err(|e| e.to_string())?;
@@ -444,6 +454,9 @@ fn pipeline(case: &Case) -> Result<String, String> {
             hoist_opt::Fate::Stays { reason } => format!("stays: {}", reason.describe(&|i| i + 1)),
         };
         let _ = writeln!(out, "{}: {what}", i + 1);
+    }
+    if opts.slp {
+        let _ = writeln!(out, "slp merges (vp, fp): {:?}", o.slp_merges);
     }
     let _ = writeln!(
         out,

@@ -192,6 +192,7 @@ fn unchanged(vp: &Program, fp: &Program, mut out: Outcome) -> Outcome {
     out.mirrors.clear();
     out.duplicated.clear();
     out.commuted.clear();
+    out.slp_merges = [0; 2];
     out.notes
         .push("validation failed even with nothing moved: the input is returned unchanged".into());
     out

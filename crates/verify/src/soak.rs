@@ -79,6 +79,8 @@ pub struct Tally {
     pub unvalidated: u32,
     pub round_trip: u32,
     pub generator: u32,
+    /// Instructions the vector-packing pass merged away (pairs soaked with `Options::slp`).
+    pub slp_merges: u64,
     /// Every problem, with the pair's label.
     pub problems: Vec<(String, Problem)>,
 }
@@ -109,6 +111,7 @@ impl Tally {
         self.unvalidated += o.unvalidated;
         self.round_trip += o.round_trip;
         self.generator += o.generator;
+        self.slp_merges += o.slp_merges;
         self.problems.extend(o.problems);
     }
 
@@ -119,7 +122,7 @@ impl Tally {
     /// One summary line.
     pub fn summary(&self, name: &str) -> String {
         format!(
-            "{name}: {} pairs, {} with fewer fragment slots ({} -> {} slots in all), {} panics, {} errors, {} mismatches, {} rejected groups, {} unvalidated, {} round-trip failures, {} generator failures",
+            "{name}: {} pairs, {} with fewer fragment slots ({} -> {} slots in all), {} panics, {} errors, {} mismatches, {} rejected groups, {} unvalidated, {} round-trip failures, {} generator failures, {} SLP merges",
             self.pairs,
             self.improved,
             self.fragment_slots_before,
@@ -130,7 +133,8 @@ impl Tally {
             self.rejected_groups,
             self.unvalidated,
             self.round_trip,
-            self.generator
+            self.generator,
+            self.slp_merges
         )
     }
 
@@ -202,6 +206,7 @@ pub fn options(rng: &mut SmallRng, vp: &Program, fp: &Program) -> Options {
         vp_cleanup: rng.random_bool(0.8),
         search_budget: 64,
         stay: Vec::new(),
+        slp: rng.random_bool(0.5),
     }
 }
 
@@ -327,6 +332,7 @@ pub fn check(
         );
     }
     let out = &v.outcome;
+    tally.slp_merges += u64::from(out.slp_merges[0] + out.slp_merges[1]);
     tally.fragment_slots_before += u64::from(out.before.fp_slots.total());
     tally.fragment_slots_after += u64::from(out.after.fp_slots.total());
     if out.after.fp_slots.total() < out.before.fp_slots.total() {

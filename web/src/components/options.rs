@@ -197,6 +197,8 @@ pub fn options_panel(p: &OptionsProps) -> Html {
                     onchange={set(|o, e| o.lower = event_checked(e))} />{ " emulate fragment-only ops" }</label>
                 <label><input type="checkbox" checked={o.vp_cleanup}
                     onchange={set(|o, e| o.vp_cleanup = event_checked(e))} />{ " clean up moved vertex code" }</label>
+                <label title="Merge independent same-opcode instructions that write disjoint components of one register into one vector instruction, in both programs"><input type="checkbox" id="opt-slp" checked={o.slp}
+                    onchange={set(|o, e| o.slp = event_checked(e))} />{ " pack vectors (SLP)" }</label>
             </fieldset>
             { target(p) }
             { limits(p, &error) }

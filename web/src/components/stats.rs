@@ -28,6 +28,19 @@ fn arrow(id: &str, label: &str, b: String, a: String, note: String) -> Html {
     }
 }
 
+/// The vector-packing pass's merges, when it ran.
+fn slp_row(a: &Analysis) -> Html {
+    let Some([v, f]) = a.optimized.as_ref().and_then(|o| o.slp_merges) else {
+        return Html::default();
+    };
+    html! {
+        <tr title="Instructions the vector-packing pass (SLP) merged away; validation and the render check the result">
+            <th scope="row">{ "vector packing (SLP)" }</th>
+            <td class="num"><span id="stat-slp">{ format!("{f} fragment, {v} vertex merge(s)") }</span></td>
+        </tr>
+    }
+}
+
 #[function_component(StatsPanel)]
 pub fn stats_panel(p: &StatsProps) -> Html {
     let Some(a) = &p.analysis else {
@@ -125,6 +138,7 @@ pub fn stats_panel(p: &StatsProps) -> Html {
                         format!("of {}", af.interp_available)) }
                     { arrow("stat-vtemps", "vertex temporaries", b.vp_temps.to_string(), af.vp_temps.to_string(), String::new()) }
                     { arrow("stat-ftemps", "fragment temporaries", b.fp_temps.to_string(), af.fp_temps.to_string(), String::new()) }
+                    { slp_row(a) }
                     <tr title="Parsing, optimizing and validating both programs, in the page's worker">
                         <th scope="row">{ "optimizer time" }</th>
                         <td class="num"><span id="stat-opt-time">{ format!("{:.1} ms", p.analysis_ms) }</span></td>
