@@ -110,6 +110,9 @@ fn linear_documents_round_trip() {
             "{}",
             e.id
         );
+    }
+}
+
 /// "pack vectors (SLP)" travels in the link; a link written before the option existed
 /// decodes with it off.
 #[test]
