@@ -77,8 +77,8 @@ impl Value {
 /// The liveness grid of one program.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Liveness {
-    /// Columns: every temporary the program declares, then the address, predicate and
-    /// output registers it uses, four components each.
+    /// Columns: the temporaries, then the address, predicate and output registers the
+    /// instructions use, four components each.
     pub regs: Vec<Reg>,
     pub names: Vec<String>,
     cells: Vec<Cell>,
@@ -91,6 +91,8 @@ pub struct Liveness {
     pub peak_components: u32,
     /// The profile's temp limit.
     pub limit: u16,
+    /// Temporaries the program declares (D3D9: highest `r#` + 1), which the profile checks.
+    pub declared: u16,
     reach: Vec<Vec<u32>>,
     reads_at: Vec<Vec<u32>>,
     bits: usize,
@@ -312,6 +314,7 @@ impl Liveness {
             peak_row: None,
             peak_components: 0,
             limit,
+            declared: p.num_temps,
             reach,
             reads_at,
             bits,
@@ -350,9 +353,15 @@ impl Liveness {
         self.cells[row * self.bits + reg * 4 + comp as usize]
     }
 
-    /// Whether the peak exceeds the limit.
+    /// Whether the peak exceeds the limit (no numbering of the registers fits).
     pub fn over_limit(&self) -> bool {
         self.peak > u32::from(self.limit)
+    }
+
+    /// Whether the program fails its profile's temp limit as written (its declared
+    /// temporaries exceed it), although the peak may fit.
+    pub fn fails_limit(&self) -> bool {
+        self.declared > self.limit
     }
 
     /// One row as text: four characters per register, registers separated by spaces.
@@ -396,9 +405,7 @@ impl Liveness {
 }
 
 fn columns(p: &Program) -> Vec<Reg> {
-    let mut regs: Vec<Reg> = (0..p.num_temps)
-        .map(|t| Reg::new(RegFile::Temp, t))
-        .collect();
+    let mut regs: Vec<Reg> = Vec::new();
     for inst in &p.insts {
         let written = inst.dst.as_ref().map(|d| d.reg);
         for r in inst_reads(inst).into_iter().map(|(r, _)| r).chain(written) {
@@ -594,7 +601,7 @@ impl Liveness {
         }
         let _ = writeln!(
             out,
-            "peak {} temporar{} ({} components){}, limit {}{}",
+            "peak {} temporar{} ({} components){}, limit {}{}{}",
             self.peak,
             if self.peak == 1 { "y" } else { "ies" },
             self.peak_components,
@@ -605,6 +612,11 @@ impl Liveness {
                 ": OVER THE LIMIT"
             } else {
                 ""
+            },
+            if self.fails_limit() && !self.over_limit() {
+                format!(" ({} declared: over the limit as numbered)", self.declared)
+            } else {
+                String::new()
             }
         );
         out
