@@ -39,6 +39,9 @@ pub struct Options {
     pub lower: bool,
     /// Clean up the moved vertex code (write interpolators directly, fold copies).
     pub vp_cleanup: bool,
+    /// Reorder both programs to lower their peak register pressure (`passes::schedule`).
+    #[serde(default)]
+    pub schedule: bool,
     /// Evaluation budget of the exact search.
     pub search_budget: u32,
     /// Fragment instructions that must stay, with why (translation validation feeds back
@@ -59,6 +62,7 @@ impl Default for Options {
             commute: true,
             lower: true,
             vp_cleanup: true,
+            schedule: false,
             search_budget: 4096,
             stay: Vec::new(),
         }

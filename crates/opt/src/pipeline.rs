@@ -149,6 +149,7 @@ pub struct Context<'a> {
     pub analysis: &'a Analysis,
     pub cost: CostModel,
     pub vp_cleanup: bool,
+    pub schedule: bool,
 }
 
 /// Whether a fragment operand may read `s` in this profile: ps_2_0's swizzle rule (also
@@ -376,6 +377,14 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
     pass("legalize", &mut m.vp, |t| {
         passes::legalize::run(t, cx.vp_limits)
     });
+    if cx.schedule {
+        pass("schedule", &mut m.vp, |t| {
+            passes::schedule::run(t, cx.vp_limits)
+        });
+        pass("schedule", &mut m.fp, |t| {
+            passes::schedule::run(t, cx.fp_limits)
+        });
+    }
     prune_io(&mut m.vp.program, &mut m.fp.program);
     crate::edit::prune_added_consts(&mut m.vp.program, cx.vp);
     crate::edit::prune_added_consts(&mut m.fp.program, cx.fp);

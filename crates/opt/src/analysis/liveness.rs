@@ -279,8 +279,18 @@ struct Facts {
 }
 
 impl Liveness {
-    /// The grid of `p` against the temp limit `limit`.
+    /// The grid of `p` against the temp limit `limit`, with the values under its cells.
     pub fn compute(p: &Program, limit: u16) -> Liveness {
+        Liveness::build(p, limit, true)
+    }
+
+    /// The grid and its counts only ([`Liveness::value`] answers `None`), for passes that
+    /// compare schedules.
+    pub fn counts(p: &Program, limit: u16) -> Liveness {
+        Liveness::build(p, limit, false)
+    }
+
+    fn build(p: &Program, limit: u16, values: bool) -> Liveness {
         let regs = columns(p);
         let bits = regs.len() * 4;
         let col = |r: Reg| regs.iter().position(|&x| x == r);
@@ -302,7 +312,11 @@ impl Liveness {
                 };
             }
         }
-        let (reach, reads_at) = reaching(&facts, &succ, bits);
+        let (reach, reads_at) = if values {
+            reaching(&facts, &succ, bits)
+        } else {
+            (Vec::new(), Vec::new())
+        };
         let names = regs.iter().map(|&r| reg_label(p, r)).collect();
         let mut l = Liveness {
             regs,
@@ -386,13 +400,13 @@ impl Liveness {
         let defs: Vec<u32> = match cell {
             Cell::Empty => return None,
             Cell::Written | Cell::Both => vec![row as u32],
-            _ => self.reach[row * self.bits + b].clone(),
+            _ => self.reach.get(row * self.bits + b)?.clone(),
         };
         let mut uses: Vec<u32> = (0..self.rows())
             .filter(|&j| {
-                self.reads_at[j * self.bits + b]
-                    .iter()
-                    .any(|d| defs.contains(d))
+                self.reads_at
+                    .get(j * self.bits + b)
+                    .is_some_and(|r| r.iter().any(|d| defs.contains(d)))
             })
             .map(|j| j as u32)
             .collect();

@@ -8,4 +8,5 @@ pub mod fp_to_vp;
 pub mod legalize;
 pub mod lower;
 pub mod retarget;
+pub mod schedule;
 pub mod tex_rename;
