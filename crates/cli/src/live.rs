@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  hoist live blur.psh\n  hoist live --legend rga kernel.fp\n  \
-hoist live --optimized examples/paper/fig3.shader_test\n  hoist live --json a.vp a.fp\n\n\
+hoist live --optimized examples/paper/fig3.shader_test\n  hoist live --json a.vp a.fp\n  \
+hoist live --schedule --json examples/pressure/listing-5-3.fp\n\n\
 A FILE is a program of either stage and dialect, or a scene file (.shader_test: the pair it\n\
 optimizes). Legend (thesis): - empty, l live, r read, w written, a read and written;\n\
 (rga): . empty, : live, v read, ^ written, x both. `live` counts temporaries; `>` marks\n\
@@ -25,7 +26,8 @@ JSON (--json): an array with one object per program: `file`, `stage`, `profile`,
 `columns` (register names, four components each), `kinds` (temp/address/predicate/\n\
 output), `rows` (per instruction: the grid row, four characters per register separated\n\
 by spaces), `live` and `live_components` (per row),\n\
-`insts` (per row: the printed instruction).\n\n\
+`insts` (per row: the printed instruction). With --schedule: `peak_after`,\n\
+`peak_components_after` and `scheduled` (the same object for the scheduled program).\n\n\
 Exit status: 0 on success, 1 when a program has errors, 2 on a usage error."
 )]
 pub struct Args {
@@ -42,6 +44,9 @@ pub struct Args {
     /// program among the files)
     #[arg(long)]
     optimized: bool,
+    /// Also show each program after pressure-minimising scheduling (`peak_after` in JSON)
+    #[arg(long)]
+    schedule: bool,
     #[arg(long, value_parser = util::parse_target, help = util::TARGET_HELP)]
     target: Option<ArbTarget>,
 }
@@ -71,6 +76,12 @@ struct LiveJson {
     live: Vec<u32>,
     live_components: Vec<u32>,
     insts: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    peak_after: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    peak_components_after: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scheduled: Option<Box<LiveJson>>,
 }
 
 pub fn run(args: Args) -> u8 {
@@ -93,7 +104,19 @@ fn run_checked(args: &Args) -> Result<u8, u8> {
         entries = with_optimized(entries, target)?;
     }
     let out = if args.json {
-        let all: Vec<LiveJson> = entries.iter().map(|e| json(e, target)).collect();
+        let all: Vec<LiveJson> = entries
+            .iter()
+            .map(|e| {
+                let mut j = json(&e.program, &e.file, e.version, target);
+                if args.schedule {
+                    let s = json(&scheduled(&e.program, target), &e.file, "scheduled", target);
+                    j.peak_after = Some(s.peak);
+                    j.peak_components_after = Some(s.peak_components);
+                    j.scheduled = Some(Box::new(s));
+                }
+                j
+            })
+            .collect();
         serde_json::to_string_pretty(&all).unwrap_or_default() + "\n"
     } else {
         let mut s = String::new();
@@ -107,6 +130,23 @@ fn run_checked(args: &Args) -> Result<u8, u8> {
                 e.version,
                 l.listing(&e.program, legend)
             ));
+            if args.schedule {
+                let q = scheduled(&e.program, target);
+                let after = Liveness::compute(&q, limit(&q, target));
+                let note = if q.insts == e.program.insts {
+                    "no order with a lower peak"
+                } else {
+                    "reordered"
+                };
+                s.push_str(&format!(
+                    "-- scheduled ({note}): peak {} -> {} temporaries, {} -> {} components\n{}\n",
+                    l.peak,
+                    after.peak,
+                    l.peak_components,
+                    after.peak_components,
+                    after.listing(&q, legend)
+                ));
+            }
         }
         s
     };
@@ -134,15 +174,25 @@ fn limit(p: &Program, target: ArbTarget) -> u16 {
     p.profile.limits_for(target).temps
 }
 
-fn json(e: &Entry, target: ArbTarget) -> LiveJson {
-    let l = Liveness::compute(&e.program, limit(&e.program, target));
-    let (text, lines) = hoist_asm::print_with_lines(&e.program);
+/// `p` after the scheduling pass under its profile's limits (`p` itself when no order
+/// lowers its peak).
+fn scheduled(p: &Program, target: ArbTarget) -> Program {
+    let mut t = hoist_opt::tracked::Tracked::new(p.clone());
+    let mut limits = p.profile.limits_for(target);
+    limits.temps = u16::MAX;
+    hoist_opt::passes::schedule::run(&mut t, &limits);
+    t.program
+}
+
+fn json(p: &Program, file: &str, version: &'static str, target: ArbTarget) -> LiveJson {
+    let l = Liveness::compute(p, limit(p, target));
+    let (text, lines) = hoist_asm::print_with_lines(p);
     let printed: Vec<&str> = text.lines().collect();
     LiveJson {
-        file: e.file.clone(),
-        stage: stage_name(e.program.stage()),
-        profile: e.program.profile.to_string(),
-        version: e.version,
+        file: file.to_string(),
+        stage: stage_name(p.stage()),
+        profile: p.profile.to_string(),
+        version,
         peak: l.peak,
         peak_row: l.peak_row.map(|r| r + 1),
         peak_components: l.peak_components,
@@ -160,6 +210,9 @@ fn json(e: &Entry, target: ArbTarget) -> LiveJson {
             .iter()
             .map(|&k| printed.get(k).map_or("", |s| s.trim()).to_string())
             .collect(),
+        peak_after: None,
+        peak_components_after: None,
+        scheduled: None,
     }
 }
 

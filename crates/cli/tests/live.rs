@@ -102,3 +102,17 @@ fn every_example_before_and_after_motion() {
         }
     }
 }
+
+/// `--schedule` adds `peak_after`: the thesis's Listing 5.3 analogue goes from 8 live
+/// components to 6 (Listing 5.4), its temporaries stay 2.
+#[test]
+fn schedule_reports_the_peak_after() {
+    let (code, j) = live(&["--schedule", "--json", "examples/pressure/listing-5-3.fp"]);
+    assert_eq!(code, 0);
+    let p = &j[0];
+    assert_eq!(p["peak_components"], 8);
+    assert_eq!(p["peak_components_after"], 6);
+    assert_eq!(p["peak"], 2);
+    assert_eq!(p["peak_after"], 2);
+    assert_eq!(p["scheduled"]["rows"][7], "---- aaww llll ----");
+}
