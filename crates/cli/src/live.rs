@@ -47,6 +47,13 @@ pub struct Args {
     /// Also show each program after pressure-minimising scheduling (`peak_after` in JSON)
     #[arg(long)]
     schedule: bool,
+    /// Make a program over its temp limit fit (renumbering, scheduling or
+    /// rematerialization, in that order) and show the result and which one did it
+    #[arg(long)]
+    fit: bool,
+    /// Invocations that price rematerialization under --fit (fragments or vertices)
+    #[arg(long, default_value_t = 65536.0)]
+    invocations: f64,
     #[arg(long, value_parser = util::parse_target, help = util::TARGET_HELP)]
     target: Option<ArbTarget>,
 }
@@ -103,6 +110,10 @@ fn run_checked(args: &Args) -> Result<u8, u8> {
     if args.optimized && !failed {
         entries = with_optimized(entries, target)?;
     }
+    let mut notes = Vec::new();
+    if args.fit {
+        entries = fitted(entries, target, args.invocations, &mut notes);
+    }
     let out = if args.json {
         let all: Vec<LiveJson> = entries
             .iter()
@@ -151,6 +162,9 @@ fn run_checked(args: &Args) -> Result<u8, u8> {
         s
     };
     util::write_stdout(&out);
+    for n in &notes {
+        eprintln!("{n}");
+    }
     Ok(u8::from(failed))
 }
 
@@ -172,6 +186,35 @@ fn kind(f: hoist_asm::RegFile) -> &'static str {
 
 fn limit(p: &Program, target: ArbTarget) -> u16 {
     p.profile.limits_for(target).temps
+}
+
+/// Each entry over its temp limit followed by its fitted version, with a note per entry.
+fn fitted(entries: Vec<Entry>, target: ArbTarget, inv: f64, notes: &mut Vec<String>) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for e in entries {
+        let limits = e.program.profile.limits_for(target);
+        let mut t = hoist_opt::tracked::Tracked::new(e.program.clone());
+        let fit = hoist_opt::passes::fit::run(&mut t, &limits, inv);
+        let file = e.file.clone();
+        out.push(e);
+        match fit {
+            Ok(None) => {}
+            Ok(Some(how)) => {
+                notes.push(format!("{file}: fits its temp limit: {}", how.describe()));
+                out.push(Entry {
+                    file,
+                    version: "fitted",
+                    program: t.program,
+                });
+            }
+            Err(()) => notes.push(format!(
+                "{file}: over its temp limit of {}, and no renumbering, schedule or \
+                 rematerialization found makes it fit",
+                limits.temps
+            )),
+        }
+    }
+    out
 }
 
 /// `p` after the scheduling pass under its profile's limits (`p` itself when no order

@@ -134,6 +134,7 @@ fn tracked(text: &str) -> Result<Tracked, String> {
                     Some("gather") => AddedFor::Gather,
                     Some("legalize") => AddedFor::Legalize,
                     Some("lowering") => AddedFor::Lowering,
+                    Some("remat") => AddedFor::Rematerialize,
                     _ => return Err(format!("unknown annotation `@{tag}`")),
                 };
                 Prov::Added { why, index: None }
