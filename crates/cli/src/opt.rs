@@ -68,6 +68,13 @@ pub struct Args {
     /// Keep the moved vertex code as the paper writes it (explicit copies to outputs)
     #[arg(long)]
     no_vp_cleanup: bool,
+    /// Reorder both optimized programs to lower their peak register pressure
+    #[arg(long)]
+    schedule: bool,
+    /// Make a program over its temp limit fit (renumbering, scheduling or
+    /// rematerialization) instead of dropping the groups that overflow it
+    #[arg(long)]
+    fit: bool,
     #[arg(long, value_parser = util::parse_target, help = util::TARGET_HELP)]
     target: Option<ArbTarget>,
     /// Override the vertex instruction-slot limit
@@ -259,6 +266,8 @@ fn options(args: &Args, vp: &Program, fp: &Program) -> Result<Options, u8> {
         commute: !args.no_commute,
         lower: !args.no_lower,
         vp_cleanup: !args.no_vp_cleanup,
+        schedule: args.schedule,
+        fit: args.fit,
         ..Options::default()
     })
 }

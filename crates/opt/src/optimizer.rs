@@ -151,6 +151,7 @@ impl<'a> Optimizer<'a> {
             cost: self.opts.cost,
             vp_cleanup: self.opts.vp_cleanup,
             schedule: self.opts.schedule,
+            fit: self.opts.fit,
         }
     }
 
@@ -279,6 +280,7 @@ impl<'a> Optimizer<'a> {
                 chosen.result.mirrors.len()
             ));
         }
+        notes.extend(chosen.result.fits.iter().cloned());
         let before = Stats::of(self.vp, &self.fp, &self.vp_limits, &self.fp_limits);
         let r = std::sync::Arc::unwrap_or_clone(chosen.result);
         Ok(Outcome {

@@ -42,6 +42,11 @@ pub struct Options {
     /// Reorder both programs to lower their peak register pressure (`passes::schedule`).
     #[serde(default)]
     pub schedule: bool,
+    /// Make a program over its temp limit fit (`passes::fit`: renumbering, scheduling or
+    /// rematerialization) instead of rejecting the choice; code motion may then use more
+    /// vertex temporaries than the limit while it emits.
+    #[serde(default)]
+    pub fit: bool,
     /// Evaluation budget of the exact search.
     pub search_budget: u32,
     /// Fragment instructions that must stay, with why (translation validation feeds back
@@ -63,6 +68,7 @@ impl Default for Options {
             lower: true,
             vp_cleanup: true,
             schedule: false,
+            fit: false,
             search_budget: 4096,
             stay: Vec::new(),
         }
