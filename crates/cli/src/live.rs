@@ -103,7 +103,7 @@ fn run_checked(args: &Args) -> Result<u8, u8> {
     for path in &args.files {
         match load(path, args.target) {
             Ok(mut e) => entries.append(&mut e),
-            Err(code) if code == 2 => return Err(2),
+            Err(2) => return Err(2),
             Err(_) => failed = true,
         }
     }

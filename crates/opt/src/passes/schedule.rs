@@ -128,6 +128,9 @@ struct Dag {
     succs: Vec<Vec<usize>>,
 }
 
+/// What an instruction reads, what it writes, and whether it is a barrier.
+type Touch = (Vec<(Reg, WriteMask)>, Option<(Reg, WriteMask)>, bool);
+
 /// Files whose registers carry dependences between instructions.
 fn ordered(f: RegFile) -> bool {
     matches!(
@@ -139,7 +142,7 @@ fn ordered(f: RegFile) -> bool {
 impl Dag {
     fn new(p: &Program) -> Dag {
         let n = p.insts.len();
-        let touch: Vec<(Vec<(Reg, WriteMask)>, Option<(Reg, WriteMask)>, bool)> = p
+        let touch: Vec<Touch> = p
             .insts
             .iter()
             .map(|i| {
