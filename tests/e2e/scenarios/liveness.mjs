@@ -60,7 +60,7 @@ scenario('liveness', async ({ page }) => {
     if (!row || !box) return false;
     const r = row.getBoundingClientRect();
     const b = box.getBoundingClientRect();
-    return r.top >= b.top - 1 && r.bottom <= b.bottom + 1 && r.top >= 0 && r.bottom <= innerHeight;
+    return r.top >= b.top - 1 && r.bottom <= b.bottom + 1 && r.top >= -1 && r.bottom <= innerHeight + 1;
   }, peakLine, { timeout: 5000 }).catch(() => fail(`the peak row (line ${peakLine}) is not in view after the jump`));
   const peakClass = await page.getAttribute(`#live-fp-before-line-${peakLine}`, 'class');
   if (!peakClass.includes('peak')) fail(`the peak row is not marked: ${peakClass}`);
@@ -69,6 +69,7 @@ scenario('liveness', async ({ page }) => {
   if (!rep || rep.fpBefore !== 3 || rep.fpLimit !== 12 || rep.vpLimit !== 12) fail(`hoistReport().liveness: ${JSON.stringify(rep)}`);
   if (!(rep.fpAfter <= rep.fpBefore) || !(rep.vpAfter >= rep.vpBefore)) fail(`peaks after motion: ${JSON.stringify(rep)}`);
   log(`hoistReport().liveness: ${JSON.stringify(rep)}`);
-  await page.locator('#liveness').scrollIntoViewIfNeeded();
+  await page.evaluate(() => { document.querySelector('#live-fp-before .live-table').scrollTop = 0; });
+  await page.evaluate(() => document.querySelector('#liveness').scrollIntoView());
   await shot(page, 'liveness-panel.png');
 });
