@@ -151,6 +151,9 @@ pub struct Optimized {
     /// Merges of the vector-packing pass (vertex, fragment), when it ran.
     #[serde(default)]
     pub slp_merges: Option<[u32; 2]>,
+    /// Register liveness of the optimized vertex and fragment programs.
+    #[serde(default)]
+    pub liveness: Vec<crate::liveness::Grid>,
 }
 
 /// What the optimizer made of a pair, as the page gets it (`Err`: why it could not run).
@@ -353,12 +356,14 @@ pub fn summarize(doc: &Doc, a: &Analysis, v: &Validated) -> Optimized {
         Some(fp) => dag::build(fp, &doc.fp, lines, &o.fates),
         None => Err("the fragment program has errors".into()),
     };
+    let vp = annotate::annotate(o, Stage::Vertex, lines);
+    let fp = annotate::annotate(o, Stage::Fragment, lines);
     Optimized {
         status: v.status.clone(),
         report: v.report.clone(),
         rejected: v.rejected.clone(),
-        vp: Rc::new(annotate::annotate(o, Stage::Vertex, lines)),
-        fp: Rc::new(annotate::annotate(o, Stage::Fragment, lines)),
+        vp: Rc::new(vp.clone()),
+        fp: Rc::new(fp.clone()),
         vp_profile: o.vp.profile,
         fp_profile: o.fp.profile,
         fates: o.fates.clone(),
@@ -376,6 +381,10 @@ pub fn summarize(doc: &Doc, a: &Analysis, v: &Validated) -> Optimized {
             .original_pair()
             .and_then(|(vp, fp)| reach::reach(doc, vp, fp, &v.rejected)),
         slp_merges: doc.opts.slp.then_some(o.slp_merges),
+        liveness: vec![
+            crate::liveness::Grid::of_annotated(&o.vp, &vp, doc.opts.limits_of(o.vp.profile).temps),
+            crate::liveness::Grid::of_annotated(&o.fp, &fp, doc.opts.limits_of(o.fp.profile).temps),
+        ],
     }
 }
 

@@ -15,6 +15,7 @@ use crate::components::examples::{About, Gallery};
 use crate::components::export::ExportPanel;
 use crate::components::handnote::hand_note;
 use crate::components::inputs::InputsPanel;
+use crate::components::liveness::LivenessPanel;
 use crate::components::optimized::OptimizedView;
 use crate::components::options::OptionsPanel;
 use crate::components::output::Output;
@@ -164,6 +165,42 @@ struct Report {
     linear: crate::components::linear::Report,
     /// Merges of the vector-packing pass (vertex, fragment), when it ran.
     slp_merges: Option<[u32; 2]>,
+    /// Peak live temporaries: vertex and fragment, original and optimized.
+    liveness: Option<LiveReport>,
+}
+
+/// Peak register pressure of the four programs (`hoist live`'s `peak`), with the limits.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LiveReport {
+    vp_before: Option<u32>,
+    fp_before: Option<u32>,
+    vp_after: Option<u32>,
+    fp_after: Option<u32>,
+    vp_limit: u16,
+    fp_limit: u16,
+}
+
+fn live_report(s: &State, a: &Analysis) -> LiveReport {
+    let limit = |p: Option<hoist_asm::Profile>| p.map_or(0, |p| s.doc.opts.limits_of(p).temps);
+    let peak = |side: &analysis::Side| {
+        side.program
+            .as_ref()
+            .map(|p| hoist_opt::analysis::liveness::Liveness::counts(p, 0).peak)
+    };
+    let after = |k: usize| {
+        a.optimized
+            .as_ref()
+            .and_then(|o| o.liveness.get(k).map(|g| g.peak))
+    };
+    LiveReport {
+        vp_before: peak(&a.vp),
+        fp_before: peak(&a.fp),
+        vp_after: after(0),
+        fp_after: after(1),
+        vp_limit: limit(a.vp.profile),
+        fp_limit: limit(a.fp.profile),
+    }
 }
 
 fn report() -> Result<JsValue, JsValue> {
@@ -205,6 +242,7 @@ fn report() -> Result<JsValue, JsValue> {
             slp_merges: a
                 .and_then(|a| a.optimized.as_ref())
                 .and_then(|o| o.slp_merges),
+            liveness: a.map(|a| live_report(&s, a)),
         };
         serde_wasm_bindgen::to_value(&r).map_err(Into::into)
     })
@@ -601,6 +639,15 @@ fn optimized_side(
     }
 }
 
+/// The temp limits the liveness panel draws (vertex, fragment).
+fn live_limits(state: &State, a: Option<&Analysis>) -> [u16; 2] {
+    let limit = |p: Option<hoist_asm::Profile>| p.map_or(0, |p| state.doc.opts.limits_of(p).temps);
+    [
+        limit(a.and_then(|a| a.vp.profile)),
+        limit(a.and_then(|a| a.fp.profile)),
+    ]
+}
+
 /// The dependence graph's view: the graph, or why there is none yet.
 fn dag_view(a: Option<&Analysis>, line: Option<u32>, on_line: Callback<Option<u32>>) -> Html {
     let graph = a
@@ -739,6 +786,8 @@ pub fn app(props: &AppProps) -> Html {
                         image_names={state.image_names.clone()} dispatch={h.dispatch.clone()} />
                 </div>
                 { dag_view(a.as_deref(), *src_line, h.origin.clone()) }
+                <LivenessPanel analysis={a.clone()} limits={live_limits(&state, a.as_deref())}
+                    lines={[state.doc.vp.lines().count() as u32, state.doc.fp.lines().count() as u32]} />
                 <ExportPanel analysis={a.clone()} on_present={set_presenting(true)} />
             </main>
             }

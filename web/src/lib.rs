@@ -35,6 +35,7 @@ pub mod guidance;
 pub mod handedit;
 pub mod highlight;
 pub mod linear;
+pub mod liveness;
 pub mod numbers;
 pub mod ophelp;
 pub mod reach;

@@ -1,4 +1,5 @@
-//! `hoist`: check, run, render and optimize GPU vertex/fragment assembly programs.
+//! `hoist`: check, run, render and optimize GPU vertex/fragment assembly programs, and show
+//! their register liveness.
 //!
 //! One subcommand per module, each with a clap `Args` struct and a `run` function that
 //! returns the process exit code. The libraries do the work; this crate only reads files,
@@ -6,6 +7,7 @@
 
 mod check;
 mod linear;
+mod live;
 mod opt;
 mod render;
 mod run;
@@ -37,6 +39,8 @@ enum Command {
     Opt(opt::Args),
     /// Pack a linear expression y = A·x + b into 4-wide instructions (seed 003)
     Linear(linear::Args),
+    /// Register liveness per component: the grid, live temporaries per row, the peak (seed 002)
+    Live(live::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +51,7 @@ fn main() -> ExitCode {
         Command::Render(a) => render::run(a),
         Command::Opt(a) => opt::run(a),
         Command::Linear(a) => linear::run(a),
+        Command::Live(a) => live::run(a),
     };
     ExitCode::from(code)
 }

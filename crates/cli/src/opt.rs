@@ -73,6 +73,13 @@ pub struct Args {
     /// instructions (SLP) in both optimized programs
     #[arg(long)]
     slp: bool,
+    /// Reorder both optimized programs to lower their peak register pressure
+    #[arg(long)]
+    schedule: bool,
+    /// Make a program over its temp limit fit (renumbering, scheduling or
+    /// rematerialization) instead of dropping the groups that overflow it
+    #[arg(long)]
+    fit: bool,
     #[arg(long, value_parser = util::parse_target, help = util::TARGET_HELP)]
     target: Option<ArbTarget>,
     /// Override the vertex instruction-slot limit
@@ -265,6 +272,8 @@ fn options(args: &Args, vp: &Program, fp: &Program) -> Result<Options, u8> {
         lower: !args.no_lower,
         vp_cleanup: !args.no_vp_cleanup,
         slp: args.slp,
+        schedule: args.schedule,
+        fit: args.fit,
         ..Options::default()
     })
 }

@@ -115,6 +115,9 @@ pub fn added_why(why: AddedFor) -> &'static str {
         AddedFor::Gather => "gathers components from several registers into one operand",
         AddedFor::Legalize => "satisfies an operand rule of the target profile",
         AddedFor::Lowering => "part of the emulation of an op the vertex profile lacks",
+        AddedFor::Rematerialize => {
+            "computes a value again instead of holding a temporary (register pressure)"
+        }
     }
 }
 

@@ -151,6 +151,8 @@ impl<'a> Optimizer<'a> {
             cost: self.opts.cost,
             vp_cleanup: self.opts.vp_cleanup,
             slp: self.opts.slp,
+            schedule: self.opts.schedule,
+            fit: self.opts.fit,
         }
     }
 
@@ -279,6 +281,7 @@ impl<'a> Optimizer<'a> {
                 chosen.result.mirrors.len()
             ));
         }
+        notes.extend(chosen.result.fits.iter().cloned());
         let before = Stats::of(self.vp, &self.fp, &self.vp_limits, &self.fp_limits);
         let r = std::sync::Arc::unwrap_or_clone(chosen.result);
         Ok(Outcome {

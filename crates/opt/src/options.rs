@@ -39,6 +39,14 @@ pub struct Options {
     pub lower: bool,
     /// Clean up the moved vertex code (write interpolators directly, fold copies).
     pub vp_cleanup: bool,
+    /// Reorder both programs to lower their peak register pressure (`passes::schedule`).
+    #[serde(default)]
+    pub schedule: bool,
+    /// Make a program over its temp limit fit (`passes::fit`: renumbering, scheduling or
+    /// rematerialization) instead of rejecting the choice; code motion may then use more
+    /// vertex temporaries than the limit while it emits.
+    #[serde(default)]
+    pub fit: bool,
     /// Evaluation budget of the exact search.
     pub search_budget: u32,
     /// Pack independent same-opcode instructions with disjoint write masks into one vector
@@ -63,6 +71,8 @@ impl Default for Options {
             commute: true,
             lower: true,
             vp_cleanup: true,
+            schedule: false,
+            fit: false,
             search_budget: 4096,
             slp: false,
             stay: Vec::new(),

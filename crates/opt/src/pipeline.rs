@@ -120,6 +120,8 @@ pub struct Evaluated {
     pub cost: (f64, f64, f64),
     /// Merges of the vector-packing pass (vertex, fragment).
     pub slp_merges: [u32; 2],
+    /// How a program over its temp limit was made to fit (`passes::fit`), in words.
+    pub fits: Vec<String>,
 }
 
 /// Why an evaluation failed.
@@ -153,6 +155,8 @@ pub struct Context<'a> {
     pub vp_cleanup: bool,
     /// Run the vector-packing pass on both programs after the motion.
     pub slp: bool,
+    pub schedule: bool,
+    pub fit: bool,
 }
 
 /// Whether a fragment operand may read `s` in this profile: ps_2_0's swizzle rule (also
@@ -289,6 +293,37 @@ fn fixed_point(mut round: impl FnMut() -> bool) {
     }
 }
 
+/// Makes each program over its temp limit fit, when it can (what cannot fit fails the
+/// profile's rules afterwards, as before); returns how, in words.
+fn fit_both(cx: &Context, m: &mut fp_to_vp::Motion) -> Vec<String> {
+    let (vertices, fragments) = match cx.cost {
+        CostModel::Modern {
+            vertices,
+            fragments,
+            ..
+        } => (vertices, fragments),
+        CostModel::Paper => (4.0, 65536.0),
+    };
+    let mut out = Vec::new();
+    for (name, t, limits, n) in [
+        ("vertex", &mut m.vp, cx.vp_limits, vertices),
+        ("fragment", &mut m.fp, cx.fp_limits, fragments),
+    ] {
+        let mut how = None;
+        pass("fit", t, |t| {
+            how = passes::fit::run(t, limits, n).ok().flatten();
+            how.is_some()
+        });
+        if let Some(h) = how {
+            out.push(format!(
+                "the {name} program fits its temp limit: {}",
+                h.describe()
+            ));
+        }
+    }
+    out
+}
+
 /// The pair as written: nothing moved, nothing cleaned up.
 pub fn unchanged(cx: &Context) -> Evaluated {
     let stats = Stats::of(cx.vp, cx.fp, cx.vp_limits, cx.fp_limits);
@@ -306,6 +341,7 @@ pub fn unchanged(cx: &Context) -> Evaluated {
         stats,
         cost,
         slp_merges: [0; 2],
+        fits: Vec::new(),
     }
 }
 
@@ -319,6 +355,13 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         }
         return Ok(unchanged(cx));
     };
+    // With `fit`, motion and legalisation may use more vertex temporaries than the limit;
+    // the vertex program is made to fit before the profile's rules are checked.
+    let loose = Limits {
+        temps: cx.vp_limits.temps.saturating_mul(4),
+        ..cx.vp_limits.clone()
+    };
+    let vp_limits = if cx.fit { &loose } else { cx.vp_limits };
     let input = fp_to_vp::Input {
         vp: cx.vp,
         fp: cx.fp,
@@ -326,7 +369,7 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         fp_du,
         interp: &a.interp,
         movability: &a.movability,
-        vp_limits: cx.vp_limits,
+        vp_limits,
         fp_limits: cx.fp_limits,
     };
     let mut m = fp_to_vp::run(&input, selected).map_err(Rejected::Infeasible)?;
@@ -379,7 +422,7 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
     let live = vp_live_out(&m.vp.program, &m.fp.program);
     pass("dce", &mut m.vp, |t| dce::run(t, &live, &|_| true));
     pass("legalize", &mut m.vp, |t| {
-        passes::legalize::run(t, cx.vp_limits)
+        passes::legalize::run(t, vp_limits)
     });
     let mut slp_merges = [0u32; 2];
     if cx.slp {
@@ -390,6 +433,19 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
             });
         }
     }
+    if cx.schedule {
+        pass("schedule", &mut m.vp, |t| {
+            passes::schedule::run(t, cx.vp_limits)
+        });
+        pass("schedule", &mut m.fp, |t| {
+            passes::schedule::run(t, cx.fp_limits)
+        });
+    }
+    let fits = if cx.fit {
+        fit_both(cx, &mut m)
+    } else {
+        Vec::new()
+    };
     prune_io(&mut m.vp.program, &mut m.fp.program);
     crate::edit::prune_added_consts(&mut m.vp.program, cx.vp);
     crate::edit::prune_added_consts(&mut m.fp.program, cx.fp);
@@ -419,5 +475,6 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         stats,
         cost,
         slp_merges,
+        fits,
     })
 }

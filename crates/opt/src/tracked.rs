@@ -24,6 +24,8 @@ pub enum AddedFor {
     Legalize,
     /// Part of the expansion of an op the vertex profile lacks.
     Lowering,
+    /// Computes a value again instead of holding a temporary (`passes::remat`).
+    Rematerialize,
 }
 
 /// Where an instruction came from.

@@ -23,6 +23,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use hoist_asm::{ParseOptions, Program};
+use hoist_opt::analysis::liveness::{Legend, Liveness};
 use hoist_opt::passes::{
     commute, copy_prop, dce, fold, fp_to_vp, legalize, retarget, slp, tex_rename,
 };
@@ -135,6 +136,7 @@ fn tracked(text: &str) -> Result<Tracked, String> {
                     Some("gather") => AddedFor::Gather,
                     Some("legalize") => AddedFor::Legalize,
                     Some("lowering") => AddedFor::Lowering,
+                    Some("remat") => AddedFor::Rematerialize,
                     _ => return Err(format!("unknown annotation `@{tag}`")),
                 };
                 Prov::Added { why, index: None }
@@ -286,7 +288,46 @@ fn run(case: &Case) -> Result<String, String> {
             let merges = slp::merge(&mut t);
             let _ = writeln!(out, "{}merges: {merges}", show(&t));
         }
+        "liveness" => {
+            let p = parse(need(if stage_fp { &case.fp } else { &case.vp }, "program")?)?;
+            let legend = Legend::from_name(arg(case, "legend").unwrap_or("thesis"))
+                .ok_or("legend is thesis or rga")?;
+            let l = Liveness::compute(&p, p.profile.limits().temps);
+            out.push_str(&l.listing(&p, legend));
+            for (what, row, reg, comp) in hover_cells(case, &l)? {
+                let one = |v: &[u32]| {
+                    v.iter()
+                        .map(|i| (i + 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let _ = match l.value(row, reg, comp) {
+                    Some(v) => writeln!(
+                        out,
+                        "value {what}: written at {}, read at {}",
+                        one(&v.defs),
+                        one(&v.uses)
+                    ),
+                    None => writeln!(out, "value {what}: empty"),
+                };
+            }
+        }
         other => return Err(format!("unknown pass `{other}`")),
+    }
+    Ok(out)
+}
+
+/// Cells named by `value=ROW:REG.COMP` options (1-based rows), for their hover text.
+fn hover_cells(case: &Case, l: &Liveness) -> Result<Vec<(String, usize, usize, u8)>, String> {
+    let mut out = Vec::new();
+    for (_, v) in case.args.iter().filter(|(k, _)| k == "value") {
+        let bad = || format!("bad value `{v}`");
+        let (row, rest) = v.split_once(':').ok_or_else(bad)?;
+        let (reg, comp) = rest.split_once('.').ok_or_else(bad)?;
+        let row: usize = row.parse().map_err(|_| bad())?;
+        let reg = l.names.iter().position(|n| n == reg).ok_or_else(bad)?;
+        let comp = "xyzw".find(comp).ok_or_else(bad)? as u8;
+        out.push((v.clone(), row.checked_sub(1).ok_or_else(bad)?, reg, comp));
     }
     Ok(out)
 }
@@ -348,8 +389,9 @@ fn files() -> Vec<PathBuf> {
 }
 
 /// Passes every filetest directory must cover.
-const PASSES: [&str; 11] = [
+const PASSES: [&str; 12] = [
     "commute",
+    "liveness",
     "copy_prop",
     "dce",
     "fold",

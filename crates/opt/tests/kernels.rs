@@ -12,6 +12,7 @@ mod golden;
 
 use common::*;
 use hoist_asm::Program;
+use hoist_opt::analysis::liveness::Liveness;
 use hoist_opt::{Fate, Options, Outcome};
 use hoist_raster::scene::{self, RunOptions, Scene};
 use hoist_raster::{Caps, Verdict};
@@ -279,6 +280,8 @@ struct KernelResult {
     matches_paper: bool,
     original_probes: (usize, usize),
     variants: Vec<VariantResult>,
+    /// Peak live temporaries (and components) of the original pair, vertex then fragment.
+    peaks: [Liveness; 2],
 }
 
 fn evaluate(ex: &Example) -> KernelResult {
@@ -326,6 +329,7 @@ fn evaluate(ex: &Example) -> KernelResult {
         matches_paper: ex.meta("matches_paper") != Some("no"),
         original_probes: (original.passed(), original.failed()),
         variants,
+        peaks: [vp, fp].map(|p| Liveness::compute(p, p.profile.limits().temps)),
     }
 }
 
@@ -666,6 +670,7 @@ fn table(results: &[KernelResult], d3d: &[Step], arb: &[Step]) -> String {
             cell(&arb[k])
         );
     }
+    s.push_str(&pressure_table(results));
     s.push_str("\n## The kernels\n");
     for k in results {
         let _ = write!(
@@ -682,6 +687,41 @@ fn table(results: &[KernelResult], d3d: &[Step], arb: &[Step]) -> String {
             }
         }
         let _ = writeln!(s, "\n{}", k.note);
+    }
+    s
+}
+
+/// Peak register pressure (seed 002) of both programs before and after the default
+/// variant's code motion.
+fn pressure_table(results: &[KernelResult]) -> String {
+    let mut s = String::from(
+        "\n## Register pressure before and after code motion\n\n\
+         The most temporaries live at one instruction (`hoist live`: a temporary counts at a \
+         row when any of its components is live, read or written there), with the live \
+         components in parentheses, for the original pair and the default variant's result; \
+         the limit is the profile's temp limit. Moving work to the vertex program moves its \
+         temporaries too: the fragment peak falls or stays, the vertex peak may rise.\n\n\
+         | Kernel | VP peak before → after | FP peak before → after | Limits VP / FP |\n\
+         |---|---|---|---|\n",
+    );
+    let peak = |l: &Liveness| format!("{} ({})", l.peak, l.peak_components);
+    for k in results {
+        let Some(Ok(o)) = k.variants.first().map(|v| &v.outcome) else {
+            continue;
+        };
+        let after = [&o.vp, &o.fp].map(|p| Liveness::compute(p, p.profile.limits().temps));
+        let _ = writeln!(
+            s,
+            "| [{}](#{}) | {} → {} | {} → {} | {} / {} |",
+            k.title,
+            anchor(k.id),
+            peak(&k.peaks[0]),
+            peak(&after[0]),
+            peak(&k.peaks[1]),
+            peak(&after[1]),
+            k.peaks[0].limit,
+            k.peaks[1].limit
+        );
     }
     s
 }

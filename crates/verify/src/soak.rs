@@ -3,7 +3,7 @@
 //!
 //! Per pair and dialect ([`crate::generate`]): parse both programs; optimize and validate
 //! under seeded random options (selection rule, cost model, mirrored parameters,
-//! commutation, lowering, clean-up, tighter limits); print and re-parse the optimized
+//! commutation, lowering, clean-up, scheduling, fitting to temp limits, tighter limits); print and re-parse the optimized
 //! programs; then check the validated result again against fresh inputs (another seed of
 //! [`crate::validate`], whose checks include a render). Counted:
 //! - **panics** anywhere in the optimizer or the validator (caught, with their message);
@@ -204,6 +204,8 @@ pub fn options(rng: &mut SmallRng, vp: &Program, fp: &Program) -> Options {
         commute: rng.random_bool(0.8),
         lower: rng.random_bool(0.8),
         vp_cleanup: rng.random_bool(0.8),
+        schedule: rng.random_bool(0.5),
+        fit: rng.random_bool(0.3),
         search_budget: 64,
         stay: Vec::new(),
         slp: rng.random_bool(0.5),

@@ -10,6 +10,7 @@ pub mod handnote;
 pub mod inputs;
 pub mod linear;
 pub mod linear_heat;
+pub mod liveness;
 pub mod ophelp;
 pub mod optimized;
 pub mod options;

@@ -6,4 +6,5 @@ pub mod defuse;
 pub mod finite;
 pub mod groups;
 pub mod interp;
+pub mod liveness;
 pub mod movable;

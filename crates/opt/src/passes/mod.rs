@@ -3,10 +3,14 @@
 pub mod commute;
 pub mod copy_prop;
 pub mod dce;
+pub mod fit;
 pub mod fold;
 pub mod fp_to_vp;
 pub mod legalize;
 pub mod lower;
+pub mod remat;
+pub mod renumber;
 pub mod retarget;
+pub mod schedule;
 pub mod slp;
 pub mod tex_rename;
