@@ -9,6 +9,7 @@ mod linear;
 mod opt;
 mod render;
 mod run;
+mod stats;
 mod util;
 
 use clap::{Parser, Subcommand};
@@ -37,6 +38,8 @@ enum Command {
     Opt(opt::Args),
     /// Pack a linear expression y = A·x + b into 4-wide instructions (seed 003)
     Linear(linear::Args),
+    /// What programs become on an R600-family VLIW-5 GPU: statistics and bundles (seed 004)
+    Stats(stats::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         Command::Render(a) => render::run(a),
         Command::Opt(a) => opt::run(a),
         Command::Linear(a) => linear::run(a),
+        Command::Stats(a) => stats::run(a),
     };
     ExitCode::from(code)
 }
