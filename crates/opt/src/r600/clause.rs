@@ -298,8 +298,8 @@ impl Sched<'_> {
 
 const KCACHE_NOTE: &str = "an op reads constants from more kcache windows than an ALU clause \
 can lock; counted as if it could (the driver would move a constant through a GPR)";
-const PORTS_NOTE: &str = "an op reads more operands than a group's read ports allow; counted \
-as one group (the driver would split it with a MOV)";
+const PORTS_NOTE: &str = "an op reads more operands or literals than a group has read ports \
+or literal room for; counted as one group (the driver would move one through a GPR first)";
 
 /// The 16-constant lines an op reads directly (relative reads are noted elsewhere).
 fn kcache_lines(op: &AluOp) -> impl Iterator<Item = u16> + '_ {

@@ -412,7 +412,8 @@ impl Builder<'_> {
                 self.pred_set(inst, c, Dest::Special(Special::Predicate), 0, false);
                 self.flow(inst)
             }
-            _ => self.flow(inst),
+            If | Else | Endif | Loop | Endloop | Rep | Endrep | Break | Breakp | Call | Callnz
+            | Label | Ret => self.flow(inst),
         }
     }
 

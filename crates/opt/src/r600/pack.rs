@@ -103,9 +103,8 @@ pub fn forwards<'a>(group: &Group, op: impl Fn(usize) -> &'a AluOp) -> Forward {
     f
 }
 
-/// The cycle each source reads in, per bank swizzle (vector: VEC_012 .. VEC_210; t uses
-/// the first four, SCL_210 .. SCL_221 in the ISA's names).
-const CYCLES: [[u8; 3]; 6] = [
+/// The cycle each source reads in, per bank swizzle: vector slots VEC_012 .. VEC_210.
+pub const CYCLES: [[u8; 3]; 6] = [
     [0, 1, 2],
     [0, 2, 1],
     [1, 2, 0],
@@ -113,6 +112,9 @@ const CYCLES: [[u8; 3]; 6] = [
     [2, 0, 1],
     [2, 1, 0],
 ];
+
+/// The t slot's: SCL_210, SCL_122, SCL_212, SCL_221.
+pub const T_CYCLES: [[u8; 3]; 4] = [[2, 1, 0], [1, 2, 2], [2, 1, 2], [2, 2, 1]];
 
 #[derive(Clone, Default)]
 struct Ports {
@@ -157,7 +159,7 @@ fn is_const(r: &Read) -> bool {
 
 /// Reserves the ports of one slot under bank swizzle `bank`.
 fn reserve(ports: &mut Ports, chip: Chip, slot: usize, src: &[RSrc], bank: usize) -> bool {
-    let cycles = CYCLES[bank];
+    let cycles = if slot == 4 { T_CYCLES[bank] } else { CYCLES[bank] };
     let consts = if slot == 4 {
         src.iter().filter(|s| is_const(&s.read)).count() as u8
     } else {
