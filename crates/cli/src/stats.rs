@@ -60,9 +60,9 @@ fn stage_name(s: Stage) -> &'static str {
     }
 }
 
-fn entry(file: &str, version: &'static str, p: &Program, chip: Chip) -> Entry {
+fn entry(file: &str, version: &'static str, p: &Program, chip: Chip) -> (Entry, r600::Machine) {
     let m = r600::compile(p, chip);
-    Entry {
+    let e = Entry {
         file: file.to_string(),
         stage: stage_name(p.stage()),
         version,
@@ -71,7 +71,8 @@ fn entry(file: &str, version: &'static str, p: &Program, chip: Chip) -> Entry {
         stats: m.stats.clone(),
         notes: m.notes.clone(),
         listing: r600::stats::listing(&m),
-    }
+    };
+    (e, m)
 }
 
 fn load_program(path: &Path, source: &str) -> Result<Program, u8> {
@@ -160,9 +161,8 @@ pub fn run(args: Args) -> u8 {
         };
         let file = path.display().to_string();
         for (version, p) in progs {
-            let e = entry(&file, version, &p, args.target);
+            let (e, m) = entry(&file, version, &p, args.target);
             if !args.json {
-                let m = r600::compile(&p, args.target);
                 if !out.is_empty() {
                     out.push('\n');
                 }

@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 
 /// The chip generation, which fixes fetch-clause size, constant-file ports and GPR pools.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Chip {
     /// R600/RV670 (the paper's Radeon HD 3870).
     #[default]
