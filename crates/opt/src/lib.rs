@@ -46,7 +46,7 @@ pub mod tracked;
 
 pub use cost::CostModel;
 pub use optimizer::{Optimizer, analyze, optimize};
-pub use options::{Options, Selection};
+pub use options::{Options, Peepholes, Selection};
 pub use outcome::{Fate, OptError, Outcome, RuleResult};
 pub use pipeline::Stats;
 pub use tracked::{AddedFor, Line, Prov};

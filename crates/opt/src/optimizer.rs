@@ -150,6 +150,7 @@ impl<'a> Optimizer<'a> {
             analysis: &self.analysis,
             cost: self.opts.cost,
             vp_cleanup: self.opts.vp_cleanup,
+            peepholes: self.opts.peepholes,
         }
     }
 

@@ -202,6 +202,11 @@ pub fn options(rng: &mut SmallRng, vp: &Program, fp: &Program) -> Options {
         vp_cleanup: rng.random_bool(0.8),
         search_budget: 64,
         stay: Vec::new(),
+        peepholes: hoist_opt::Peepholes {
+            mad: rng.random_bool(0.5),
+            dot: rng.random_bool(0.5),
+            tex_dedup: rng.random_bool(0.5),
+        },
     }
 }
 

@@ -3,9 +3,12 @@
 pub mod commute;
 pub mod copy_prop;
 pub mod dce;
+pub mod dot_product;
 pub mod fold;
 pub mod fp_to_vp;
 pub mod legalize;
 pub mod lower;
+pub mod mad_fuse;
 pub mod retarget;
+pub mod tex_dedup;
 pub mod tex_rename;
