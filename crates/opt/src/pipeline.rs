@@ -303,10 +303,14 @@ fn fixed_point(mut round: impl FnMut() -> bool) {
 /// The pair as written: nothing moved, nothing cleaned up.
 pub fn unchanged(cx: &Context) -> Evaluated {
     let stats = Stats::of(cx.vp, cx.fp, cx.vp_limits, cx.fp_limits);
-    let cost = cx.cost.cost(
-        stats.fp_slots.total(),
-        stats.vp_slots.total(),
-        stats.interp_components,
+    let cost = cx.cost.cost_of(
+        cx.vp,
+        cx.fp,
+        (
+            stats.fp_slots.total(),
+            stats.vp_slots.total(),
+            stats.interp_components,
+        ),
     );
     Evaluated {
         vp: Tracked::new(cx.vp.clone()),
@@ -408,10 +412,14 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         return Err(Rejected::Invalid(diags));
     }
     let stats = Stats::of(&m.vp.program, &m.fp.program, cx.vp_limits, cx.fp_limits);
-    let cost = cx.cost.cost(
-        stats.fp_slots.total(),
-        stats.vp_slots.total(),
-        stats.interp_components,
+    let cost = cx.cost.cost_of(
+        &m.vp.program,
+        &m.fp.program,
+        (
+            stats.fp_slots.total(),
+            stats.vp_slots.total(),
+            stats.interp_components,
+        ),
     );
     Ok(Evaluated {
         vp: m.vp,

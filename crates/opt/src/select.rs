@@ -92,7 +92,7 @@ pub fn greedy(cx: &Context, movable: &[bool], groups: &Groups) -> Result<Choice,
         result = ev.eval(&sel);
     }
     let mut result = result?;
-    if matches!(cx.cost, crate::cost::CostModel::Modern { .. }) {
+    if !matches!(cx.cost, crate::cost::CostModel::Paper) {
         for g in (0..groups.len()).rev() {
             let mut trial = sel.clone();
             for &i in &groups.members[g] {
@@ -107,7 +107,10 @@ pub fn greedy(cx: &Context, movable: &[bool], groups: &Groups) -> Result<Choice,
             {
                 for (i, (&a, &b)) in sel.iter().zip(&trial).enumerate() {
                     if a && !b {
-                        dropped.push((i as u32, "not worth it under the modern cost model".into()));
+                        dropped.push((
+                            i as u32,
+                            format!("not worth it under the {} cost model", cx.cost.name()),
+                        ));
                     }
                 }
                 sel = trial;
