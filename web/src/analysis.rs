@@ -148,6 +148,9 @@ pub struct Optimized {
     /// How far the stepwise slider may go ([`crate::reach`]).
     #[serde(default)]
     pub reach: Option<Reach>,
+    /// Both pairs on an R600-family GPU (the Machine panel, [`crate::machine`]).
+    #[serde(with = "shared")]
+    pub machine: Rc<crate::machine::MachineView>,
 }
 
 /// What the optimizer made of a pair, as the page gets it (`Err`: why it could not run).
@@ -372,6 +375,7 @@ pub fn summarize(doc: &Doc, a: &Analysis, v: &Validated) -> Optimized {
         reach: a
             .original_pair()
             .and_then(|(vp, fp)| reach::reach(doc, vp, fp, &v.rejected)),
+        machine: Rc::new(crate::machine::view(a.original_pair(), &o.vp, &o.fp)),
     }
 }
 

@@ -15,6 +15,7 @@ use crate::components::examples::{About, Gallery};
 use crate::components::export::ExportPanel;
 use crate::components::handnote::hand_note;
 use crate::components::inputs::InputsPanel;
+use crate::components::machine::MachinePanel;
 use crate::components::optimized::OptimizedView;
 use crate::components::options::OptionsPanel;
 use crate::components::output::Output;
@@ -157,6 +158,8 @@ struct Report {
     optimizer_ms: f64,
     /// What causes a DIFFERENT verdict (culprit group, cancellation), once known.
     guidance: Option<crate::guidance::Guidance>,
+    /// Both pairs on an R600-family GPU (the Machine panel).
+    machine: Option<crate::machine::MachineReport>,
 }
 
 fn report() -> Result<JsValue, JsValue> {
@@ -194,6 +197,9 @@ fn report() -> Result<JsValue, JsValue> {
             stopped: s.is_stopped(),
             render_ms: s.rendered.as_ref().map(|r| [r.ms_original, r.ms_optimized]),
             optimizer_ms: s.analysis_ms,
+            machine: a
+                .and_then(|a| a.optimized.as_ref())
+                .map(|o| o.machine.report()),
         };
         serde_wasm_bindgen::to_value(&r).map_err(Into::into)
     })
@@ -720,6 +726,7 @@ pub fn app(props: &AppProps) -> Html {
                     <InputsPanel analysis={a.clone()} inputs={state.doc.inputs.clone()} {scene}
                         image_names={state.image_names.clone()} dispatch={h.dispatch.clone()} />
                 </div>
+                <MachinePanel view={a.as_ref().and_then(|a| a.optimized.as_ref()).map(|o| Shared(o.machine.clone()))} />
                 { dag_view(a.as_deref(), *src_line, h.origin.clone()) }
                 <ExportPanel analysis={a.clone()} on_present={set_presenting(true)} />
             </main>

@@ -32,6 +32,7 @@ pub mod figure;
 pub mod guidance;
 pub mod handedit;
 pub mod highlight;
+pub mod machine;
 pub mod numbers;
 pub mod ophelp;
 pub mod reach;

@@ -13,10 +13,12 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
-#[command(after_help = "Examples:\n  hoist stats examples/r600/matmul-naive.shader_test\n  \
+#[command(
+    after_help = "Examples:\n  hoist stats examples/r600/matmul-naive.shader_test\n  \
 hoist stats --target r700 --json prog.fp\n  hoist stats --optimized examples/paper/fig3.shader_test\n\n\
 Exit status: 0 on success, 1 when a program does not parse, 2 on a usage error or an \
-unreadable file.")]
+unreadable file."
+)]
 pub struct Args {
     /// Programs (.vp/.fp/.vs/.ps, either dialect) or scene files (.shader_test)
     #[arg(required = true)]
@@ -109,10 +111,22 @@ fn programs(path: &Path, optimized: bool) -> Result<Vec<(&'static str, Program)>
         util::error(format!("{}: {e}", path.display()));
         1
     })?;
-    let pair = sc.programs.get(sc.optimize_target()).cloned().unwrap_or_default();
+    let pair = sc
+        .programs
+        .get(sc.optimize_target())
+        .cloned()
+        .unwrap_or_default();
     let mut out: Vec<(&'static str, Program)> = Vec::new();
-    out.extend(pair.vertex.as_ref().map(|v| ("original", v.program.clone())));
-    out.extend(pair.fragment.as_ref().map(|f| ("original", f.program.clone())));
+    out.extend(
+        pair.vertex
+            .as_ref()
+            .map(|v| ("original", v.program.clone())),
+    );
+    out.extend(
+        pair.fragment
+            .as_ref()
+            .map(|f| ("original", f.program.clone())),
+    );
     if out.is_empty() {
         util::error(format!("{}: the scene has no program", path.display()));
         return Err(1);
@@ -127,8 +141,8 @@ fn programs(path: &Path, optimized: bool) -> Result<Vec<(&'static str, Program)>
         };
         let opts = hoist_opt::Options::default();
         let cfg = hoist_verify::Config::default();
-        let res = hoist_verify::optimize(&v.program, &f.program, &opts, Some(&cfg))
-            .map_err(|e| {
+        let res =
+            hoist_verify::optimize(&v.program, &f.program, &opts, Some(&cfg)).map_err(|e| {
                 util::error(format!("{}: {e}", path.display()));
                 1u8
             })?;

@@ -14,7 +14,11 @@ fn hoist(args: &[&str]) -> Output {
 
 fn json(args: &[&str]) -> Vec<serde_json::Value> {
     let out = hoist(args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice::<serde_json::Value>(&out.stdout)
         .unwrap()
         .as_array()
@@ -64,7 +68,10 @@ fn text_report_and_listing_have_slot_letters() {
     let out = hoist(&["stats", "examples/r600/matmul-vector.shader_test"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("Number of instructions: 1 ALU, 2 TEX"), "{text}");
+    assert!(
+        text.contains("Number of instructions: 1 ALU, 2 TEX"),
+        "{text}"
+    );
     assert!(text.contains("Fetch components: 8 of 8 (100.0%)"), "{text}");
     assert!(text.contains("x: DOT4"), "{text}");
     assert!(text.contains("w: DOT4"), "{text}");
@@ -73,7 +80,12 @@ fn text_report_and_listing_have_slot_letters() {
 
 #[test]
 fn optimized_adds_the_moved_pair() {
-    let v = json(&["stats", "--optimized", "--json", "examples/paper/fig3.shader_test"]);
+    let v = json(&[
+        "stats",
+        "--optimized",
+        "--json",
+        "examples/paper/fig3.shader_test",
+    ]);
     let versions: Vec<_> = v.iter().map(|o| o["version"].as_str().unwrap()).collect();
     assert_eq!(versions, ["original", "original", "optimized", "optimized"]);
     let fp = |ver: &str| {
@@ -83,12 +95,20 @@ fn optimized_adds_the_moved_pair() {
             .as_u64()
             .unwrap()
     };
-    assert!(fp("optimized") < fp("original"), "code motion removes fragment ALU work");
+    assert!(
+        fp("optimized") < fp("original"),
+        "code motion removes fragment ALU work"
+    );
 }
 
 #[test]
 fn single_programs_of_both_dialects() {
-    let v = json(&["stats", "--json", "examples/paper/gauss13.fp", "examples/paper/fig3.psh"]);
+    let v = json(&[
+        "stats",
+        "--json",
+        "examples/paper/gauss13.fp",
+        "examples/paper/fig3.psh",
+    ]);
     assert_eq!(v.len(), 2);
     assert!(v.iter().all(|o| o["stage"] == "fragment"));
 }

@@ -50,12 +50,7 @@ impl CostModel {
 
     /// Cost of a program pair; lower is better. The slot figures are the pair's (the paper
     /// and modern models need nothing else); the R600 model compiles both programs.
-    pub fn cost_of(
-        &self,
-        vp: &Program,
-        fp: &Program,
-        slots: (u32, u32, u32),
-    ) -> (f64, f64, f64) {
+    pub fn cost_of(&self, vp: &Program, fp: &Program, slots: (u32, u32, u32)) -> (f64, f64, f64) {
         let (fp_slots, vp_slots, interp) = slots;
         match *self {
             CostModel::R600 {

@@ -39,8 +39,8 @@ pub mod optimizer;
 pub mod options;
 pub mod outcome;
 pub mod passes;
-pub mod r600;
 pub mod pipeline;
+pub mod r600;
 pub mod select;
 pub mod tracked;
 

@@ -14,7 +14,9 @@ use hoist_raster::{RenderConfig, render};
 use hoist_verify::generate::{Flavor, pair, textures};
 
 fn parse(text: &str) -> Program {
-    hoist_asm::parse(text, &ParseOptions::default()).into_result().unwrap()
+    hoist_asm::parse(text, &ParseOptions::default())
+        .into_result()
+        .unwrap()
 }
 
 /// The program after every peephole, and which of them rewrote something.
@@ -43,8 +45,13 @@ fn expand_dots(p: &Program) -> Program {
     for inst in &p.insts {
         let d = inst.dst.as_ref();
         let ok = matches!(inst.op, Op::Dp3 | Op::Dp4)
-            && d.is_some_and(|d| d.mask.count() == 1 && d.reg.file == RegFile::Temp && d.rel.is_none())
-            && inst.src.iter().all(|s| s.rel.is_none() && Some(s.reg) != d.map(|d| d.reg))
+            && d.is_some_and(|d| {
+                d.mask.count() == 1 && d.reg.file == RegFile::Temp && d.rel.is_none()
+            })
+            && inst
+                .src
+                .iter()
+                .all(|s| s.rel.is_none() && Some(s.reg) != d.map(|d| d.reg))
             && inst.pred.is_none();
         let (true, Some(d)) = (ok, d) else {
             out.insts.push(inst.clone());
@@ -93,20 +100,29 @@ fn params(seed: u64) -> hoist_raster::Params {
 fn same_bits(a: &hoist_raster::Image, b: &hoist_raster::Image) -> bool {
     a.pixels.len() == b.pixels.len()
         && a.pixels.iter().zip(&b.pixels).all(|(x, y)| {
-            x.iter().zip(y).all(|(u, v)| u.to_bits() == v.to_bits() || (u.is_nan() && v.is_nan()))
+            x.iter()
+                .zip(y)
+                .all(|(u, v)| u.to_bits() == v.to_bits() || (u.is_nan() && v.is_nan()))
         })
 }
 
 #[test]
 fn peepholes_keep_generated_programs_bit_identical() {
-    let n: u64 = std::env::var("PEEPHOLE_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(150);
+    let n: u64 = std::env::var("PEEPHOLE_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(150);
     let mut changed = 0;
     let mut hits = [0u32; 3];
     for seed in 0..n {
         for flavor in [Flavor::Arb, Flavor::D3d9] {
             let p = pair(seed, flavor);
             let (vp, fp) = (parse(&p.vp), parse(&p.fp));
-            let (vp, fp) = if seed % 2 == 1 { (expand_dots(&vp), expand_dots(&fp)) } else { (vp, fp) };
+            let (vp, fp) = if seed % 2 == 1 {
+                (expand_dots(&vp), expand_dots(&fp))
+            } else {
+                (vp, fp)
+            };
             let (vp2, a) = rewrite(&vp, &mut hits);
             let (fp2, b) = rewrite(&fp, &mut hits);
             if !(a || b) {
@@ -115,7 +131,11 @@ fn peepholes_keep_generated_programs_bit_identical() {
             changed += 1;
             for (prog, name) in [(&vp2, "vertex"), (&fp2, "fragment")] {
                 let diags = hoist_asm::validate::check(prog, &prog.profile.limits());
-                assert!(diags.iter().all(|d| !d.is_error()), "{}: {name} no longer validates", p.label);
+                assert!(
+                    diags.iter().all(|d| !d.is_error()),
+                    "{}: {name} no longer validates",
+                    p.label
+                );
             }
             let cfg = RenderConfig {
                 width: 16,
@@ -135,7 +155,14 @@ fn peepholes_keep_generated_programs_bit_identical() {
             );
         }
     }
-    eprintln!("{changed} of {} pairs rewritten; programs per pass (tex_dedup, mad_fuse, dot_product): {hits:?}", 2 * n);
-    assert!(changed > n / 4, "only {changed} of {} pairs had something to rewrite", 2 * n);
+    eprintln!(
+        "{changed} of {} pairs rewritten; programs per pass (tex_dedup, mad_fuse, dot_product): {hits:?}",
+        2 * n
+    );
+    assert!(
+        changed > n / 4,
+        "only {changed} of {} pairs had something to rewrite",
+        2 * n
+    );
     assert!(hits.iter().all(|&h| h > 0), "a pass never fired: {hits:?}");
 }

@@ -10,7 +10,9 @@
 //!   allocation by executing the schedule symbolically.
 #![cfg(not(target_arch = "wasm32"))]
 
-use hoist_asm::ir::{Dst, ExtSel, ExtSwizzle, Inst, Reg, RegFile, Src, TexRef, TexTarget, WriteMask};
+use hoist_asm::ir::{
+    Dst, ExtSel, ExtSwizzle, Inst, Reg, RegFile, Src, TexRef, TexTarget, WriteMask,
+};
 use hoist_asm::{Op, ParseOptions, Profile, Program};
 use hoist_opt::r600::lower::{Dest, Node, Operand, Unit};
 use hoist_opt::r600::pack::Read;
@@ -134,18 +136,25 @@ fn every_op_of_both_parsers_lowers() {
         for chip in Chip::ALL {
             let m = r600::compile(&p, chip);
             check_rules(&m).unwrap_or_else(|e| panic!("{op:?} on {chip}: {e}"));
-            let (alu, fetch, flow) = m.lowered.nodes.iter().fold((0, 0, 0), |(a, f, c), n| match n {
-                Node::Alu(_) => (a + 1, f, c),
-                Node::Fetch(_) => (a, f + 1, c),
-                Node::Flow(..) => (a, f, c + 1),
-            });
+            let (alu, fetch, flow) =
+                m.lowered
+                    .nodes
+                    .iter()
+                    .fold((0, 0, 0), |(a, f, c), n| match n {
+                        Node::Alu(_) => (a + 1, f, c),
+                        Node::Fetch(_) => (a, f + 1, c),
+                        Node::Flow(..) => (a, f, c + 1),
+                    });
             let ok = match op {
                 Op::Nop => alu + fetch + flow == 0,
                 _ if op.is_flow() => flow == 1,
                 _ if op.is_texture() || matches!(op, Op::Dsx | Op::Dsy) => fetch >= 1,
                 _ => alu >= 1 && fetch == 0,
             };
-            assert!(ok, "{op:?} on {chip}: {alu} ALU ops, {fetch} fetches, {flow} flow");
+            assert!(
+                ok,
+                "{op:?} on {chip}: {alu} ALU ops, {fetch} fetches, {flow} flow"
+            );
         }
         seen += 1;
     }
@@ -175,11 +184,18 @@ fn lowering_shapes() {
     let (lrp, _) = count(Op::Lrp);
     assert_eq!(lrp.len(), 8, "LRP is 2 ops per lane");
     let (scs, _) = count(Op::Scs);
-    let trans: Vec<_> = scs.iter().filter(|p| p.1 == Unit::Trans).map(|p| p.0).collect();
+    let trans: Vec<_> = scs
+        .iter()
+        .filter(|p| p.1 == Unit::Trans)
+        .map(|p| p.0)
+        .collect();
     assert_eq!(trans, ["COS", "SIN"]);
     for op in [Op::Rcp, Op::Rsq, Op::Ex2, Op::Lg2, Op::Sin, Op::Cos] {
         let (ops, _) = count(op);
-        assert!(ops.iter().any(|p| p.1 == Unit::Trans), "{op:?} is trans-only");
+        assert!(
+            ops.iter().any(|p| p.1 == Unit::Trans),
+            "{op:?} is trans-only"
+        );
     }
     let (mad, _) = count(Op::Mad);
     assert!(mad.iter().all(|p| p.0 == "MULADD"));
@@ -231,7 +247,12 @@ fn positions(m: &Machine) -> Result<Vec<Pos>, String> {
     }
     pos.into_iter()
         .enumerate()
-        .map(|(i, p)| p.ok_or(format!("node {i} ({:?}) never scheduled", m.lowered.nodes[i])))
+        .map(|(i, p)| {
+            p.ok_or(format!(
+                "node {i} ({:?}) never scheduled",
+                m.lowered.nodes[i]
+            ))
+        })
         .collect()
 }
 
@@ -240,7 +261,10 @@ type Loc = (u32, u8);
 fn node_reads(n: &Node) -> Vec<Loc> {
     match n {
         Node::Alu(a) => a.reads().collect(),
-        Node::Fetch(f) => (0..4).filter(|c| f.chans & 1 << c != 0).map(|c| (f.coord, c)).collect(),
+        Node::Fetch(f) => (0..4)
+            .filter(|c| f.chans & 1 << c != 0)
+            .map(|c| (f.coord, c))
+            .collect(),
         Node::Flow(..) => vec![],
     }
 }
@@ -249,7 +273,10 @@ fn node_writes(n: &Node) -> Vec<Loc> {
     match n {
         Node::Alu(a) => a.writes().into_vec(),
         Node::Fetch(f) => match f.dst {
-            Some(v) => (0..4).filter(|c| f.mask & 1 << c != 0).map(|c| (v, c)).collect(),
+            Some(v) => (0..4)
+                .filter(|c| f.mask & 1 << c != 0)
+                .map(|c| (v, c))
+                .collect(),
             None => vec![],
         },
         Node::Flow(..) => vec![],
@@ -264,10 +291,18 @@ fn check_order(m: &Machine, pos: &[Pos]) -> Result<(), String> {
     for (i, n) in m.lowered.nodes.iter().enumerate() {
         for l in node_reads(n) {
             if let Some(&w) = last.get(&l) {
-                let fetch_pair = matches!(n, Node::Fetch(_)) && matches!(m.lowered.nodes[w], Node::Fetch(_));
-                let ok = if fetch_pair { pos[w].0 < pos[i].0 } else { pos[w] < pos[i] };
+                let fetch_pair =
+                    matches!(n, Node::Fetch(_)) && matches!(m.lowered.nodes[w], Node::Fetch(_));
+                let ok = if fetch_pair {
+                    pos[w].0 < pos[i].0
+                } else {
+                    pos[w] < pos[i]
+                };
                 if !ok {
-                    return Err(format!("node {i} reads {l:?} at {:?}, written at {:?}", pos[i], pos[w]));
+                    return Err(format!(
+                        "node {i} reads {l:?} at {:?}, written at {:?}",
+                        pos[i], pos[w]
+                    ));
                 }
             }
             readers.entry(l).or_default().push(i);
@@ -276,11 +311,16 @@ fn check_order(m: &Machine, pos: &[Pos]) -> Result<(), String> {
             if let Some(&w) = last.get(&l)
                 && pos[w] >= pos[i]
             {
-                return Err(format!("node {i} overwrites {l:?} at {:?} before {:?}", pos[i], pos[w]));
+                return Err(format!(
+                    "node {i} overwrites {l:?} at {:?} before {:?}",
+                    pos[i], pos[w]
+                ));
             }
             for r in readers.remove(&l).unwrap_or_default() {
                 if r != i && pos[r] > pos[i] {
-                    return Err(format!("node {i} overwrites {l:?} before node {r} reads it"));
+                    return Err(format!(
+                        "node {i} overwrites {l:?} before node {r} reads it"
+                    ));
                 }
             }
             last.insert(l, i);
@@ -290,7 +330,14 @@ fn check_order(m: &Machine, pos: &[Pos]) -> Result<(), String> {
 }
 
 /// The ISA's bank swizzles: VEC_012 .. VEC_210, then the t slot's SCL_210 .. SCL_221.
-const CYCLES: [[u8; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 2, 0], [1, 0, 2], [2, 0, 1], [2, 1, 0]];
+const CYCLES: [[u8; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 2, 0],
+    [1, 0, 2],
+    [2, 0, 1],
+    [2, 1, 0],
+];
 const T_CYCLES: [[u8; 3]; 4] = [[2, 1, 0], [1, 2, 2], [2, 1, 2], [2, 2, 1]];
 
 /// The recorded bank swizzles respect the read ports (3 cycles × 4 channels, the
@@ -303,13 +350,26 @@ fn check_ports(chip: Chip, g: &hoist_opt::r600::pack::Group) -> Result<(), Strin
         if (slot == 4 && p.bank > 3) || p.bank > 5 {
             return Err(format!("slot {slot} has bank swizzle {}", p.bank));
         }
-        let is_const = |r: &Read| matches!(r, Read::Src(Operand::Kcache { .. } | Operand::Literal(_) | Operand::Inline(_)));
-        let consts = if slot == 4 { p.src.iter().filter(|s| is_const(&s.read)).count() as u8 } else { 0 };
+        let is_const = |r: &Read| {
+            matches!(
+                r,
+                Read::Src(Operand::Kcache { .. } | Operand::Literal(_) | Operand::Inline(_))
+            )
+        };
+        let consts = if slot == 4 {
+            p.src.iter().filter(|s| is_const(&s.read)).count() as u8
+        } else {
+            0
+        };
         if consts > 2 {
             return Err("t reads more than 2 constants".into());
         }
         for (i, s) in p.src.iter().enumerate() {
-            let cycle = if slot == 4 { T_CYCLES[p.bank as usize][i] } else { CYCLES[p.bank as usize][i] };
+            let cycle = if slot == 4 {
+                T_CYCLES[p.bank as usize][i]
+            } else {
+                CYCLES[p.bank as usize][i]
+            };
             match s.read {
                 Read::Src(Operand::Gpr(v, c)) => {
                     if slot < 4 && i == 1 && p.src[0].read == s.read {
@@ -362,8 +422,16 @@ fn check_groups(m: &Machine, forced: bool) -> Result<(), String> {
                     prev.clear();
                     for (slot, p) in g.slots.iter().enumerate() {
                         let Some(p) = p else { continue };
-                        if let (true, Some(Dest::Gpr(v))) = (p.write, m.alu(p.node).map(|a| a.dest)) {
-                            prev.insert((v, p.lane), if slot == 4 { Read::Ps } else { Read::Pv(slot as u8) });
+                        if let (true, Some(Dest::Gpr(v))) = (p.write, m.alu(p.node).map(|a| a.dest))
+                        {
+                            prev.insert(
+                                (v, p.lane),
+                                if slot == 4 {
+                                    Read::Ps
+                                } else {
+                                    Read::Pv(slot as u8)
+                                },
+                            );
                         }
                     }
                 }
@@ -392,7 +460,10 @@ fn check_group(
             Unit::Any => slot == 4 || slot == a.chan as usize,
         };
         if !ok {
-            return Err(format!("{} ({:?}, channel {}) in slot {slot}", a.opcode, a.unit, a.chan));
+            return Err(format!(
+                "{} ({:?}, channel {}) in slot {slot}",
+                a.opcode, a.unit, a.chan
+            ));
         }
         let orig: Vec<_> = if a.unit == Unit::Quad {
             a.src[2 * slot..2 * slot + 2].to_vec()
@@ -408,15 +479,25 @@ fn check_group(
                 o => Read::Src(o),
             };
             if r.read != want {
-                return Err(format!("{}: source {:?} read as {:?}, want {want:?}", a.opcode, s.operand, r.read));
+                return Err(format!(
+                    "{}: source {:?} read as {:?}, want {want:?}",
+                    a.opcode, s.operand, r.read
+                ));
             }
         }
-        if p.write && let Dest::Gpr(v) = a.dest && !written.insert((v, p.lane)) {
+        if p.write
+            && let Dest::Gpr(v) = a.dest
+            && !written.insert((v, p.lane))
+        {
             return Err("two writes of one channel in a group".into());
         }
     }
     if (lits.len() > 4 && !forced) || lits.len() != g.literals.len() {
-        return Err(format!("{} literals in a group (recorded {})", lits.len(), g.literals.len()));
+        return Err(format!(
+            "{} literals in a group (recorded {})",
+            lits.len(),
+            g.literals.len()
+        ));
     }
     Ok(())
 }
@@ -435,7 +516,12 @@ fn check_allocation(m: &Machine, pos: &[Pos]) -> Result<(), String> {
     }
     let mut order: Vec<usize> = (0..pos.len()).collect();
     order.sort_by_key(|&i| (pos[i], i));
-    let mut defined: BTreeSet<Loc> = m.lowered.inputs.iter().flat_map(|&v| (0..4).map(move |c| (v, c))).collect();
+    let mut defined: BTreeSet<Loc> = m
+        .lowered
+        .inputs
+        .iter()
+        .flat_map(|&v| (0..4).map(move |c| (v, c)))
+        .collect();
     let mut i = 0;
     while i < order.len() {
         let mut j = i;
@@ -450,7 +536,10 @@ fn check_allocation(m: &Machine, pos: &[Pos]) -> Result<(), String> {
                 }
                 let r = gpr(v).ok_or(format!("register {v} read without a GPR"))?;
                 if holder.get(&(r, c)) != Some(&v) {
-                    return Err(format!("node {n} reads register {v}.{c} from R{r}, which holds {:?}", holder.get(&(r, c))));
+                    return Err(format!(
+                        "node {n} reads register {v}.{c} from R{r}, which holds {:?}",
+                        holder.get(&(r, c))
+                    ));
                 }
             }
         }
@@ -465,7 +554,8 @@ fn check_allocation(m: &Machine, pos: &[Pos]) -> Result<(), String> {
     }
     for &v in &m.lowered.outputs {
         for c in 0..4 {
-            if defined.contains(&(v, c)) && holder.get(&(gpr(v).unwrap_or(u16::MAX), c)) != Some(&v) {
+            if defined.contains(&(v, c)) && holder.get(&(gpr(v).unwrap_or(u16::MAX), c)) != Some(&v)
+            {
                 return Err(format!("output register {v}.{c} overwritten"));
             }
         }
@@ -497,7 +587,10 @@ fn check_rules(m: &Machine) -> Result<(), String> {
 #[test]
 fn generated_programs_obey_every_rule() {
     use hoist_verify::generate::{Flavor, pair};
-    let n: u64 = std::env::var("R600_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(120);
+    let n: u64 = std::env::var("R600_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(120);
     let mut programs = 0;
     for seed in 0..n {
         for flavor in [Flavor::Arb, Flavor::D3d9] {
@@ -507,7 +600,11 @@ fn generated_programs_obey_every_rule() {
                 for chip in Chip::ALL {
                     let m = r600::compile(&prog, chip);
                     check_rules(&m).unwrap_or_else(|e| {
-                        panic!("{} on {chip}: {e}\n{text}\n{}", p.label, r600::stats::listing(&m))
+                        panic!(
+                            "{} on {chip}: {e}\n{text}\n{}",
+                            p.label,
+                            r600::stats::listing(&m)
+                        )
                     });
                 }
                 programs += 1;

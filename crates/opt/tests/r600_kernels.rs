@@ -23,31 +23,93 @@ struct Paper {
 
 /// Table 2 of the paper (matrix multiply, 3072×3072, Radeon HD 3870).
 const TABLE2: [Paper; 3] = [
-    Paper { name: "naive", alu: 12, alu_util: 0.50, fetches: 2, fetch_util: 0.25, ratio: 6.0, gprs: 9 },
-    Paper { name: "variable reduction", alu: 11, alu_util: 0.527, fetches: 2, fetch_util: 0.25, ratio: 5.5, gprs: 7 },
-    Paper { name: "vector type", alu: 17, alu_util: 0.7882, fetches: 5, fetch_util: 1.0, ratio: 3.4, gprs: 9 },
+    Paper {
+        name: "naive",
+        alu: 12,
+        alu_util: 0.50,
+        fetches: 2,
+        fetch_util: 0.25,
+        ratio: 6.0,
+        gprs: 9,
+    },
+    Paper {
+        name: "variable reduction",
+        alu: 11,
+        alu_util: 0.527,
+        fetches: 2,
+        fetch_util: 0.25,
+        ratio: 5.5,
+        gprs: 7,
+    },
+    Paper {
+        name: "vector type",
+        alu: 17,
+        alu_util: 0.7882,
+        fetches: 5,
+        fetch_util: 1.0,
+        ratio: 3.4,
+        gprs: 9,
+    },
 ];
 
 /// Table 3 (back projection), for reference: no kernel of it is reproduced here.
 const TABLE3: [Paper; 4] = [
-    Paper { name: "naive", alu: 112, alu_util: 0.427, fetches: 24, fetch_util: 0.25, ratio: 4.67, gprs: 26 },
-    Paper { name: "ALU optimization", alu: 98, alu_util: 0.459, fetches: 24, fetch_util: 0.25, ratio: 4.08, gprs: 15 },
-    Paper { name: "vector input", alu: 385, alu_util: 0.457, fetches: 66, fetch_util: 0.307, ratio: 5.83, gprs: 55 },
-    Paper { name: "vector output", alu: 205, alu_util: 0.420, fetches: 44, fetch_util: 0.25, ratio: 4.66, gprs: 38 },
+    Paper {
+        name: "naive",
+        alu: 112,
+        alu_util: 0.427,
+        fetches: 24,
+        fetch_util: 0.25,
+        ratio: 4.67,
+        gprs: 26,
+    },
+    Paper {
+        name: "ALU optimization",
+        alu: 98,
+        alu_util: 0.459,
+        fetches: 24,
+        fetch_util: 0.25,
+        ratio: 4.08,
+        gprs: 15,
+    },
+    Paper {
+        name: "vector input",
+        alu: 385,
+        alu_util: 0.457,
+        fetches: 66,
+        fetch_util: 0.307,
+        ratio: 5.83,
+        gprs: 55,
+    },
+    Paper {
+        name: "vector output",
+        alu: 205,
+        alu_util: 0.420,
+        fetches: 44,
+        fetch_util: 0.25,
+        ratio: 4.66,
+        gprs: 38,
+    },
 ];
 
 const KERNELS: [&str; 3] = ["matmul-naive", "matmul-varred", "matmul-vector"];
 
 fn fragment(name: &str) -> hoist_asm::Program {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../examples/r600/{name}.shader_test"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../../examples/r600/{name}.shader_test"));
     let text = std::fs::read_to_string(&path).unwrap();
     let body = text.split("[fragment program]\n").nth(1).unwrap();
     let body = body.split("\n[").next().unwrap();
-    hoist_asm::parse(body, &hoist_asm::ParseOptions::default()).into_result().unwrap()
+    hoist_asm::parse(body, &hoist_asm::ParseOptions::default())
+        .into_result()
+        .unwrap()
 }
 
 fn stats(chip: Chip) -> Vec<Stats> {
-    KERNELS.iter().map(|k| r600::compile(&fragment(k), chip).stats).collect()
+    KERNELS
+        .iter()
+        .map(|k| r600::compile(&fragment(k), chip).stats)
+        .collect()
 }
 
 fn pct(x: f64) -> String {
@@ -98,8 +160,14 @@ fn table() -> String {
         }
         out.push('\n');
     }
-    let _ = writeln!(out, "## The paper's Table 3 (back projection), for reference\n");
-    let _ = writeln!(out, "| kernel | ALU | slot use | fetches | fetch use | ALU:fetch | GPRs |");
+    let _ = writeln!(
+        out,
+        "## The paper's Table 3 (back projection), for reference\n"
+    );
+    let _ = writeln!(
+        out,
+        "| kernel | ALU | slot use | fetches | fetch use | ALU:fetch | GPRs |"
+    );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|");
     for p in &TABLE3 {
         let _ = writeln!(
@@ -120,7 +188,11 @@ fn table() -> String {
 #[test]
 fn results_table_is_current() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/r600-results.md");
-    golden::check(&path, &table(), "cargo test -p hoist-opt --test r600_kernels");
+    golden::check(
+        &path,
+        &table(),
+        "cargo test -p hoist-opt --test r600_kernels",
+    );
 }
 
 /// The directions of Table 2, on both chips.
@@ -135,7 +207,10 @@ fn statistics_move_as_in_table_2() {
         assert_eq!(vector.fetch_utilization, 1.0, "{chip}");
         assert_eq!(naive.fetches, 4 * vector.fetches, "{chip}");
         // Variable reduction: one ALU group and GPRs fewer, fetches unchanged.
-        assert!(varred.alu_groups < naive.alu_groups, "{chip}: {varred:?} vs {naive:?}");
+        assert!(
+            varred.alu_groups < naive.alu_groups,
+            "{chip}: {varred:?} vs {naive:?}"
+        );
         assert!(varred.gprs < naive.gprs, "{chip}");
         assert_eq!(varred.fetches, naive.fetches, "{chip}");
         // Slot use rises naive < variable reduction < vector (50% < 52.7% < 78.8%).
@@ -162,14 +237,27 @@ fn r600_cost_model_prices_code_motion() {
         let text = std::fs::read_to_string(root.join(format!("{name}.shader_test"))).unwrap();
         let section = |tag: &str| -> hoist_asm::Program {
             let body = text.split(tag).nth(1).unwrap().split("\n[").next().unwrap();
-            hoist_asm::parse(body, &hoist_asm::ParseOptions::default()).into_result().unwrap()
+            hoist_asm::parse(body, &hoist_asm::ParseOptions::default())
+                .into_result()
+                .unwrap()
         };
-        let (vp, fp) = (section("[vertex program]\n"), section("[fragment program]\n"));
+        let (vp, fp) = (
+            section("[vertex program]\n"),
+            section("[fragment program]\n"),
+        );
         for chip in Chip::ALL {
-            let cost = CostModel::R600 { chip, vertices: 4.0, fragments: 65536.0 };
-            let opts = Options { cost, ..Options::default() };
+            let cost = CostModel::R600 {
+                chip,
+                vertices: 4.0,
+                fragments: 65536.0,
+            };
+            let opts = Options {
+                cost,
+                ..Options::default()
+            };
             let out = hoist_opt::optimize(&vp, &fp, &opts).unwrap();
-            let price = |v: &hoist_asm::Program, f: &hoist_asm::Program| cost.cost_of(v, f, (0, 0, 0));
+            let price =
+                |v: &hoist_asm::Program, f: &hoist_asm::Program| cost.cost_of(v, f, (0, 0, 0));
             let (before, after) = (price(&vp, &fp), price(&out.vp, &out.fp));
             eprintln!("{name} {chip}: {before:?} -> {after:?} ({})", out.chosen);
             assert!(after <= before, "{name} on {chip}: {after:?} > {before:?}");

@@ -8,6 +8,7 @@ pub mod examples;
 pub mod export;
 pub mod handnote;
 pub mod inputs;
+pub mod machine;
 pub mod ophelp;
 pub mod optimized;
 pub mod options;

@@ -57,7 +57,12 @@ fn chain(p: &Program, i: usize) -> Option<Vec<usize>> {
 fn rewrite(p: &Program, links: &[usize]) -> Option<Inst> {
     let first = &p.insts[links[0]];
     let last = &p.insts[*links.last()?];
-    let lane = |i: usize| p.insts[i].dst.as_ref().map(|d| d.mask.iter().next().unwrap_or(0));
+    let lane = |i: usize| {
+        p.insts[i]
+            .dst
+            .as_ref()
+            .map(|d| d.mask.iter().next().unwrap_or(0))
+    };
     let (a0, b0) = (&first.src[0], &first.src[1]);
     let mut ca = [0u8; 4];
     let mut cb = [0u8; 4];
@@ -76,8 +81,18 @@ fn rewrite(p: &Program, links: &[usize]) -> Option<Inst> {
     let op = if links.len() == 3 { Op::Dp3 } else { Op::Dp4 };
     let mut a = a0.clone();
     let mut b = b0.clone();
-    a.swizzle = Swizzle::new(ca[0], ca[1], ca[2], if op == Op::Dp4 { ca[3] } else { ca[2] });
-    b.swizzle = Swizzle::new(cb[0], cb[1], cb[2], if op == Op::Dp4 { cb[3] } else { cb[2] });
+    a.swizzle = Swizzle::new(
+        ca[0],
+        ca[1],
+        ca[2],
+        if op == Op::Dp4 { ca[3] } else { ca[2] },
+    );
+    b.swizzle = Swizzle::new(
+        cb[0],
+        cb[1],
+        cb[2],
+        if op == Op::Dp4 { cb[3] } else { cb[2] },
+    );
     let mut dst = last.dst.clone()?;
     dst.mask = WriteMask(dst.mask.0);
     let mut dp = Inst::new(op, Some(dst), [a, b]);
@@ -95,7 +110,8 @@ pub fn run(t: &mut Tracked, limits: &Limits) -> bool {
     let mut progress = false;
     let mut i = 0;
     while i < t.program.insts.len() {
-        let found = chain(&t.program, i).and_then(|links| Some((rewrite(&t.program, &links)?, links)));
+        let found =
+            chain(&t.program, i).and_then(|links| Some((rewrite(&t.program, &links)?, links)));
         if let Some((dp, links)) = found {
             let end = *links.last().unwrap_or(&i);
             let mut trial = t.program.clone();
@@ -106,7 +122,10 @@ pub fn run(t: &mut Tracked, limits: &Limits) -> bool {
                 k += 1;
                 !drop.contains(&(k - 1))
             });
-            if hoist_asm::validate::check(&trial, limits).iter().all(|d| !d.is_error()) {
+            if hoist_asm::validate::check(&trial, limits)
+                .iter()
+                .all(|d| !d.is_error())
+            {
                 t.program.insts[end] = dp;
                 t.lines[end].mark_src(0);
                 t.lines[end].mark_src(1);

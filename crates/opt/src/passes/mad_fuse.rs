@@ -63,11 +63,11 @@ pub(crate) fn sole_reader(p: &Program, i: usize) -> Option<usize> {
 
 /// Whether register `reg` is written by an instruction strictly between `i` and `j`.
 pub(crate) fn written_between(p: &Program, reg: hoist_asm::ir::Reg, i: usize, j: usize) -> bool {
-    p.insts
-        .get(i + 1..j)
-        .unwrap_or_default()
-        .iter()
-        .any(|k| k.dst.as_ref().is_some_and(|d| d.reg == reg || d.rel.is_some()))
+    p.insts.get(i + 1..j).unwrap_or_default().iter().any(|k| {
+        k.dst
+            .as_ref()
+            .is_some_and(|d| d.reg == reg || d.rel.is_some())
+    })
 }
 
 /// Tries one rewrite at `mul` index `i`; returns the new instruction for the reader.

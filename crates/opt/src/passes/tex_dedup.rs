@@ -16,7 +16,12 @@ use hoist_asm::ops::Op;
 use hoist_asm::profile::Limits;
 
 fn same_src(a: &Src, b: &Src) -> bool {
-    a.reg == b.reg && a.swizzle == b.swizzle && a.negate == b.negate && a.abs == b.abs && a.rel.is_none() && b.rel.is_none()
+    a.reg == b.reg
+        && a.swizzle == b.swizzle
+        && a.negate == b.negate
+        && a.abs == b.abs
+        && a.rel.is_none()
+        && b.rel.is_none()
 }
 
 fn same_fetch(a: &Inst, b: &Inst) -> bool {
@@ -36,7 +41,9 @@ fn earlier(p: &Program, j: usize) -> Option<usize> {
     let d2 = second.dst.as_ref()?;
     (0..j).rev().find(|&i| {
         let first = &p.insts[i];
-        let Some(d1) = first.dst.as_ref() else { return false };
+        let Some(d1) = first.dst.as_ref() else {
+            return false;
+        };
         same_fetch(first, second)
             && d1.reg != first.src[0].reg
             && d1.rel.is_none()
@@ -53,15 +60,22 @@ pub fn run(t: &mut Tracked, limits: &Limits) -> bool {
     }
     let mut progress = false;
     for j in 0..t.program.insts.len() {
-        let Some(i) = earlier(&t.program, j) else { continue };
-        let Some(d1) = t.program.insts[i].dst.clone() else { continue };
+        let Some(i) = earlier(&t.program, j) else {
+            continue;
+        };
+        let Some(d1) = t.program.insts[i].dst.clone() else {
+            continue;
+        };
         let second = &t.program.insts[j];
         let mut mov = Inst::new(Op::Mov, second.dst.clone(), [Src::new(d1.reg)]);
         mov.span = second.span;
         mov.comment = second.comment.clone();
         let mut trial = t.program.clone();
         trial.insts[j] = mov.clone();
-        if hoist_asm::validate::check(&trial, limits).iter().all(|d| !d.is_error()) {
+        if hoist_asm::validate::check(&trial, limits)
+            .iter()
+            .all(|d| !d.is_error())
+        {
             t.program.insts[j] = mov;
             t.lines[j].mark_src(0);
             progress = true;

@@ -94,7 +94,10 @@ fn writes(node: &Node) -> Vec<Loc> {
     match node {
         Node::Alu(op) => pack::writes_of(op).into_vec(),
         Node::Fetch(f) => match f.dst {
-            Some(v) => (0..4).filter(|c| f.mask & 1 << c != 0).map(|c| (v, c)).collect(),
+            Some(v) => (0..4)
+                .filter(|c| f.mask & 1 << c != 0)
+                .map(|c| (v, c))
+                .collect(),
             None => Vec::new(),
         },
         Node::Flow(..) => Vec::new(),

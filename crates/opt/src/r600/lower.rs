@@ -15,8 +15,8 @@
 //! as the driver's compiler would (skipped when the program branches or predicates).
 
 use super::Chip;
-use hoist_asm::ir::{ConstBinding, Dst, Inst, Reg, RegFile, Src as IrSrc, WriteMask};
 use hoist_asm::ir::TexTarget;
+use hoist_asm::ir::{ConstBinding, Dst, Inst, Reg, RegFile, Src as IrSrc, WriteMask};
 use hoist_asm::{Dialect, Op, Profile, Program, Stage};
 use smallvec::{SmallVec, smallvec};
 use std::collections::{BTreeMap, BTreeSet};
@@ -49,7 +49,11 @@ pub enum Inline {
 pub enum Operand {
     Gpr(VReg, u8),
     /// A constant-file element (`rel`: addressed through AR).
-    Kcache { index: u16, chan: u8, rel: bool },
+    Kcache {
+        index: u16,
+        chan: u8,
+        rel: bool,
+    },
     /// A 32-bit literal in the instruction stream.
     Literal(u32),
     Inline(Inline),
@@ -135,9 +139,10 @@ impl AluOp {
     /// The (register, channel) pairs it writes.
     pub fn writes(&self) -> SmallVec<[(VReg, u8); 4]> {
         match self.dest {
-            Dest::Gpr(v) if self.unit == Unit::Quad => {
-                (0..4).filter(|c| self.mask & 1 << c != 0).map(|c| (v, c)).collect()
-            }
+            Dest::Gpr(v) if self.unit == Unit::Quad => (0..4)
+                .filter(|c| self.mask & 1 << c != 0)
+                .map(|c| (v, c))
+                .collect(),
             Dest::Gpr(v) => smallvec![(v, self.chan)],
             _ => SmallVec::new(),
         }
@@ -517,7 +522,11 @@ impl Builder<'_> {
     fn matrix(&mut self, inst: &Inst) {
         let Some(d) = &inst.dst else { return };
         let dest = self.dest(d);
-        let cols = if matches!(inst.op, Op::M4x4 | Op::M4x3) { 4 } else { 3 };
+        let cols = if matches!(inst.op, Op::M4x4 | Op::M4x3) {
+            4
+        } else {
+            3
+        };
         for row in Self::lanes(inst) {
             let mut m = inst.src[1].clone();
             m.reg.index += row as u16;
@@ -577,7 +586,14 @@ impl Builder<'_> {
         let b = self.src(&inst.src[1], 0);
         let t = self.tmp();
         self.alu("LOG_IEEE", Unit::Trans, Dest::Gpr(t), 0, &[a], false);
-        self.alu("MUL", Unit::Any, Dest::Gpr(t), 0, &[Src::gpr(t, 0), b], false);
+        self.alu(
+            "MUL",
+            Unit::Any,
+            Dest::Gpr(t),
+            0,
+            &[Src::gpr(t, 0), b],
+            false,
+        );
         self.trans_into(inst, "EXP_IEEE", &[Src::gpr(t, 0)]);
     }
 
@@ -598,7 +614,14 @@ impl Builder<'_> {
             }
             Chip::R700 => {
                 let one = Src::inline(Inline::One);
-                self.alu("MULADD", Unit::Any, tv, 0, &[tx, one, half.negated()], false);
+                self.alu(
+                    "MULADD",
+                    Unit::Any,
+                    tv,
+                    0,
+                    &[tx, one, half.negated()],
+                    false,
+                );
             }
         }
         tx
@@ -645,7 +668,11 @@ impl Builder<'_> {
             }
             return;
         }
-        let a = Src { abs: true, neg: false, ..s };
+        let a = Src {
+            abs: true,
+            neg: false,
+            ..s
+        };
         self.alu("LOG_IEEE", Unit::Trans, tv, 0, &[a], false);
         for lane in lanes {
             match lane {
@@ -792,7 +819,14 @@ impl Builder<'_> {
         (t, [0, 1, 2, 3], lanes.0)
     }
 
-    fn push_fetch(&mut self, opcode: &'static str, dst: Option<VReg>, mask: u8, coord: (VReg, [u8; 4], u8), unit: u8) {
+    fn push_fetch(
+        &mut self,
+        opcode: &'static str,
+        dst: Option<VReg>,
+        mask: u8,
+        coord: (VReg, [u8; 4], u8),
+        unit: u8,
+    ) {
         let inst = self.inst;
         self.out.nodes.push(Node::Fetch(Fetch {
             opcode,
@@ -911,7 +945,11 @@ impl Builder<'_> {
     fn mova(&mut self, inst: &Inst) {
         let Some(d) = &inst.dst else { return };
         let dest = self.dest(d);
-        let opcode = if inst.op == Op::Arl { "MOVA_FLOOR" } else { "MOVA" };
+        let opcode = if inst.op == Op::Arl {
+            "MOVA_FLOOR"
+        } else {
+            "MOVA"
+        };
         for lane in Self::lanes(inst) {
             let s = [self.src(&inst.src[0], lane)];
             self.alu(opcode, Unit::Vector, dest, lane, &s, false);
@@ -953,7 +991,9 @@ fn dce(l: &mut Lowered) {
             Node::Alu(op) => {
                 if let Dest::Gpr(v) = op.dest {
                     if op.unit == Unit::Quad {
-                        op.mask &= (0..4).filter(|&c| live.contains(&(v, c))).fold(0, |m, c| m | 1 << c);
+                        op.mask &= (0..4)
+                            .filter(|&c| live.contains(&(v, c)))
+                            .fold(0, |m, c| m | 1 << c);
                         if op.mask == 0 {
                             keep[i] = false;
                             continue;
@@ -970,7 +1010,9 @@ fn dce(l: &mut Lowered) {
             }
             Node::Fetch(f) => {
                 if let Some(v) = f.dst {
-                    f.mask &= (0..4).filter(|&c| live.contains(&(v, c))).fold(0, |m, c| m | 1 << c);
+                    f.mask &= (0..4)
+                        .filter(|&c| live.contains(&(v, c)))
+                        .fold(0, |m, c| m | 1 << c);
                     if f.mask == 0 {
                         keep[i] = false;
                         continue;
@@ -981,7 +1023,11 @@ fn dce(l: &mut Lowered) {
                         }
                     }
                 }
-                live.extend((0..4).filter(|c| f.chans & 1 << c != 0).map(|c| (f.coord, c)));
+                live.extend(
+                    (0..4)
+                        .filter(|c| f.chans & 1 << c != 0)
+                        .map(|c| (f.coord, c)),
+                );
             }
             Node::Flow(..) => {}
         }

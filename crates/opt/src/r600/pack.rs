@@ -96,7 +96,11 @@ pub fn forwards<'a>(group: &Group, op: impl Fn(usize) -> &'a AluOp) -> Forward {
         let Some(p) = p else { continue };
         let op = op(p.node);
         if let (true, Dest::Gpr(v)) = (p.write, op.dest) {
-            let read = if slot == 4 { Read::Ps } else { Read::Pv(slot as u8) };
+            let read = if slot == 4 {
+                Read::Ps
+            } else {
+                Read::Pv(slot as u8)
+            };
             f.insert((v, p.lane), read);
         }
     }
@@ -159,7 +163,11 @@ fn is_const(r: &Read) -> bool {
 
 /// Reserves the ports of one slot under bank swizzle `bank`.
 fn reserve(ports: &mut Ports, chip: Chip, slot: usize, src: &[RSrc], bank: usize) -> bool {
-    let cycles = if slot == 4 { T_CYCLES[bank] } else { CYCLES[bank] };
+    let cycles = if slot == 4 {
+        T_CYCLES[bank]
+    } else {
+        CYCLES[bank]
+    };
     let consts = if slot == 4 {
         src.iter().filter(|s| is_const(&s.read)).count() as u8
     } else {
@@ -192,7 +200,13 @@ fn reserve(ports: &mut Ports, chip: Chip, slot: usize, src: &[RSrc], bank: usize
 
 /// Finds bank swizzles for every filled slot, or None when the group's reads do not fit.
 fn bank_swizzles(slots: &[Option<Placed>; 5], chip: Chip) -> Option<[u8; 5]> {
-    fn go(slots: &[Option<Placed>; 5], chip: Chip, at: usize, ports: &Ports, out: &mut [u8; 5]) -> bool {
+    fn go(
+        slots: &[Option<Placed>; 5],
+        chip: Chip,
+        at: usize,
+        ports: &Ports,
+        out: &mut [u8; 5],
+    ) -> bool {
         if at == 5 {
             return true;
         }
@@ -333,7 +347,10 @@ impl<'a> Filling<'a> {
             }
             for lane in 0..4u8 {
                 let l = lane as usize;
-                let src = op.src[2 * l..2 * l + 2].iter().map(|s| resolve(s, self.fwd)).collect();
+                let src = op.src[2 * l..2 * l + 2]
+                    .iter()
+                    .map(|s| resolve(s, self.fwd))
+                    .collect();
                 slots[l] = Some(Placed {
                     node,
                     lane,

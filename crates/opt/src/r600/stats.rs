@@ -10,10 +10,10 @@
 //!   wavefront per group) and its 4 texture units fetch for 4 threads a cycle (16 per
 //!   wavefront per fetch); the larger is the bottleneck, assuming latency is hidden.
 
+use super::Chip;
 use super::clause::{Clause, Machine};
 use super::lower::{Dest, Inline, Node, Operand, Special};
 use super::pack::{RSrc, Read, SLOT_NAMES};
-use super::Chip;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -87,7 +87,13 @@ impl Stats {
         s.slot_utilization = ratio(s.slots_filled, 5 * s.alu_groups);
         s.fetch_utilization = ratio(s.fetch_components, 4 * s.fetches);
         s.alu_fetch_ratio = (s.fetches > 0).then(|| ratio(s.alu_groups, s.fetches));
-        s.gprs = m.gpr.iter().flatten().map(|&g| g as u32 + 1).max().unwrap_or(0);
+        s.gprs = m
+            .gpr
+            .iter()
+            .flatten()
+            .map(|&g| g as u32 + 1)
+            .max()
+            .unwrap_or(0);
         s.wavefronts = m.chip.gpr_pool(m.stage) / s.gprs.max(1);
         s.threads = 64 * s.wavefronts;
         s.alu_cycles = 4 * s.alu_groups;
@@ -139,7 +145,9 @@ pub fn report(m: &Machine) -> String {
         4 * s.fetches,
         100.0 * s.fetch_utilization
     );
-    let r = s.alu_fetch_ratio.map_or("- (no fetches)".into(), |r| format!("{r:.2}"));
+    let r = s
+        .alu_fetch_ratio
+        .map_or("- (no fetches)".into(), |r| format!("{r:.2}"));
     let _ = writeln!(out, "ALU:Fetch ratio: {r}");
     let _ = writeln!(
         out,
@@ -193,7 +201,11 @@ fn special(s: Special) -> String {
 fn operand(m: &Machine, o: Operand) -> String {
     match o {
         Operand::Gpr(v, c) => format!("{}.{}", gpr(m, v), chan(c)),
-        Operand::Kcache { index, chan: c, rel } => match rel {
+        Operand::Kcache {
+            index,
+            chan: c,
+            rel,
+        } => match rel {
             true => format!("C[AR+{index}].{}", chan(c)),
             false => format!("C{index}.{}", chan(c)),
         },
@@ -248,13 +260,20 @@ pub fn listing(m: &Machine) -> String {
                     let mut first = true;
                     for (slot, p) in g.slots.iter().enumerate() {
                         let Some(p) = p else { continue };
-                        let num = if first { format!("{n:>4}") } else { "    ".into() };
+                        let num = if first {
+                            format!("{n:>4}")
+                        } else {
+                            "    ".into()
+                        };
                         first = false;
                         let _ = writeln!(out, "  {num}  {}", alu_line(m, slot, p));
                     }
                     if !g.literals.is_empty() {
-                        let l: Vec<String> =
-                            g.literals.iter().map(|b| format!("{}f", f32::from_bits(*b))).collect();
+                        let l: Vec<String> = g
+                            .literals
+                            .iter()
+                            .map(|b| format!("{}f", f32::from_bits(*b)))
+                            .collect();
                         let _ = writeln!(out, "        literals: {}", l.join(", "));
                     }
                     n += 1;
@@ -267,7 +286,9 @@ pub fn listing(m: &Machine) -> String {
                         let mask: String = (0..4)
                             .map(|c| if f.mask & 1 << c != 0 { chan(c) } else { '_' })
                             .collect();
-                        let dst = f.dst.map_or("____".into(), |v| format!("{}.{mask}", gpr(m, v)));
+                        let dst = f
+                            .dst
+                            .map_or("____".into(), |v| format!("{}.{mask}", gpr(m, v)));
                         let swz: String = f.swizzle.iter().map(|&c| chan(c)).collect();
                         let _ = writeln!(
                             out,
