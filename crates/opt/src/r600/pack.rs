@@ -186,10 +186,8 @@ fn reserve(ports: &mut Ports, chip: Chip, slot: usize, src: &[RSrc], bank: usize
                     return false;
                 }
             }
-            Read::Src(Operand::Kcache { index, chan, .. }) => {
-                if !ports.cfile(chip, index, chan) {
-                    return false;
-                }
+            Read::Src(Operand::Kcache { index, chan, .. }) if !ports.cfile(chip, index, chan) => {
+                return false;
             }
             Read::Pv(_) | Read::Ps if cycles[i] < consts => return false,
             _ => {}
