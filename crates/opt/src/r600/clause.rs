@@ -14,20 +14,14 @@
 //! linear scan assigns the lowest free GPR, so the count is the largest number of registers
 //! live at once. A GPR freed by a last read can be written by the same group.
 
+use super::chip::Chip;
+use super::figures::Stats;
 use super::lower::{AluOp, Lowered, Node, Operand};
 use super::pack::{self, Filling, Forward, Group, WINDOW};
-use super::{Chip, Stats};
 use hoist_asm::Stage;
 use std::collections::BTreeSet;
 
-/// One clause (or control-flow instruction) of the program.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Clause {
-    Alu(Vec<Group>),
-    /// Fetches, as indices into [`Lowered::nodes`].
-    Tex(Vec<usize>),
-    Flow(&'static str),
-}
+pub use super::pack::Clause;
 
 /// A program as the machine runs it.
 #[derive(Clone, Debug)]
@@ -166,17 +160,18 @@ pub fn build(l: &Lowered, chip: Chip) -> Machine {
     let gpr = allocate(l, &s.clauses);
     let mut notes: Vec<String> = l.notes.clone();
     notes.extend(s.notes);
-    let mut m = Machine {
+    let stage = l.stage.unwrap_or(Stage::Fragment);
+    let simplified = l.lower_bound || notes.len() > l.notes.len();
+    let stats = Stats::of(&s.clauses, l, &gpr, chip, stage, simplified);
+    Machine {
         chip,
-        stage: l.stage.unwrap_or(Stage::Fragment),
+        stage,
         lowered: l.clone(),
         clauses: s.clauses,
         gpr,
         notes,
-        stats: Stats::default(),
-    };
-    m.stats = Stats::of(&m);
-    m
+        stats,
+    }
 }
 
 impl Sched<'_> {

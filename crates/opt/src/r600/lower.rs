@@ -14,7 +14,7 @@
 //! 0, ±1 or ±0.5. A backward liveness pass then drops ops and fetch components nobody reads,
 //! as the driver's compiler would (skipped when the program branches or predicates).
 
-use super::Chip;
+use super::chip::Chip;
 use hoist_asm::ir::TexTarget;
 use hoist_asm::ir::{ConstBinding, Dst, Inst, Reg, RegFile, Src as IrSrc, WriteMask};
 use hoist_asm::{Dialect, Op, Profile, Program, Stage};

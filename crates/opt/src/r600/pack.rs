@@ -20,7 +20,7 @@
 //! The order is a list schedule in program order: each group takes, from the first
 //! [`WINDOW`] unplaced ops of the clause, every one whose operands are ready and that fits.
 
-use super::Chip;
+use super::chip::Chip;
 use super::lower::{AluOp, Dest, Operand, Special, Src, Unit, VReg};
 use smallvec::SmallVec;
 use std::collections::BTreeMap;
@@ -371,4 +371,13 @@ impl<'a> Filling<'a> {
         });
         true
     }
+}
+
+/// One clause (or control-flow instruction) of the program.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Clause {
+    Alu(Vec<Group>),
+    /// Fetches, as indices into [`Lowered::nodes`].
+    Tex(Vec<usize>),
+    Flow(&'static str),
 }
