@@ -154,6 +154,9 @@ pub struct Optimized {
     /// Register liveness of the optimized vertex and fragment programs.
     #[serde(default)]
     pub liveness: Vec<crate::liveness::Grid>,
+    /// Both pairs on an R600-family GPU (the Machine panel, [`crate::machine`]).
+    #[serde(with = "shared")]
+    pub machine: Rc<crate::machine::MachineView>,
 }
 
 /// What the optimizer made of a pair, as the page gets it (`Err`: why it could not run).
@@ -385,6 +388,7 @@ pub fn summarize(doc: &Doc, a: &Analysis, v: &Validated) -> Optimized {
             crate::liveness::Grid::of_annotated(&o.vp, &vp, doc.opts.limits_of(o.vp.profile).temps),
             crate::liveness::Grid::of_annotated(&o.fp, &fp, doc.opts.limits_of(o.fp.profile).temps),
         ],
+        machine: Rc::new(crate::machine::view(a.original_pair(), &o.vp, &o.fp)),
     }
 }
 

@@ -16,6 +16,7 @@ use crate::components::export::ExportPanel;
 use crate::components::handnote::hand_note;
 use crate::components::inputs::InputsPanel;
 use crate::components::liveness::LivenessPanel;
+use crate::components::machine::MachinePanel;
 use crate::components::optimized::OptimizedView;
 use crate::components::options::OptionsPanel;
 use crate::components::output::Output;
@@ -167,6 +168,8 @@ struct Report {
     slp_merges: Option<[u32; 2]>,
     /// Peak live temporaries: vertex and fragment, original and optimized.
     liveness: Option<LiveReport>,
+    /// Both pairs on an R600-family GPU (the Machine panel).
+    machine: Option<crate::machine::MachineReport>,
 }
 
 /// Peak register pressure of the four programs (`hoist live`'s `peak`), with the limits.
@@ -243,6 +246,9 @@ fn report() -> Result<JsValue, JsValue> {
                 .and_then(|a| a.optimized.as_ref())
                 .and_then(|o| o.slp_merges),
             liveness: a.map(|a| live_report(&s, a)),
+            machine: a
+                .and_then(|a| a.optimized.as_ref())
+                .map(|o| o.machine.report()),
         };
         serde_wasm_bindgen::to_value(&r).map_err(Into::into)
     })
@@ -785,6 +791,7 @@ pub fn app(props: &AppProps) -> Html {
                     <InputsPanel analysis={a.clone()} inputs={state.doc.inputs.clone()} {scene}
                         image_names={state.image_names.clone()} dispatch={h.dispatch.clone()} />
                 </div>
+                <MachinePanel view={a.as_ref().and_then(|a| a.optimized.as_ref()).map(|o| Shared(o.machine.clone()))} />
                 { dag_view(a.as_deref(), *src_line, h.origin.clone()) }
                 <LivenessPanel analysis={a.clone()} limits={live_limits(&state, a.as_deref())}
                     lines={[state.doc.vp.lines().count() as u32, state.doc.fp.lines().count() as u32]} />

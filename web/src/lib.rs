@@ -36,6 +36,7 @@ pub mod handedit;
 pub mod highlight;
 pub mod linear;
 pub mod liveness;
+pub mod machine;
 pub mod numbers;
 pub mod ophelp;
 pub mod reach;

@@ -11,6 +11,7 @@ mod live;
 mod opt;
 mod render;
 mod run;
+mod stats;
 mod util;
 
 use clap::{Parser, Subcommand};
@@ -41,6 +42,8 @@ enum Command {
     Linear(linear::Args),
     /// Register liveness per component: the grid, live temporaries per row, the peak (seed 002)
     Live(live::Args),
+    /// What programs become on an R600-family VLIW-5 GPU: statistics and bundles (seed 004)
+    Stats(stats::Args),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Command::Opt(a) => opt::run(a),
         Command::Linear(a) => linear::run(a),
         Command::Live(a) => live::run(a),
+        Command::Stats(a) => stats::run(a),
     };
     ExitCode::from(code)
 }

@@ -41,13 +41,14 @@ pub struct Args {
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
-    /// Cost model: paper (fragment slots) or modern (interpolation costs ALU too)
-    #[arg(long, default_value = "paper", value_parser = ["paper", "modern"])]
+    /// Cost model: paper (fragment slots), modern (interpolation costs ALU too), or r600 /
+    /// r700 (estimated cycles on an R600-family GPU, see `hoist stats`)
+    #[arg(long, default_value = "paper", value_parser = ["paper", "modern", "r600", "r700"])]
     cost: String,
     /// Modern model: fragment slots per interpolated component
     #[arg(long, default_value_t = 0.5)]
     interp_cost: f64,
-    /// Modern model: render size the per-vertex cost is amortised over
+    /// Modern and R600 models: render size the per-vertex cost is amortised over
     #[arg(long, default_value = "256x256")]
     size: String,
     /// Selection rule whose result is printed
@@ -252,14 +253,18 @@ fn options(args: &Args, vp: &Program, fp: &Program) -> Result<Options, u8> {
     Ok(Options {
         vp_limits: Some(vl),
         fp_limits: Some(fl),
-        cost: if args.cost == "modern" {
-            CostModel::Modern {
+        cost: match args.cost.as_str() {
+            "modern" => CostModel::Modern {
                 interp_cost: args.interp_cost,
                 vertices: 4.0,
                 fragments: w * h,
-            }
-        } else {
-            CostModel::Paper
+            },
+            chip @ ("r600" | "r700") => CostModel::R600 {
+                chip: hoist_opt::r600::Chip::from_id(chip).unwrap_or_default(),
+                vertices: 4.0,
+                fragments: w * h,
+            },
+            _ => CostModel::Paper,
         },
         selection: match args.selection.as_str() {
             "greedy" => Selection::Greedy,

@@ -19,6 +19,8 @@
 //!   the IR checked after every pass (debug and test builds), the profile's rules at the end.
 //! - [`optimizer`]: [`optimize`] and [`Optimizer`], which run the analyses once and then
 //!   the pipeline for the selection rule of the [`Options`] (or for a fixed set of groups).
+//! - [`r600`]: an R600-family VLIW-5 machine model (seed 004): lowering, bundle packing,
+//!   clauses, GPRs and ShaderAnalyzer-style statistics.
 //! - [`annotate`]: the [`Outcome`] as people read it, one model for the CLI and the page:
 //!   each printed line's origin, mark, changed operands and reason, each fate in words.
 //!
@@ -38,12 +40,13 @@ pub mod options;
 pub mod outcome;
 pub mod passes;
 pub mod pipeline;
+pub mod r600;
 pub mod select;
 pub mod tracked;
 
 pub use cost::CostModel;
 pub use optimizer::{Optimizer, analyze, optimize};
-pub use options::{Options, Selection};
+pub use options::{Options, Peepholes, Selection};
 pub use outcome::{Fate, OptError, Outcome, RuleResult};
 pub use pipeline::Stats;
 pub use tracked::{AddedFor, Line, Prov};

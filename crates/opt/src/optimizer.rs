@@ -153,6 +153,7 @@ impl<'a> Optimizer<'a> {
             slp: self.opts.slp,
             schedule: self.opts.schedule,
             fit: self.opts.fit,
+            peepholes: self.opts.peepholes,
         }
     }
 

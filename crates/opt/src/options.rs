@@ -57,6 +57,30 @@ pub struct Options {
     /// the moves it rejected this way).
     #[serde(default)]
     pub stay: Vec<(u32, String)>,
+    /// Peepholes the R600 statistics motivate (seed 004), on both programs after the
+    /// motion's clean-up; validation checks their results like the rest.
+    #[serde(default)]
+    pub peepholes: Peepholes,
+}
+
+/// Which peepholes run (`passes::mad_fuse`, `passes::dot_product`, `passes::tex_dedup`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Peepholes {
+    /// MUL + ADD → MAD.
+    pub mad: bool,
+    /// MUL/MAD chains over one component → DP3/DP4.
+    pub dot: bool,
+    /// A repeated fetch of the same coordinate → MOV.
+    pub tex_dedup: bool,
+}
+
+impl Peepholes {
+    pub const ALL: Peepholes = Peepholes {
+        mad: true,
+        dot: true,
+        tex_dedup: true,
+    };
 }
 
 impl Default for Options {
@@ -76,6 +100,7 @@ impl Default for Options {
             search_budget: 4096,
             slp: false,
             stay: Vec::new(),
+            peepholes: Peepholes::default(),
         }
     }
 }

@@ -157,6 +157,7 @@ pub struct Context<'a> {
     pub slp: bool,
     pub schedule: bool,
     pub fit: bool,
+    pub peepholes: crate::options::Peepholes,
 }
 
 /// Whether a fragment operand may read `s` in this profile: ps_2_0's swizzle rule (also
@@ -285,6 +286,20 @@ fn checked(name: &str, t: &Tracked) {
 
 /// Repeats `round` until it makes no progress (a bounded number of times: every pass in a
 /// round only removes or simplifies, so a few rounds reach the fixed point).
+/// The R600-motivated peepholes that are on (seed 004), in the order that lets each feed
+/// the next: fetches first, then MUL + ADD → MAD, then MAD chains → dot products.
+fn peepholes(t: &mut Tracked, on: crate::options::Peepholes, limits: &Limits) {
+    if on.tex_dedup {
+        pass("tex_dedup", t, |t| passes::tex_dedup::run(t, limits));
+    }
+    if on.mad {
+        pass("mad_fuse", t, |t| passes::mad_fuse::run(t, limits));
+    }
+    if on.dot {
+        pass("dot_product", t, |t| passes::dot_product::run(t, limits));
+    }
+}
+
 fn fixed_point(mut round: impl FnMut() -> bool) {
     for _ in 0..16 {
         if !round() {
@@ -298,6 +313,11 @@ fn fixed_point(mut round: impl FnMut() -> bool) {
 fn fit_both(cx: &Context, m: &mut fp_to_vp::Motion) -> Vec<String> {
     let (vertices, fragments) = match cx.cost {
         CostModel::Modern {
+            vertices,
+            fragments,
+            ..
+        }
+        | CostModel::R600 {
             vertices,
             fragments,
             ..
@@ -327,10 +347,14 @@ fn fit_both(cx: &Context, m: &mut fp_to_vp::Motion) -> Vec<String> {
 /// The pair as written: nothing moved, nothing cleaned up.
 pub fn unchanged(cx: &Context) -> Evaluated {
     let stats = Stats::of(cx.vp, cx.fp, cx.vp_limits, cx.fp_limits);
-    let cost = cx.cost.cost(
-        stats.fp_slots.total(),
-        stats.vp_slots.total(),
-        stats.interp_components,
+    let cost = cx.cost.cost_of(
+        cx.vp,
+        cx.fp,
+        (
+            stats.fp_slots.total(),
+            stats.vp_slots.total(),
+            stats.interp_components,
+        ),
     );
     Evaluated {
         vp: Tracked::new(cx.vp.clone()),
@@ -390,6 +414,7 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         });
         progress
     });
+    peepholes(&mut m.fp, cx.peepholes, cx.fp_limits);
     if let (Profile::Ps2_0 | Profile::Ps2_x, Some(levels)) =
         (fp_profile, cx.fp_limits.max_tex_indirections)
     {
@@ -419,6 +444,7 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
             progress
         });
     }
+    peepholes(&mut m.vp, cx.peepholes, cx.vp_limits);
     let live = vp_live_out(&m.vp.program, &m.fp.program);
     pass("dce", &mut m.vp, |t| dce::run(t, &live, &|_| true));
     pass("legalize", &mut m.vp, |t| {
@@ -461,10 +487,14 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         return Err(Rejected::Invalid(diags));
     }
     let stats = Stats::of(&m.vp.program, &m.fp.program, cx.vp_limits, cx.fp_limits);
-    let cost = cx.cost.cost(
-        stats.fp_slots.total(),
-        stats.vp_slots.total(),
-        stats.interp_components,
+    let cost = cx.cost.cost_of(
+        &m.vp.program,
+        &m.fp.program,
+        (
+            stats.fp_slots.total(),
+            stats.vp_slots.total(),
+            stats.interp_components,
+        ),
     );
     Ok(Evaluated {
         vp: m.vp,

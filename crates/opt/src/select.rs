@@ -8,8 +8,9 @@
 //!   is a real [`evaluate`] of the pair (so packing, copy propagation and limits are exact,
 //!   not estimated). The bound: moving a set of instructions saves at most their fragment
 //!   slots, so `F ≥ F₀ − Σ slots(closure of chosen ∪ undecided groups)`, and interpolated
-//!   components cannot drop below zero. The search stops after a budget of evaluations and
-//!   says whether it proved optimality.
+//!   components cannot drop below zero (not with SLP or the peepholes on, which remove
+//!   fragment instructions too: then it enumerates unpruned). The search stops after a
+//!   budget of evaluations and says whether it proved optimality.
 //! - [`exhaustive`]: every subset of groups (up to 2^16), the check on the search's bound.
 //! - [`stepwise`]: the first `k` groups in program order (the paper's Table 4 moves the
 //!   Gaussian filter's 7 groups one by one).
@@ -92,7 +93,7 @@ pub fn greedy(cx: &Context, movable: &[bool], groups: &Groups) -> Result<Choice,
         result = ev.eval(&sel);
     }
     let mut result = result?;
-    if matches!(cx.cost, crate::cost::CostModel::Modern { .. }) {
+    if !matches!(cx.cost, crate::cost::CostModel::Paper) {
         for g in (0..groups.len()).rev() {
             let mut trial = sel.clone();
             for &i in &groups.members[g] {
@@ -107,7 +108,10 @@ pub fn greedy(cx: &Context, movable: &[bool], groups: &Groups) -> Result<Choice,
             {
                 for (i, (&a, &b)) in sel.iter().zip(&trial).enumerate() {
                     if a && !b {
-                        dropped.push((i as u32, "not worth it under the modern cost model".into()));
+                        dropped.push((
+                            i as u32,
+                            format!("not worth it under the {} cost model", cx.cost.name()),
+                        ));
                     }
                 }
                 sel = trial;
@@ -208,7 +212,11 @@ pub fn optimal(
 ) -> Result<Choice, Rejected> {
     let n = cx.fp.insts.len();
     let g = groups.len();
-    let paper = matches!(cx.cost, crate::cost::CostModel::Paper);
+    // The bound counts only what moving saves; SLP and the peepholes also remove fragment
+    // instructions after the motion, so with them on the search enumerates unpruned.
+    let paper = matches!(cx.cost, crate::cost::CostModel::Paper)
+        && !cx.slp
+        && cx.peepholes == crate::options::Peepholes::default();
     let mut ev = Evaluator {
         cx,
         memo: FastMap::default(),

@@ -23,13 +23,12 @@ struct Checked {
 }
 
 fn cost(opts: &Options, o: &Outcome) -> f64 {
-    opts.cost
-        .cost(
-            o.after.fp_slots.total(),
-            o.after.vp_slots.total(),
-            o.after.interp_components,
-        )
-        .0
+    let slots = (
+        o.after.fp_slots.total(),
+        o.after.vp_slots.total(),
+        o.after.interp_components,
+    );
+    opts.cost.cost_of(&o.vp, &o.fp, slots).0
 }
 
 /// Runs the exact search; when it claims a proof over at most 10 groups (2^10 subsets keeps

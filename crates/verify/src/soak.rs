@@ -189,10 +189,18 @@ pub fn options(rng: &mut SmallRng, vp: &Program, fp: &Program) -> Options {
     Options {
         vp_limits: Some(vl),
         fp_limits: Some(fl),
-        cost: if rng.random_bool(0.3) {
-            CostModel::modern_default(4.0, 1024.0)
-        } else {
-            CostModel::Paper
+        cost: match rng.random_range(0..10u8) {
+            0..=2 => CostModel::modern_default(4.0, 1024.0),
+            3 => CostModel::R600 {
+                chip: if rng.random_bool(0.5) {
+                    hoist_opt::r600::Chip::R600
+                } else {
+                    hoist_opt::r600::Chip::R700
+                },
+                vertices: 4.0,
+                fragments: 1024.0,
+            },
+            _ => CostModel::Paper,
         },
         selection: if rng.random_bool(0.5) {
             Selection::Greedy
@@ -209,6 +217,11 @@ pub fn options(rng: &mut SmallRng, vp: &Program, fp: &Program) -> Options {
         search_budget: 64,
         stay: Vec::new(),
         slp: rng.random_bool(0.5),
+        peepholes: hoist_opt::Peepholes {
+            mad: rng.random_bool(0.5),
+            dot: rng.random_bool(0.5),
+            tex_dedup: rng.random_bool(0.5),
+        },
     }
 }
 

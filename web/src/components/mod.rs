@@ -11,6 +11,7 @@ pub mod inputs;
 pub mod linear;
 pub mod linear_heat;
 pub mod liveness;
+pub mod machine;
 pub mod ophelp;
 pub mod optimized;
 pub mod options;
