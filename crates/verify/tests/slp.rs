@@ -342,7 +342,11 @@ fn examples_and_piglit_pack_equivalently() {
     let mut files = Vec::new();
     collect(&repo().join("examples"), &mut files);
     files.sort();
-    assert!(files.len() >= 30, "the example scenes ({} found)", files.len());
+    assert!(
+        files.len() >= 30,
+        "the example scenes ({} found)",
+        files.len()
+    );
     let mut total = Row::default();
     for (i, f) in files.iter().enumerate() {
         let row = scene_row(f, i as u64).unwrap_or_else(|| panic!("{} runs", f.display()));
