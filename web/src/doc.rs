@@ -99,6 +99,16 @@ pub struct OptState {
     /// Pack vectors (SLP) in both programs after the motion (`Options::slp`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub slp: bool,
+    /// Reorder both optimized programs for lower register pressure (`Options::schedule`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub schedule: bool,
+    /// Make a program over its temp limit fit by renumbering, scheduling or
+    /// rematerialization (`Options::fit`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fit: bool,
+    /// The R600-motivated peepholes: MUL+ADD → MAD, dot products, repeated fetches.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub peepholes: bool,
     pub vp_limits: LimitEdit,
     pub fp_limits: LimitEdit,
     /// Whose ARB limits the parser and the optimizer hold ARB programs to.
@@ -127,6 +137,9 @@ impl Default for OptState {
             lower: d.lower,
             vp_cleanup: d.vp_cleanup,
             slp: d.slp,
+            schedule: d.schedule,
+            fit: d.fit,
+            peepholes: d.peepholes != hoist_opt::Peepholes::default(),
             vp_limits: LimitEdit::default(),
             fp_limits: LimitEdit::default(),
             target: ArbTarget::default(),
@@ -192,6 +205,13 @@ impl OptState {
             lower: self.lower,
             vp_cleanup: self.vp_cleanup,
             slp: self.slp,
+            schedule: self.schedule,
+            fit: self.fit,
+            peepholes: if self.peepholes {
+                hoist_opt::Peepholes::ALL
+            } else {
+                hoist_opt::Peepholes::default()
+            },
             ..Options::default()
         }
     }

@@ -120,6 +120,9 @@ fn slp_option_round_trips() {
     let mut doc = load(&EXAMPLES[0]);
     let without = encode(&doc);
     doc.opts.slp = true;
+    doc.opts.schedule = true;
+    doc.opts.fit = true;
+    doc.opts.peepholes = true;
     let with = encode(&doc);
     assert_ne!(with, without);
     match decode(&with) {

@@ -199,6 +199,12 @@ pub fn options_panel(p: &OptionsProps) -> Html {
                     onchange={set(|o, e| o.vp_cleanup = event_checked(e))} />{ " clean up moved vertex code" }</label>
                 <label title="Merge independent same-opcode instructions that write disjoint components of one register into one vector instruction, in both programs"><input type="checkbox" id="opt-slp" checked={o.slp}
                     onchange={set(|o, e| o.slp = event_checked(e))} />{ " pack vectors (SLP)" }</label>
+                <label title="Reorder both optimized programs to lower their peak register pressure (straight-line code; texture reads stay before their uses)"><input type="checkbox" id="opt-schedule" checked={o.schedule}
+                    onchange={set(|o, e| o.schedule = event_checked(e))} />{ " schedule for register pressure" }</label>
+                <label title="A program over its temp limit is made to fit by renumbering, scheduling or rematerialization; the statistics' notes say which"><input type="checkbox" id="opt-fit" checked={o.fit}
+                    onchange={set(|o, e| o.fit = event_checked(e))} />{ " fit temp limits (schedule, rematerialize)" }</label>
+                <label title="MUL + ADD → MAD, sums of products → DP3/DP4, a repeated texture fetch → MOV, in both programs"><input type="checkbox" id="opt-peepholes" checked={o.peepholes}
+                    onchange={set(|o, e| o.peepholes = event_checked(e))} />{ " R600 peepholes (MAD, dot products, fetches)" }</label>
             </fieldset>
             { target(p) }
             { limits(p, &error) }
