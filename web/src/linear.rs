@@ -12,16 +12,11 @@
 //! systems (`linear::paper`) and a Jacobi variant of its Gauss-Seidel Poisson system.
 
 use crate::doc::Doc;
-use hoist_asm::ir::Semantic;
-use hoist_asm::{ArbTarget, ParseOptions};
 use hoist_opt::linear::anneal::Rng;
 use hoist_opt::linear::emit::{self, Emitted};
 use hoist_opt::linear::{self, Grouping, Packing, Parts, SearchOptions, System, paper};
-use hoist_raster::probe::{StageEnv, run_vertices};
-use hoist_raster::raster::{CompiledProgram, out_semantic};
-use hoist_raster::{ATTRIBS, Caps, GlState, StageParams};
+use hoist_raster::ATTRIBS;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Most variables the page packs: x travels in the 16 vertex attributes, four to each.
 pub const MAX_PAGE_VARS: usize = 4 * ATTRIBS;
@@ -525,70 +520,15 @@ pub fn vectors(m: usize) -> Vec<Vec<f64>> {
         .collect()
 }
 
-/// Runs the program of grouping `g` on `xs` in the executor: y per vector, by variable.
+/// Runs the program of grouping `g` on `xs` in the executor: y per vector, by variable
+/// (`hoist_verify::linear::Runner`, which the tests and the command line use too).
 pub fn execute(
     sys: &System,
     g: &Grouping,
     xs: &[Vec<f64>],
     d3d9: bool,
 ) -> Result<Vec<Vec<f64>>, String> {
-    let e = code(sys, g, d3d9);
-    let n = sys.groups();
-    let attribs: Vec<[[f32; 4]; ATTRIBS]> = xs
-        .iter()
-        .map(|x| {
-            let mut a = [[0.0f32; 4]; ATTRIBS];
-            for (p, &v) in g.perm.iter().enumerate() {
-                a[p / 4][p % 4] = x[v] as f32;
-            }
-            a
-        })
-        .collect();
-    let (params, gl, tex, caps) = (
-        StageParams::default(),
-        GlState::default(),
-        BTreeMap::new(),
-        Caps::default(),
-    );
-    let env = StageEnv {
-        params: &params,
-        gl: &gl,
-        textures: &tex,
-        caps: &caps,
-    };
-    let mut ys = vec![vec![0.0; sys.m]; xs.len()];
-    let groups: Vec<usize> = (0..n).collect();
-    for chunk in groups.chunks(8) {
-        let src = if d3d9 {
-            emit::d3d9_program(&e, n, chunk)
-        } else {
-            emit::arb_program(&e, chunk)
-        };
-        let opts = ParseOptions::default().with_target(&src, ArbTarget::G80);
-        let prog = hoist_asm::parse(&src, &opts).into_result().map_err(|d| {
-            let first = d
-                .iter()
-                .find(|d| d.severity == hoist_asm::diag::Severity::Error)
-                .map_or_else(String::new, |d| d.message.clone());
-            format!("the generated program does not parse: {first}")
-        })?;
-        let cp = CompiledProgram::new(&prog)
-            .map_err(|e| format!("the generated program does not compile: {e}"))?;
-        let run = run_vertices(&cp, &env, &attribs);
-        for (vi, outs) in run.outputs.iter().enumerate() {
-            for (k, &gi) in chunk.iter().enumerate() {
-                let val = outs
-                    .iter()
-                    .find(|(r, _)| out_semantic(&prog, *r) == Some(Semantic::TexCoord(k as u8)))
-                    .map(|(_, v)| *v)
-                    .ok_or_else(|| format!("the program wrote no texcoord[{k}]"))?;
-                for l in 0..4 {
-                    ys[vi][g.perm[4 * gi + l]] = f64::from(val[l]);
-                }
-            }
-        }
-    }
-    Ok(ys)
+    Ok(hoist_verify::linear::Runner::new(sys, g, d3d9, false)?.run(xs))
 }
 
 /// Runs the original and the packed program on [`vectors`] and compares their y.
