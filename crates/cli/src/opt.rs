@@ -81,6 +81,10 @@ pub struct Args {
     /// rematerialization) instead of dropping the groups that overflow it
     #[arg(long)]
     fit: bool,
+    /// The R600-motivated peepholes in both optimized programs: MUL + ADD → MAD, sums of
+    /// products → DP3/DP4, a repeated texture fetch → MOV
+    #[arg(long)]
+    peepholes: bool,
     #[arg(long, value_parser = util::parse_target, help = util::TARGET_HELP)]
     target: Option<ArbTarget>,
     /// Override the vertex instruction-slot limit
@@ -279,6 +283,11 @@ fn options(args: &Args, vp: &Program, fp: &Program) -> Result<Options, u8> {
         slp: args.slp,
         schedule: args.schedule,
         fit: args.fit,
+        peepholes: if args.peepholes {
+            hoist_opt::Peepholes::ALL
+        } else {
+            hoist_opt::Peepholes::default()
+        },
         ..Options::default()
     })
 }

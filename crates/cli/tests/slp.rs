@@ -1,7 +1,7 @@
 //! `hoist opt --slp`: the vector-packing pass reaches the command line. On the paper's ARB
 //! Gaussian pair, the JSON for scripts counts the merges in `slp_merges` ([vertex,
 //! fragment]), the optimized pair has that many fewer slots than without the flag and is
-//! validated; the text report names the merges.
+//! validated; the text report names the merges. `--peepholes` is checked the same way.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::{Path, PathBuf};
@@ -58,4 +58,36 @@ fn slp_flag_merges_and_reports() {
     let (text, ok) = opt(&["--slp"]);
     assert!(ok && text.contains("vector packing (--slp):"), "{text}");
     assert!(text.contains("validation: passed"), "{text}");
+}
+
+/// `--peepholes` (MAD fusion, dot products, repeated fetches) reaches the same pipeline: on
+/// the Direct3D 9 Gaussian scene it removes fragment slots the motion left, the result is
+/// validated and the scene renders bit-identical.
+#[test]
+fn peepholes_flag_removes_fragment_slots() {
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hoist"))
+            .current_dir(repo().join("examples/paper"))
+            .args(["opt", "gauss13.shader_test", "--json"])
+            .args(extra)
+            .output()
+            .expect("hoist runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{text}");
+        let first = serde_json::Deserializer::from_str(&text)
+            .into_iter::<serde_json::Value>()
+            .next()
+            .expect("a JSON object")
+            .expect("valid JSON");
+        (first, text)
+    };
+    let ((off, _), (on, text)) = (run(&[]), run(&["--peepholes"]));
+    assert!(
+        slots(&on, "fp_slots") < slots(&off, "fp_slots"),
+        "fragment slots {} → {}",
+        slots(&off, "fp_slots"),
+        slots(&on, "fp_slots")
+    );
+    assert_eq!(on["validation"]["status"], "validated", "{text}");
+    assert!(text.contains("window: bit-identical"), "{text}");
 }
