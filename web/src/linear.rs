@@ -399,6 +399,19 @@ pub struct Outcome {
     pub paper: Option<PaperFigures>,
     pub d3d9: bool,
     pub verdict: Verdict,
+    /// Instruction counts on real profiles, original order and packed
+    /// (`linear::profile_cost`).
+    #[serde(default)]
+    pub profiles: Vec<ProfileRow>,
+}
+
+/// One profile's instruction count before and after, with what the model leaves out there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProfileRow {
+    pub profile: String,
+    pub before: u32,
+    pub after: u32,
+    pub rule: String,
 }
 
 /// The worker's job: search, code, verdict. `Err`: the text is not a system the page packs.
@@ -444,6 +457,17 @@ pub fn run(doc: &LinearDoc) -> Result<Outcome, String> {
         paper,
         d3d9: doc.d3d9,
         verdict,
+        profiles: sol
+            .profiles_before
+            .iter()
+            .zip(&sol.profiles_after)
+            .map(|(b, a)| ProfileRow {
+                profile: b.profile.to_string(),
+                before: b.instructions,
+                after: a.instructions,
+                rule: a.rule.to_string(),
+            })
+            .collect(),
     })
 }
 

@@ -55,6 +55,14 @@ scenario('linear', async ({ page, base, open }) => {
   log(`heat map: ${blocks} blocks, ${lines} grid lines, ${cells[0]} non-zeros`);
   await page.hover('#heat-after rect.cell >> nth=5');
   await waitText(page, '#heat-after .heat-readout', (t) => /^row \d+ \(y\d+\), column \d+ \(x\d+\): a = /.test(t), 'the hover readout');
+  // The packed code on real profiles: four rows, none shorter than the model's count.
+  const profiles = await page.evaluate(() => [...document.querySelectorAll('#linear-profiles tbody tr')]
+    .map((tr) => [tr.querySelector('th').textContent, ...[...tr.querySelectorAll('td')].slice(0, 2).map((td) => Number(td.textContent))]));
+  if (profiles.length !== 4) fail(`profile rows: ${JSON.stringify(profiles)}`);
+  for (const [name, before, after] of profiles) {
+    if (!(after >= r.cost_after && before >= r.cost_before)) fail(`${name}: ${before} → ${after} is below the model's ${r.cost_before} → ${r.cost_after}`);
+  }
+  log(`profiles: ${profiles.map(([n, b, a]) => `${n} ${b} → ${a}`).join(', ')}`);
   await shot(page, 'linear-fig13.png');
 
   // A broken row: a diagnostic at its line; the fixed text: a new result.

@@ -160,10 +160,36 @@ fn costs(o: &Outcome, ms: f64) -> Html {
             </table>
             <p class="muted small">{ "Emitted instructions are one evaluation; “beyond the model” counts what the paper's cost leaves out \
                 (a MOV for a block row without blocks or for the lanes a first DP4 leaves, an ADD for b where one instruction reads one constant)." }</p>
+            { profiles(o) }
             <details class="methods"><summary>{ "methods tried" }</summary>
                 <ul>{ for o.methods.iter().map(|m| html! { <li>{ format!("{:>5}  {}", m.cost, m.method) }</li> }) }</ul>
             </details>
         </section>
+    }
+}
+
+/// The packed code's length on real profiles, beside the paper's model.
+fn profiles(o: &Outcome) -> Html {
+    if o.profiles.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <table class="linear-table" id="linear-profiles">
+            <thead><tr><th>{ "on a profile" }</th><th>{ "original order" }</th><th>{ "packed" }</th><th>{ "what the model leaves out there" }</th></tr></thead>
+            <tbody>{ for o.profiles.iter().map(|p| html! {
+                <tr><th scope="row">{ profile_name(&p.profile) }</th><td>{ p.before }</td><td>{ p.after }</td>
+                    <td class="rule">{ p.rule.clone() }</td></tr>
+            }) }</tbody>
+        </table>
+    }
+}
+
+fn profile_name(p: &str) -> &str {
+    match p {
+        "arb_fragment" => "ARB fragment",
+        "arb_vertex" => "ARB vertex",
+        "vs_1_1_constants" => "vs_1_1, x in constants",
+        other => other,
     }
 }
 
