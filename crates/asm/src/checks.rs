@@ -143,11 +143,7 @@ pub fn check_ir(p: &Program) -> Vec<Diagnostic> {
             }
         }
         for (k, s) in inst.src.iter().enumerate() {
-            let rows = if k == 1 {
-                inst.op.matrix_rows().unwrap_or(1)
-            } else {
-                1
-            };
+            let rows = inst.src_rows(k);
             for r in 0..rows as u16 {
                 let reg = Reg::new(s.reg.file, s.reg.index.saturating_add(r));
                 if s.rel.is_none() && !reg_exists(p, reg) {

@@ -560,6 +560,37 @@ impl Inst {
         }
     }
 
+    /// Registers source `i` spans: a matrix macro's second source covers one register per
+    /// row (`m4x4 r0, v0, c4` reads c4..c7); every other source one.
+    pub fn src_rows(&self, i: usize) -> u8 {
+        if i == 1 {
+            self.op.matrix_rows().unwrap_or(1)
+        } else {
+            1
+        }
+    }
+
+    /// The registers source `i` reads for destination lanes `lanes`, each with the lanes it
+    /// feeds: a matrix macro's row `r` feeds lane `r` (rows feeding no lane are skipped),
+    /// any other source all of `lanes`.
+    pub fn src_regs(&self, i: usize, lanes: WriteMask) -> impl Iterator<Item = (Reg, WriteMask)> {
+        let rows = self.src_rows(i);
+        let reg = self.src[i].reg;
+        (0..rows).filter_map(move |r| {
+            let feeds = if rows > 1 {
+                lanes.intersect(WriteMask::single(r))
+            } else {
+                lanes
+            };
+            (rows == 1 || !feeds.is_empty()).then(|| {
+                (
+                    Reg::new(reg.file, reg.index.saturating_add(u16::from(r))),
+                    feeds,
+                )
+            })
+        })
+    }
+
     /// Register components of source `i` read to compute destination lanes `lanes`.
     /// Matrix macros read these components from each of their rows.
     pub fn src_reads(&self, i: usize, lanes: WriteMask) -> WriteMask {

@@ -273,14 +273,7 @@ fn load(path: &Path, target: Option<ArbTarget>) -> Result<Vec<Entry>, u8> {
     if let Some(l) = &mut opts.limits {
         l.temps = u16::MAX;
     }
-    let parsed = hoist_asm::parse(&source, &opts);
-    if !parsed.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            hoist_asm::diag::render(&parsed.diagnostics, &name, &source, util::stderr_color())
-        );
-    }
-    let program = parsed.into_result().map_err(|_| 1u8)?;
+    let program = util::parse_program(&source, &name, &opts)?;
     Ok(vec![Entry {
         file: name,
         version: "original",
@@ -289,17 +282,10 @@ fn load(path: &Path, target: Option<ArbTarget>) -> Result<Vec<Entry>, u8> {
 }
 
 fn load_scene(name: &str, source: &str) -> Result<Vec<Entry>, u8> {
-    let sc = hoist_raster::scene::parse(source, &hoist_raster::Caps::default()).map_err(|e| {
-        util::error(format!(
-            "{name}: not a program (no header) nor a scene: {e}"
-        ));
-        1u8
-    })?;
-    let pair = sc
-        .programs
-        .get(sc.optimize_target())
-        .cloned()
-        .unwrap_or_default();
+    let (_, pair) = util::scene_pair(
+        &format!("{name}: not a program (no header) nor a scene"),
+        source,
+    )?;
     let entries: Vec<Entry> = [pair.vertex, pair.fragment]
         .into_iter()
         .flatten()

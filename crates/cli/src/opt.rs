@@ -501,12 +501,7 @@ fn load_scene(path: &std::path::Path) -> Result<ScenePair, u8> {
         util::error(e);
         2
     })?;
-    let sc = hoist_raster::scene::parse(&text, &hoist_raster::Caps::default()).map_err(|e| {
-        util::error(format!("{}: {e}", path.display()));
-        1
-    })?;
-    let name = sc.optimize_target().to_string();
-    let pair = sc.programs.get(&name).cloned().unwrap_or_default();
+    let (sc, pair) = util::scene_pair(&path.display().to_string(), &text)?;
     let (Some(v), Some(f)) = (pair.vertex, pair.fragment) else {
         util::error(format!(
             "{}: the pair to optimize needs a vertex and a fragment program",

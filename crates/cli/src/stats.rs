@@ -79,15 +79,11 @@ fn entry(file: &str, version: &'static str, p: &Program, chip: Chip) -> (Entry, 
 
 fn load_program(path: &Path, source: &str) -> Result<Program, u8> {
     let name = path.display().to_string();
-    let opts = util::target_options(source, &name, None, None);
-    let parsed = hoist_asm::parse(source, &opts);
-    if !parsed.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            hoist_asm::diag::render(&parsed.diagnostics, &name, source, util::stderr_color())
-        );
-    }
-    parsed.into_result().map_err(|_| 1)
+    util::parse_program(
+        source,
+        &name,
+        &util::target_options(source, &name, None, None),
+    )
 }
 
 /// The programs of one file: (version, program).
@@ -107,15 +103,7 @@ fn programs(path: &Path, optimized: bool) -> Result<Vec<(&'static str, Program)>
         }
         return Ok(vec![("original", load_program(path, &text)?)]);
     }
-    let sc = hoist_raster::scene::parse(&text, &hoist_raster::Caps::default()).map_err(|e| {
-        util::error(format!("{}: {e}", path.display()));
-        1
-    })?;
-    let pair = sc
-        .programs
-        .get(sc.optimize_target())
-        .cloned()
-        .unwrap_or_default();
+    let (_, pair) = util::scene_pair(&path.display().to_string(), &text)?;
     let mut out: Vec<(&'static str, Program)> = Vec::new();
     out.extend(
         pair.vertex

@@ -1,7 +1,8 @@
 //! Small helpers shared by the subcommands: reading inputs, reporting errors, and the
 //! `--target` option (ARB limits) with its hint.
 
-use hoist_asm::{ArbTarget, Diagnostic, Dialect, ParseOptions, Profile};
+use hoist_asm::{ArbTarget, Diagnostic, Dialect, ParseOptions, Profile, Program};
+use hoist_raster::scene::{ProgramPair, Scene};
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -102,4 +103,32 @@ pub fn hint_target(
             d.hint = Some(format!("fits under --target {t} ({})", t.name()));
         }
     }
+}
+
+/// Parses `source` with `opts`, printing its diagnostics to stderr; `Err(1)` when it has
+/// errors.
+pub fn parse_program(source: &str, name: &str, opts: &ParseOptions) -> Result<Program, u8> {
+    let parsed = hoist_asm::parse(source, opts);
+    if !parsed.diagnostics.is_empty() {
+        eprint!(
+            "{}",
+            hoist_asm::diag::render(&parsed.diagnostics, name, source, stderr_color())
+        );
+    }
+    parsed.into_result().map_err(|_| 1)
+}
+
+/// A scene file's text parsed, with the vertex/fragment pair it optimizes (`[optimize]`, or
+/// its only pair). Errors are reported here.
+pub fn scene_pair(name: &str, text: &str) -> Result<(Scene, ProgramPair), u8> {
+    let sc = hoist_raster::scene::parse(text, &hoist_raster::Caps::default()).map_err(|e| {
+        error(format!("{name}: {e}"));
+        1u8
+    })?;
+    let pair = sc
+        .programs
+        .get(sc.optimize_target())
+        .cloned()
+        .unwrap_or_default();
+    Ok((sc, pair))
 }

@@ -50,11 +50,7 @@ fn d3d_used_consts(p: &Program) -> Vec<bool> {
                 }
                 continue;
             }
-            let rows = if k == 1 {
-                inst.op.matrix_rows().unwrap_or(1)
-            } else {
-                1
-            };
+            let rows = inst.src_rows(k);
             for r in 0..rows as usize {
                 if let Some(u) = used.get_mut(s.reg.index as usize + r) {
                     *u = true;
@@ -237,11 +233,7 @@ pub fn prune_added_consts(p: &mut Program, original: &Program) {
                     .for_each(|r| *r = true);
                 continue;
             }
-            let rows = if k == 1 {
-                inst.op.matrix_rows().unwrap_or(1)
-            } else {
-                1
-            };
+            let rows = inst.src_rows(k);
             for r in 0..rows as usize {
                 if let Some(x) = read.get_mut(s.reg.index as usize + r) {
                     *x = true;

@@ -375,11 +375,7 @@ fn file_size(p: &Program, file: RegFile) -> u32 {
             }
         }
         for (k, s) in i.src.iter().enumerate() {
-            let rows = if k == 1 {
-                i.op.matrix_rows().unwrap_or(1)
-            } else {
-                1
-            };
+            let rows = i.src_rows(k);
             if s.reg.file != RegFile::Const {
                 if s.rel.is_some() {
                     see(s.reg);

@@ -133,11 +133,7 @@ fn dense_consts(p: &mut Program) {
                 n = n.max(regs::file_count(RegFile::Const, p.profile, &limits) as usize);
                 continue;
             }
-            let rows = if k == 1 {
-                inst.op.matrix_rows().unwrap_or(1)
-            } else {
-                1
-            };
+            let rows = inst.src_rows(k);
             n = n.max(s.reg.index as usize + rows as usize);
         }
     }

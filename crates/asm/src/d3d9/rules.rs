@@ -870,11 +870,7 @@ impl<'a> Rules<'a> {
                 if s.reg.file != RegFile::Temp || (inst.op == Op::Sgn && k > 0) {
                     continue;
                 }
-                let rows = if k == 1 {
-                    inst.op.matrix_rows().unwrap_or(1)
-                } else {
-                    1
-                };
+                let rows = inst.src_rows(k);
                 let reads = inst.reads_of(k);
                 for r in 0..rows as usize {
                     let temp = s.reg.index as usize + r;

@@ -363,11 +363,7 @@ fn constant_file(t: &mut Tx, env_max: u16) {
     for i in &t.out.insts {
         for (k, s) in i.src.iter().enumerate() {
             if s.reg.file == RegFile::Const {
-                let rows = if k == 1 {
-                    i.op.matrix_rows().unwrap_or(1)
-                } else {
-                    1
-                } as usize;
+                let rows = i.src_rows(k) as usize;
                 max_ref = max_ref.max(s.reg.index as usize + rows);
             }
         }

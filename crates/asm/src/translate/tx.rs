@@ -207,11 +207,7 @@ pub(super) fn free_temps(p: &Program) -> Vec<Vec<u16>> {
         }
         for (j, s) in inst.src.iter().enumerate() {
             if s.reg.file == RegFile::Temp {
-                let rows = if j == 1 {
-                    inst.op.matrix_rows().unwrap_or(1)
-                } else {
-                    1
-                } as usize;
+                let rows = inst.src_rows(j) as usize;
                 for r in 0..rows {
                     if let Some(x) = live.get_mut(s.reg.index as usize + r) {
                         *x = true;

@@ -201,22 +201,7 @@ fn push_reads(inst: &hoist_asm::Inst, reads: &mut Vec<Read>) {
         WriteMask::ALL
     };
     for (k, s) in inst.src.iter().enumerate() {
-        let rows = if k == 1 {
-            inst.op.matrix_rows().unwrap_or(1)
-        } else {
-            1
-        };
-        for row in 0..rows {
-            // A matrix macro's row r feeds destination lane r.
-            let lanes = if rows > 1 {
-                lanes_all.intersect(WriteMask::single(row))
-            } else {
-                lanes_all
-            };
-            if rows > 1 && lanes.is_empty() {
-                continue;
-            }
-            let reg = Reg::new(s.reg.file, s.reg.index.saturating_add(row as u16));
+        for (reg, lanes) in inst.src_regs(k, lanes_all) {
             if componentwise {
                 // Lane l reads component swizzle[l] of the same source.
                 for lane in lanes.iter() {

@@ -145,18 +145,7 @@ pub fn inst_reads(inst: &Inst) -> Vec<(Reg, WriteMask)> {
         WriteMask::ALL
     };
     for (k, s) in inst.src.iter().enumerate() {
-        let rows = if k == 1 {
-            inst.op.matrix_rows().unwrap_or(1)
-        } else {
-            1
-        };
-        for row in 0..rows {
-            let l = if rows > 1 {
-                lanes.intersect(WriteMask::single(row))
-            } else {
-                lanes
-            };
-            let reg = Reg::new(s.reg.file, s.reg.index.saturating_add(row as u16));
+        for (reg, l) in inst.src_regs(k, lanes) {
             add(reg, inst.src_reads(k, l));
         }
         if let Some(rel) = &s.rel {
