@@ -275,15 +275,3 @@ fn paper_costs_are_reached_where_the_systems_agree() {
         assert!(sol.lower_bound <= sol.cost_after);
     }
 }
-
-/// The premise of the Gauss-Seidel note: updated-value rows have at most three non-zeros,
-/// and exactly one variable has no lower neighbour, so no grouping packs every non-zero.
-#[test]
-fn gauss_seidel_72_is_out_of_reach() {
-    let sys = paper::system("gauss-seidel").unwrap();
-    let lower = &sys.terms[0];
-    assert!(lower.row_major_diagonal);
-    assert!(lower.rows.iter().all(|r| r.len() <= 3));
-    assert_eq!(lower.rows.iter().filter(|r| r.is_empty()).count(), 1);
-    assert_eq!(hoist_opt::linear::exact::lower_bound(&sys), 72);
-}
