@@ -259,8 +259,8 @@ fn permutations4(g: &[usize]) -> Vec<Vec<usize>> {
     for a in 0..4 {
         for b in 0..4 {
             for c in 0..4 {
-                let d = 6 - a - b - c;
                 if a != b && b != c && a != c {
+                    let d = 6 - a - b - c;
                     out.push(vec![g[a], g[b], g[c], g[d]]);
                 }
             }
