@@ -188,5 +188,8 @@ fn gauss_seidel_sweeps_compute_the_sweep_in_their_order() {
 }
 
 fn max_abs_diff(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(p, q)| (p - q).abs()).fold(0.0, f64::max)
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| (p - q).abs())
+        .fold(0.0, f64::max)
 }

@@ -260,7 +260,10 @@ impl<'s> Packing<'s> {
                 lower,
                 upper,
             };
-            if !opts.iter().any(|x| x.lower == o.lower && x.upper == o.upper) {
+            if !opts
+                .iter()
+                .any(|x| x.lower == o.lower && x.upper == o.upper)
+            {
                 opts.push(o);
             }
         }

@@ -22,8 +22,8 @@
 //! when none is below the best cost found.
 
 use super::cost::{Grouping, Packing, block, diagonal_min, sum_cost};
-use super::system::Term;
 use super::system::System;
+use super::system::Term;
 
 const FREE: usize = usize::MAX;
 

@@ -6,10 +6,10 @@
 //! groups and of variables inside them is part of the answer (the sweep's order).
 
 use super::anneal::{Rng, Schedule, anneal, colour_seeds, seeds};
-use super::symmetry::symmetry_seeds;
 use super::cost::{Grouping, Packing, Parts};
 use super::exact::{branch_and_bound, lower_bound};
 use super::profile_cost::{ProfileCost, profile_costs};
+use super::symmetry::symmetry_seeds;
 use super::system::System;
 use serde::Serialize;
 

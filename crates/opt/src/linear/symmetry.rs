@@ -81,7 +81,9 @@ fn involutions(dims: &[usize]) -> Vec<Map> {
     for set in 1..1usize << k {
         let axes: Vec<usize> = (0..k).filter(|a| set >> a & 1 == 1).collect();
         let label: String = axes.iter().map(|&a| AXES[a]).collect();
-        let m = map(dims, |c| axes.iter().for_each(|&a| c[a] = dims[a] - 1 - c[a]));
+        let m = map(dims, |c| {
+            axes.iter().for_each(|&a| c[a] = dims[a] - 1 - c[a])
+        });
         out.push((format!("reflect {label}"), m));
     }
     for a in 0..k {
@@ -180,9 +182,7 @@ pub fn symmetry_seeds(sys: &System) -> Vec<(String, Grouping)> {
         for (a, (la, pa)) in inv.iter().enumerate() {
             for (lb, pb) in &inv[a + 1..] {
                 let ab = compose(pa, pb);
-                if ab != compose(pb, pa)
-                    || ![pa, pb, &ab].iter().all(|p| fixed_point_free(p))
-                {
+                if ab != compose(pb, pa) || ![pa, pb, &ab].iter().all(|p| fixed_point_free(p)) {
                     continue;
                 }
                 if let Some(g) = orbits(&[pa, pb], n) {
