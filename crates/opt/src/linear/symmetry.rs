@@ -28,7 +28,7 @@ const MAX_SEEDS: usize = 48;
 fn shapes(v: usize) -> Vec<Vec<usize>> {
     let mut out = vec![vec![v]];
     for a in 2..v {
-        if v % a != 0 {
+        if !v.is_multiple_of(a) {
             continue;
         }
         let rest = v / a;
@@ -36,7 +36,7 @@ fn shapes(v: usize) -> Vec<Vec<usize>> {
             out.push(vec![a, rest]);
         }
         for b in 2..rest {
-            if rest % b == 0 && rest / b >= 2 {
+            if rest.is_multiple_of(b) && rest / b >= 2 {
                 out.push(vec![a, b, rest / b]);
             }
         }
@@ -87,7 +87,7 @@ fn involutions(dims: &[usize]) -> Vec<Map> {
         out.push((format!("reflect {label}"), m));
     }
     for a in 0..k {
-        if dims[a] % 2 == 0 {
+        if dims[a].is_multiple_of(2) {
             let m = map(dims, |c| c[a] = (c[a] + dims[a] / 2) % dims[a]);
             out.push((format!("half-shift {}", AXES[a]), m));
         }
@@ -191,10 +191,11 @@ pub fn symmetry_seeds(sys: &System) -> Vec<(String, Grouping)> {
             }
         }
         for (l, p) in quarter_turns(&dims) {
-            if preserves(&pattern, &p) && fixed_point_free(&p) {
-                if let Some(g) = orbits(&[&p], n) {
-                    push(format!("symmetry orbits {shape} ({l})"), g, &mut out);
-                }
+            if preserves(&pattern, &p)
+                && fixed_point_free(&p)
+                && let Some(g) = orbits(&[&p], n)
+            {
+                push(format!("symmetry orbits {shape} ({l})"), g, &mut out);
             }
         }
     }
