@@ -120,12 +120,17 @@ struct CostProfile<'a> {
     after: &'a [ProfileCost],
 }
 
-/// An emitted ARB vertex-program body (x group J in `vertex.attrib[J]`, y group I in `yI`).
+/// An emitted ARB vertex-program body (x group J in `vertex.attrib[J]`, y group I in `yI`);
+/// for a Gauss-Seidel system, one sweep in the grouping's order (`emit::arb_sweep`).
 #[derive(Serialize)]
 struct Program {
     instructions: usize,
     /// Instructions beyond the model's cost (see `hoist_opt::linear::emit`).
     extra: usize,
+    /// Instructions the model counts that the code does without (a sweep's diagonal DP4s).
+    saved: usize,
+    /// Whether the code is a Gauss-Seidel sweep (groups in order, updated values read back).
+    sweep: bool,
     /// MOVs writing y to fixed output registers in the original order, and how many of
     /// them exceed the one per output any order needs.
     unpermute_moves: usize,
@@ -135,9 +140,9 @@ struct Program {
 
 fn program(sys: &System, g: &linear::Grouping, d3d9: bool, fixed: bool) -> Program {
     let e = if d3d9 {
-        emit::d3d9(sys, g)
+        emit::d3d9_sweep(sys, g)
     } else {
-        emit::arb(sys, g)
+        emit::arb_sweep(sys, g)
     };
     let outputs: Vec<usize> = (0..sys.groups()).collect();
     let u = emit::unpermute(g, &outputs, d3d9);
@@ -148,6 +153,8 @@ fn program(sys: &System, g: &linear::Grouping, d3d9: bool, fixed: bool) -> Progr
     Program {
         instructions: e.instructions,
         extra: e.extra,
+        saved: e.saved,
+        sweep: sys.gauss_seidel(),
         unpermute_moves: u.moves,
         unpermute_extra: u.extra,
         text,
@@ -266,6 +273,13 @@ fn human(r: &Report, sol: &Solution) -> String {
             err(c.packed_error),
             c.between
         );
+        if let Some(j) = &c.jacobi {
+            s += &format!(
+                "  (Gauss-Seidel sweeps, each in its program's order; Jacobi takes {} steps ({}))\n",
+                j.iterations,
+                err(c.jacobi_error)
+            );
+        }
     }
     s += "groups:";
     for (i, g) in r.groups.iter().enumerate() {
@@ -281,9 +295,21 @@ fn human(r: &Report, sol: &Solution) -> String {
     ] {
         s += &format!(
             "\n# {label} program (x group J in attribute J, y group I in a temporary): \
-             {} instructions, {} beyond the model; fixed outputs need {} un-permute MOVs \
+             {} instructions, {} beyond the model{}; fixed outputs need {} un-permute MOVs \
              ({} beyond one per output)\n{}",
-            p.instructions, p.extra, p.unpermute_moves, p.unpermute_extra, p.text
+            p.instructions,
+            p.extra,
+            if p.sweep {
+                format!(
+                    ", {} it saves; one Gauss-Seidel sweep in this order, y group J < I read as updated values",
+                    p.saved
+                )
+            } else {
+                String::new()
+            },
+            p.unpermute_moves,
+            p.unpermute_extra,
+            p.text
         );
     }
     s

@@ -208,3 +208,125 @@ proptest! {
         prop_assert!(pc.iter().all(|p| p.instructions == model + p.extra));
     }
 }
+
+fn arb_gauss_seidel(groups: std::ops::Range<usize>) -> impl Strategy<Value = System> {
+    groups.prop_flat_map(|groups| {
+        let m = 4 * groups;
+        (
+            proptest::collection::vec(proptest::collection::vec(0..m, 0..5), m),
+            proptest::collection::vec(prop_oneof![Just(0.0), Just(1.0)], m),
+        )
+            .prop_map(move |(cols, b)| {
+                let rows = cols
+                    .into_iter()
+                    .map(|mut c| {
+                        c.sort_unstable();
+                        c.dedup();
+                        c.into_iter().map(|c| (c, 0.5)).collect()
+                    })
+                    .collect();
+                System::new("gs", rows, b, true, 1)
+            })
+    })
+}
+
+/// Every (partition, order of the groups, order inside each group) of 8 variables.
+fn every_order_of_eight() -> Vec<Grouping> {
+    let mut out = Vec::new();
+    for a in 1..8 {
+        for b in a + 1..8 {
+            for c in b + 1..8 {
+                let g0 = [0, a, b, c];
+                let g1: Vec<usize> = (0..8).filter(|v| !g0.contains(v)).collect();
+                for first in [&g0[..], &g1[..]] {
+                    let second = if first == &g0[..] { &g1[..] } else { &g0[..] };
+                    for p in permutations4(first) {
+                        for q in permutations4(second) {
+                            out.push(Grouping {
+                                perm: p.iter().chain(&q).copied().collect(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn permutations4(g: &[usize]) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    for a in 0..4 {
+        for b in 0..4 {
+            for c in 0..4 {
+                if a != b && b != c && a != c {
+                    let d = 6 - a - b - c;
+                    out.push(vec![g[a], g[b], g[c], g[d]]);
+                }
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The search's view (inner orders chosen) is kept current under swaps, and the grouping
+    /// it reports, costed exactly as written, costs what the search said.
+    #[test]
+    fn gauss_seidel_chosen_orders_are_what_the_written_grouping_costs(sys in arb_gauss_seidel(1..5), swaps in proptest::collection::vec((0usize..16, 0usize..16), 1..30)) {
+        let mut p = Packing::searching(&sys, &Grouping::identity(sys.m));
+        prop_assert!(p.total() <= cost(&sys, &Grouping::identity(sys.m)));
+        for (a, b) in swaps {
+            p.swap(a % sys.m, b % sys.m);
+            let g = p.grouping();
+            prop_assert_eq!(p.total(), Packing::searching(&sys, &g).total());
+            prop_assert_eq!(p.total(), cost(&sys, &g));
+        }
+    }
+
+    /// On 8 variables every partition in every order of groups and of variables is costed:
+    /// branch and bound's proven optimum is the minimum, and the bound is below it.
+    #[test]
+    fn gauss_seidel_exact_is_the_minimum_over_every_order(sys in arb_gauss_seidel(2..3)) {
+        let min = every_order_of_eight().iter().map(|g| cost(&sys, g)).min().unwrap();
+        prop_assert!(lower_bound(&sys) <= min);
+        let ex = branch_and_bound(&sys, u32::MAX, 1_000_000);
+        prop_assert!(ex.cost >= min);
+        if ex.proven {
+            prop_assert_eq!(ex.cost, min);
+        }
+        let sol = optimize(&sys, &SearchOptions::default());
+        prop_assert!(sol.lower_bound <= min && sol.cost_after >= min);
+        prop_assert_eq!(cost(&sys, &sol.grouping), sol.cost_after);
+    }
+}
+
+/// Premise of the old note, for the split in the original order (what our model did before
+/// the split followed the order): a row of the updated-values term has at most three
+/// non-zeros, so its DP4s are never full, and exactly one variable, (0,0,0), has no lower
+/// neighbour, so the groups cannot all have equal counts: 72 = 288/4 was out of reach. With
+/// the split following the order, the symmetry-orbit seed reaches 72 = Σ⌈nnz/4⌉: every
+/// group an independent set, every block a full peel set.
+#[test]
+fn gauss_seidel_reaches_72_only_when_the_split_follows_the_order() {
+    let sys = paper::system("gauss-seidel").unwrap();
+    let lower = &sys.terms[0];
+    assert!(lower.row_major_diagonal);
+    assert!(lower.rows.iter().all(|r| r.len() <= 3));
+    assert_eq!(lower.rows.iter().filter(|r| r.is_empty()).count(), 1);
+    assert_eq!(lower_bound(&sys), 72);
+    let sol = optimize(&sys, &SearchOptions::default());
+    assert_eq!((sol.cost_before, sol.cost_after), (112, 72));
+    assert!(sol.proven_optimal && sol.method.starts_with("symmetry orbits"));
+    let p = Packing::new(&sys, &sol.grouping);
+    assert_eq!(p.parts().row_major_blocks, 0);
+    assert_eq!(p.parts().sums, 0);
+    let rows = sys.whole_rows();
+    for g in sol.grouping.groups() {
+        for &r in &g {
+            assert!(rows[r].iter().all(|(c, _)| !g.contains(c)), "{g:?}");
+        }
+    }
+}

@@ -1,14 +1,17 @@
 //! Linear-expression code (seed 003, `hoist_opt::linear`) run in the executor, which
 //! hoist-opt cannot call: [`Runner`] parses and compiles the emitted programs of a grouping
 //! once (eight y groups per program, in the texture-coordinate outputs) and evaluates
-//! y = A·x + b for many x; [`converge`] iterates original and packed code, feeding y back
-//! as x, to the fixed point, which [`fixed_point`] solves in f64 (Gaussian elimination) to
-//! compare with. The tests of `hoist_opt::linear`, the command line and the page use it.
+//! y = A·x + b for many x ([`Runner::sweep`]: one Gauss-Seidel sweep in the grouping's
+//! order); [`converge`] iterates original and packed code, feeding y back as x, to the
+//! fixed point, which [`fixed_point`] solves in f64 (Gaussian elimination) to compare with;
+//! [`sweep_step`] is the f64 sweep the executed one is checked against. The tests of
+//! `hoist_opt::linear`, the command line and the page use it.
 
 use hoist_asm::ir::Semantic;
 use hoist_asm::{ArbTarget, ParseOptions, Program};
 use hoist_opt::linear::emit::{
-    arb, arb_program, arb_program_unpermuted, d3d9, d3d9_program, d3d9_program_unpermuted,
+    Emitted, arb, arb_program, arb_program_unpermuted, arb_sweep, d3d9, d3d9_program,
+    d3d9_program_unpermuted, d3d9_sweep,
 };
 use hoist_opt::linear::{Grouping, System, cost};
 use hoist_raster::probe::{StageEnv, run_vertices};
@@ -29,6 +32,22 @@ impl Runner {
     /// `fixed`: the outputs are fixed registers, written back in the original order by the
     /// un-permute MOVs (output slot k of a program holds original group `chunk[k]`).
     pub fn new(sys: &System, g: &Grouping, d3d: bool, fixed: bool) -> Result<Runner, String> {
+        Runner::build(sys, g, d3d, fixed, false)
+    }
+
+    /// One Gauss-Seidel sweep in `g`'s order per run (`emit::arb_sweep`): y = x^(k+1) from
+    /// x = x^(k). For a system without `split lower`, the same as [`Runner::new`].
+    pub fn sweep(sys: &System, g: &Grouping, d3d: bool) -> Result<Runner, String> {
+        Runner::build(sys, g, d3d, false, true)
+    }
+
+    fn build(
+        sys: &System,
+        g: &Grouping,
+        d3d: bool,
+        fixed: bool,
+        sweep: bool,
+    ) -> Result<Runner, String> {
         if sys.groups() > ATTRIBS {
             return Err(format!(
                 "{}: the emitted code reads x from the {ATTRIBS} vertex attributes, so it runs \
@@ -38,9 +57,14 @@ impl Runner {
                 sys.vars
             ));
         }
-        let e = if d3d { d3d9(sys, g) } else { arb(sys, g) };
+        let e: Emitted = match (d3d, sweep) {
+            (false, false) => arb(sys, g),
+            (true, false) => d3d9(sys, g),
+            (false, true) => arb_sweep(sys, g),
+            (true, true) => d3d9_sweep(sys, g),
+        };
         let model = cost(sys, g) as usize / sys.repeat as usize;
-        if e.instructions != model + e.extra {
+        if e.instructions + e.saved != model + e.extra {
             return Err(format!(
                 "{}: {} instructions emitted, the model counts {model} + {} extra",
                 sys.name, e.instructions, e.extra
@@ -161,7 +185,8 @@ pub fn iterate(r: &Runner, m: usize, tol: f64, max_iter: usize) -> Converged {
     }
 }
 
-/// Original and packed code iterated to the fixed point.
+/// Original and packed code iterated to the fixed point: for a Gauss-Seidel system, the
+/// sweep in the original order and in the packed order, and Jacobi beside them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Convergence {
     pub tolerance: f64,
@@ -172,6 +197,10 @@ pub struct Convergence {
     pub packed_error: Option<f64>,
     /// max |x_original − x_packed|.
     pub between: f64,
+    /// Gauss-Seidel systems: the same matrix iterated as Jacobi (every entry reads x^(k),
+    /// the original order's evaluation code) and its distance to x*.
+    pub jacobi: Option<Converged>,
+    pub jacobi_error: Option<f64>,
 }
 
 fn max_diff(a: &[f64], b: &[f64]) -> f64 {
@@ -182,29 +211,50 @@ fn max_diff(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Iterates the original order's code and `g`'s from x = 0 (ARB code; a step is one run
-/// of the vertex programs) until max |x_k+1 − x_k| ≤ `tol` or `max_iter` steps.
+/// of the vertex programs: one evaluation, or for a Gauss-Seidel system one sweep in that
+/// grouping's order) until max |x_k+1 − x_k| ≤ `tol` or `max_iter` steps.
 pub fn converge(
     sys: &System,
     g: &Grouping,
     tol: f64,
     max_iter: usize,
 ) -> Result<Convergence, String> {
-    let original = iterate(
-        &Runner::new(sys, &Grouping::identity(sys.m), false, false)?,
-        sys.m,
-        tol,
-        max_iter,
-    );
-    let packed = iterate(&Runner::new(sys, g, false, false)?, sys.m, tol, max_iter);
+    let id = Grouping::identity(sys.m);
+    let original = iterate(&Runner::sweep(sys, &id, false)?, sys.m, tol, max_iter);
+    let packed = iterate(&Runner::sweep(sys, g, false)?, sys.m, tol, max_iter);
+    let jacobi = if sys.gauss_seidel() {
+        Some(iterate(
+            &Runner::new(sys, &id, false, false)?,
+            sys.m,
+            tol,
+            max_iter,
+        ))
+    } else {
+        None
+    };
     let star = fixed_point(sys);
+    let err = |c: &Converged| star.as_ref().map(|s| max_diff(&c.x, s));
     Ok(Convergence {
         tolerance: tol,
-        original_error: star.as_ref().map(|s| max_diff(&original.x, s)),
-        packed_error: star.as_ref().map(|s| max_diff(&packed.x, s)),
+        original_error: err(&original),
+        packed_error: err(&packed),
         between: max_diff(&original.x, &packed.x),
+        jacobi_error: jacobi.as_ref().and_then(err),
+        jacobi,
         original,
         packed,
     })
+}
+
+/// One Gauss-Seidel sweep in f64, in the order `perm`: each variable in turn becomes its
+/// row of A·x + b, later rows reading the values already replaced.
+pub fn sweep_step(sys: &System, perm: &[usize], x: &[f64]) -> Vec<f64> {
+    let rows = sys.whole_rows();
+    let mut x = x.to_vec();
+    for &r in perm {
+        x[r] = rows[r].iter().map(|(c, a)| a * x[*c]).sum::<f64>() + sys.b[r];
+    }
+    x
 }
 
 /// The fixed point x = A·x + b by Gaussian elimination with partial pivoting, in f64.

@@ -70,7 +70,7 @@ pub struct Annealed {
 
 /// Anneals from `start`.
 pub fn anneal(sys: &System, start: &Grouping, sched: &Schedule, rng: &mut Rng) -> Annealed {
-    let mut p = Packing::new(sys, start);
+    let mut p = Packing::searching(sys, start);
     let mut best = (p.total(), p.grouping());
     let m = sys.m;
     let mut moves = 0u64;

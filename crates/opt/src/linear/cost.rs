@@ -10,8 +10,23 @@
 //! [`Packing`] keeps every block's cost for a grouping; swapping two variables of different
 //! groups G, H recomputes only the blocks in rows and columns G, H and the n row sums:
 //! O(n) blocks per move, as the paper's annealing needs.
+//!
+//! Gauss-Seidel systems split by the evaluation order (`system` module header: the paper
+//! iterates the transformed system, updating each unknown as soon as it is computed). An
+//! off-diagonal block (I, J) lies wholly in the updated-values term when J comes before I
+//! and wholly in the other otherwise, and costs min(c_c, c_r) in either; only a diagonal
+//! block is cut in two: the entries whose column comes before their row within the group
+//! (row-major, one DP4 per non-zero row, computed in sequence) and the rest (min). So the
+//! cost depends on the partition, on the order of the four variables inside each group
+//! (diagonal blocks only) and, through the per-term C^sum, on which side of the diagonal a
+//! row-major off-diagonal block falls (the order of the groups). [`Packing::new`] costs a
+//! grouping exactly as written (the original program's order); [`Packing::searching`]
+//! chooses each group's inner order among its 24 to minimise its block row (diagonal
+//! blocks plus C^sum), which a swap keeps current with O(n) more work: the two touched
+//! groups' options are recomputed, and each row re-picks among its cached options.
 
 use super::system::{System, Term};
+
 use serde::Serialize;
 
 /// How one block is evaluated.
@@ -89,6 +104,16 @@ pub fn sum_cost(nr: u32, b_nonzero: bool) -> u32 {
     if b_nonzero { nr } else { nr.saturating_sub(1) }
 }
 
+/// One order of a group's four variables (`order[l]` = index into the group's members as
+/// written) and the diagonal block's two parts under it: updated values (row-major) and the
+/// rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DiagOption {
+    order: [u8; 4],
+    lower: Block,
+    upper: Block,
+}
+
 /// Every block's cost for one grouping, kept current under swaps.
 #[derive(Clone, Debug)]
 pub struct Packing<'s> {
@@ -102,16 +127,56 @@ pub struct Packing<'s> {
     sums: Vec<Vec<u32>>,
     block_total: u32,
     sum_total: u32,
+    /// Gauss-Seidel: the whole matrix, each group's diagonal options and the chosen one.
+    whole: Option<Vec<Vec<(usize, f64)>>>,
+    free: bool,
+    options: Vec<Vec<DiagOption>>,
+    chosen: Vec<usize>,
 }
 
+const ORDERS: [[u8; 4]; 24] = {
+    let mut out = [[0u8; 4]; 24];
+    let mut k = 0;
+    let mut a = 0;
+    while a < 4 {
+        let mut b = 0;
+        while b < 4 {
+            let mut c = 0;
+            while c < 4 {
+                if a != b && b != c && a != c {
+                    out[k] = [a, b, c, 6 - a - b - c];
+                    k += 1;
+                }
+                c += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    out
+};
+
 impl<'s> Packing<'s> {
+    /// The grouping's cost exactly as written: groups and the variables inside them in
+    /// `g.perm`'s order.
     pub fn new(sys: &'s System, g: &Grouping) -> Packing<'s> {
+        Packing::build(sys, g, false)
+    }
+
+    /// As the search sees it: for a Gauss-Seidel system each group's inner order is chosen
+    /// (module header) and [`Packing::grouping`] reports it; otherwise the same as `new`.
+    pub fn searching(sys: &'s System, g: &Grouping) -> Packing<'s> {
+        Packing::build(sys, g, true)
+    }
+
+    fn build(sys: &'s System, g: &Grouping, free: bool) -> Packing<'s> {
         let n = sys.groups();
         let mut group_of = vec![0; sys.m];
         for (p, &v) in g.perm.iter().enumerate() {
             group_of[v] = p / 4;
         }
         let t = sys.terms.len();
+        let whole = sys.gauss_seidel().then(|| sys.whole_rows());
         let mut p = Packing {
             sys,
             n,
@@ -122,24 +187,108 @@ impl<'s> Packing<'s> {
             sums: vec![vec![0; n]; t],
             block_total: 0,
             sum_total: 0,
+            whole,
+            free,
+            options: vec![Vec::new(); n],
+            chosen: vec![0; n],
         };
-        for t in 0..t {
+        for i in 0..n {
+            for j in 0..n {
+                p.set_block(i, j);
+            }
+        }
+        if p.whole.is_some() {
             for i in 0..n {
-                for j in 0..n {
-                    p.set_block(t, i, j);
-                }
+                p.set_options(i);
+                p.set_diagonal(i);
             }
         }
         p.refresh_sums();
         p
     }
 
-    fn set_block(&mut self, t: usize, i: usize, j: usize) {
-        let rows = &self.perm[4 * i..4 * i + 4];
-        let nb = block(&self.sys.terms[t], rows, &self.group_of, j, i == j);
+    fn put(&mut self, t: usize, i: usize, j: usize, nb: Block) {
         let old = std::mem::replace(&mut self.blocks[t][i * self.n + j], nb);
         self.block_total = self.block_total - old.cost() + nb.cost();
         self.nr[t][i] = self.nr[t][i] - u32::from(old.row_major) + u32::from(nb.row_major);
+    }
+
+    /// Block (i, j) of every term; a Gauss-Seidel diagonal block is left to `set_diagonal`.
+    fn set_block(&mut self, i: usize, j: usize) {
+        let rows = &self.perm[4 * i..4 * i + 4];
+        let Some(whole) = &self.whole else {
+            for t in 0..self.sys.terms.len() {
+                let rows = &self.perm[4 * i..4 * i + 4];
+                let nb = block(&self.sys.terms[t], rows, &self.group_of, j, i == j);
+                self.put(t, i, j, nb);
+            }
+            return;
+        };
+        if i == j {
+            return;
+        }
+        let (mut cc, mut cr) = (0u8, 0u8);
+        for &r in rows {
+            let k = whole[r]
+                .iter()
+                .filter(|(c, _)| self.group_of[*c] == j)
+                .count() as u8;
+            cc = cc.max(k);
+            cr += u8::from(k > 0);
+        }
+        let nb = Block {
+            cc,
+            cr,
+            row_major: cc > 0 && cr < cc,
+        };
+        let t = usize::from(j > i);
+        self.put(t, i, j, nb);
+        self.put(1 - t, i, j, Block::default());
+    }
+
+    /// The diagonal options of group i: every inner order (only the written one unless
+    /// `free`), one per distinct pair of parts.
+    fn set_options(&mut self, i: usize) {
+        let whole = self.whole.as_ref().expect("Gauss-Seidel");
+        let members = &self.perm[4 * i..4 * i + 4];
+        let orders: &[[u8; 4]] = if self.free { &ORDERS } else { &ORDERS[..1] };
+        let mut opts: Vec<DiagOption> = Vec::new();
+        for &order in orders {
+            let (lower, upper) = diagonal_parts(whole, members, order);
+            let o = DiagOption {
+                order,
+                lower,
+                upper,
+            };
+            if !opts
+                .iter()
+                .any(|x| x.lower == o.lower && x.upper == o.upper)
+            {
+                opts.push(o);
+            }
+        }
+        self.options[i] = opts;
+    }
+
+    /// Picks group i's diagonal option that makes its block row cheapest.
+    fn set_diagonal(&mut self, i: usize) {
+        let d = i * self.n + i;
+        let off = [0, 1].map(|t| self.nr[t][i] - u32::from(self.blocks[t][d].row_major));
+        let b = self.b_nonzero(i);
+        let with_b = [0, 1].map(|t| self.sys.terms[t].with_b && b);
+        let score = |o: &DiagOption| {
+            o.lower.cost()
+                + o.upper.cost()
+                + sum_cost(off[0] + u32::from(o.lower.row_major), with_b[0])
+                + sum_cost(off[1] + u32::from(o.upper.row_major), with_b[1])
+        };
+        let best = (0..self.options[i].len())
+            .min_by_key(|&k| score(&self.options[i][k]))
+            .unwrap_or(0);
+        let o = self.options[i][best];
+        self.chosen[i] = best;
+        self.put(0, i, i, o.lower);
+        self.put(1, i, i, o.upper);
     }
 
     fn refresh_sums(&mut self) {
@@ -168,16 +317,26 @@ impl<'s> Packing<'s> {
         self.group_of[u] = h;
         self.group_of[v] = g;
         if g == h {
+            if self.whole.is_some() {
+                self.set_options(g);
+                self.set_diagonal(g);
+                self.refresh_sums();
+            }
             return;
         }
-        for t in 0..self.sys.terms.len() {
-            for j in 0..self.n {
-                self.set_block(t, g, j);
-                self.set_block(t, h, j);
-                if j != g && j != h {
-                    self.set_block(t, j, g);
-                    self.set_block(t, j, h);
-                }
+        for j in 0..self.n {
+            self.set_block(g, j);
+            self.set_block(h, j);
+            if j != g && j != h {
+                self.set_block(j, g);
+                self.set_block(j, h);
+            }
+        }
+        if self.whole.is_some() {
+            self.set_options(g);
+            self.set_options(h);
+            for i in 0..self.n {
+                self.set_diagonal(i);
             }
         }
         self.refresh_sums();
@@ -188,14 +347,36 @@ impl<'s> Packing<'s> {
         (self.block_total + self.sum_total) * self.sys.repeat
     }
 
+    /// The grouping; for a Gauss-Seidel system searched with [`Packing::searching`], each
+    /// group in its chosen inner order.
     pub fn grouping(&self) -> Grouping {
-        Grouping {
-            perm: self.perm.clone(),
+        let mut perm = self.perm.clone();
+        if self.whole.is_some() {
+            for (i, chunk) in perm.chunks_mut(4).enumerate() {
+                let o = self.options[i][self.chosen[i]].order;
+                let members = &self.perm[4 * i..4 * i + 4];
+                for (l, &k) in o.iter().enumerate() {
+                    chunk[l] = members[usize::from(k)];
+                }
+            }
         }
+        Grouping { perm }
     }
 
+    /// Block (i, j) of term t (for a Gauss-Seidel system: of the term it falls in under
+    /// this grouping's order, [`System::layered`]).
     pub fn block_at(&self, t: usize, i: usize, j: usize) -> Block {
         self.blocks[t][i * self.n + j]
+    }
+
+    /// Σ C^T + Σ C^sum of block row i (one evaluation).
+    pub fn row_cost(&self, i: usize) -> u32 {
+        (0..self.sys.terms.len())
+            .map(|t| {
+                let bl: u32 = (0..self.n).map(|j| self.block_at(t, i, j).cost()).sum();
+                bl + self.sums[t][i]
+            })
+            .sum()
     }
 
     pub fn parts(&self) -> Parts {
@@ -211,6 +392,54 @@ impl<'s> Packing<'s> {
             total: self.total(),
         }
     }
+}
+
+/// A Gauss-Seidel diagonal block's two parts when the group's `members` are evaluated in
+/// `order` (`order[l]` indexes `members`): the entries whose column comes first (updated
+/// values, row-major) and the rest (min of the two methods).
+pub(crate) fn diagonal_parts(
+    whole: &[Vec<(usize, f64)>],
+    members: &[usize],
+    order: [u8; 4],
+) -> (Block, Block) {
+    let mut lane = [0usize; 4];
+    for (l, &k) in order.iter().enumerate() {
+        lane[usize::from(k)] = l;
+    }
+    let (mut lo, mut up) = ([0u8; 4], [0u8; 4]);
+    for (k, &r) in members.iter().enumerate() {
+        for (c, _) in &whole[r] {
+            if let Some(kc) = members.iter().position(|v| v == c) {
+                if lane[kc] < lane[k] {
+                    lo[k] += 1;
+                } else {
+                    up[k] += 1;
+                }
+            }
+        }
+    }
+    let part = |ks: [u8; 4], forced: bool| {
+        let cc = ks.iter().copied().max().unwrap_or(0);
+        let cr = ks.iter().filter(|k| **k > 0).count() as u8;
+        Block {
+            cc,
+            cr,
+            row_major: cc > 0 && (forced || cr < cc),
+        }
+    };
+    (part(lo, true), part(up, false))
+}
+
+/// The cheapest C^T of a Gauss-Seidel diagonal block over the 24 orders of its group.
+pub(crate) fn diagonal_min(whole: &[Vec<(usize, f64)>], members: &[usize]) -> u32 {
+    ORDERS
+        .iter()
+        .map(|&o| {
+            let (a, b) = diagonal_parts(whole, members, o);
+            a.cost() + b.cost()
+        })
+        .min()
+        .unwrap_or(0)
 }
 
 /// The cost of a grouping, computed from scratch.

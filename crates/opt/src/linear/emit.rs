@@ -14,9 +14,21 @@
 //! column e); a first DP4 covering fewer than four rows needs its other lanes set; a block
 //! row with no block needs a MOV; and C^sum taken per term (§3.3) misses the ADD that
 //! joins a Gauss-Seidel row's row-major term to b.
+//!
+//! A Gauss-Seidel system's terms are split by the grouping's order ([`System::layered`]).
+//! [`arb`] and [`d3d9`] evaluate every term with the current x (one evaluation of
+//! y = A·x + b, what the page and the equivalence tests compare); [`arb_sweep`] and
+//! [`d3d9_sweep`] emit the real Gauss-Seidel sweep in the grouping's order: the groups in
+//! order, an updated-values block of group J < I reading y_J (already x^(k+1)) instead of
+//! x_J, and each group's updated diagonal part last, one DP4 per lane in lane order whose
+//! coefficient vector also carries 1 on its own lane, so lane l becomes its partial sum
+//! plus the new values of the lanes before it (the sequential order §3.3 asks of the
+//! row-major diagonal blocks; the DP4 also does the join the model's C^sum counts). Its
+//! length differs from the model by the [`Emitted::extra`] and [`Emitted::saved`]
+//! instructions, counted per block row.
 
 use super::cost::{Grouping, Packing, sum_cost};
-use super::system::System;
+use super::system::{System, Term};
 use std::fmt::Write;
 
 const LANES: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -29,6 +41,9 @@ pub struct Emitted {
     pub instructions: usize,
     /// Instructions beyond the model's cost (one evaluation), by the reasons above.
     pub extra: usize,
+    /// Instructions the model counts that the code does without (a sweep's diagonal DP4
+    /// joins its row for free): instructions = model + extra − saved.
+    pub saved: usize,
 }
 
 struct Out {
@@ -89,17 +104,29 @@ fn mask(lanes: &[usize]) -> String {
 
 /// Emits y = A·x + b for `g` (all terms summed with the current x: Jacobi semantics).
 pub fn arb(sys: &System, g: &Grouping) -> Emitted {
-    emit(sys, g, false)
+    emit(sys, g, false, false)
 }
 
 /// The same code in Direct3D 9 vs_3_0 assembly: x group J in `vJ`, y group I in `r(I+1)`,
 /// constants in `def cK`.
 pub fn d3d9(sys: &System, g: &Grouping) -> Emitted {
-    emit(sys, g, true)
+    emit(sys, g, true, false)
 }
 
-fn emit(sys: &System, g: &Grouping, d3d: bool) -> Emitted {
+/// One Gauss-Seidel sweep in `g`'s order (module header): y = x^(k+1) from x = x^(k). For
+/// a system without `split lower` it is [`arb`].
+pub fn arb_sweep(sys: &System, g: &Grouping) -> Emitted {
+    emit(sys, g, false, sys.gauss_seidel())
+}
+
+/// [`arb_sweep`] in Direct3D 9 vs_3_0 assembly.
+pub fn d3d9_sweep(sys: &System, g: &Grouping) -> Emitted {
+    emit(sys, g, true, sys.gauss_seidel())
+}
+
+fn emit(sys: &System, g: &Grouping, d3d: bool, sweep: bool) -> Emitted {
     let pk = Packing::new(sys, g);
+    let terms = sys.layered(&g.perm);
     let n = sys.groups();
     let mut lane_of = vec![(0, 0); sys.m];
     for (p, &v) in g.perm.iter().enumerate() {
@@ -111,9 +138,25 @@ fn emit(sys: &System, g: &Grouping, d3d: bool) -> Emitted {
         code: String::new(),
         count: 0,
     };
-    let mut extra = 0;
+    let (mut extra, mut saved) = (0, 0);
     for i in 0..n {
-        extra += block_row(sys, g, &pk, &lane_of, i, &mut o);
+        let row = Row {
+            sys,
+            terms: &terms,
+            g,
+            pk: &pk,
+            lane_of: &lane_of,
+            sweep,
+        };
+        let start = o.count;
+        let e = block_row(&row, i, &mut o);
+        if sweep {
+            let (real, model) = (o.count - start, pk.row_cost(i) as usize);
+            extra += real.saturating_sub(model);
+            saved += model.saturating_sub(real);
+        } else {
+            extra += e;
+        }
     }
     let mut body = String::new();
     for (k, p) in o.params.iter().enumerate() {
@@ -133,32 +176,48 @@ fn emit(sys: &System, g: &Grouping, d3d: bool) -> Emitted {
         body,
         instructions: o.count,
         extra,
+        saved,
+    }
+}
+
+/// What a block row's emission reads: the terms split by `g`'s order, the blocks, lanes.
+struct Row<'a> {
+    sys: &'a System,
+    terms: &'a [Term],
+    g: &'a Grouping,
+    pk: &'a Packing<'a>,
+    lane_of: &'a [(usize, usize)],
+    sweep: bool,
+}
+
+impl Row<'_> {
+    /// The register block (t, i, j) reads: y_J (x^(k+1)) for a sweep's updated values.
+    fn x(&self, o: &Out, t: usize, i: usize, j: usize) -> String {
+        if self.sweep && t == 0 && j != i {
+            o.y(j)
+        } else {
+            o.x(j)
+        }
     }
 }
 
 /// The coefficients of row `r` of term `t` whose columns are in group `j`, as (lane, coef).
 fn row_in(
-    sys: &System,
+    terms: &[Term],
     t: usize,
     r: usize,
     j: usize,
     lane_of: &[(usize, usize)],
 ) -> Vec<(usize, f64)> {
-    sys.terms[t].rows[r]
+    terms[t].rows[r]
         .iter()
         .filter(|(c, _)| lane_of[*c].0 == j)
         .map(|(c, v)| (lane_of[*c].1, *v))
         .collect()
 }
 
-fn block_row(
-    sys: &System,
-    g: &Grouping,
-    pk: &Packing,
-    lane_of: &[(usize, usize)],
-    i: usize,
-    o: &mut Out,
-) -> usize {
+fn block_row(row: &Row, i: usize, o: &mut Out) -> usize {
+    let (sys, g, pk, lane_of) = (row.sys, row.g, row.pk, row.lane_of);
     let rows = &g.perm[4 * i..4 * i + 4];
     let bvec = [0, 1, 2, 3].map(|l| sys.b[rows[l]]);
     let has_b = bvec.iter().any(|v| *v != 0.0);
@@ -166,12 +225,12 @@ fn block_row(
     let (mut started, mut extra) = (false, 0);
     for t in 0..sys.terms.len() {
         for j in 0..sys.groups() {
-            if !pk.block_at(t, i, j).row_major {
+            if !pk.block_at(t, i, j).row_major || (row.sweep && t == 0 && j == i) {
                 continue;
             }
             let mut lanes = Vec::new();
             for (l, &r) in rows.iter().enumerate() {
-                let es = row_in(sys, t, r, j, lane_of);
+                let es = row_in(row.terms, t, r, j, lane_of);
                 if es.is_empty() {
                     continue;
                 }
@@ -183,7 +242,7 @@ fn block_row(
                 } else {
                     y.clone()
                 };
-                let x = o.x(j);
+                let x = row.x(o, t, i, j);
                 o.inst(format!("DP4 {dst}.{}, {k}, {x}", LANES[l]));
                 lanes.push(l);
             }
@@ -239,7 +298,7 @@ fn block_row(
             }
             let per_row: Vec<Vec<(usize, f64)>> = rows
                 .iter()
-                .map(|&r| row_in(sys, t, r, j, lane_of))
+                .map(|&r| row_in(row.terms, t, r, j, lane_of))
                 .collect();
             for peel in 0..usize::from(blk.cc) {
                 let mut c = [0.0; 4];
@@ -252,7 +311,7 @@ fn block_row(
                 }
                 let k = o.param(c);
                 let s: String = swz.iter().collect();
-                let x = o.x(j);
+                let x = row.x(o, t, i, j);
                 if started {
                     o.inst(format!("MAD {y}, {k}, {x}.{s}, {y}"));
                 } else {
@@ -273,7 +332,28 @@ fn block_row(
         o.inst(format!("MOV {y}, {kb}"));
         extra += 1;
     }
+    if row.sweep {
+        sequential_diagonal(row, i, o);
+    }
     extra
+}
+
+/// A sweep's updated diagonal part of group i, lane by lane: DP4 y.l, (a_l0 … a_l(l−1), 1,
+/// 0 …), y, so lane l adds the lanes already final to its partial sum.
+fn sequential_diagonal(row: &Row, i: usize, o: &mut Out) {
+    let rows = &row.g.perm[4 * i..4 * i + 4];
+    let y = o.y(i);
+    for (l, &r) in rows.iter().enumerate() {
+        let es = row_in(row.terms, 0, r, i, row.lane_of);
+        if es.is_empty() {
+            continue;
+        }
+        let mut c = [0.0; 4];
+        es.iter().for_each(|(cl, v)| c[*cl] = *v);
+        c[l] = 1.0;
+        let k = o.param(c);
+        o.inst(format!("DP4 {y}.{}, {k}, {y}", LANES[l]));
+    }
 }
 
 /// A whole ARB vertex program: the body, then `MOV` of the listed y groups to

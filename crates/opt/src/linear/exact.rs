@@ -10,14 +10,28 @@
 //! column groups are both fixed, the ADDs those already force, and ⌈rest/4⌉ for the
 //! non-zeros not yet in a fixed block. Given a node budget, it either proves the best
 //! cost optimal or stops and says so.
+//!
+//! Gauss-Seidel systems (split by the evaluation order, `cost` module header): a term's
+//! non-zeros depend on the order, so the bound is ⌈nnz(A)/4⌉ over the whole matrix, and a
+//! node counts each fixed off-diagonal block's min(c_c, c_r) and each fixed diagonal
+//! block's cheapest cost over its group's 24 inner orders, C^sum bounded by 0: no order
+//! of groups or of variables inside them costs less. A leaf is costed exactly with its
+//! groups in the order fixed and the inner orders chosen ([`Packing::searching`]); when
+//! that exceeds the leaf's order-free bound, another order of the groups might cost less,
+//! so such a leaf's bound stays a candidate for the optimum and optimality is claimed only
+//! when none is below the best cost found.
 
-use super::cost::{Grouping, block, sum_cost};
+use super::cost::{Grouping, Packing, block, diagonal_min, sum_cost};
 use super::system::System;
+use super::system::Term;
 
 const FREE: usize = usize::MAX;
 
 /// Σ_t ⌈nnz(A_t)/4⌉ × repeat: no grouping costs less.
 pub fn lower_bound(sys: &System) -> u32 {
+    if sys.gauss_seidel() {
+        return sys.nnz().div_ceil(4) as u32 * sys.repeat;
+    }
     let per: usize = sys.terms.iter().map(|t| t.nnz().div_ceil(4)).sum();
     per as u32 * sys.repeat
 }
@@ -43,6 +57,11 @@ struct Node {
 
 struct Search<'s> {
     sys: &'s System,
+    /// The terms the bound counts: the system's, or for Gauss-Seidel the whole matrix.
+    terms: Vec<Term>,
+    gauss_seidel: bool,
+    /// The lowest order-free bound of a leaf whose exact cost exceeded it (Gauss-Seidel).
+    unresolved: u32,
     n: usize,
     group_of: Vec<usize>,
     groups: Vec<[usize; 4]>,
@@ -56,7 +75,11 @@ struct Search<'s> {
 impl Search<'_> {
     fn bound(&self, node: &Node, k: usize) -> u32 {
         let mut total = 0;
-        for (t, term) in self.sys.terms.iter().enumerate() {
+        for (t, term) in self.terms.iter().enumerate() {
+            if self.gauss_seidel {
+                total += node.det[t] + node.rest[t].div_ceil(4) as u32;
+                continue;
+            }
             let sums: u32 = (0..k)
                 .map(|i| sum_cost(node.nr[t][i], term.with_b && self.b_nonzero(i)))
                 .sum();
@@ -72,7 +95,7 @@ impl Search<'_> {
     fn nnz_in(&self, t: usize, rows: &[usize], col: usize) -> usize {
         rows.iter()
             .map(|&r| {
-                self.sys.terms[t].rows[r]
+                self.terms[t].rows[r]
                     .iter()
                     .filter(|(c, _)| self.group_of[*c] == col)
                     .count()
@@ -83,7 +106,7 @@ impl Search<'_> {
     /// The node after fixing group k: the blocks (k, J) and (J, k) for J ≤ k.
     fn extend(&self, node: &Node, k: usize) -> Node {
         let mut next = node.clone();
-        for (t, term) in self.sys.terms.iter().enumerate() {
+        for (t, term) in self.terms.iter().enumerate() {
             for j in 0..=k {
                 let pairs = if j == k {
                     vec![(k, k)]
@@ -93,7 +116,11 @@ impl Search<'_> {
                 for (a, c) in pairs {
                     let rows = &self.groups[a];
                     let b = block(term, rows, &self.group_of, c, a == c);
-                    next.det[t] += b.cost();
+                    next.det[t] += if self.gauss_seidel && a == c {
+                        diagonal_min(&term.rows, rows)
+                    } else {
+                        b.cost()
+                    };
                     next.rest[t] -= self.nnz_in(t, rows, c);
                     next.nr[t][a] += u32::from(b.row_major);
                 }
@@ -107,13 +134,7 @@ impl Search<'_> {
             return;
         }
         if k == self.n {
-            let cost = self.bound(node, k);
-            if cost < self.best {
-                self.best = cost;
-                self.best_grouping = Some(Grouping {
-                    perm: self.groups.concat(),
-                });
-            }
+            self.leaf(node);
             return;
         }
         let free: Vec<usize> = (0..self.sys.m)
@@ -144,6 +165,26 @@ impl Search<'_> {
         }
     }
 
+    fn leaf(&mut self, node: &Node) {
+        let bound = self.bound(node, self.n);
+        let g = Grouping {
+            perm: self.groups.concat(),
+        };
+        if !self.gauss_seidel {
+            if bound < self.best {
+                (self.best, self.best_grouping) = (bound, Some(g));
+            }
+            return;
+        }
+        let p = Packing::searching(self.sys, &g);
+        if p.total() < self.best {
+            (self.best, self.best_grouping) = (p.total(), Some(p.grouping()));
+        }
+        if p.total() > bound {
+            self.unresolved = self.unresolved.min(bound);
+        }
+    }
+
     fn place(&mut self, g: &[usize; 4], k: usize) {
         for &v in g {
             self.group_of[v] = k;
@@ -161,10 +202,23 @@ impl Search<'_> {
 
 /// Searches for a grouping cheaper than `upper`, visiting at most `budget` nodes.
 pub fn branch_and_bound(sys: &System, upper: u32, budget: u64) -> Exact {
-    let t = sys.terms.len();
+    let gauss_seidel = sys.gauss_seidel();
+    let terms = if gauss_seidel {
+        vec![Term {
+            rows: sys.whole_rows(),
+            with_b: true,
+            row_major_diagonal: false,
+        }]
+    } else {
+        sys.terms.clone()
+    };
+    let t = terms.len();
     let n = sys.groups();
     let mut s = Search {
         sys,
+        terms,
+        gauss_seidel,
+        unresolved: u32::MAX,
         n,
         group_of: vec![FREE; sys.m],
         groups: Vec::with_capacity(n),
@@ -176,7 +230,7 @@ pub fn branch_and_bound(sys: &System, upper: u32, budget: u64) -> Exact {
     };
     let root = Node {
         det: vec![0; t],
-        rest: sys.terms.iter().map(|t| t.nnz()).collect(),
+        rest: s.terms.iter().map(|t| t.nnz()).collect(),
         nr: vec![vec![0; n]; t],
     };
     if s.bound(&root, 0) < upper {
@@ -185,7 +239,7 @@ pub fn branch_and_bound(sys: &System, upper: u32, budget: u64) -> Exact {
     Exact {
         cost: s.best,
         grouping: s.best_grouping,
-        proven: !s.stopped,
+        proven: !s.stopped && s.unresolved >= s.best,
         nodes: s.nodes,
     }
 }

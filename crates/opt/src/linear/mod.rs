@@ -13,6 +13,7 @@
 //! - [`paper`]: the paper's systems (Table 2, Figs. 2, 10, 13, 14) with its numbers;
 //! - [`cost`]: c_c, c_r, C^T, C^sum with their parts, kept current under swaps in O(n);
 //! - [`anneal`]: the paper's simulated annealing (§2.3.3) and the strided seeds;
+//! - [`symmetry`]: seeds from the orbits of the pattern's symmetry groups of order 4;
 //! - [`exact`]: the lower bound and a branch and bound that proves optimality;
 //! - [`emit`]: ARB and D3D9 vertex code for a grouping, with what the model leaves out;
 //! - [`search`]: all of them together, reporting which method won;
@@ -28,6 +29,7 @@ pub mod paper;
 pub mod profile_cost;
 pub mod recover;
 pub mod search;
+pub mod symmetry;
 pub mod system;
 
 pub use cost::{Grouping, Packing, Parts, cost};

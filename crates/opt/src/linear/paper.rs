@@ -215,3 +215,116 @@ fn tridiagonal(name: &str, m: usize, diag: Option<f64>, off: f64, end: f64) -> S
         .collect();
     System::new(name, rows, vec![-0.25; m], false, 1)
 }
+
+/// One reading of §3.1's lost matrix ([`wave2d_readings`]).
+#[derive(Clone, Debug)]
+pub struct Reading {
+    pub label: String,
+    pub system: System,
+}
+
+/// How a wave grid treats its edge (see [`wave2d_readings`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ring {
+    None,
+    Fixed,
+    Zero,
+}
+
+/// Plausible discretisations of §3.1 (the OCR lost the matrix): every nx × ny grid of at
+/// most 64 unknowns (i fastest), periodic along none, x, y or both axes (a Neumann mirror
+/// or copy has the Dirichlet zero pattern), a ring of boundary nodes among the unknowns or
+/// not (held fixed: w^(k+1) = w^k; or zero: empty rows), the diagonal kept (λ² = 1/4) or
+/// dropped (λ² = 1/2), and b = −w^(k−1) on every interior row or left out.
+pub fn wave2d_readings() -> Vec<Reading> {
+    let mut out = Vec::new();
+    for nx in 1..=64usize {
+        for ny in 1..=64 / nx {
+            if nx * ny < 4 {
+                continue;
+            }
+            for periodic in 0..4u8 {
+                for ring in [Ring::None, Ring::Fixed, Ring::Zero] {
+                    if ring != Ring::None && (nx < 3 || ny < 3 || periodic != 0) {
+                        continue;
+                    }
+                    for diag in [true, false] {
+                        for with_b in [true, false] {
+                            out.push(wave_reading(nx, ny, periodic, ring, diag, with_b));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn wave_reading(
+    nx: usize,
+    ny: usize,
+    periodic: u8,
+    ring: Ring,
+    diag: bool,
+    with_b: bool,
+) -> Reading {
+    let lam2 = if diag { 0.25 } else { 0.5 };
+    let edge =
+        |i: usize, j: usize| ring != Ring::None && (i == 0 || j == 0 || i + 1 == nx || j + 1 == ny);
+    let (px, py) = (periodic & 1 == 1, periodic & 2 == 2);
+    let (mut rows, mut b) = (Vec::new(), Vec::new());
+    for j in 0..ny {
+        for i in 0..nx {
+            if edge(i, j) {
+                rows.push(if ring == Ring::Fixed {
+                    vec![(i + nx * j, 1.0)]
+                } else {
+                    Vec::new()
+                });
+                b.push(0.0);
+                continue;
+            }
+            let mut row = Vec::new();
+            if diag {
+                row.push((i + nx * j, 2.0 * (1.0 - 2.0 * lam2)));
+            }
+            let step = |v: usize, d: isize, n: usize, wrap: bool| {
+                let w = v as isize + d;
+                if (0..n as isize).contains(&w) {
+                    Some(w as usize)
+                } else if wrap && n > 2 {
+                    Some(w.rem_euclid(n as isize) as usize)
+                } else {
+                    None
+                }
+            };
+            for d in [-1isize, 1] {
+                if let Some(a) = step(i, d, nx, px) {
+                    row.push((a + nx * j, lam2));
+                }
+                if let Some(c) = step(j, d, ny, py) {
+                    row.push((i + nx * c, lam2));
+                }
+            }
+            row.sort_by_key(|e| e.0);
+            row.dedup_by_key(|e| e.0);
+            rows.push(row);
+            b.push(if with_b { -1.0 } else { 0.0 });
+        }
+    }
+    let ring_label = match ring {
+        Ring::None => "",
+        Ring::Fixed => ", boundary ring held fixed",
+        Ring::Zero => ", boundary ring zero",
+    };
+    let per = ["", ", periodic x", ", periodic y", ", periodic x and y"][usize::from(periodic)];
+    let label = format!(
+        "{nx}×{ny}{per}{ring_label}, diagonal {}, b {}",
+        if diag { "kept" } else { "dropped" },
+        if with_b { "counted" } else { "left out" }
+    );
+    Reading {
+        label,
+        system: System::new("wave2d", rows, b, false, 1),
+    }
+}

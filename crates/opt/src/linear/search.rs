@@ -1,10 +1,15 @@
-//! The whole search: structured seeds (strides, colour classes), annealing from the original order and from the best
-//! seed, then branch and bound under the best cost found, with the method that won.
+//! The whole search: structured seeds (strides, colour classes, symmetry orbits),
+//! annealing from the original order and from the best seed, then branch and bound under
+//! the best cost found, with the method that won. Every candidate is costed as the search
+//! sees it ([`Packing::searching`]: a Gauss-Seidel group's inner order chosen); the
+//! answer is reported in canonical form, except for a Gauss-Seidel system, whose order of
+//! groups and of variables inside them is part of the answer (the sweep's order).
 
 use super::anneal::{Rng, Schedule, anneal, colour_seeds, seeds};
-use super::cost::{Grouping, Packing, Parts, cost};
+use super::cost::{Grouping, Packing, Parts};
 use super::exact::{branch_and_bound, lower_bound};
 use super::profile_cost::{ProfileCost, profile_costs};
+use super::symmetry::symmetry_seeds;
 use super::system::System;
 use serde::Serialize;
 
@@ -68,8 +73,13 @@ pub fn optimize(sys: &System, opts: &SearchOptions) -> Solution {
     let before = Packing::new(sys, &original);
     let mut found: Vec<(String, u32, Grouping)> =
         vec![("original order".into(), before.total(), original.clone())];
-    for (label, g) in seeds(sys.m).into_iter().chain(colour_seeds(sys)) {
-        found.push((label, cost(sys, &g), g));
+    for (label, g) in seeds(sys.m)
+        .into_iter()
+        .chain(colour_seeds(sys))
+        .chain(symmetry_seeds(sys))
+    {
+        let p = Packing::searching(sys, &g);
+        found.push((label, p.total(), p.grouping()));
     }
     let best_seed = found[1..]
         .iter()
@@ -112,7 +122,11 @@ pub fn optimize(sys: &System, opts: &SearchOptions) -> Solution {
             }),
         }
     }
-    let grouping = grouping.canonical();
+    let grouping = if sys.gauss_seidel() {
+        grouping
+    } else {
+        grouping.canonical()
+    };
     let after = Packing::new(sys, &grouping);
     let (profiles_before, profiles_after) = (
         profile_costs(sys, &Grouping::identity(sys.m)),

@@ -2,10 +2,20 @@
 //!
 //! One row per line: `col:coef` entries separated by spaces, and optionally `b:coef`.
 //! Directives: `name NAME`, `repeat K` (the expression is evaluated K times per step, as
-//! the four Runge-Kutta coefficient sets are), `split lower` (Gauss-Seidel: entries left
-//! of the diagonal read updated values and form a second term whose diagonal blocks are
-//! row-major, seed §3.3). `#` starts a comment. Sizes are capped so hostile input is
-//! refused with a message, never a panic.
+//! the four Runge-Kutta coefficient sets are), `split lower` (Gauss-Seidel, seed §3.3: an
+//! entry a_rc reads the updated value x_c^(k+1) when c is evaluated before r, and forms a
+//! second term whose diagonal blocks are row-major). `#` starts a comment. Sizes are capped
+//! so hostile input is refused with a message, never a panic.
+//!
+//! The split follows the evaluation order. The rows as given are split in their own order
+//! ([`System::terms`]: the original iteration); a grouping evaluates the variables in its
+//! order, and [`System::layered`] splits them by it: a_rc is in the updated-values term iff
+//! c's position comes before r's. That is the paper's reading: it transforms the system and
+//! iterates Gauss-Seidel on the transformed one ("Figure 7(b) shows an equivalent iteration
+//! obtained after the transformation"; "each unknown is updated as soon as a newer
+//! estimate of that unknown is computed"), and the row-major diagonal blocks exist so that
+//! "the elements of x^(k+1) be computed in sequential order". Every order converges to the
+//! same solution of x = A·x + b, in its own number of steps.
 
 use std::fmt;
 
@@ -63,7 +73,8 @@ impl System {
     }
 
     /// A system from sparse rows; `split` moves the entries left of the diagonal into a
-    /// second, Gauss-Seidel term.
+    /// second, Gauss-Seidel term (in this order; a grouping re-splits by its order,
+    /// [`System::layered`]).
     pub fn new(
         name: &str,
         rows: Vec<Vec<(usize, f64)>>,
@@ -149,6 +160,62 @@ impl System {
             .filter(|(cc, _)| *cc == c)
             .map(|(_, v)| v)
             .sum()
+    }
+
+    /// Whether this is a Gauss-Seidel system (`split lower`): its split follows the order.
+    pub fn gauss_seidel(&self) -> bool {
+        self.terms.len() == 2 && self.terms[0].row_major_diagonal
+    }
+
+    /// Every term's entries of each row together, columns ascending.
+    pub fn whole_rows(&self) -> Vec<Vec<(usize, f64)>> {
+        (0..self.m)
+            .map(|r| {
+                let mut row: Vec<(usize, f64)> = self
+                    .terms
+                    .iter()
+                    .flat_map(|t| t.rows[r].iter().copied())
+                    .collect();
+                row.sort_by_key(|e| e.0);
+                row
+            })
+            .collect()
+    }
+
+    /// The terms as evaluated in the order `perm` (`perm[p]` is the variable at position p):
+    /// for a Gauss-Seidel system, a_rc is in the updated-values term (the first) iff c's
+    /// position comes before r's (module header); other systems' terms do not depend on it.
+    pub fn layered(&self, perm: &[usize]) -> Vec<Term> {
+        if !self.gauss_seidel() {
+            return self.terms.clone();
+        }
+        let mut pos = vec![0; self.m];
+        for (p, &v) in perm.iter().enumerate() {
+            pos[v] = p;
+        }
+        let whole = self.whole_rows();
+        let pick = |before: bool| -> Vec<Vec<(usize, f64)>> {
+            whole
+                .iter()
+                .enumerate()
+                .map(|(r, row)| {
+                    row.iter()
+                        .copied()
+                        .filter(|(c, _)| (pos[*c] < pos[r]) == before)
+                        .collect()
+                })
+                .collect()
+        };
+        vec![
+            Term {
+                rows: pick(true),
+                ..self.terms[0].clone()
+            },
+            Term {
+                rows: pick(false),
+                ..self.terms[1].clone()
+            },
+        ]
     }
 
     /// The system in the text format (`parse` reads it back).
