@@ -63,6 +63,9 @@ pub struct Outcome {
     /// Merges of the vector-packing pass (`Options::slp`): vertex, fragment.
     #[serde(default)]
     pub slp_merges: [u32; 2],
+    /// Groups kept because a program was made to fit its temp limit (`Options::fit`).
+    #[serde(default)]
+    pub kept_by_fit: Option<crate::fit_choice::KeptByFit>,
 }
 
 impl Outcome {
