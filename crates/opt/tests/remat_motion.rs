@@ -2,7 +2,9 @@
 //! `examples/pressure/remat-motion`, moving the fragment program's affine work alone would
 //! hold more temporaries live in vs_1_1 than its 12; without fitting the selection leaves the
 //! group behind, with `Options::fit` it keeps it because recomputing the interpolant values
-//! fits the limit. Both results are validated (`hoist_verify::optimize`) and render
+//! fits the limit. On `examples/pressure/remat-interp`, code motion has one interpolator left
+//! and a moved value read by the output is recomputed in the fragment program instead of
+//! taking one (`fp_to_vp::pack`). All results are validated (`hoist_verify::optimize`) and render
 //! bit-identical to the original over the scene's own draw.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -15,10 +17,14 @@ use hoist_opt::{AddedFor, Fate, Options, Outcome, Prov};
 use hoist_raster::scene::{self, RunOptions, Scene};
 use hoist_raster::{Caps, Verdict};
 
-fn load() -> Scene {
-    let path = repo().join("examples/pressure/remat-motion.shader_test");
+fn load_named(name: &str) -> Scene {
+    let path = repo().join(format!("examples/pressure/{name}.shader_test"));
     let text = std::fs::read_to_string(&path).expect("example");
     scene::parse(&text, &Caps::default()).expect("scene parses")
+}
+
+fn load() -> Scene {
+    load_named("remat-motion")
 }
 
 fn pair(s: &Scene) -> (Program, Program) {
@@ -150,4 +156,39 @@ fn remat_is_priced_by_the_cost_model() {
     let (df, dv) = k.dropped_slots.expect("alternative");
     let runs = |f: u32, v: u32| 4096.0 * f as f64 + 4.0 * v as f64;
     assert_eq!(k.runs_saved, Some(runs(df, dv) - runs(kf, kv)));
+}
+
+/// One interpolator is left; the group's first value (`MUL a, texcoord[0], 2`) is read by the
+/// output as well, so it stays in the fragment program too, and only the group's last value
+/// travels.
+#[test]
+fn remat_instead_of_an_interpolator() {
+    let s = load_named("remat-interp");
+    let (out, identical) = optimized(&s, &Options::default());
+    assert!(identical, "renders differently");
+    for i in 0..4 {
+        assert!(
+            matches!(out.fates[i], Fate::Moved { .. }),
+            "instruction {i}: {:?}",
+            out.fates[i]
+        );
+    }
+    assert_eq!(out.duplicated, vec![0], "MUL a is kept in both programs");
+    assert!(out.transports.iter().all(|t| t.inst != 0));
+    let free = out.before.interp_available - out.before.interp_registers;
+    assert_eq!(free, 1, "one free interpolator");
+    // Transporting `a` as well would need a second register.
+    let carried: std::collections::BTreeSet<u8> =
+        out.transports.iter().map(|t| t.texcoord).collect();
+    assert_eq!(carried.len(), 1);
+    let (before, after) = (out.before.fp_slots.total(), out.after.fp_slots.total());
+    assert!(after < before, "F {before} -> {after}");
+    let copy = out
+        .fp
+        .insts
+        .iter()
+        .filter(|i| i.op == hoist_asm::ops::Op::Mul)
+        .count();
+    assert!(copy >= 1, "the fragment program computes a again");
+    println!("remat instead of an interpolator: F {before} -> {after}");
 }
