@@ -307,6 +307,19 @@ impl<'a> Optimizer<'a> {
             ));
         }
         notes.extend(chosen.result.fits.iter().cloned());
+        if !chosen.result.duplicated.is_empty() {
+            let list: Vec<String> = chosen
+                .result
+                .duplicated
+                .iter()
+                .map(|i| (i + 1).to_string())
+                .collect();
+            notes.push(format!(
+                "fragment instruction{} {} moved and also kept in the fragment program:                  recomputed there for its staying readers instead of taking an interpolator                  (one slot per fragment each)",
+                if list.len() == 1 { "" } else { "s" },
+                list.join(", ")
+            ));
+        }
         let kept_by_fit =
             crate::fit_choice::kept_by_fit(&cx, groups, &chosen, alternative.as_ref());
         notes.extend(kept_by_fit.as_ref().map(|k| k.describe()));

@@ -55,7 +55,9 @@ pub struct Outcome {
     /// Vertex parameters the host must now set.
     pub mirrors: Vec<Mirror>,
     pub transports: Vec<Transport>,
-    /// Moved uniform helpers also kept in the fragment program (no interpolator was left).
+    /// Moved instructions also kept in the fragment program, recomputed there instead of
+    /// transported (no interpolator was left): uniform helpers and instructions of inputs
+    /// and constants (`fp_to_vp::pack`).
     pub duplicated: Vec<u32>,
     /// Fragment instructions whose operands were swapped to unlock motion.
     pub commuted: Vec<u32>,

@@ -190,5 +190,12 @@ fn remat_instead_of_an_interpolator() {
         .filter(|i| i.op == hoist_asm::ops::Op::Mul)
         .count();
     assert!(copy >= 1, "the fragment program computes a again");
+    assert!(
+        out.notes
+            .iter()
+            .any(|n| n.contains("instead of taking an interpolator")),
+        "{:?}",
+        out.notes
+    );
     println!("remat instead of an interpolator: F {before} -> {after}");
 }
