@@ -15,8 +15,8 @@
 use crate::analysis::groups::Groups;
 use crate::pipeline::{Context, Evaluated, evaluate, invocations};
 use crate::select::Choice;
-use std::sync::Arc;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Groups a fit kept in the chosen result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -82,7 +82,11 @@ pub fn kept_by_fit(
     let (dropped, other): (Vec<usize>, Option<Arc<Evaluated>>) = match alternative {
         Some(a) => {
             let theirs = whole(&a.selected);
-            let only: Vec<usize> = kept.iter().copied().filter(|g| !theirs.contains(g)).collect();
+            let only: Vec<usize> = kept
+                .iter()
+                .copied()
+                .filter(|g| !theirs.contains(g))
+                .collect();
             (only, Some(a.result.clone()))
         }
         None => drop_latest(&strict, groups, kept),

@@ -164,6 +164,9 @@ fn generated_programs_fitted_and_rematerialized_compute_the_same() {
         per_dialect.get(&false)
     );
     assert!(how.get("renumbered").copied().unwrap_or(0) > 10);
-    assert!(per_dialect.get(&true).copied().unwrap_or(0) > 10, "ARB programs fit too");
+    assert!(
+        per_dialect.get(&true).copied().unwrap_or(0) > 10,
+        "ARB programs fit too"
+    );
     assert!(remats > 0);
 }

@@ -730,7 +730,11 @@ fn pressure_table(results: &[KernelResult]) -> String {
             "| [{}](#{}){} | {} → {} | {} → {} | {} / {} |",
             k.title,
             anchor(k.id),
-            if v.variant == Variant::Fit { ", fit" } else { "" },
+            if v.variant == Variant::Fit {
+                ", fit"
+            } else {
+                ""
+            },
             peak(&k.peaks[0]),
             peak(&after[0]),
             peak(&k.peaks[1]),

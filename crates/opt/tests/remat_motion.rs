@@ -39,7 +39,12 @@ fn optimized(s: &Scene, opts: &Options) -> (Outcome, bool) {
     let (vp, fp) = pair(s);
     let cfg = hoist_verify::Config::default();
     let v = hoist_verify::optimize(&vp, &fp, opts, Some(&cfg)).expect("optimizes");
-    assert_eq!(v.status, hoist_verify::Status::Validated, "{:?}", v.rejected);
+    assert_eq!(
+        v.status,
+        hoist_verify::Status::Validated,
+        "{:?}",
+        v.rejected
+    );
     assert!(v.rejected.is_empty(), "{:?}", v.rejected);
     let original = scene::run(s, &RunOptions::default()).expect("runs");
     let after = scene::run(
@@ -126,11 +131,19 @@ fn without_fit_the_group_is_dropped_with_fit_remat_keeps_it() {
 
     let k = keep.kept_by_fit.as_ref().expect("kept_by_fit");
     assert!(!k.groups.is_empty());
-    assert!(k.fits.iter().any(|f| f.contains("computed")), "{:?}", k.fits);
+    assert!(
+        k.fits.iter().any(|f| f.contains("computed")),
+        "{:?}",
+        k.fits
+    );
     assert_eq!(k.kept_slots.0, f_keep);
     assert_eq!(k.dropped_slots.map(|d| d.0), Some(f_drop));
     assert!(k.runs_saved.is_some_and(|r| r > 0.0));
-    assert!(keep.notes.iter().any(|n| n.contains("kept thanks to the fit")));
+    assert!(
+        keep.notes
+            .iter()
+            .any(|n| n.contains("kept thanks to the fit"))
+    );
     println!(
         "drop: F {f_drop} V {}; keep with {copies} remat copies: F {f_keep} V {}",
         drop.after.vp_slots.total(),
