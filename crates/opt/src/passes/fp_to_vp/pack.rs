@@ -6,7 +6,7 @@
 //! readers could get its value without an interpolator is kept in the fragment program as
 //! well (its moved readers use the vertex copy): uniform helpers (functions of constants
 //! only, with their uniform ancestors), and any instruction the remat pass could recompute
-//! ([`super::super::remat::recomputable`]: one cheap instruction reading only interpolants,
+//! ([`crate::passes::remat::recomputable`]: one cheap instruction reading only interpolants,
 //! inputs and constants). This is not the same as leaving the instruction unmoved: its
 //! moved readers need it in the vertex program (a moved set is closed under dependences),
 //! so without the copy they would have to stay too. The copy is the original instruction
@@ -366,7 +366,7 @@ pub(super) fn place(
 /// readers while moved readers use the vertex copy; one with no moved reader is left to the
 /// selection (moving it would only add vertex work).
 fn recomputed_for_movers(x: &Input, selected: &[bool], i: usize) -> bool {
-    super::super::remat::recomputable(&x.fp.insts[i])
+    crate::passes::remat::recomputable(&x.fp.insts[i])
         && (0..4u8).any(|c| x.fp_du.uses(i, c).iter().any(|u| selected[u.inst as usize]))
 }
 
