@@ -33,6 +33,7 @@ pub mod analysis;
 pub mod annotate;
 pub mod cost;
 pub mod edit;
+pub mod fit_choice;
 pub mod fxhash;
 pub mod linear;
 pub mod optimizer;

@@ -165,6 +165,29 @@ impl<'a> Optimizer<'a> {
     /// The result of the options' selection rule.
     pub fn run(&self) -> Result<Outcome, OptError> {
         let cx = self.context();
+        let (name, chosen, rules, notes) = self.select(&cx);
+        // With `fit`, the same rule without it is what dropping would have given.
+        let alternative = match &chosen {
+            Ok(c) if cx.fit && !c.result.fits.is_empty() => {
+                let strict = pipeline::Context { fit: false, ..cx };
+                self.select(&strict).1.ok()
+            }
+            _ => None,
+        };
+        self.outcome(name, chosen, rules, notes, alternative)
+    }
+
+    /// The options' selection rule under `cx`: its name, its choice, both rules' results
+    /// and notes.
+    fn select(
+        &self,
+        cx: &pipeline::Context,
+    ) -> (
+        &'static str,
+        Result<select::Choice, pipeline::Rejected>,
+        Vec<RuleResult>,
+        Vec<String>,
+    ) {
         let opts = &self.opts;
         let n = self.fp.insts.len();
         let groups = &self.analysis.groups;
@@ -172,11 +195,11 @@ impl<'a> Optimizer<'a> {
             .map(|i| self.analysis.movability.movable(i))
             .collect();
         let mut notes = Vec::new();
-        let greedy = select::greedy(&cx, &movable, groups);
+        let greedy = select::greedy(cx, &movable, groups);
         // Each evaluation costs time proportional to the program, so long programs get fewer
         // of them (a 1000-instruction program 20, about 30 ms); they may end unproven.
         let budget = opts.search_budget.min((20_000 / n.max(1)).max(8) as u32);
-        let optimal = select::optimal(&cx, groups, budget, greedy.as_ref().ok());
+        let optimal = select::optimal(cx, groups, budget, greedy.as_ref().ok());
         let mut rules = Vec::new();
         if let Ok(c) = &greedy {
             rules.push(rule_result("greedy", c));
@@ -185,11 +208,11 @@ impl<'a> Optimizer<'a> {
             rules.push(rule_result("optimal", c));
         }
         let (name, chosen) = match opts.steps {
-            Some(k) => ("stepwise", select::stepwise(&cx, groups, k)),
+            Some(k) => ("stepwise", select::stepwise(cx, groups, k)),
             None => match opts.selection {
                 Selection::Greedy => ("greedy", greedy),
                 Selection::Optimal => ("optimal", optimal),
-                Selection::Exhaustive => match select::exhaustive(&cx, groups) {
+                Selection::Exhaustive => match select::exhaustive(cx, groups) {
                     Some(c) => ("exhaustive", c),
                     None => {
                         notes.push(format!(
@@ -201,7 +224,7 @@ impl<'a> Optimizer<'a> {
                 },
             },
         };
-        self.outcome(name, chosen, rules, notes)
+        (name, chosen, rules, notes)
     }
 
     /// Exactly the groups in `which` (indices into [`Optimizer::groups`]) moved, with the
@@ -212,7 +235,7 @@ impl<'a> Optimizer<'a> {
             format!("group {g} was left out")
         })
         .map_err(|e| e.to_string())?;
-        self.outcome("fixed", Ok(chosen), Vec::new(), Vec::new())
+        self.outcome("fixed", Ok(chosen), Vec::new(), Vec::new(), None)
             .map_err(|e| e.to_string())
     }
 
@@ -222,6 +245,7 @@ impl<'a> Optimizer<'a> {
         chosen: Result<select::Choice, pipeline::Rejected>,
         rules: Vec<RuleResult>,
         mut notes: Vec<String>,
+        alternative: Option<select::Choice>,
     ) -> Result<Outcome, OptError> {
         let cx = self.context();
         let n = self.fp.insts.len();
@@ -283,6 +307,22 @@ impl<'a> Optimizer<'a> {
             ));
         }
         notes.extend(chosen.result.fits.iter().cloned());
+        if !chosen.result.duplicated.is_empty() {
+            let list: Vec<String> = chosen
+                .result
+                .duplicated
+                .iter()
+                .map(|i| (i + 1).to_string())
+                .collect();
+            notes.push(format!(
+                "fragment instruction{} {} moved and also kept in the fragment program:                  recomputed there for its staying readers instead of taking an interpolator                  (one slot per fragment each)",
+                if list.len() == 1 { "" } else { "s" },
+                list.join(", ")
+            ));
+        }
+        let kept_by_fit =
+            crate::fit_choice::kept_by_fit(&cx, groups, &chosen, alternative.as_ref());
+        notes.extend(kept_by_fit.as_ref().map(|k| k.describe()));
         let before = Stats::of(self.vp, &self.fp, &self.vp_limits, &self.fp_limits);
         let r = std::sync::Arc::unwrap_or_clone(chosen.result);
         Ok(Outcome {
@@ -303,6 +343,7 @@ impl<'a> Optimizer<'a> {
             commuted: self.commuted.iter().map(|&i| i as u32).collect(),
             notes,
             slp_merges: r.slp_merges,
+            kept_by_fit,
         })
     }
 }

@@ -55,7 +55,9 @@ pub struct Outcome {
     /// Vertex parameters the host must now set.
     pub mirrors: Vec<Mirror>,
     pub transports: Vec<Transport>,
-    /// Moved uniform helpers also kept in the fragment program (no interpolator was left).
+    /// Moved instructions also kept in the fragment program, recomputed there instead of
+    /// transported (no interpolator was left): uniform helpers and instructions of inputs
+    /// and constants (`fp_to_vp::pack`).
     pub duplicated: Vec<u32>,
     /// Fragment instructions whose operands were swapped to unlock motion.
     pub commuted: Vec<u32>,
@@ -63,6 +65,9 @@ pub struct Outcome {
     /// Merges of the vector-packing pass (`Options::slp`): vertex, fragment.
     #[serde(default)]
     pub slp_merges: [u32; 2],
+    /// Groups kept because a program was made to fit its temp limit (`Options::fit`).
+    #[serde(default)]
+    pub kept_by_fit: Option<crate::fit_choice::KeptByFit>,
 }
 
 impl Outcome {

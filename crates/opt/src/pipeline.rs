@@ -308,10 +308,10 @@ fn fixed_point(mut round: impl FnMut() -> bool) {
     }
 }
 
-/// Makes each program over its temp limit fit, when it can (what cannot fit fails the
-/// profile's rules afterwards, as before); returns how, in words.
-fn fit_both(cx: &Context, m: &mut fp_to_vp::Motion) -> Vec<String> {
-    let (vertices, fragments) = match cx.cost {
+/// How often each program runs under a cost model (vertices, fragments), which prices
+/// rematerialization; the paper's model, which has no such figures, is priced as a quad.
+pub fn invocations(cost: CostModel) -> (f64, f64) {
+    match cost {
         CostModel::Modern {
             vertices,
             fragments,
@@ -323,7 +323,13 @@ fn fit_both(cx: &Context, m: &mut fp_to_vp::Motion) -> Vec<String> {
             ..
         } => (vertices, fragments),
         CostModel::Paper => (4.0, 65536.0),
-    };
+    }
+}
+
+/// Makes each program over its temp limit fit, when it can (what cannot fit fails the
+/// profile's rules afterwards, as before); returns how, in words.
+fn fit_both(cx: &Context, m: &mut fp_to_vp::Motion) -> Vec<String> {
+    let (vertices, fragments) = invocations(cx.cost);
     let mut out = Vec::new();
     for (name, t, limits, n) in [
         ("vertex", &mut m.vp, cx.vp_limits, vertices),

@@ -160,7 +160,8 @@ fn group_demand(cx: &Context, groups: &Groups) -> Vec<[u32; 4]> {
                 let i = i as usize;
                 for c in 0..4u8 {
                     let read_outside = du.uses(i, c).iter().any(|u| !sel[u.inst as usize]);
-                    let uniform = m.kinds[i][c as usize] == crate::analysis::movable::Kind::Uniform;
+                    let uniform = m.kinds[i][c as usize] == crate::analysis::movable::Kind::Uniform
+                        || recomputable(cx, i);
                     if read_outside && !uniform {
                         d[c as usize] += 1;
                     }
@@ -181,6 +182,7 @@ fn demand_of(cx: &Context, sel: &[bool]) -> [u32; 4] {
     for (i, _) in sel.iter().enumerate().filter(|(_, s)| **s) {
         for (c, dc) in d.iter_mut().enumerate() {
             if m.kinds[i][c] != crate::analysis::movable::Kind::Uniform
+                && !recomputable(cx, i)
                 && du.uses(i, c as u8).iter().any(|u| !sel[u.inst as usize])
             {
                 *dc += 1;
@@ -188,6 +190,13 @@ fn demand_of(cx: &Context, sel: &[bool]) -> [u32; 4] {
         }
     }
     d
+}
+
+/// Whether fragment instruction `i` may be recomputed in the fragment program instead of
+/// transported when interpolators run out (`fp_to_vp::pack`): its transported values, like
+/// uniform ones, do not certainly take interpolator capacity.
+fn recomputable(cx: &Context, i: usize) -> bool {
+    crate::passes::remat::recomputable(&cx.fp.insts[i])
 }
 
 fn fits(cap: &Capacity, demand: &[u32; 4]) -> bool {

@@ -25,7 +25,7 @@
 use hoist_asm::{ParseOptions, Program};
 use hoist_opt::analysis::liveness::{Legend, Liveness};
 use hoist_opt::passes::{
-    commute, copy_prop, dce, fold, fp_to_vp, legalize, retarget, slp, tex_rename,
+    commute, copy_prop, dce, fit, fold, fp_to_vp, legalize, renumber, retarget, slp, tex_rename,
 };
 use hoist_opt::pipeline::{
     fragment_live_out, fragment_swizzle_ok, is_materialize, vertex_operand_legal, vp_live_out,
@@ -293,6 +293,33 @@ fn run(case: &Case) -> Result<String, String> {
                 let _ = writeln!(out, "infeasible: {e}");
             }
         },
+        "renumber" | "fit" => {
+            let src = if stage_fp { &case.fp } else { &case.vp };
+            let mut t = tracked(need(src, "program")?)?;
+            let mut limits = t.program.profile.limits();
+            if let Some(n) = arg(case, "temps") {
+                limits.temps = n.parse().map_err(|_| "temps=N")?;
+            }
+            let from = t.program.num_temps;
+            let how = if case.pass == "renumber" {
+                let progress = renumber::run(&mut t, limits.temps);
+                format!("progress: {progress}")
+            } else {
+                match fit::run(&mut t, &limits, 1.0) {
+                    Ok(Some(how)) => format!("fit: {}", how.describe()),
+                    Ok(None) => "fit: already fits".into(),
+                    Err(()) => "fit: none found".into(),
+                }
+            };
+            let round = parse(&hoist_asm::print(&t.program))?;
+            let same = round.eq_ignoring_spans(&t.program);
+            let _ = writeln!(
+                out,
+                "{}{how}\ntemps: {from} -> {}\nround trip: {same}",
+                show(&t),
+                t.program.num_temps
+            );
+        }
         "slp" => {
             let text = if stage_fp { &case.fp } else { &case.vp };
             let mut t = tracked(need(text, if stage_fp { "fp" } else { "vp" })?)?;

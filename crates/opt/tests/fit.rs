@@ -110,6 +110,7 @@ fn rematerialization_saves_a_program_no_schedule_fits() {
 fn generated_programs_fitted_and_rematerialized_compute_the_same() {
     let mut how = std::collections::BTreeMap::<&str, u32>::new();
     let mut remats = 0;
+    let mut per_dialect = std::collections::BTreeMap::<bool, u32>::new();
     for seed in 0..120u64 {
         for flavor in [Flavor::Arb, Flavor::D3d9] {
             let g = pair(seed, flavor);
@@ -136,6 +137,16 @@ fn generated_programs_fitted_and_rematerialized_compute_the_same() {
                             *how.entry(name).or_default() += 1;
                             assert!(t.program.num_temps <= limits.temps);
                             same(&p, &t.program, &g.label);
+                            // The pipeline canonicalizes after its passes; so does this.
+                            let mut c = t.program.clone();
+                            hoist_asm::canonicalize(&mut c);
+                            let text = hoist_asm::print(&c);
+                            assert!(
+                                common::parse(&text).eq_ignoring_spans(&c),
+                                "{}: the fitted program does not print and parse back\n{text}",
+                                g.label
+                            );
+                            *per_dialect.entry(g.label.contains("arb")).or_default() += 1;
                         }
                         Ok(None) => assert!(p.num_temps <= limits.temps),
                         Err(()) => {
@@ -147,7 +158,15 @@ fn generated_programs_fitted_and_rematerialized_compute_the_same() {
             }
         }
     }
-    println!("fit: {how:?}; {remats} programs rematerialized toward a lower peak");
+    println!(
+        "fit: {how:?} (ARB {:?}, D3D9 {:?}); {remats} programs rematerialized toward a lower peak",
+        per_dialect.get(&true),
+        per_dialect.get(&false)
+    );
     assert!(how.get("renumbered").copied().unwrap_or(0) > 10);
+    assert!(
+        per_dialect.get(&true).copied().unwrap_or(0) > 10,
+        "ARB programs fit too"
+    );
     assert!(remats > 0);
 }

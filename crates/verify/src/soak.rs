@@ -81,6 +81,11 @@ pub struct Tally {
     pub generator: u32,
     /// Instructions the vector-packing pass merged away (pairs soaked with `Options::slp`).
     pub slp_merges: u64,
+    /// Pairs whose result keeps groups only a fit kept (`Outcome::kept_by_fit`).
+    pub kept_by_fit: u32,
+    /// Pairs with values recomputed in the fragment program instead of transported
+    /// (`Outcome::duplicated`).
+    pub recomputed: u32,
     /// Every problem, with the pair's label.
     pub problems: Vec<(String, Problem)>,
 }
@@ -112,6 +117,8 @@ impl Tally {
         self.round_trip += o.round_trip;
         self.generator += o.generator;
         self.slp_merges += o.slp_merges;
+        self.kept_by_fit += o.kept_by_fit;
+        self.recomputed += o.recomputed;
         self.problems.extend(o.problems);
     }
 
@@ -122,7 +129,7 @@ impl Tally {
     /// One summary line.
     pub fn summary(&self, name: &str) -> String {
         format!(
-            "{name}: {} pairs, {} with fewer fragment slots ({} -> {} slots in all), {} panics, {} errors, {} mismatches, {} rejected groups, {} unvalidated, {} round-trip failures, {} generator failures, {} SLP merges",
+            "{name}: {} pairs, {} with fewer fragment slots ({} -> {} slots in all), {} panics, {} errors, {} mismatches, {} rejected groups, {} unvalidated, {} round-trip failures, {} generator failures, {} SLP merges, {} kept groups by a fit, {} recomputed instead of transported",
             self.pairs,
             self.improved,
             self.fragment_slots_before,
@@ -134,7 +141,9 @@ impl Tally {
             self.unvalidated,
             self.round_trip,
             self.generator,
-            self.slp_merges
+            self.slp_merges,
+            self.kept_by_fit,
+            self.recomputed
         )
     }
 
@@ -185,6 +194,13 @@ pub fn options(rng: &mut SmallRng, vp: &Program, fp: &Program) -> Options {
     }
     if rng.random_bool(0.2) {
         vl.max_slots = vp.slots().total() + rng.random_range(0..12u32);
+    }
+    if rng.random_bool(0.25) {
+        // Tighter temp limits, never below what either program uses: motion then often
+        // exceeds the vertex limit, which `fit` (drawn below) renumbers, schedules or
+        // rematerializes away, and without it the selection drops the group.
+        vl.temps = (vp.num_temps + rng.random_range(0..3u16)).clamp(1, vl.temps.max(1));
+        fl.temps = (fp.num_temps + rng.random_range(0..3u16)).clamp(1, fl.temps.max(1));
     }
     Options {
         vp_limits: Some(vl),
@@ -348,6 +364,8 @@ pub fn check(
     }
     let out = &v.outcome;
     tally.slp_merges += u64::from(out.slp_merges[0] + out.slp_merges[1]);
+    tally.kept_by_fit += u32::from(out.kept_by_fit.is_some());
+    tally.recomputed += u32::from(!out.duplicated.is_empty());
     tally.fragment_slots_before += u64::from(out.before.fp_slots.total());
     tally.fragment_slots_after += u64::from(out.after.fp_slots.total());
     if out.after.fp_slots.total() < out.before.fp_slots.total() {

@@ -93,7 +93,7 @@ fn with_copy(p: &Program, c: Copy) -> Program {
 
 /// Whether `inst` may be computed again anywhere: one cheap instruction of inputs and
 /// constants writing a temporary.
-fn recomputable(inst: &Inst) -> bool {
+pub fn recomputable(inst: &Inst) -> bool {
     let class_ok = !inst.op.is_texture() && !inst.op.is_kill() && !inst.op.is_flow();
     let dst_ok = inst
         .dst

@@ -1,6 +1,6 @@
-//! Renumbers the temporaries of a straight-line Direct3D 9 program onto as few registers as
-//! its live ranges need, so that a program over its profile's temp limit (which counts the
-//! highest `r#` + 1) fits when its pressure allows.
+//! Renumbers the temporaries of a straight-line program onto as few registers as its live
+//! ranges need, so that a program over its profile's temp limit (D3D9: the highest `r#` + 1;
+//! ARB: the `TEMP` declarations) fits when its pressure allows.
 //!
 //! A *web* is a set of definitions that must share a register: those whose components one
 //! operand reads together. Each web holds a register from its first definition to its last
@@ -10,21 +10,34 @@
 //! before it writes). Every read then names the register its definitions wrote, and nothing
 //! else writes that register between them, so the program computes the same values.
 //!
+//! ARB programs name their temporaries: the declarations are rebuilt as one `TEMP` per
+//! register used, each named after the declaration its first web came from (a name two
+//! registers would share goes to the first, the other gets a generated name), and unused
+//! declarations and `ALIAS`es of temporaries are removed (registers are then printed under
+//! their own names). Names are for printing only, so this changes no value.
+//!
 //! Programs with flow control, predicated or relatively addressed temporaries, matrix
-//! macros reading rows of temporaries, reads of
-//! temporaries never written, and ARB programs (whose temporaries are named declarations)
-//! are left alone.
+//! macros reading rows of temporaries and reads of temporaries never written are left
+//! alone.
 
 use crate::analysis::defuse::DefUse;
 use crate::tracked::Tracked;
 use hoist_asm::Dialect;
-use hoist_asm::ir::{Program, RegFile};
+use hoist_asm::ir::{Program, RegFile, SymId, SymKind, Symbol};
 
 /// Renumbers `t`'s temporaries onto at most `limit` registers; returns whether it changed
 /// anything (`false` also when no renumbering fits).
 pub fn run(t: &mut Tracked, limit: u16) -> bool {
     match plan(&t.program) {
-        Some((colors, used)) if used <= limit => apply(&mut t.program, &colors, used),
+        Some((colors, used)) if used <= limit => {
+            let before = t.program.clone();
+            let changed = apply(&mut t.program, &colors, used);
+            if t.program.dialect() == Dialect::Arb {
+                rename_arb(&mut t.program, &before, &colors, used);
+                return t.program != before;
+            }
+            changed
+        }
         _ => false,
     }
 }
@@ -36,7 +49,7 @@ pub fn registers_needed(p: &Program) -> Option<u16> {
 
 /// The register of each temp-writing instruction's web, and the registers used.
 fn plan(p: &Program) -> Option<(Vec<Option<u16>>, u16)> {
-    if p.dialect() != Dialect::D3d9 || p.insts.iter().any(|i| i.op.is_flow()) {
+    if p.insts.iter().any(|i| i.op.is_flow()) {
         return None;
     }
     let temp_dst = |i: usize| {
@@ -139,4 +152,75 @@ fn apply(p: &mut Program, colors: &[Option<u16>], used: u16) -> bool {
     }
     p.num_temps = used;
     p.insts != before
+}
+
+/// Rebuilds an ARB program's `TEMP` declarations after [`apply`]: register `c` is named after
+/// the declaration of the register (in `before`) its first web wrote.
+fn rename_arb(p: &mut Program, before: &Program, colors: &[Option<u16>], used: u16) {
+    let mut first: Vec<Option<u16>> = vec![None; used as usize];
+    for (j, c) in colors.iter().enumerate() {
+        if let (Some(c), Some(d)) = (c, &before.insts[j].dst) {
+            first[*c as usize].get_or_insert(d.reg.index);
+        }
+    }
+    let old = std::mem::take(&mut p.symbols);
+    let name_of = |reg: u16| {
+        old.iter()
+            .find(|s| s.kind == SymKind::Temp(reg))
+            .map(|s| (s.name.clone(), s.span))
+    };
+    let mut temps: Vec<Symbol> = Vec::new();
+    for (c, reg) in first.iter().enumerate() {
+        if let Some((name, span)) = reg.and_then(name_of)
+            && !temps.iter().any(|t| t.name == name)
+        {
+            temps.push(Symbol {
+                name,
+                kind: SymKind::Temp(c as u16),
+                span,
+            });
+        }
+    }
+    let temp_like = |mut i: usize| {
+        for _ in 0..old.len() {
+            match old[i].kind {
+                SymKind::Alias(t) if (t as usize) < old.len() => i = t as usize,
+                SymKind::Temp(_) => return true,
+                _ => return false,
+            }
+        }
+        true
+    };
+    let mut new_id: Vec<Option<SymId>> = vec![None; old.len()];
+    let mut temps = Some(temps);
+    for (i, s) in old.iter().enumerate() {
+        if temp_like(i) {
+            if let Some(t) = temps.take() {
+                p.symbols.extend(t);
+            }
+            continue;
+        }
+        let mut s = s.clone();
+        if let SymKind::Alias(t) = &mut s.kind {
+            match new_id[*t as usize] {
+                Some(n) => *t = n,
+                None => continue,
+            }
+        }
+        new_id[i] = Some(p.symbols.len() as SymId);
+        p.symbols.push(s);
+    }
+    if let Some(t) = temps.take() {
+        p.symbols.extend(t);
+    }
+    for inst in &mut p.insts {
+        let dst = inst.dst.iter_mut().map(|d| (d.reg.file, &mut d.name));
+        let src = inst.src.iter_mut().map(|s| (s.reg.file, &mut s.name));
+        for (file, name) in dst.chain(src) {
+            *name = match file {
+                RegFile::Temp => None,
+                _ => name.and_then(|n| new_id[n as usize]),
+            };
+        }
+    }
 }

@@ -1,5 +1,25 @@
 //! Interpolator packing: which free texture-coordinate component each transported value
-//! travels in, and which uniform helpers are recomputed in both programs when they run out.
+//! travels in, and which values are recomputed in both programs when they run out.
+//!
+//! Rematerialization instead of an interpolator (seed 002, CUDAvis §5.2, applied across the
+//! stages): when the transported values do not fit, a moved instruction whose staying
+//! readers could get its value without an interpolator is kept in the fragment program as
+//! well (its moved readers use the vertex copy): uniform helpers (functions of constants
+//! only, with their uniform ancestors), and any instruction the remat pass could recompute
+//! ([`crate::passes::remat::recomputable`]: one cheap instruction reading only interpolants,
+//! inputs and constants). This is not the same as leaving the instruction unmoved: its
+//! moved readers need it in the vertex program (a moved set is closed under dependences),
+//! so without the copy they would have to stay too. The copy is the original instruction
+//! on the original inputs, whose interpolators stay in use (every interpolator component
+//! the original fragment program reads is counted as taken, moved readers included), so the
+//! staying readers see exactly the values they saw before: bit for bit, for any operation,
+//! not only linear ones. Each copy costs one fragment slot per fragment, which the
+//! selection's cost model charges like any other instruction; the packing keeps as few
+//! copies as fit (each, in program order, goes back to being transported when it still
+//! fits). Recomputing in the fragment program a value the vertex program computed before
+//! the motion is not done here: that is exact only for moves, swizzles and negations of an
+//! interpolant (interpolation is linear and negation commutes with rounding), where it
+//! amounts to reading another interpolator's lanes.
 
 use super::types::Infeasible;
 use super::types::Input;
@@ -260,8 +280,9 @@ pub(super) fn transported(x: &Input, selected: &[bool]) -> Vec<(u32, Comp)> {
     needed
 }
 
-/// Places the transported components. When interpolators run out, uniform helpers are
-/// recomputed in both programs instead of transported (with their uniform ancestors), and
+/// Places the transported components. When interpolators run out, uniform helpers (with their
+/// uniform ancestors) and instructions of inputs and constants are recomputed in both
+/// programs instead of transported, and
 /// packing is retried; then each such helper, in program order, goes back to being
 /// transported if it still fits (that only removes fragment work). Returns the placement,
 /// the channels with what they carry, and the helpers kept in both programs.
@@ -280,7 +301,7 @@ pub(super) fn place(
             let uniform = |i: usize| {
                 fp.insts[i].dst_lanes().iter().all(|c| {
                     x.movability.kinds[i][c as usize] == crate::analysis::movable::Kind::Uniform
-                })
+                }) || recomputed_for_movers(x, selected, i)
             };
             let mut roots: Vec<usize> = needed
                 .iter()
@@ -339,6 +360,14 @@ pub(super) fn place(
         }
     };
     Ok((place, chans, dup))
+}
+
+/// Whether moved instruction `i` can be recomputed in the fragment program for its staying
+/// readers while moved readers use the vertex copy; one with no moved reader is left to the
+/// selection (moving it would only add vertex work).
+fn recomputed_for_movers(x: &Input, selected: &[bool], i: usize) -> bool {
+    crate::passes::remat::recomputable(&x.fp.insts[i])
+        && (0..4u8).any(|c| x.fp_du.uses(i, c).iter().any(|u| selected[u.inst as usize]))
 }
 
 pub(super) fn texcoord_of(c: &Channel) -> u8 {
