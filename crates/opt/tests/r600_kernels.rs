@@ -119,9 +119,12 @@ fn fragment(name: &str) -> hoist_asm::Program {
         .map_or(hoist_asm::ArbTarget::R300, |t| {
             hoist_asm::ArbTarget::from_id(t).unwrap()
         });
-    hoist_asm::parse(body, &hoist_asm::ParseOptions::default().with_target(body, target))
-        .into_result()
-        .unwrap()
+    hoist_asm::parse(
+        body,
+        &hoist_asm::ParseOptions::default().with_target(body, target),
+    )
+    .into_result()
+    .unwrap()
 }
 
 fn stats(chip: Chip) -> Vec<Stats> {
@@ -327,7 +330,10 @@ fn statistics_move_as_in_table_3() {
         let (naive, alu, vin, vout) = (&s[0], &s[1], &s[2], &s[3]);
         let r = |s: &Stats| s.alu_fetch_ratio.unwrap();
         // ALU optimization: fewer groups and GPRs, higher slot use, same fetches at 25%.
-        assert!(alu.alu_groups < naive.alu_groups, "{chip}: {alu:?} vs {naive:?}");
+        assert!(
+            alu.alu_groups < naive.alu_groups,
+            "{chip}: {alu:?} vs {naive:?}"
+        );
         assert!(alu.gprs < naive.gprs, "{chip}");
         assert!(alu.slot_utilization > naive.slot_utilization, "{chip}");
         assert_eq!(alu.fetches, naive.fetches, "{chip}");
@@ -368,7 +374,11 @@ fn stream(seed: u64, w: u32, h: u32) -> Vec<f64> {
 /// distance D = 3 + dist[p]; detector channels 16, rows 8 per projection.
 fn reference(i: usize, j: usize) -> f64 {
     let (beta, dist, det) = (stream(11, 2, 1), stream(12, 2, 1), stream(13, 16, 16));
-    let (x, y, z) = ((i as f64 + 0.5) / 8.0 - 1.0, (j as f64 + 0.5) / 8.0 - 1.0, 0.25);
+    let (x, y, z) = (
+        (i as f64 + 0.5) / 8.0 - 1.0,
+        (j as f64 + 0.5) / 8.0 - 1.0,
+        0.25,
+    );
     let mut acc = 0.0;
     for p in 0..2 {
         let d = 3.0 + dist[p];
