@@ -41,9 +41,14 @@ fn cost_view(a: &Analysis, cost: CostChoice) -> Html {
         let (fb, fa) = (m.fp_before.as_ref().map(|s| &s.stats), &m.fp_after.stats);
         let before =
             |f: fn(&hoist_opt::r600::Stats) -> u32| fb.map_or("–".into(), |s| f(s).to_string());
-        let cycles = p.before.map_or("–".into(), |c| format!("{c:.1}"));
+        let cycles = p.before.map_or("–".into(), |c| format!("{c:.2}"));
+        let bound = match fa.bottleneck {
+            hoist_opt::r600::Bottleneck::Alu => ", ALU-bound",
+            hoist_opt::r600::Bottleneck::Fetch => ", fetch-bound",
+            hoist_opt::r600::Bottleneck::None => "",
+        };
         format!(
-            ": {cycles} → {:.1} (fragment on {}: {} → {} ALU groups, {} → {} fetches)",
+            ": {cycles} → {:.2} (fragment on {}: {} → {} ALU groups, {} → {} fetches{bound})",
             p.after,
             m.chip,
             before(|s| s.alu_groups),
