@@ -388,7 +388,12 @@ pub fn summarize(doc: &Doc, a: &Analysis, v: &Validated) -> Optimized {
             crate::liveness::Grid::of_annotated(&o.vp, &vp, doc.opts.limits_of(o.vp.profile).temps),
             crate::liveness::Grid::of_annotated(&o.fp, &fp, doc.opts.limits_of(o.fp.profile).temps),
         ],
-        machine: Rc::new(crate::machine::view(a.original_pair(), &o.vp, &o.fp)),
+        machine: Rc::new(crate::machine::view(
+            a.original_pair(),
+            &o.vp,
+            &o.fp,
+            &crate::cost::model_of(doc),
+        )),
     }
 }
 

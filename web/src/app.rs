@@ -170,6 +170,8 @@ struct Report {
     liveness: Option<LiveReport>,
     /// Both pairs on an R600-family GPU (the Machine panel).
     machine: Option<crate::machine::MachineReport>,
+    /// The selection's cost model and what it minimises.
+    cost: crate::cost::CostReport,
 }
 
 /// Peak register pressure of the four programs (`hoist live`'s `peak`), with the limits.
@@ -249,6 +251,7 @@ fn report() -> Result<JsValue, JsValue> {
             machine: a
                 .and_then(|a| a.optimized.as_ref())
                 .map(|o| o.machine.report()),
+            cost: s.doc.opts.cost.report(),
         };
         serde_wasm_bindgen::to_value(&r).map_err(Into::into)
     })
@@ -784,7 +787,7 @@ pub fn app(props: &AppProps) -> Html {
                 <div class="panels">
                     <StatsPanel analysis={a.clone()} rendered={rendered}
                         width={state.doc.inputs.width} height={state.doc.inputs.height}
-                        analysis_ms={state.analysis_ms} />
+                        analysis_ms={state.analysis_ms} cost={state.doc.opts.cost} />
                     <OptionsPanel opts={state.doc.opts.clone()}
                         vp_profile={a.as_ref().and_then(|a| a.vp.profile)}
                         fp_profile={a.as_ref().and_then(|a| a.fp.profile)} dispatch={h.dispatch.clone()} />

@@ -4,9 +4,10 @@
 //! [`Doc::sanitize`] is the single place where untrusted values (from a link or local
 //! storage) are clamped or rejected; everything downstream may rely on its invariants.
 
+use crate::cost::CostChoice;
 use hoist_asm::profile::Limits;
 use hoist_asm::{ArbTarget, Profile};
-use hoist_opt::{CostModel, Options, Selection};
+use hoist_opt::{Options, Selection};
 use serde::{Deserialize, Serialize};
 
 /// Longest program text accepted (bytes).
@@ -85,7 +86,9 @@ pub struct HandEdit {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct OptState {
-    pub modern: bool,
+    /// The selection's cost model; `modern` is the flag older links stored.
+    #[serde(alias = "modern", skip_serializing_if = "CostChoice::is_paper")]
+    pub cost: CostChoice,
     /// Modern model: fragment slots per interpolated component.
     pub interp_cost: f64,
     pub greedy: bool,
@@ -127,7 +130,7 @@ impl Default for OptState {
     fn default() -> OptState {
         let d = Options::default();
         OptState {
-            modern: false,
+            cost: CostChoice::Paper,
             interp_cost: 0.5,
             greedy: d.selection == Selection::Greedy,
             mirror_params: d.mirror_params,
@@ -185,15 +188,7 @@ impl OptState {
         Options {
             vp_limits,
             fp_limits,
-            cost: if self.modern {
-                CostModel::Modern {
-                    interp_cost: self.interp_cost,
-                    vertices,
-                    fragments,
-                }
-            } else {
-                CostModel::Paper
-            },
+            cost: self.cost.model(self.interp_cost, vertices, fragments),
             selection: if self.greedy {
                 Selection::Greedy
             } else {
@@ -610,13 +605,21 @@ mod tests {
         o.greedy = true;
         o.stepwise = true;
         o.steps = 2;
-        o.modern = true;
+        o.cost = CostChoice::Modern;
         o.fp_limits.max_slots = Some(9);
         let d = o.to_options(Profile::Vs1_1, Profile::Ps2_0, 4.0, 65536.0);
         assert_eq!(d.selection, Selection::Greedy);
         assert_eq!(d.steps, Some(2));
         assert_eq!(d.fp_limits.unwrap().max_slots, 9);
-        assert!(matches!(d.cost, CostModel::Modern { fragments, .. } if fragments == 65536.0));
+        assert!(
+            matches!(d.cost, hoist_opt::CostModel::Modern { fragments, .. } if fragments == 65536.0)
+        );
+        o.cost = CostChoice::R700;
+        let d = o.to_options(Profile::Vs1_1, Profile::Ps2_0, 4.0, 65536.0);
+        assert!(matches!(
+            d.cost,
+            hoist_opt::CostModel::R600 { chip: hoist_opt::r600::Chip::R700, vertices, .. } if vertices == 4.0
+        ));
     }
 
     #[test]

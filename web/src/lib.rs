@@ -25,6 +25,7 @@
 
 pub mod analysis;
 pub mod codec;
+pub mod cost;
 pub mod dag;
 pub mod doc;
 pub mod engine;

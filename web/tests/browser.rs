@@ -652,6 +652,7 @@ async fn stats_report_slots_and_the_estimate() {
         width: 256,
         height: 256,
         analysis_ms: 12.5,
+        cost: Default::default(),
     };
     yew::Renderer::<StatsPanel>::with_root_and_props(root.clone(), props).render();
     tick().await;

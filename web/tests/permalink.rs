@@ -134,3 +134,42 @@ fn slp_option_round_trips() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The cost model in links: every choice round-trips and the paper's is not written; a
+/// link from before the choice existed, with the `modern` flag, still loads (`true` as
+/// modern, `false` as paper); an unknown model is a clear error.
+#[test]
+fn cost_choice_round_trips_and_old_links_load() {
+    use base64::Engine;
+    use hoist_web::codec::DecodeError;
+    use hoist_web::cost::CostChoice;
+    let raw = |json: &str| {
+        let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+        let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(packed);
+        format!("v1.{b64}")
+    };
+    let doc = load(&EXAMPLES[0]);
+    for c in CostChoice::ALL {
+        let mut d = doc.clone();
+        d.opts.cost = c;
+        assert_eq!(decode(&encode(&d)), Ok(Link::State(Box::new(d))), "{c:?}");
+    }
+    let json = serde_json::to_string(&doc).unwrap();
+    assert!(!json.contains("\"cost\"") && !json.contains("\"modern\""));
+    for (flag, want) in [("true", CostChoice::Modern), ("false", CostChoice::Paper)] {
+        let old = json.replace("\"opts\":{", &format!("\"opts\":{{\"modern\":{flag},"));
+        assert_ne!(old, json);
+        match decode(&raw(&old)) {
+            Ok(Link::State(d)) => {
+                assert_eq!(d.opts.cost, want);
+                assert_eq!(decode(&encode(&d)), Ok(Link::State(d.clone())));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let bad = json.replace("\"opts\":{", "\"opts\":{\"cost\":\"r9000\",");
+    assert!(matches!(
+        decode(&raw(&bad)),
+        Err(DecodeError::Json(m)) if m.contains("unknown cost model")
+    ));
+}

@@ -4,8 +4,8 @@
 
 use super::Shared;
 use crate::machine::{MachineSide, MachineView};
-use hoist_opt::r600::Stats;
 use hoist_opt::r600::stats::Bottleneck;
+use hoist_opt::r600::{Chip, Stats};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -78,6 +78,13 @@ fn listing(id: &str, title: &str, side: Option<&MachineSide>) -> Html {
     }
 }
 
+fn chip_card(chip: Chip) -> &'static str {
+    match chip {
+        Chip::R600 => "Radeon HD 3870",
+        Chip::R700 => "Radeon HD 4870",
+    }
+}
+
 #[function_component(MachinePanel)]
 pub fn machine_panel(p: &MachineProps) -> Html {
     let Some(v) = &p.view else {
@@ -88,7 +95,7 @@ pub fn machine_panel(p: &MachineProps) -> Html {
     };
     html! {
         <section class="panel machine" id="machine">
-            <h2>{ "Machine: R600 VLIW-5 (Radeon HD 3870)" }</h2>
+            <h2>{ format!("Machine: {} VLIW-5 ({})", v.chip.id().to_uppercase(), chip_card(v.chip)) }</h2>
             <p class="hint">{ "What each program becomes on an R600-family GPU: instruction groups of five \
                 slots (x, y, z, w and t), fetches, registers and wavefronts, estimated cycles per \
                 wavefront and what bounds them (seed 004, AMD GPU ShaderAnalyzer's figures)." }</p>

@@ -3,6 +3,7 @@
 //! beside the optimized programs: `stepper`).
 
 use super::{event_checked, event_value};
+use crate::cost::CostChoice;
 use crate::doc::{LimitEdit, OptState};
 use crate::state::Action;
 use hoist_asm::{ArbTarget, Profile};
@@ -168,11 +169,19 @@ pub fn options_panel(p: &OptionsProps) -> Html {
             <h2>{ "Options" }</h2>
             <fieldset>
                 <legend>{ "cost model" }</legend>
-                <label><input type="radio" name="cost" checked={!o.modern}
-                    onchange={set(|o, _| o.modern = false)} />{ " paper (fragment slots)" }</label>
-                <label><input type="radio" name="cost" checked={o.modern}
-                    onchange={set(|o, _| o.modern = true)} />{ " modern (interpolation costs ALU)" }</label>
-                if o.modern {
+                { for CostChoice::ALL.into_iter().map(|c| {
+                    let (d, o2) = (p.dispatch.clone(), o.clone());
+                    let pick = Callback::from(move |_: Event| {
+                        d.emit(Action::SetOpts(OptState { cost: c, ..o2.clone() }));
+                    });
+                    html! {
+                        <label title={format!("minimises {}", c.minimises())}>
+                            <input type="radio" name="cost" id={format!("cost-{}", c.id())}
+                                checked={o.cost == c} onchange={pick} />{ format!(" {}", c.label()) }
+                        </label>
+                    }
+                }) }
+                if o.cost == CostChoice::Modern {
                     <label>{ "slots per interpolated component " }
                         <input type="text" class="num" value={o.interp_cost.to_string()} onchange={on_interp}
                             aria-label="Interpolation cost" />

@@ -3,6 +3,7 @@
 
 use super::Shared;
 use crate::analysis::{Analysis, QUAD_VERTICES};
+use crate::cost::CostChoice;
 use crate::estimate::{Estimate, change_view, reduction_pct, thousands};
 use crate::state::Rendered;
 use yew::prelude::*;
@@ -16,6 +17,9 @@ pub struct StatsProps {
     /// Time the worker's parse, optimization and validation took (ms).
     #[prop_or_default]
     pub analysis_ms: f64,
+    /// The selection's cost model.
+    #[prop_or_default]
+    pub cost: CostChoice,
 }
 
 fn arrow(id: &str, label: &str, b: String, a: String, note: String) -> Html {
@@ -25,6 +29,39 @@ fn arrow(id: &str, label: &str, b: String, a: String, note: String) -> Html {
             <td class="num"><span id={id.to_string()}>{ format!("{b} → {a}") }</span>
                 if !note.is_empty() { <span class="note">{ note }</span> }</td>
         </tr>
+    }
+}
+
+/// The cost model the selection ran under and what it minimised; under the R600 model,
+/// its price of both pairs and the fragment program's groups and fetches on the chip.
+fn cost_view(a: &Analysis, cost: CostChoice) -> Html {
+    let machine = a.optimized.as_ref().map(|o| &o.machine);
+    let priced = machine.and_then(|m| m.priced.map(|p| (m, p)));
+    let figures = priced.map(|(m, p)| {
+        let (fb, fa) = (m.fp_before.as_ref().map(|s| &s.stats), &m.fp_after.stats);
+        let before =
+            |f: fn(&hoist_opt::r600::Stats) -> u32| fb.map_or("–".into(), |s| f(s).to_string());
+        let cycles = p.before.map_or("–".into(), |c| format!("{c:.2}"));
+        let bound = match fa.bottleneck {
+            hoist_opt::r600::Bottleneck::Alu => ", ALU-bound",
+            hoist_opt::r600::Bottleneck::Fetch => ", fetch-bound",
+            hoist_opt::r600::Bottleneck::None => "",
+        };
+        format!(
+            ": {cycles} → {:.2} (fragment on {}: {} → {} ALU groups, {} → {} fetches{bound})",
+            p.after,
+            m.chip,
+            before(|s| s.alu_groups),
+            fa.alu_groups,
+            before(|s| s.fetches),
+            fa.fetches
+        )
+    });
+    html! {
+        <p class="muted" id="stat-cost">
+            { format!("cost model: {} — minimises {}", cost.id(), cost.minimises()) }
+            { figures.unwrap_or_default() }
+        </p>
     }
 }
 
@@ -152,6 +189,7 @@ pub fn stats_panel(p: &StatsProps) -> Html {
                 </tbody>
             </table>
             if let Some(c) = chosen { <p class="muted">{ c }</p> }
+            { cost_view(a, p.cost) }
             if let Some(pr) = &a.problem { <p class="message">{ pr.clone() }</p> }
             <ul class="notes">{ notes }</ul>
         </section>

@@ -44,8 +44,15 @@ impl Chip {
         }
     }
 
-    /// GPRs available to the stage's threads on one SIMD (Mesa's r600 defaults for RV670
-    /// and RV770: pixel 144 / vertex 40, pixel 192 / vertex 56).
+    /// GPRs available to the stage's threads on one SIMD: the split of the register file
+    /// that the drivers program into `SQ_GPR_RESOURCE_MGMT_1` (`NUM_PS_GPRS`,
+    /// `NUM_VS_GPRS`; 4 clause temporaries besides). RV670 (Radeon HD 3870): pixel 144 /
+    /// vertex 40, in the Linux radeon driver's default state (`r600_blit_kms.c`) and
+    /// Mesa's r600 (`r600_state.c`) alike. RV770: pixel 192 / vertex 56 in the radeon
+    /// default state; Mesa's Gallium r600 gives RV770 pixel 130 / vertex 56 and keeps 31
+    /// each for geometry and export shaders, which programs without those stages leave
+    /// idle, so the model keeps 192. (The first R600, Radeon HD 2900, also has 192 / 56;
+    /// this model's R600 is the RV670.)
     pub fn gpr_pool(self, stage: hoist_asm::Stage) -> u32 {
         match (self, stage) {
             (Chip::R600, hoist_asm::Stage::Fragment) => 144,
