@@ -108,6 +108,8 @@ enum Stage {
         known: BTreeMap<Vec<usize>, bool>,
         renders: u32,
     },
+    /// A linear result that asked for its convergence, which the next step adds.
+    Converge(Box<crate::linear::Outcome>, f64),
     Done,
 }
 
@@ -152,12 +154,32 @@ impl Runner {
         matches!(self.stage, Stage::Done)
     }
 
+    /// The linear result again, with both programs iterated to the fixed point (the time
+    /// is still the packing's; the iteration's is in the result).
+    fn converge(&mut self) -> Vec<Event> {
+        let Stage::Converge(mut o, ms) = std::mem::replace(&mut self.stage, Stage::Done) else {
+            return Vec::new();
+        };
+        let linear = self.doc.linear.clone().unwrap_or_default();
+        let t0 = (self.clock)();
+        o.convergence = Some(crate::linear::converge(&linear, &o.after.order).map(|mut c| {
+            c.ms = (self.clock)() - t0;
+            c
+        }));
+        o.converging = false;
+        vec![Event::Linear {
+            id: self.id,
+            result: Box::new(Ok(*o)),
+            ms,
+        }]
+    }
+
     /// The render's progress event.
     pub fn progress(&self) -> Event {
         let fraction = match &self.stage {
             Stage::Optimize => 0.0,
             Stage::Render { task, .. } => task.fraction(),
-            Stage::Guide { .. } => 0.99,
+            Stage::Guide { .. } | Stage::Converge(..) => 0.99,
             Stage::Done => 1.0,
         };
         Event::Progress {
@@ -176,9 +198,13 @@ impl Runner {
                 let linear = self.doc.linear.clone().unwrap_or_default();
                 let result = Box::new(crate::linear::run(&linear));
                 let ms = (self.clock)() - t0;
-                self.stage = Stage::Done;
+                self.stage = match result.as_ref() {
+                    Ok(o) if o.converging => Stage::Converge(Box::new(o.clone()), ms),
+                    _ => Stage::Done,
+                };
                 vec![Event::Linear { id, result, ms }]
             }
+            Stage::Converge(..) => self.converge(),
             Stage::Optimize => {
                 let t0 = (self.clock)();
                 let parsed = analysis::parse(&self.doc);

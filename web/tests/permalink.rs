@@ -80,6 +80,9 @@ fn linear_documents_round_trip() {
             text: "name mine\n0:1 1:-2.5 b:3\n1:0.25\n".into(),
             example: Some("fig13".into()),
             d3d9: true,
+            unpermute: true,
+            converge: true,
+            ..LinearDoc::default()
         }),
         ..Doc::default()
     };

@@ -297,8 +297,8 @@ fn result_view(o: &Shared<Outcome>, ms: f64) -> Html {
 
 #[function_component(LinearView)]
 pub fn linear_view(p: &LinearProps) -> Html {
-    let side = use_memo(p.doc.text.clone(), |t| {
-        Shared(std::rc::Rc::new(linear::editor_side(t)))
+    let side = use_memo(p.doc.clone(), |d| {
+        Shared(std::rc::Rc::new(linear::editor_side(d)))
     });
     let body = match (&p.result, &p.engine_error) {
         (_, Some(e)) if !p.current => {
