@@ -154,6 +154,8 @@ pub struct Example {
 
 /// The example the mode starts with.
 pub const DEFAULT: &str = "fig13";
+/// The example a switch to program input starts with.
+pub const DEFAULT_PROGRAM: &str = "colour-matrix";
 
 #[rustfmt::skip]
 pub const EXAMPLES: &[Example] = &[
