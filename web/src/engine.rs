@@ -492,6 +492,47 @@ mod tests {
         assert!(result.as_ref().as_ref().unwrap_err().starts_with("line 2:"));
     }
 
+    /// Convergence asked for: the packing's result first, then the same result with both
+    /// programs iterated to the fixed point, in a step of its own (a newer job cancels it).
+    #[test]
+    fn a_linear_convergence_is_a_second_step() {
+        let mut linear = crate::linear::LinearDoc::example("fig10", false).unwrap();
+        linear.converge = true;
+        let doc = Doc {
+            mode: crate::doc::Mode::Linear,
+            linear: Some(linear),
+            ..Doc::default()
+        };
+        let mut r = Runner::new(job(9, doc), clock());
+        let first = r.step(SLICE_MS);
+        let [Event::Linear { id: 9, result, .. }] = first.as_slice() else {
+            panic!("{first:?}");
+        };
+        let o = result.as_ref().as_ref().unwrap();
+        assert!(o.converging && o.convergence.is_none() && !r.is_done());
+        let second = r.step(SLICE_MS);
+        assert!(r.is_done());
+        let [Event::Linear { id: 9, result, .. }] = second.as_slice() else {
+            panic!("{second:?}");
+        };
+        let o2 = result.as_ref().as_ref().unwrap();
+        assert!(!o2.converging);
+        assert_eq!(o2.after, o.after);
+        let c = o2.convergence.as_ref().unwrap().as_ref().unwrap();
+        assert!(c.agrees(), "{}", c.headline());
+        assert!(c.original.steps > 1 && c.original.steps < crate::linear_converge::MAX_STEPS);
+        // A program's recovered system is not iterated, and says so.
+        let mut prog = crate::linear::LinearDoc::example("colour-matrix", false).unwrap();
+        prog.converge = true;
+        assert!(crate::linear::converge(&prog, &o.after.order).is_err());
+        let doc = Doc {
+            mode: crate::doc::Mode::Linear,
+            linear: Some(prog),
+            ..Doc::default()
+        };
+        assert_eq!(Runner::new(job(10, doc), clock()).run_to_end().len(), 1);
+    }
+
     fn fig3() -> Doc {
         let mut d = crate::examples::load(crate::examples::find("paper/fig3").unwrap());
         d.inputs.width = 64;

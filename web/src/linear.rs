@@ -38,8 +38,9 @@ const X_SEED: u64 = 0x11C0_FFEE;
 pub struct LinearDoc {
     /// The system in `linear::parse`'s text format.
     pub text: String,
-    /// The example (an entry of [`EXAMPLES`], by system name) the text came from.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The example (an entry of [`EXAMPLES`], by system name) the text came from. Absent
+    /// from a link means none (not the default document's example).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub example: Option<String>,
     /// Show and run the code as Direct3D 9 vs_3_0 instead of an ARB vertex program.
     pub d3d9: bool,
