@@ -10,8 +10,8 @@
 //! host-set constants, generated textures); each variable's value in the same invocations
 //! is read by a probe (an input or constant by a MOV into an output, "the result of line
 //! N" by the program cut after line N), and every row must equal A·x + b in f64 within
-//! 1e-4 of Σ|a·x| + |b| plus 1e-5. Killed fragments and non-finite values are left out and
-//! counted.
+//! 1e-4 of Σ|a·x| + |b| plus 1e-5. Killed fragments and invocations where a variable the
+//! rows use is not finite are left out and counted.
 
 use crate::linear::{MAX_PAGE_VARS, MAX_TEXT, Problem};
 use hoist_asm::ir::{ConstBinding, Semantic};
@@ -328,9 +328,17 @@ fn compare(prog: &Program, rec: &Recovered, inp: &Inputs) -> Result<Probes, Stri
         });
     }
     let sys = &rec.system;
+    let used: Vec<usize> = {
+        let mut u: Vec<usize> = (0..rec.rows.len())
+            .flat_map(|r| sys.terms[0].rows[r].iter().map(|(c, _)| *c))
+            .collect();
+        u.sort_unstable();
+        u.dedup();
+        u
+    };
     let mut p = Probes::default();
     for (k, x) in xs.iter().enumerate() {
-        if !live[k] || x.iter().any(|v| !v.is_finite()) {
+        if !live[k] || used.iter().any(|&c| !x[c].is_finite()) {
             p.left_out += 1;
             continue;
         }
