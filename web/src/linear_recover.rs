@@ -47,7 +47,7 @@ pub struct VariableView {
 pub struct RecoveredView {
     /// `rows[r]` names row r (`result.color.y`); rows beyond are padding.
     pub rows: Vec<String>,
-    /// Each row as its affine form over the named variables (`Recovered::describe`).
+    /// Each row as its affine form over the named variables (`y3 = oC0.w = 1·c0.w`).
     pub forms: Vec<String>,
     pub variables: Vec<VariableView>,
     /// Variables that are results of non-affine instructions.
@@ -139,9 +139,13 @@ pub fn recover(text: &str, register: &str) -> Result<(Program, Recovered), Probl
             whole(format!("the program writes no register called `{register}`"))
         })?)
     };
-    let rec = recover::recover(&prog, text, rows).map_err(|e| Problem {
-        line: line_of(&e.0),
-        message: e.0,
+    let rec = recover::recover(&prog, text, rows).map_err(|e| {
+        let line = line_of(&e.0);
+        let prefix = format!("line {line}: ");
+        Problem {
+            line,
+            message: e.0.strip_prefix(&prefix).unwrap_or(&e.0).to_string(),
+        }
     })?;
     if rec.system.vars > MAX_PAGE_VARS {
         return Err(whole(format!(
@@ -158,7 +162,7 @@ pub fn recover(text: &str, register: &str) -> Result<(Program, Recovered), Probl
 pub fn view(prog: &Program, rec: &Recovered) -> RecoveredView {
     RecoveredView {
         rows: rec.rows.iter().map(|r| r.name.clone()).collect(),
-        forms: rec.describe().lines().map(|l| l.trim().to_string()).collect(),
+        forms: forms(rec),
         variables: rec
             .variables
             .iter()
@@ -174,6 +178,27 @@ pub fn view(prog: &Program, rec: &Recovered) -> RecoveredView {
         text: rec.system.to_text(),
         check: check(prog, rec),
     }
+}
+
+/// Each row as `y_r = name = Σ a·variable + b`, the numbers in their shortest f32
+/// spelling (the coefficients come from f32 literals; the system keeps them in f64).
+fn forms(rec: &Recovered) -> Vec<String> {
+    let num = |v: f64| format!("{}", v as f32);
+    let sys = &rec.system;
+    rec.rows
+        .iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let mut parts: Vec<String> = sys.terms[0].rows[r]
+                .iter()
+                .map(|(c, a)| format!("{}·{}", num(*a), rec.variables[*c].name))
+                .collect();
+            if sys.b[r] != 0.0 || parts.is_empty() {
+                parts.push(num(sys.b[r]));
+            }
+            format!("y{r} = {} = {}", row.name, parts.join(" + "))
+        })
+        .collect()
 }
 
 /// What one run of a program gives: per invocation its output registers, and which
@@ -377,7 +402,8 @@ mod tests {
         let vs = "vs_3_0\ndcl_position v0\ndcl_position o0\nmov r0, v0\nif_lt r0.x, r0.y\nmov r0, -r0\nendif\nmov o0, r0\n";
         let p = recover(vs, "").unwrap_err();
         assert_eq!(p.line, 5, "{p:?}");
-        assert!(p.message.contains("flow control"), "{p:?}");
+        assert!(p.message.starts_with("flow control"), "{p:?}");
+        assert!(p.to_string().starts_with("line 5: flow control"), "{p}");
         let p = recover("!!ARBvp1.0\nMOV result.position, vertex.nonesuch;\nEND\n", "").unwrap_err();
         assert_eq!(p.line, 2, "{p:?}");
         assert_eq!(recover("0:1\n", "").unwrap_err().line, 1);
@@ -392,6 +418,10 @@ mod tests {
         let (prog, mut rec) = recover(src, "").unwrap();
         let ok = check(&prog, &rec);
         assert!(ok.agrees() && ok.probes == PROBES, "{ok:?}");
+        let v = view(&prog, &rec);
+        assert_eq!(crate::linear::read(&v.text).unwrap(), rec.system, "{}", v.text);
+        assert_eq!(v.rows[0], "result.position.x");
+        assert!(v.forms[0].contains("2·vertex.position.x"), "{:?}", v.forms);
         rec.system.b[1] += 0.5;
         let bad = check(&prog, &rec);
         assert!(!bad.agrees(), "{bad:?}");

@@ -49,10 +49,11 @@ fn picker(doc: &LinearDoc, dispatch: &Callback<Action>) -> Html {
     let selected = if pristine { doc.example.clone() } else { None };
     let selected = &selected;
     let on_pick = {
-        let (d, d3d9, unpermute) = (dispatch.clone(), doc.d3d9, doc.unpermute);
+        let (d, d3d9, unpermute, converge) = (dispatch.clone(), doc.d3d9, doc.unpermute, doc.converge);
         Callback::from(move |e: Event| {
             if let Some(mut l) = LinearDoc::example(&event_value(&e), d3d9) {
                 l.unpermute = unpermute;
+                l.converge = converge;
                 d.emit(Action::SetLinear(l));
             }
         })

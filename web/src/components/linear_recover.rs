@@ -34,6 +34,7 @@ pub fn controls(doc: &LinearDoc, dispatch: &Callback<Action>) -> Html {
                 };
                 if let Some(mut l) = LinearDoc::example(name, doc.d3d9) {
                     l.unpermute = doc.unpermute;
+                    l.converge = doc.converge;
                     d.emit(Action::SetLinear(l));
                 }
             }
