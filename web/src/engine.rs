@@ -162,10 +162,12 @@ impl Runner {
         };
         let linear = self.doc.linear.clone().unwrap_or_default();
         let t0 = (self.clock)();
-        o.convergence = Some(crate::linear::converge(&linear, &o.after.order).map(|mut c| {
-            c.ms = (self.clock)() - t0;
-            c
-        }));
+        o.convergence = Some(
+            crate::linear::converge(&linear, &o.after.order).map(|mut c| {
+                c.ms = (self.clock)() - t0;
+                c
+            }),
+        );
         o.converging = false;
         vec![Event::Linear {
             id: self.id,

@@ -531,10 +531,12 @@ pub struct ProfileRow {
 /// recovery's view, checked against the program in the executor).
 pub fn load(doc: &LinearDoc) -> Result<(System, Option<RecoveredView>), String> {
     match doc.input {
-        Input::System => read(&doc.text).map(|s| (s, None)).map_err(|p| p.to_string()),
+        Input::System => read(&doc.text)
+            .map(|s| (s, None))
+            .map_err(|p| p.to_string()),
         Input::Program => {
-            let (prog, rec) =
-                crate::linear_recover::recover(&doc.text, &doc.register).map_err(|p| p.to_string())?;
+            let (prog, rec) = crate::linear_recover::recover(&doc.text, &doc.register)
+                .map_err(|p| p.to_string())?;
             let view = crate::linear_recover::view(&prog, &rec);
             Ok((rec.system, Some(view)))
         }
@@ -605,7 +607,9 @@ pub fn run(doc: &LinearDoc) -> Result<Outcome, String> {
 /// (`crate::linear_converge`). A program's recovered system is no iteration: refused.
 pub fn converge(doc: &LinearDoc, order: &[usize]) -> Result<ConvergenceView, String> {
     if !doc.input.is_system() {
-        return Err("a system recovered from a program maps inputs to outputs; it is not iterated".into());
+        return Err(
+            "a system recovered from a program maps inputs to outputs; it is not iterated".into(),
+        );
     }
     let sys = read(&doc.text).map_err(|p| p.to_string())?;
     let g = Grouping {
@@ -852,12 +856,18 @@ mod tests {
         let vs = "vs_3_0\ndcl_position v0\ndcl_position o0\nmov r0, v0\nrep i0\nadd r0, r0, v0\nendrep\nmov o0, r0\n";
         let d = editor_side(&doc(vs, Input::Program)).diagnostics;
         assert_eq!(d.len(), 1, "{d:?}");
-        assert_eq!(LineIndex::new(vs).line_col(d[0].span.start as usize).line, 5);
+        assert_eq!(
+            LineIndex::new(vs).line_col(d[0].span.start as usize).line,
+            5
+        );
         assert!(d[0].message.contains("flow control"), "{d:?}");
         let bad = "!!ARBvp1.0\nMOV result.position, vertex.nonesuch;\nEND\n";
         let d = editor_side(&doc(bad, Input::Program)).diagnostics;
         assert!(d.iter().any(|d| d.is_error()), "{d:?}");
-        assert_eq!(editor_side(&doc("0:1\n", Input::Program)).diagnostics.len(), 1);
+        assert_eq!(
+            editor_side(&doc("0:1\n", Input::Program)).diagnostics.len(),
+            1
+        );
         let ok = LinearDoc::example("yuv-texture", false).unwrap();
         assert!(editor_side(&ok).diagnostics.is_empty());
     }
@@ -926,7 +936,12 @@ mod tests {
             assert!(v.equivalent, "{} (D3D9): {}", e.name, v.headline());
             for d3d9 in [false, true] {
                 let v = verdict(&sys, &g, d3d9, true);
-                assert!(v.equivalent, "{} (un-permuted, d3d9 {d3d9}): {}", e.name, v.headline());
+                assert!(
+                    v.equivalent,
+                    "{} (un-permuted, d3d9 {d3d9}): {}",
+                    e.name,
+                    v.headline()
+                );
             }
             if let Some(r) = rec {
                 assert!(r.check.agrees(), "{}: {}", e.name, r.check.headline());

@@ -136,7 +136,9 @@ pub fn recover(text: &str, register: &str) -> Result<(Program, Recovered), Probl
         Rows::Outputs
     } else {
         Rows::Register(recover::register_named(&prog, register).ok_or_else(|| {
-            whole(format!("the program writes no register called `{register}`"))
+            whole(format!(
+                "the program writes no register called `{register}`"
+            ))
         })?)
     };
     let rec = recover::recover(&prog, text, rows).map_err(|e| {
@@ -245,7 +247,10 @@ impl Inputs {
             caps: &caps,
         };
         Ok(match p.stage() {
-            Stage::Vertex => (run_vertices(&cp, &env, &self.attribs).outputs, vec![true; PROBES]),
+            Stage::Vertex => (
+                run_vertices(&cp, &env, &self.attribs).outputs,
+                vec![true; PROBES],
+            ),
             Stage::Fragment => {
                 let f = run_fragments(&cp, &env, PROBES, false, false, &fragment_input)
                     .map_err(|e| e.to_string())?;
@@ -404,11 +409,18 @@ mod tests {
         assert_eq!(p.line, 5, "{p:?}");
         assert!(p.message.starts_with("flow control"), "{p:?}");
         assert!(p.to_string().starts_with("line 5: flow control"), "{p}");
-        let p = recover("!!ARBvp1.0\nMOV result.position, vertex.nonesuch;\nEND\n", "").unwrap_err();
+        let p = recover(
+            "!!ARBvp1.0\nMOV result.position, vertex.nonesuch;\nEND\n",
+            "",
+        )
+        .unwrap_err();
         assert_eq!(p.line, 2, "{p:?}");
         assert_eq!(recover("0:1\n", "").unwrap_err().line, 1);
-        let p = recover("!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n", "r9")
-            .unwrap_err();
+        let p = recover(
+            "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n",
+            "r9",
+        )
+        .unwrap_err();
         assert!(p.message.contains("`r9`"), "{p:?}");
     }
 
@@ -419,7 +431,12 @@ mod tests {
         let ok = check(&prog, &rec);
         assert!(ok.agrees() && ok.probes == PROBES, "{ok:?}");
         let v = view(&prog, &rec);
-        assert_eq!(crate::linear::read(&v.text).unwrap(), rec.system, "{}", v.text);
+        assert_eq!(
+            crate::linear::read(&v.text).unwrap(),
+            rec.system,
+            "{}",
+            v.text
+        );
         assert_eq!(v.rows[0], "result.position.x");
         assert!(v.forms[0].contains("2·vertex.position.x"), "{:?}", v.forms);
         rec.system.b[1] += 0.5;

@@ -40,7 +40,8 @@ impl Tally {
                     self.failures.push(format!("{label}: refusal {p:?}"));
                 }
                 if p.message.contains("flow control") && p.line == 0 {
-                    self.failures.push(format!("{label}: flow control without a line"));
+                    self.failures
+                        .push(format!("{label}: flow control without a line"));
                 }
                 return;
             }
@@ -51,10 +52,12 @@ impl Tally {
         if v.check.failure.is_none() && v.check.probes == 0 {
             self.unchecked.push(label.to_string());
         } else if !v.check.agrees() || v.check.probes + v.check.left_out != PROBES {
-            self.failures.push(format!("{label}: {}", v.check.headline()));
+            self.failures
+                .push(format!("{label}: {}", v.check.headline()));
         }
         if v.rows.len() != rec.rows.len() || v.variables.len() != rec.variables.len() {
-            self.failures.push(format!("{label}: the view drops rows or variables"));
+            self.failures
+                .push(format!("{label}: the view drops rows or variables"));
         }
         if job {
             self.job(label, src);
@@ -186,7 +189,10 @@ fn example_programs_are_recovered_and_checked() {
         &mut t,
         8,
     );
-    for e in linear::EXAMPLES.iter().filter(|e| e.input() == Input::Program) {
+    for e in linear::EXAMPLES
+        .iter()
+        .filter(|e| e.input() == Input::Program)
+    {
         let src = linear::example_text(e.name).expect("an example");
         t.program(e.name, &src, true);
     }

@@ -49,7 +49,8 @@ fn picker(doc: &LinearDoc, dispatch: &Callback<Action>) -> Html {
     let selected = if pristine { doc.example.clone() } else { None };
     let selected = &selected;
     let on_pick = {
-        let (d, d3d9, unpermute, converge) = (dispatch.clone(), doc.d3d9, doc.unpermute, doc.converge);
+        let (d, d3d9, unpermute, converge) =
+            (dispatch.clone(), doc.d3d9, doc.unpermute, doc.converge);
         Callback::from(move |e: Event| {
             if let Some(mut l) = LinearDoc::example(&event_value(&e), d3d9) {
                 l.unpermute = unpermute;
@@ -112,15 +113,24 @@ fn input(
     let program = doc.input == Input::Program;
     let stage = side.0.profile.map_or(Stage::Vertex, |p| p.stage());
     let (title, help) = if program {
-        ("Straight-line ARB or Direct3D 9 program", format!(
-            "Its outputs (or the register named above) are recovered as y = A·x + b: inputs, interpolants and host-set \
+        (
+            "Straight-line ARB or Direct3D 9 program",
+            format!(
+                "Its outputs (or the register named above) are recovered as y = A·x + b: inputs, interpolants and host-set \
              constants are variables, literals are numbers, and each result of a non-affine instruction (TEX, RCP, a product of \
              two variables, …) is a new variable named after its line. Flow control is refused. Up to {} rows and variables.",
-            linear::MAX_PAGE_VARS))
+                linear::MAX_PAGE_VARS
+            ),
+        )
     } else {
-        ("One row per line", format!(
-            "Each row: `column:coefficient` entries and an optional `b:value` (`-`: an empty row); \
-             `name N`, `repeat K`, `split lower` (Gauss-Seidel); `#` comments. Up to {} variables.", linear::MAX_PAGE_VARS))
+        (
+            "One row per line",
+            format!(
+                "Each row: `column:coefficient` entries and an optional `b:value` (`-`: an empty row); \
+             `name N`, `repeat K`, `split lower` (Gauss-Seidel); `#` comments. Up to {} variables.",
+                linear::MAX_PAGE_VARS
+            ),
+        )
     };
     html! {
         <section class="linear-input" aria-label="Linear system">

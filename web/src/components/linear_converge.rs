@@ -56,8 +56,12 @@ pub fn section(o: &Outcome, doc: &LinearDoc, dispatch: &Callback<Action>) -> Htm
     let body = match &o.convergence {
         _ if !doc.converge => Html::default(),
         Some(Ok(c)) => table(c),
-        Some(Err(e)) => html! { <p class="message bad" id="linear-converge-headline">{ e.clone() }</p> },
-        None if o.converging => html! { <p class="muted working" id="linear-converging">{ "iterating in the worker…" }</p> },
+        Some(Err(e)) => {
+            html! { <p class="message bad" id="linear-converge-headline">{ e.clone() }</p> }
+        }
+        None if o.converging => {
+            html! { <p class="muted working" id="linear-converging">{ "iterating in the worker…" }</p> }
+        }
         None => Html::default(),
     };
     html! {
