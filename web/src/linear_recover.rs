@@ -31,7 +31,7 @@ pub const PROBES: usize = 8;
 pub const MAX_REGISTER: usize = 64;
 const REL_TOL: f64 = 1e-4;
 const ABS_TOL: f64 = 1e-5;
-const PROBE_SEED: u64 = 0x5EED_0011_B;
+const PROBE_SEED: u64 = 0x5EED_0011;
 
 /// One variable (column) of a recovered system, as the page lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
