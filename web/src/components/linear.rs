@@ -205,7 +205,7 @@ fn unpermute(o: &Outcome) -> Html {
         "not emitted (tick “un-permute the outputs” to add them)"
     };
     html! {
-        <p class="muted" id="linear-unpermute">{ format!(
+        <p class="muted" id="linear-unpermute-cost">{ format!(
             "Un-permute MOVs (outputs in fixed registers, original order): original order {} ({} beyond one per output), \
              packed {} ({} beyond) — {state}. With them: {} → {} instructions.",
             b.unpermute_moves, b.unpermute_extra, a.unpermute_moves, a.unpermute_extra,
