@@ -108,6 +108,8 @@ enum Stage {
         known: BTreeMap<Vec<usize>, bool>,
         renders: u32,
     },
+    /// A linear result that asked for its convergence, which the next step adds.
+    Converge(Box<crate::linear::Outcome>, f64),
     Done,
 }
 
@@ -152,12 +154,34 @@ impl Runner {
         matches!(self.stage, Stage::Done)
     }
 
+    /// The linear result again, with both programs iterated to the fixed point (the time
+    /// is still the packing's; the iteration's is in the result).
+    fn converge(&mut self) -> Vec<Event> {
+        let Stage::Converge(mut o, ms) = std::mem::replace(&mut self.stage, Stage::Done) else {
+            return Vec::new();
+        };
+        let linear = self.doc.linear.clone().unwrap_or_default();
+        let t0 = (self.clock)();
+        o.convergence = Some(
+            crate::linear::converge(&linear, &o.after.order).map(|mut c| {
+                c.ms = (self.clock)() - t0;
+                c
+            }),
+        );
+        o.converging = false;
+        vec![Event::Linear {
+            id: self.id,
+            result: Box::new(Ok(*o)),
+            ms,
+        }]
+    }
+
     /// The render's progress event.
     pub fn progress(&self) -> Event {
         let fraction = match &self.stage {
             Stage::Optimize => 0.0,
             Stage::Render { task, .. } => task.fraction(),
-            Stage::Guide { .. } => 0.99,
+            Stage::Guide { .. } | Stage::Converge(..) => 0.99,
             Stage::Done => 1.0,
         };
         Event::Progress {
@@ -176,9 +200,13 @@ impl Runner {
                 let linear = self.doc.linear.clone().unwrap_or_default();
                 let result = Box::new(crate::linear::run(&linear));
                 let ms = (self.clock)() - t0;
-                self.stage = Stage::Done;
+                self.stage = match result.as_ref() {
+                    Ok(o) if o.converging => Stage::Converge(Box::new(o.clone()), ms),
+                    _ => Stage::Done,
+                };
                 vec![Event::Linear { id, result, ms }]
             }
+            Stage::Converge(..) => self.converge(),
             Stage::Optimize => {
                 let t0 = (self.clock)();
                 let parsed = analysis::parse(&self.doc);
@@ -464,6 +492,47 @@ mod tests {
             panic!("{events:?}");
         };
         assert!(result.as_ref().as_ref().unwrap_err().starts_with("line 2:"));
+    }
+
+    /// Convergence asked for: the packing's result first, then the same result with both
+    /// programs iterated to the fixed point, in a step of its own (a newer job cancels it).
+    #[test]
+    fn a_linear_convergence_is_a_second_step() {
+        let mut linear = crate::linear::LinearDoc::example("fig10", false).unwrap();
+        linear.converge = true;
+        let doc = Doc {
+            mode: crate::doc::Mode::Linear,
+            linear: Some(linear),
+            ..Doc::default()
+        };
+        let mut r = Runner::new(job(9, doc), clock());
+        let first = r.step(SLICE_MS);
+        let [Event::Linear { id: 9, result, .. }] = first.as_slice() else {
+            panic!("{first:?}");
+        };
+        let o = result.as_ref().as_ref().unwrap();
+        assert!(o.converging && o.convergence.is_none() && !r.is_done());
+        let second = r.step(SLICE_MS);
+        assert!(r.is_done());
+        let [Event::Linear { id: 9, result, .. }] = second.as_slice() else {
+            panic!("{second:?}");
+        };
+        let o2 = result.as_ref().as_ref().unwrap();
+        assert!(!o2.converging);
+        assert_eq!(o2.after, o.after);
+        let c = o2.convergence.as_ref().unwrap().as_ref().unwrap();
+        assert!(c.agrees(), "{}", c.headline());
+        assert!(c.original.steps > 1 && c.original.steps < crate::linear_converge::MAX_STEPS);
+        // A program's recovered system is not iterated, and says so.
+        let mut prog = crate::linear::LinearDoc::example("colour-matrix", false).unwrap();
+        prog.converge = true;
+        assert!(crate::linear::converge(&prog, &o.after.order).is_err());
+        let doc = Doc {
+            mode: crate::doc::Mode::Linear,
+            linear: Some(prog),
+            ..Doc::default()
+        };
+        assert_eq!(Runner::new(job(10, doc), clock()).run_to_end().len(), 1);
     }
 
     fn fig3() -> Doc {

@@ -19,7 +19,8 @@
 //!   through `bridge` and the message encoding `wire` (wasm only).
 //! - [`scenefile`]: documents imported from and exported to `.shader_test` scene files.
 //! - [`linear`]: the "Linear expression" mode (seed 003): examples, the worker's job
-//!   (search, code, execution verdict).
+//!   (search, code, execution verdict); [`linear_recover`] its systems recovered from
+//!   programs ([`linear_programs`]: the program examples).
 //! - [`examples`], [`estimate`], [`dag`], [`numbers`]: the gallery, the paper's cost
 //!   reasoning, the dependence graph and input validation.
 
@@ -36,6 +37,9 @@ pub mod guidance;
 pub mod handedit;
 pub mod highlight;
 pub mod linear;
+pub mod linear_converge;
+pub mod linear_programs;
+pub mod linear_recover;
 pub mod liveness;
 pub mod machine;
 pub mod numbers;

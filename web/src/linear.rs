@@ -12,6 +12,8 @@
 //! systems (`linear::paper`) and a Jacobi variant of its Gauss-Seidel Poisson system.
 
 use crate::doc::Doc;
+pub use crate::linear_converge::ConvergenceView;
+pub use crate::linear_recover::RecoveredView;
 use hoist_opt::linear::anneal::Rng;
 use hoist_opt::linear::emit::{self, Emitted};
 use hoist_opt::linear::{self, Grouping, Packing, Parts, SearchOptions, System, paper};
@@ -36,11 +38,46 @@ const X_SEED: u64 = 0x11C0_FFEE;
 pub struct LinearDoc {
     /// The system in `linear::parse`'s text format.
     pub text: String,
-    /// The example (an entry of [`EXAMPLES`], by system name) the text came from.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The example (an entry of [`EXAMPLES`], by system name) the text came from. Absent
+    /// from a link means none (not the default document's example).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub example: Option<String>,
     /// Show and run the code as Direct3D 9 vs_3_0 instead of an ARB vertex program.
     pub d3d9: bool,
+    /// What the text is: a system, or a program whose system is recovered.
+    #[serde(skip_serializing_if = "Input::is_system")]
+    pub input: Input,
+    /// For a program: the register to recover (empty: every output the program writes).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub register: String,
+    /// End both programs with the MOVs that write y back in the original order (outputs
+    /// that are fixed registers); the verdict runs those programs.
+    #[serde(skip_serializing_if = "is_false")]
+    pub unpermute: bool,
+    /// Also iterate x ← A·x + b with both programs to the fixed point (`converge`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub converge: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// What the mode's text holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Input {
+    /// A system in `linear::parse`'s text format.
+    #[default]
+    System,
+    /// A straight-line ARB or Direct3D 9 program (`crate::linear_recover`).
+    Program,
+}
+
+impl Input {
+    pub fn is_system(&self) -> bool {
+        *self == Input::System
+    }
 }
 
 impl Default for LinearDoc {
@@ -49,6 +86,10 @@ impl Default for LinearDoc {
             text: String::new(),
             example: None,
             d3d9: false,
+            input: Input::System,
+            register: String::new(),
+            unpermute: false,
+            converge: false,
         })
     }
 }
@@ -56,10 +97,15 @@ impl Default for LinearDoc {
 impl LinearDoc {
     /// The document of example `name` (an entry of [`EXAMPLES`]).
     pub fn example(name: &str, d3d9: bool) -> Option<LinearDoc> {
+        let e = find(name)?;
         Some(LinearDoc {
-            text: system(name)?.to_text(),
+            text: example_text(name)?,
             example: Some(name.to_string()),
             d3d9,
+            input: e.input(),
+            register: String::new(),
+            unpermute: false,
+            converge: false,
         })
     }
 
@@ -67,8 +113,8 @@ impl LinearDoc {
     pub fn is_example_text(&self) -> bool {
         self.example
             .as_deref()
-            .and_then(system)
-            .is_some_and(|s| s.to_text() == self.text)
+            .and_then(example_text)
+            .is_some_and(|t| t == self.text)
     }
 
     /// Clamps what a link may carry; a text over [`MAX_TEXT`] is refused.
@@ -83,6 +129,15 @@ impl LinearDoc {
         if self.example.as_deref().is_some_and(|e| find(e).is_none()) {
             self.example = None;
         }
+        if self.input.is_system() {
+            self.register.clear();
+        }
+        if self.register.len() > crate::linear_recover::MAX_REGISTER {
+            return Err(format!(
+                "the register name is over {} characters",
+                crate::linear_recover::MAX_REGISTER
+            ));
+        }
         Ok(())
     }
 }
@@ -90,7 +145,7 @@ impl LinearDoc {
 /// One system of the mode's example picker and gallery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Example {
-    /// The system's name (`linear::paper`'s, or `jacobi`).
+    /// The system's name (`linear::paper`'s, `jacobi`, or a program's).
     pub name: &'static str,
     pub title: &'static str,
     pub caption: &'static str,
@@ -100,6 +155,8 @@ pub struct Example {
 
 /// The example the mode starts with.
 pub const DEFAULT: &str = "fig13";
+/// The example a switch to program input starts with.
+pub const DEFAULT_PROGRAM: &str = "colour-matrix";
 
 #[rustfmt::skip]
 pub const EXAMPLES: &[Example] = &[
@@ -119,10 +176,33 @@ pub const EXAMPLES: &[Example] = &[
         caption: "§4.1.2, Fig. 13: the tridiagonal S block of the 3D Jacobi Poisson iteration (40 unknowns)." },
     Example { name: "fig14", title: "Fig. 14: 2D wave S* block", gallery: false,
         caption: "§4.2, Fig. 14: the tridiagonal S* block of the 2D wave (32 unknowns)." },
+    Example { name: "colour-matrix", title: "Program: colour matrix and transform", gallery: false,
+        caption: "An ARB vertex program: a sepia colour matrix, a literal model matrix and a texture-coordinate transform; its outputs are recovered as y = A·x + b over the vertex attributes." },
+    Example { name: "yuv-texture", title: "Program: YUV texture to RGB (ps_2_0)", gallery: false,
+        caption: "A Direct3D 9 pixel shader: three texture reads (non-linear, so each result is a variable named after its line) converted from YUV to RGB and blended by a host-set constant." },
 ];
 
 pub fn find(name: &str) -> Option<&'static Example> {
     EXAMPLES.iter().find(|e| e.name == name)
+}
+
+impl Example {
+    /// Whether the example is a program (its system is recovered) or a system.
+    pub fn input(&self) -> Input {
+        if crate::linear_programs::source(self.name).is_some() {
+            Input::Program
+        } else {
+            Input::System
+        }
+    }
+}
+
+/// The editor text of example `name`: its system's text, or its program.
+pub fn example_text(name: &str) -> Option<String> {
+    find(name)?;
+    crate::linear_programs::source(name)
+        .map(str::to_string)
+        .or_else(|| system(name).map(|s| s.to_text()))
 }
 
 /// The gallery id (and `#ex=` link) of an example.
@@ -222,25 +302,40 @@ pub fn read(text: &str) -> Result<System, Problem> {
     Ok(sys)
 }
 
-/// The text as the page's editor shows it: no program, [`read`]'s problem (if any) as a
-/// diagnostic on its line.
-pub fn editor_side(text: &str) -> crate::analysis::Side {
-    let diagnostics = match read(text) {
-        Ok(_) => Vec::new(),
-        Err(p) => {
-            let span = u32::try_from(p.line)
-                .ok()
-                .filter(|l| *l > 0)
-                .map_or(hoist_asm::Span::NONE, |l| {
-                    crate::scene_text::line_span(text, l)
-                });
-            vec![hoist_asm::Diagnostic::error("linear", p.message, span)]
+/// A problem as the editor's diagnostic, at its line (the whole text for line 0).
+fn diagnostic(text: &str, p: Problem) -> hoist_asm::Diagnostic {
+    let span = u32::try_from(p.line)
+        .ok()
+        .filter(|l| *l > 0)
+        .map_or(hoist_asm::Span::NONE, |l| {
+            crate::scene_text::line_span(text, l)
+        });
+    hoist_asm::Diagnostic::error("linear", p.message, span)
+}
+
+/// The text as the page's editor shows it. A system: no program, [`read`]'s problem (if
+/// any) as a diagnostic on its line. A program: its parse, and when it parses, why no
+/// system can be recovered from it (flow control, too many variables) at its line.
+pub fn editor_side(doc: &LinearDoc) -> crate::analysis::Side {
+    let text = &doc.text;
+    if doc.input == Input::Program && hoist_asm::detect_profile(text).is_some() {
+        let mut side = crate::analysis::Side::parse(text, None);
+        if side.program.is_some()
+            && !side.diagnostics.iter().any(|d| d.is_error())
+            && let Err(p) = crate::linear_recover::recover(text, &doc.register)
+        {
+            side.diagnostics.push(diagnostic(text, p));
         }
+        return side;
+    }
+    let problem = match doc.input {
+        Input::System => read(text).err(),
+        Input::Program => crate::linear_recover::recover(text, &doc.register).err(),
     };
     crate::analysis::Side {
         detected: None,
         profile: None,
-        diagnostics,
+        diagnostics: problem.map(|p| diagnostic(text, p)).into_iter().collect(),
         program: None,
         lines: Default::default(),
         fits: None,
@@ -314,6 +409,12 @@ pub struct Side {
     pub instructions: usize,
     /// Instructions beyond the model's cost (`linear::emit` names why).
     pub extra: usize,
+    /// The MOVs that write y back in the original order (`emit::unpermute`), and how many
+    /// exceed the one per output any order needs; in `code` when the document asks.
+    #[serde(default)]
+    pub unpermute_moves: usize,
+    #[serde(default)]
+    pub unpermute_extra: usize,
 }
 
 /// A method the search tried, and its best cost.
@@ -403,6 +504,18 @@ pub struct Outcome {
     /// (`linear::profile_cost`).
     #[serde(default)]
     pub profiles: Vec<ProfileRow>,
+    /// For a program input: the recovered system, its variables and its check.
+    #[serde(default)]
+    pub recovered: Option<RecoveredView>,
+    /// The code ends with the un-permute MOVs, and the verdict ran it.
+    #[serde(default)]
+    pub unpermute: bool,
+    /// The convergence was asked for and follows in a second event (same job).
+    #[serde(default)]
+    pub converging: bool,
+    /// Both programs iterated to the fixed point ([`convergence`]).
+    #[serde(default)]
+    pub convergence: Option<Result<ConvergenceView, String>>,
 }
 
 /// One profile's instruction count before and after, with what the model leaves out there.
@@ -414,16 +527,31 @@ pub struct ProfileRow {
     pub rule: String,
 }
 
+/// The system of a document: its text read, or recovered from its program (with the
+/// recovery's view, checked against the program in the executor).
+pub fn load(doc: &LinearDoc) -> Result<(System, Option<RecoveredView>), String> {
+    match doc.input {
+        Input::System => read(&doc.text)
+            .map(|s| (s, None))
+            .map_err(|p| p.to_string()),
+        Input::Program => {
+            let (prog, rec) = crate::linear_recover::recover(&doc.text, &doc.register)
+                .map_err(|p| p.to_string())?;
+            let view = crate::linear_recover::view(&prog, &rec);
+            Ok((rec.system, Some(view)))
+        }
+    }
+}
+
 /// The worker's job: search, code, verdict. `Err`: the text is not a system the page packs.
 pub fn run(doc: &LinearDoc) -> Result<Outcome, String> {
-    let sys = read(&doc.text).map_err(|p| p.to_string())?;
+    let (sys, recovered) = load(doc)?;
     let sol = linear::optimize(&sys, &SearchOptions::default());
     let identity = Grouping::identity(sys.m);
-    let before = side(&sys, &identity, doc.d3d9);
-    let after = side(&sys, &sol.grouping, doc.d3d9);
-    let verdict = verdict(&sys, &sol.grouping, doc.d3d9);
-    let paper = doc
-        .is_example_text()
+    let before = side(&sys, &identity, doc);
+    let after = side(&sys, &sol.grouping, doc);
+    let verdict = verdict(&sys, &sol.grouping, doc.d3d9, doc.unpermute);
+    let paper = (doc.is_example_text() && doc.input.is_system())
         .then(|| doc.example.as_deref().and_then(paper::case))
         .flatten()
         .map(|c| PaperFigures {
@@ -468,7 +596,29 @@ pub fn run(doc: &LinearDoc) -> Result<Outcome, String> {
                 rule: a.rule.to_string(),
             })
             .collect(),
+        recovered,
+        unpermute: doc.unpermute,
+        converging: doc.converge && doc.input.is_system(),
+        convergence: None,
     })
+}
+
+/// The convergence of a document's system under the packed order `order`
+/// (`crate::linear_converge`). A program's recovered system is no iteration: refused.
+pub fn converge(doc: &LinearDoc, order: &[usize]) -> Result<ConvergenceView, String> {
+    if !doc.input.is_system() {
+        return Err(
+            "a system recovered from a program maps inputs to outputs; it is not iterated".into(),
+        );
+    }
+    let sys = read(&doc.text).map_err(|p| p.to_string())?;
+    let g = Grouping {
+        perm: order.to_vec(),
+    };
+    if g.perm.len() != sys.m {
+        return Err("the grouping does not belong to this system".into());
+    }
+    crate::linear_converge::convergence(&sys, &g)
 }
 
 fn entries(sys: &System) -> Vec<(u16, u16, f64)> {
@@ -490,7 +640,7 @@ fn entries(sys: &System) -> Vec<(u16, u16, f64)> {
     out
 }
 
-fn side(sys: &System, g: &Grouping, d3d9: bool) -> Side {
+fn side(sys: &System, g: &Grouping, doc: &LinearDoc) -> Side {
     let pk = Packing::new(sys, g);
     let n = sys.groups();
     let mut blocks = Vec::new();
@@ -517,14 +667,22 @@ fn side(sys: &System, g: &Grouping, d3d9: bool) -> Side {
             });
         }
     }
-    let e = code(sys, g, d3d9);
+    let e = code(sys, g, doc.d3d9);
+    let outputs: Vec<usize> = (0..n).collect();
+    let u = emit::unpermute(g, &outputs, doc.d3d9);
+    let mut code = e.body;
+    if doc.unpermute {
+        code += &u.text;
+    }
     Side {
         order: g.perm.clone(),
         blocks,
         cost: pk.parts().into(),
-        code: e.body,
+        code,
         instructions: e.instructions,
         extra: e.extra,
+        unpermute_moves: u.moves,
+        unpermute_extra: u.extra,
     }
 }
 
@@ -546,19 +704,22 @@ pub fn vectors(m: usize) -> Vec<Vec<f64>> {
 
 /// Runs the program of grouping `g` on `xs` in the executor: y per vector, by variable
 /// (`hoist_verify::linear::Runner`, which the tests and the command line use too).
+/// `fixed`: the program ends with the un-permute MOVs, and y is read from the outputs in
+/// the original order, with no permutation applied.
 pub fn execute(
     sys: &System,
     g: &Grouping,
     xs: &[Vec<f64>],
     d3d9: bool,
+    fixed: bool,
 ) -> Result<Vec<Vec<f64>>, String> {
-    Ok(hoist_verify::linear::Runner::new(sys, g, d3d9, false)?.run(xs))
+    Ok(hoist_verify::linear::Runner::new(sys, g, d3d9, fixed)?.run(xs))
 }
 
 /// Runs the original and the packed program on [`vectors`] and compares their y.
-pub fn verdict(sys: &System, packed: &Grouping, d3d9: bool) -> Verdict {
+pub fn verdict(sys: &System, packed: &Grouping, d3d9: bool, fixed: bool) -> Verdict {
     let xs = vectors(sys.m);
-    let run = |g: &Grouping| execute(sys, g, &xs, d3d9);
+    let run = |g: &Grouping| execute(sys, g, &xs, d3d9, fixed);
     let (orig, pack) = match (run(&Grouping::identity(sys.m)), run(packed)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
@@ -624,11 +785,14 @@ mod tests {
     #[test]
     fn examples_are_systems_and_round_trip_as_text() {
         for e in EXAMPLES {
-            let s = system(e.name).unwrap_or_else(|| panic!("{}", e.name));
-            assert!(s.vars <= MAX_PAGE_VARS, "{}", e.name);
             let d = LinearDoc::example(e.name, false).unwrap();
             assert!(d.is_example_text());
-            assert_eq!(read(&d.text).unwrap(), s, "{}", e.name);
+            let (s, rec) = load(&d).unwrap_or_else(|m| panic!("{}: {m}", e.name));
+            assert!(s.vars <= MAX_PAGE_VARS, "{}", e.name);
+            assert_eq!(rec.is_some(), e.input() == Input::Program, "{}", e.name);
+            if e.input() == Input::System {
+                assert_eq!(system(e.name), Some(s), "{}", e.name);
+            }
         }
         let j = system("jacobi").unwrap();
         let gs = system("gauss-seidel").unwrap();
@@ -654,19 +818,31 @@ mod tests {
         let mut d = LinearDoc {
             text: "x".repeat(MAX_TEXT + 1),
             example: Some("nonesuch".into()),
-            d3d9: false,
+            register: "r1".into(),
+            ..LinearDoc::default()
         };
         assert!(d.sanitize().is_err());
         d.text = "0:1".into();
         d.sanitize().unwrap();
         assert_eq!(d.example, None);
+        assert_eq!(d.register, "", "a system has no register");
+        d.input = Input::Program;
+        d.register = "r".repeat(crate::linear_recover::MAX_REGISTER + 1);
+        assert!(d.sanitize().is_err());
+        d.register = " oC0 ".into();
+        d.sanitize().unwrap();
     }
 
     #[test]
     fn the_editor_marks_the_broken_line() {
         use hoist_asm::diag::LineIndex;
         let text = "name t\n0:1 1:2\n  1:x  \n";
-        let d = editor_side(text).diagnostics;
+        let doc = |text: &str, input| LinearDoc {
+            text: text.into(),
+            input,
+            ..LinearDoc::default()
+        };
+        let d = editor_side(&doc(text, Input::System)).diagnostics;
         assert_eq!(d.len(), 1);
         let at = LineIndex::new(text).line_col(d[0].span.start as usize);
         assert_eq!((at.line, at.col), (3, 3));
@@ -674,12 +850,26 @@ mod tests {
             &text[d[0].span.start as usize..d[0].span.end as usize],
             "1:x"
         );
-        assert!(
-            editor_side(&LinearDoc::default().text)
-                .diagnostics
-                .is_empty()
+        assert!(editor_side(&LinearDoc::default()).diagnostics.is_empty());
+        assert_eq!(editor_side(&doc("", Input::System)).diagnostics.len(), 1);
+        // A program: its parse errors, and a refusal of the recovery at its line.
+        let vs = "vs_3_0\ndcl_position v0\ndcl_position o0\nmov r0, v0\nrep i0\nadd r0, r0, v0\nendrep\nmov o0, r0\n";
+        let d = editor_side(&doc(vs, Input::Program)).diagnostics;
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(
+            LineIndex::new(vs).line_col(d[0].span.start as usize).line,
+            5
         );
-        assert_eq!(editor_side("").diagnostics.len(), 1);
+        assert!(d[0].message.contains("flow control"), "{d:?}");
+        let bad = "!!ARBvp1.0\nMOV result.position, vertex.nonesuch;\nEND\n";
+        let d = editor_side(&doc(bad, Input::Program)).diagnostics;
+        assert!(d.iter().any(|d| d.is_error()), "{d:?}");
+        assert_eq!(
+            editor_side(&doc("0:1\n", Input::Program)).diagnostics.len(),
+            1
+        );
+        let ok = LinearDoc::example("yuv-texture", false).unwrap();
+        assert!(editor_side(&ok).diagnostics.is_empty());
     }
 
     #[test]
@@ -738,12 +928,25 @@ mod tests {
                 "{}",
                 e.name
             );
-            let sys = system(e.name).unwrap();
+            let (sys, rec) = load(&doc).unwrap();
             let g = Grouping {
                 perm: o.after.order.clone(),
             };
-            let v = verdict(&sys, &g, true);
+            let v = verdict(&sys, &g, true, false);
             assert!(v.equivalent, "{} (D3D9): {}", e.name, v.headline());
+            for d3d9 in [false, true] {
+                let v = verdict(&sys, &g, d3d9, true);
+                assert!(
+                    v.equivalent,
+                    "{} (un-permuted, d3d9 {d3d9}): {}",
+                    e.name,
+                    v.headline()
+                );
+            }
+            if let Some(r) = rec {
+                assert!(r.check.agrees(), "{}: {}", e.name, r.check.headline());
+                assert_eq!(r.check.probes, crate::linear_recover::PROBES);
+            }
         }
         let fig13 = run(&LinearDoc::example("fig13", true).unwrap()).unwrap();
         assert_eq!((fig13.before.cost.total, fig13.after.cost.total), (38, 20));
@@ -785,7 +988,7 @@ mod tests {
             let sys = read(&text).unwrap_or_else(|p| panic!("{p}\n{text}"));
             let sol = linear::optimize(&sys, &quick());
             for d3d9 in [false, true] {
-                let v = verdict(&sys, &sol.grouping, d3d9);
+                let v = verdict(&sys, &sol.grouping, d3d9, false);
                 assert!(v.equivalent, "{text}\n(d3d9 {d3d9}): {}", v.headline());
             }
         }

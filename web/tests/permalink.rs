@@ -80,6 +80,9 @@ fn linear_documents_round_trip() {
             text: "name mine\n0:1 1:-2.5 b:3\n1:0.25\n".into(),
             example: Some("fig13".into()),
             d3d9: true,
+            unpermute: true,
+            converge: true,
+            ..LinearDoc::default()
         }),
         ..Doc::default()
     };
@@ -87,6 +90,36 @@ fn linear_documents_round_trip() {
         decode(&encode(&doc)),
         Ok(Link::State(Box::new(doc.clone())))
     );
+    // A program whose system is recovered, with a register: kind, text and register
+    // survive; a system drops a register it cannot use.
+    let program = LinearDoc {
+        text: linear::example_text("yuv-texture").expect("a program example"),
+        example: None,
+        input: linear::Input::Program,
+        register: "r3".into(),
+        ..LinearDoc::default()
+    };
+    let prog_doc = Doc {
+        mode: Mode::Linear,
+        linear: Some(program.clone()),
+        ..Doc::default()
+    };
+    assert_eq!(
+        decode(&encode(&prog_doc)),
+        Ok(Link::State(Box::new(prog_doc.clone())))
+    );
+    let mut stray = prog_doc.clone();
+    stray.linear.as_mut().unwrap().input = linear::Input::System;
+    match decode(&encode(&stray)) {
+        Ok(Link::State(d)) => assert_eq!(d.linear.unwrap().register, ""),
+        other => panic!("{other:?}"),
+    }
+    let mut long = prog_doc;
+    long.linear.as_mut().unwrap().register = "r".repeat(1000);
+    assert!(matches!(
+        decode(&encode(&long)),
+        Err(hoist_web::codec::DecodeError::Invalid(m)) if m.contains("register")
+    ));
     // Hostile: an unknown example is dropped, an oversized system refused, an unknown mode
     // is malformed.
     doc.linear.as_mut().unwrap().example = Some("../../etc".into());

@@ -8,7 +8,7 @@ use crate::components::linear_heat::HeatMap;
 use crate::components::{Shared, event_value, segs_html};
 use crate::doc::Mode;
 use crate::highlight;
-use crate::linear::{self, LinearDoc, Outcome, sci};
+use crate::linear::{self, Input, LinearDoc, Outcome, sci};
 use crate::state::{Action, LinearResult, State};
 use hoist_asm::{Dialect, Stage};
 use serde::Serialize;
@@ -46,14 +46,23 @@ pub struct LinearProps {
 
 fn picker(doc: &LinearDoc, dispatch: &Callback<Action>) -> Html {
     let pristine = doc.is_example_text();
+    let selected = if pristine { doc.example.clone() } else { None };
+    let selected = &selected;
     let on_pick = {
-        let (d, d3d9) = (dispatch.clone(), doc.d3d9);
+        let (d, d3d9, unpermute, converge) =
+            (dispatch.clone(), doc.d3d9, doc.unpermute, doc.converge);
         Callback::from(move |e: Event| {
-            if let Some(l) = LinearDoc::example(&event_value(&e), d3d9) {
+            if let Some(mut l) = LinearDoc::example(&event_value(&e), d3d9) {
+                l.unpermute = unpermute;
+                l.converge = converge;
                 d.emit(Action::SetLinear(l));
             }
         })
     };
+    let option = |e: &linear::Example| {
+        html! { <option value={e.name} selected={selected.as_deref() == Some(e.name)}>{ e.title }</option> }
+    };
+    let of = |input: Input| linear::EXAMPLES.iter().filter(move |e| e.input() == input);
     let on_dialect = {
         let (d, doc) = (dispatch.clone(), doc.clone());
         Callback::from(move |e: Event| {
@@ -63,19 +72,17 @@ fn picker(doc: &LinearDoc, dispatch: &Callback<Action>) -> Html {
             }))
         })
     };
-    let selected = if pristine { doc.example.clone() } else { None };
     let caption = doc.example.as_deref().and_then(linear::find).map(|e| {
         let edited = if pristine { "" } else { " (edited)" };
         format!("{}{edited}: {}", e.title, e.caption)
     });
     html! {
         <div class="linear-pick">
-            <label>{ "System " }
+            <label>{ "Example " }
                 <select id="linear-example" onchange={on_pick}>
                     <option value="" selected={selected.is_none()}>{ "your own (edited)" }</option>
-                    { for linear::EXAMPLES.iter().map(|e| html! {
-                        <option value={e.name} selected={selected.as_deref() == Some(e.name)}>{ e.title }</option>
-                    }) }
+                    <optgroup label="Systems">{ for of(Input::System).map(option) }</optgroup>
+                    <optgroup label="Programs (system recovered)">{ for of(Input::Program).map(option) }</optgroup>
                 </select>
             </label>
             <label>{ " Code " }
@@ -103,16 +110,36 @@ fn input(
             }))
         })
     };
+    let program = doc.input == Input::Program;
+    let stage = side.0.profile.map_or(Stage::Vertex, |p| p.stage());
+    let (title, help) = if program {
+        (
+            "Straight-line ARB or Direct3D 9 program",
+            format!(
+                "Its outputs (or the register named above) are recovered as y = A·x + b: inputs, interpolants and host-set \
+             constants are variables, literals are numbers, and each result of a non-affine instruction (TEX, RCP, a product of \
+             two variables, …) is a new variable named after its line. Flow control is refused. Up to {} rows and variables.",
+                linear::MAX_PAGE_VARS
+            ),
+        )
+    } else {
+        (
+            "One row per line",
+            format!(
+                "Each row: `column:coefficient` entries and an optional `b:value` (`-`: an empty row); \
+             `name N`, `repeat K`, `split lower` (Gauss-Seidel); `#` comments. Up to {} variables.",
+                linear::MAX_PAGE_VARS
+            ),
+        )
+    };
     html! {
         <section class="linear-input" aria-label="Linear system">
             <h2>{ "System y = A·x + b" }</h2>
+            { crate::components::linear_recover::controls(doc, dispatch) }
             { picker(doc, dispatch) }
-            <Editor id="linear-text" title="One row per line" value={doc.text.clone()} stage={Stage::Vertex}
-                side={Some(side)} {onchange} scene=true />
-            <p class="muted small">
-                { format!("Each row: `column:coefficient` entries and an optional `b:value` (`-`: an empty row); \
-                   `name N`, `repeat K`, `split lower` (Gauss-Seidel); `#` comments. Up to {} variables.", linear::MAX_PAGE_VARS) }
-            </p>
+            <Editor id="linear-text" {title} value={doc.text.clone()} {stage}
+                side={Some(side)} {onchange} scene={!program} />
+            <p class="muted small">{ help }</p>
         </section>
     }
 }
@@ -160,11 +187,29 @@ fn costs(o: &Outcome, ms: f64) -> Html {
             </table>
             <p class="muted small">{ "Emitted instructions are one evaluation; “beyond the model” counts what the paper's cost leaves out \
                 (a MOV for a block row without blocks or for the lanes a first DP4 leaves, an ADD for b where one instruction reads one constant)." }</p>
+            { unpermute(o) }
             { profiles(o) }
             <details class="methods"><summary>{ "methods tried" }</summary>
                 <ul>{ for o.methods.iter().map(|m| html! { <li>{ format!("{:>5}  {}", m.cost, m.method) }</li> }) }</ul>
             </details>
         </section>
+    }
+}
+
+/// The un-permute MOVs of both orders: what fixed output registers cost.
+fn unpermute(o: &Outcome) -> Html {
+    let (b, a) = (&o.before, &o.after);
+    let state = if o.unpermute {
+        "in the code below and run by the verdict"
+    } else {
+        "not emitted (tick “un-permute the outputs” to add them)"
+    };
+    html! {
+        <p class="muted" id="linear-unpermute-cost">{ format!(
+            "Un-permute MOVs (outputs in fixed registers, original order): original order {} ({} beyond one per output), \
+             packed {} ({} beyond) — {state}. With them: {} → {} instructions.",
+            b.unpermute_moves, b.unpermute_extra, a.unpermute_moves, a.unpermute_extra,
+            b.instructions + b.unpermute_moves, a.instructions + a.unpermute_moves) }</p>
     }
 }
 
@@ -201,12 +246,11 @@ fn grouping(o: &Outcome) -> Html {
             format!("attrib[{g}] → y{g}")
         }
     };
-    let var = |v: usize| {
-        if v < o.vars {
-            format!("x{v}")
-        } else {
-            "pad".into()
-        }
+    let names = o.recovered.as_ref().map(|r| &r.variables);
+    let var = |v: usize| match names.and_then(|n| n.get(v)) {
+        Some(n) => format!("x{v} ({})", n.name),
+        None if v < o.vars => format!("x{v}"),
+        None => "pad".into(),
     };
     html! {
         <section class="linear-grouping" aria-label="Grouping">
@@ -240,10 +284,10 @@ fn verdict(o: &Outcome) -> Html {
             <p class="headline">{ v.headline() }</p>
             if v.error.is_none() {
                 <p class="muted">{ format!(
-                    "Both programs ran in the executor on {} seeded random x (one vertex each); y compared by variable over {} rows. \
+                    "Both programs{} ran in the executor on {} seeded random x (one vertex each); y compared by variable over {} rows. \
                      Max |y_original − y_packed| {}; max |y − (A·x + b)| in f64: original {}, packed {}. \
                      Closest to its tolerance: row {}, {} against {}.",
-                    v.vectors, v.rows, sci(v.max_delta), sci(v.max_error[0]), sci(v.max_error[1]), v.worst_row,
+                    if o.unpermute { ", with their un-permute MOVs," } else { "" }, v.vectors, v.rows, sci(v.max_delta), sci(v.max_error[0]), sci(v.max_error[1]), v.worst_row,
                     sci(v.worst_delta), sci(v.worst_tolerance)) }</p>
             }
         </section>
@@ -266,8 +310,13 @@ fn result_view(o: &Shared<Outcome>, ms: f64) -> Html {
     let side = |after: bool| if after { &o.after } else { &o.before };
     let title = |after: bool| {
         let s = side(after);
+        let moves = if o.unpermute {
+            format!(" + {} un-permute MOVs", s.unpermute_moves)
+        } else {
+            String::new()
+        };
         format!(
-            "{} — {} instructions ({} beyond the model)",
+            "{} — {} instructions ({} beyond the model){moves}",
             if after { "Packed" } else { "Original order" },
             s.instructions,
             s.extra
@@ -297,14 +346,20 @@ fn result_view(o: &Shared<Outcome>, ms: f64) -> Html {
 
 #[function_component(LinearView)]
 pub fn linear_view(p: &LinearProps) -> Html {
-    let side = use_memo(p.doc.text.clone(), |t| {
-        Shared(std::rc::Rc::new(linear::editor_side(t)))
+    let side = use_memo(p.doc.clone(), |d| {
+        Shared(std::rc::Rc::new(linear::editor_side(d)))
     });
     let body = match (&p.result, &p.engine_error) {
         (_, Some(e)) if !p.current => {
             html! { <p class="message bad" id="linear-problem">{ e.clone() }</p> }
         }
-        (Some(Ok(o)), _) => html! { <Results outcome={Shared(o.clone())} ms={p.ms} /> },
+        (Some(Ok(o)), _) => html! {
+            <>
+                if let Some(r) = &o.recovered { { crate::components::linear_recover::recovered(r, &p.doc, &p.dispatch) } }
+                <Results outcome={Shared(o.clone())} ms={p.ms} />
+                { crate::components::linear_converge::section(o, &p.doc, &p.dispatch) }
+            </>
+        },
         (Some(Err(e)), _) => html! { <p class="message bad" id="linear-problem">{ e.clone() }</p> },
         (None, _) => html! { <p class="muted">{ "Packing…" }</p> },
     };
@@ -348,6 +403,53 @@ pub struct Report {
     row_major_after: Option<u32>,
     error: Option<String>,
     ms: f64,
+    /// `system` or `program`.
+    input: &'static str,
+    /// A program's recovered system: row and variable names, non-affine variables, and
+    /// its check against the program in the executor.
+    recovered_rows: Option<Vec<String>>,
+    recovered_variables: Option<Vec<String>>,
+    recovered_nonlinear: Option<usize>,
+    recover_check: Option<String>,
+    recover_agrees: Option<bool>,
+    recover_probes: Option<usize>,
+    /// The un-permute option, its MOVs (original order, packed) and whether the code
+    /// shown ends with them.
+    unpermute: bool,
+    unpermute_moves: Option<[usize; 2]>,
+    unpermute_extra: Option<[usize; 2]>,
+    /// The convergence: asked for, under way, its headline, steps (original, packed), the
+    /// difference of the solutions, and whether both converged to the same one.
+    converge: bool,
+    converging: bool,
+    convergence: Option<String>,
+    converge_steps: Option<[usize; 2]>,
+    converge_between: Option<f64>,
+    converge_agrees: Option<bool>,
+}
+
+fn report_more(r: &mut Report, o: &Outcome) {
+    if let Some(rec) = &o.recovered {
+        r.recovered_rows = Some(rec.rows.clone());
+        r.recovered_variables = Some(rec.variables.iter().map(|v| v.name.clone()).collect());
+        r.recovered_nonlinear = Some(rec.nonlinear);
+        r.recover_check = Some(rec.check.headline());
+        r.recover_agrees = Some(rec.check.agrees());
+        r.recover_probes = Some(rec.check.probes);
+    }
+    r.unpermute_moves = Some([o.before.unpermute_moves, o.after.unpermute_moves]);
+    r.unpermute_extra = Some([o.before.unpermute_extra, o.after.unpermute_extra]);
+    r.converging = o.converging;
+    match &o.convergence {
+        Some(Ok(c)) => {
+            r.convergence = Some(c.headline());
+            r.converge_steps = Some([c.original.steps, c.packed.steps]);
+            r.converge_between = Some(c.between);
+            r.converge_agrees = Some(c.agrees());
+        }
+        Some(Err(e)) => r.convergence = Some(format!("not run: {e}")),
+        None => {}
+    }
 }
 
 pub fn report(s: &State) -> Report {
@@ -361,6 +463,14 @@ pub fn report(s: &State) -> Report {
         ms: s.linear_ms,
         ..Report::default()
     };
+    let doc = s.doc.linear.clone().unwrap_or_default();
+    r.input = if doc.input.is_system() {
+        "system"
+    } else {
+        "program"
+    };
+    r.unpermute = doc.unpermute;
+    r.converge = doc.converge;
     match &s.linear {
         Some(Ok(o)) => {
             r.cost_before = Some(o.before.cost.total);
@@ -374,6 +484,7 @@ pub fn report(s: &State) -> Report {
             r.blocks_after = Some(o.after.blocks.len());
             r.column_major_after = Some(o.after.cost.column_major_blocks);
             r.row_major_after = Some(o.after.cost.row_major_blocks);
+            report_more(&mut r, o);
         }
         Some(Err(e)) => r.error = Some(e.clone()),
         None => {}

@@ -1,0 +1,447 @@
+//! The linear mode's "program" input (seed 003, issue 11): a straight-line ARB or Direct3D 9
+//! vertex/fragment program whose outputs (or one named register) are y = A·x + b over its
+//! inputs, host-set constants and the results of non-affine instructions
+//! (`hoist_opt::linear::recover`, as `hoist linear FILE [--register R]` uses it).
+//!
+//! [`recover`] parses the text under the page's limits and recovers the system, with every
+//! refusal (a parse error, flow control, too many variables) at its line. [`check`] proves
+//! the recovery by execution, as `crates/opt/tests/linear_recover.rs` does: the program runs
+//! in the executor on [`PROBES`] seeded random invocations (attributes, interpolants,
+//! host-set constants, generated textures); each variable's value in the same invocations
+//! is read by a probe (an input or constant by a MOV into an output, "the result of line
+//! N" by the program cut after line N), and every row must equal A·x + b in f64 within
+//! 1e-4 of Σ|a·x| + |b| plus 1e-5. Killed fragments and invocations where a variable the
+//! rows use is not finite are left out and counted.
+
+use crate::linear::{MAX_PAGE_VARS, MAX_TEXT, Problem};
+use hoist_asm::ir::{ConstBinding, Semantic};
+use hoist_asm::{Dst, Inst, Op, ParseOptions, Program, Reg, RegFile, Src, Stage, WriteMask};
+use hoist_opt::linear::anneal::Rng;
+use hoist_opt::linear::recover::{self, Origin, Recovered, Rows};
+use hoist_raster::probe::{StageEnv, run_fragments, run_vertices};
+use hoist_raster::raster::CompiledProgram;
+use hoist_raster::{ATTRIBS, Caps, GlState, StageParams, Texture};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Invocations the recovered system is checked on.
+pub const PROBES: usize = 8;
+/// Longest register name the document carries.
+pub const MAX_REGISTER: usize = 64;
+const REL_TOL: f64 = 1e-4;
+const ABS_TOL: f64 = 1e-5;
+const PROBE_SEED: u64 = 0x5EED_0011;
+
+/// One variable (column) of a recovered system, as the page lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariableView {
+    /// `vertex.color.x`, `line 7 TEX .y`.
+    pub name: String,
+    /// The source line of a non-affine result (1-based); None for an input or constant.
+    pub line: Option<usize>,
+}
+
+/// The recovered system as the page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecoveredView {
+    /// `rows[r]` names row r (`result.color.y`); rows beyond are padding.
+    pub rows: Vec<String>,
+    /// Each row as its affine form over the named variables (`y3 = oC0.w = 1·c0.w`).
+    pub forms: Vec<String>,
+    pub variables: Vec<VariableView>,
+    /// Variables that are results of non-affine instructions.
+    pub nonlinear: usize,
+    /// The system in the mode's text format.
+    pub text: String,
+    pub check: Probes,
+}
+
+/// The recovered system against the user's program in the executor.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Probes {
+    /// Invocations compared (all rows each).
+    pub probes: usize,
+    /// Invocations left out (a killed fragment, a non-finite value).
+    pub left_out: usize,
+    /// Largest |y − (A·x + b)| over the compared rows.
+    pub max_error: f64,
+    /// The first disagreement, or why the program could not run.
+    pub failure: Option<String>,
+}
+
+impl Probes {
+    pub fn agrees(&self) -> bool {
+        self.failure.is_none() && self.probes > 0
+    }
+
+    /// The check in a few words, for the page and `hoistReport()`.
+    pub fn headline(&self) -> String {
+        match &self.failure {
+            Some(f) => format!("recovered system DISAGREES with the program: {f}"),
+            None if self.probes == 0 => format!(
+                "recovered system not checked: all {} invocations were left out",
+                self.left_out
+            ),
+            None => format!(
+                "recovered system checked on {} probes (max |y − (A·x + b)| {})",
+                self.probes,
+                crate::linear::sci(self.max_error)
+            ),
+        }
+    }
+}
+
+/// The 1-based line a recovery message names (`line N: …`, `… by line N`).
+fn line_of(message: &str) -> usize {
+    let digits = |s: &str| -> Option<usize> {
+        s.chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .ok()
+    };
+    message
+        .match_indices("line ")
+        .find_map(|(i, w)| digits(&message[i + w.len()..]))
+        .unwrap_or(0)
+}
+
+/// Parses `text` and recovers the system of its outputs (`register` empty) or of the
+/// register named `register`, held to the page's limits.
+pub fn recover(text: &str, register: &str) -> Result<(Program, Recovered), Problem> {
+    let whole = |message: String| Problem { line: 0, message };
+    if text.len() > MAX_TEXT {
+        return Err(whole(format!("the text exceeds {} KiB", MAX_TEXT / 1024)));
+    }
+    if hoist_asm::detect_profile(text).is_none() {
+        return Err(Problem {
+            line: 1,
+            message: "no program header: start with !!ARBvp1.0, !!ARBfp1.0, vs_… or ps_…".into(),
+        });
+    }
+    let parsed = hoist_asm::parse(text, &ParseOptions::default());
+    let diags = parsed.diagnostics.clone();
+    let prog = parsed.into_result().map_err(|_| {
+        diags.iter().find(|d| d.is_error()).map_or_else(
+            || whole("the program does not parse".into()),
+            |d| Problem {
+                line: d.position(text).line as usize,
+                message: d.message.clone(),
+            },
+        )
+    })?;
+    let register = register.trim();
+    let rows = if register.is_empty() {
+        Rows::Outputs
+    } else {
+        Rows::Register(recover::register_named(&prog, register).ok_or_else(|| {
+            whole(format!(
+                "the program writes no register called `{register}`"
+            ))
+        })?)
+    };
+    let rec = recover::recover(&prog, text, rows).map_err(|e| {
+        let line = line_of(&e.0);
+        let prefix = format!("line {line}: ");
+        Problem {
+            line,
+            message: e.0.strip_prefix(&prefix).unwrap_or(&e.0).to_string(),
+        }
+    })?;
+    if rec.system.vars > MAX_PAGE_VARS {
+        return Err(whole(format!(
+            "{} rows and {} variables: the playground packs up to {MAX_PAGE_VARS} (x travels in \
+             {ATTRIBS} vertex attributes of four)",
+            rec.rows.len(),
+            rec.variables.len()
+        )));
+    }
+    Ok((prog, rec))
+}
+
+/// The page's view of `rec`, checked against `prog` in the executor.
+pub fn view(prog: &Program, rec: &Recovered) -> RecoveredView {
+    RecoveredView {
+        rows: rec.rows.iter().map(|r| r.name.clone()).collect(),
+        forms: forms(rec),
+        variables: rec
+            .variables
+            .iter()
+            .map(|v| VariableView {
+                name: v.name.clone(),
+                line: match v.origin {
+                    Origin::Result { line, .. } => Some(line),
+                    Origin::Register { .. } => None,
+                },
+            })
+            .collect(),
+        nonlinear: rec.nonlinear,
+        text: rec.system.to_text(),
+        check: check(prog, rec),
+    }
+}
+
+/// Each row as `y_r = name = Σ a·variable + b`, the numbers in their shortest f32
+/// spelling (the coefficients come from f32 literals; the system keeps them in f64).
+fn forms(rec: &Recovered) -> Vec<String> {
+    let num = |v: f64| format!("{}", v as f32);
+    let sys = &rec.system;
+    rec.rows
+        .iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let mut parts: Vec<String> = sys.terms[0].rows[r]
+                .iter()
+                .map(|(c, a)| format!("{}·{}", num(*a), rec.variables[*c].name))
+                .collect();
+            if sys.b[r] != 0.0 || parts.is_empty() {
+                parts.push(num(sys.b[r]));
+            }
+            format!("y{r} = {} = {}", row.name, parts.join(" + "))
+        })
+        .collect()
+}
+
+/// What one run of a program gives: per invocation its output registers, and which
+/// invocations count (a killed fragment does not).
+type Run = (Vec<Vec<(Reg, [f32; 4])>>, Vec<bool>);
+
+struct Inputs {
+    params: StageParams,
+    textures: BTreeMap<u8, Arc<Texture>>,
+    attribs: Vec<[[f32; 4]; ATTRIBS]>,
+}
+
+impl Inputs {
+    fn new(p: &Program) -> Inputs {
+        let mut rng = Rng::new(PROBE_SEED);
+        let mut v4 = || std::array::from_fn(|_| (rng.unit() * 2.0 - 1.0) as f32);
+        let mut params = StageParams::default();
+        for c in &p.consts {
+            match c.binding {
+                ConstBinding::Env(n) => {
+                    params.env.insert(n, v4());
+                }
+                ConstBinding::Local(n) => {
+                    params.local.insert(n, v4());
+                }
+                _ => {}
+            }
+        }
+        let attribs = (0..PROBES).map(|_| std::array::from_fn(|_| v4())).collect();
+        Inputs {
+            params,
+            textures: hoist_verify::generate::textures(p),
+            attribs,
+        }
+    }
+
+    fn run(&self, p: &Program) -> Result<Run, String> {
+        let cp = CompiledProgram::new(p).map_err(|e| e.to_string())?;
+        let (gl, caps) = (GlState::default(), Caps::default());
+        let env = StageEnv {
+            params: &self.params,
+            gl: &gl,
+            textures: &self.textures,
+            caps: &caps,
+        };
+        Ok(match p.stage() {
+            Stage::Vertex => (
+                run_vertices(&cp, &env, &self.attribs).outputs,
+                vec![true; PROBES],
+            ),
+            Stage::Fragment => {
+                let f = run_fragments(&cp, &env, PROBES, false, false, &fragment_input)
+                    .map_err(|e| e.to_string())?;
+                let live = f.killed.iter().map(|k| !k).collect();
+                (f.outputs, live)
+            }
+        })
+    }
+
+    /// The values of `reg` per invocation after `prefix` runs (an output is read
+    /// directly, any other register through a MOV into one of the program's outputs).
+    fn probe(&self, p: &Program, prefix: &[Inst], reg: Reg) -> Result<Vec<[f32; 4]>, String> {
+        let mut q = p.clone();
+        q.insts = prefix.to_vec();
+        let out = if reg.file.is_output() {
+            reg
+        } else {
+            let out = p
+                .insts
+                .iter()
+                .filter_map(|i| i.dst.as_ref().map(|d| d.reg))
+                .find(|r| r.file.is_output() && r.file != RegFile::DepthOut)
+                .ok_or("the program writes no output to probe through")?;
+            q.insts.push(Inst::new(
+                Op::Mov,
+                Some(Dst::new(out, WriteMask::ALL)),
+                [Src::new(reg)],
+            ));
+            out
+        };
+        let (outs, _) = self.run(&q)?;
+        outs.iter()
+            .map(|o| read(o, out).ok_or_else(|| format!("the probe wrote no {out:?}")))
+            .collect()
+    }
+}
+
+/// A fragment's interpolant: seeded by the lane and the semantic, so that every probe of
+/// one check sees the same values.
+fn fragment_input(lane: usize, s: Semantic) -> [f32; 4] {
+    let key = format!("{s:?}");
+    let h = key.bytes().fold(PROBE_SEED ^ lane as u64, |h, b| {
+        h.wrapping_mul(0x100_0000_01B3) ^ u64::from(b)
+    });
+    let mut rng = Rng::new(h);
+    std::array::from_fn(|_| (rng.unit() * 2.0 - 1.0) as f32)
+}
+
+fn read(outs: &[(Reg, [f32; 4])], r: Reg) -> Option<[f32; 4]> {
+    outs.iter().find(|(o, _)| *o == r).map(|(_, v)| *v)
+}
+
+/// The register of a row (`RowSource::file` is the register file's name).
+fn row_reg(file: &str, index: u16) -> Option<Reg> {
+    use RegFile::*;
+    [
+        Temp, RastOut, AttrOut, TexCrdOut, Output, ColorOut, DepthOut,
+    ]
+    .into_iter()
+    .find(|f| format!("{f:?}") == file)
+    .map(|f| Reg::new(f, index))
+}
+
+/// Runs `prog` and the probes of every variable, and compares each row with A·x + b.
+pub fn check(prog: &Program, rec: &Recovered) -> Probes {
+    let inp = Inputs::new(prog);
+    match compare(prog, rec, &inp) {
+        Ok(p) => p,
+        Err(failure) => Probes {
+            failure: Some(failure),
+            ..Probes::default()
+        },
+    }
+}
+
+/// Per invocation, the value of every variable.
+fn variable_values(prog: &Program, rec: &Recovered, inp: &Inputs) -> Result<Vec<Vec<f64>>, String> {
+    let mut xs = vec![vec![0.0f64; rec.variables.len()]; PROBES];
+    for (v, var) in rec.variables.iter().enumerate() {
+        let (prefix, comp) = match &var.origin {
+            Origin::Register { comp, .. } => (&prog.insts[..0], *comp),
+            Origin::Result { inst, comp, .. } => (&prog.insts[..=*inst], *comp),
+        };
+        let vals = inp.probe(prog, prefix, var.reg)?;
+        for (x, val) in xs.iter_mut().zip(&vals) {
+            x[v] = f64::from(val[comp as usize]);
+        }
+    }
+    Ok(xs)
+}
+
+fn compare(prog: &Program, rec: &Recovered, inp: &Inputs) -> Result<Probes, String> {
+    let (outs, live) = inp.run(prog)?;
+    let xs = variable_values(prog, rec, inp)?;
+    let mut rows: Vec<Vec<[f32; 4]>> = Vec::with_capacity(rec.rows.len());
+    for row in &rec.rows {
+        let reg = row_reg(&row.file, row.index)
+            .ok_or_else(|| format!("row {}: unknown register file {}", row.name, row.file))?;
+        rows.push(if reg.file.is_output() {
+            outs.iter()
+                .map(|o| read(o, reg).ok_or_else(|| format!("no output {}", row.name)))
+                .collect::<Result<_, _>>()?
+        } else {
+            inp.probe(prog, &prog.insts, reg)?
+        });
+    }
+    let sys = &rec.system;
+    let used: Vec<usize> = {
+        let mut u: Vec<usize> = (0..rec.rows.len())
+            .flat_map(|r| sys.terms[0].rows[r].iter().map(|(c, _)| *c))
+            .collect();
+        u.sort_unstable();
+        u.dedup();
+        u
+    };
+    let mut p = Probes::default();
+    for (k, x) in xs.iter().enumerate() {
+        if !live[k] || used.iter().any(|&c| !x[c].is_finite()) {
+            p.left_out += 1;
+            continue;
+        }
+        for (r, row) in rec.rows.iter().enumerate() {
+            let got = f64::from(rows[r][k][row.comp as usize]);
+            let terms = sys.terms[0].rows[r].iter();
+            let want: f64 = terms.clone().map(|(c, a)| a * x[*c]).sum::<f64>() + sys.b[r];
+            let scale: f64 = terms.map(|(c, a)| (a * x[*c]).abs()).sum::<f64>() + sys.b[r].abs();
+            let err = (got - want).abs();
+            if !got.is_finite() || err > REL_TOL * scale + ABS_TOL {
+                return Err(format!(
+                    "probe {k}: {} = {got}, but A·x + b = {want}",
+                    row.name
+                ));
+            }
+            p.max_error = p.max_error.max(err);
+        }
+        p.probes += 1;
+    }
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_name_their_line() {
+        assert_eq!(line_of("line 12: flow control — only"), 12);
+        assert_eq!(line_of("more than 256 variables by line 7"), 7);
+        assert_eq!(line_of("the program writes no output"), 0);
+        let flow = "!!ARBvp1.0\nTEMP t;\nMOV t, vertex.position;\nBRA end;\nend:\nMOV result.position, t;\nEND\n";
+        if let Err(p) = recover(flow, "") {
+            assert!(p.line > 0, "{p:?}");
+        }
+        let vs = "vs_3_0\ndcl_position v0\ndcl_position o0\nmov r0, v0\nif_lt r0.x, r0.y\nmov r0, -r0\nendif\nmov o0, r0\n";
+        let p = recover(vs, "").unwrap_err();
+        assert_eq!(p.line, 5, "{p:?}");
+        assert!(p.message.starts_with("flow control"), "{p:?}");
+        assert!(p.to_string().starts_with("line 5: flow control"), "{p}");
+        let p = recover(
+            "!!ARBvp1.0\nMOV result.position, vertex.nonesuch;\nEND\n",
+            "",
+        )
+        .unwrap_err();
+        assert_eq!(p.line, 2, "{p:?}");
+        assert_eq!(recover("0:1\n", "").unwrap_err().line, 1);
+        let p = recover(
+            "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n",
+            "r9",
+        )
+        .unwrap_err();
+        assert!(p.message.contains("`r9`"), "{p:?}");
+    }
+
+    #[test]
+    fn a_wrong_system_is_caught_by_the_probes() {
+        let src = "!!ARBvp1.0\nPARAM k = {2, 3, 4, 5};\nMAD result.position, vertex.position, k, k;\nEND\n";
+        let (prog, mut rec) = recover(src, "").unwrap();
+        let ok = check(&prog, &rec);
+        assert!(ok.agrees() && ok.probes == PROBES, "{ok:?}");
+        let v = view(&prog, &rec);
+        assert_eq!(
+            crate::linear::read(&v.text).unwrap(),
+            rec.system,
+            "{}",
+            v.text
+        );
+        assert_eq!(v.rows[0], "result.position.x");
+        assert!(v.forms[0].contains("2·vertex.position.x"), "{:?}", v.forms);
+        rec.system.b[1] += 0.5;
+        let bad = check(&prog, &rec);
+        assert!(!bad.agrees(), "{bad:?}");
+        assert!(bad.headline().contains("DISAGREES"), "{}", bad.headline());
+    }
+}
