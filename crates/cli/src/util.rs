@@ -103,3 +103,12 @@ pub fn hint_target(
         }
     }
 }
+
+/// `--exec interp|compiled`.
+pub fn parse_exec(s: &str) -> Result<hoist_raster::jit::Exec, String> {
+    match s {
+        "interp" => Ok(hoist_raster::jit::Exec::Interp),
+        "compiled" => Ok(hoist_raster::jit::Exec::Compiled),
+        _ => Err(format!("`{s}` is not interp or compiled")),
+    }
+}

@@ -221,4 +221,4 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-const _: () = assert!(LANES % 4 == 0);
+const _: () = assert!(LANES.is_multiple_of(4));
