@@ -22,7 +22,7 @@ fn compiled_and_interpreted_renders_write_the_same_file() {
         &fp,
         "!!ARBfp1.0\nTEMP a, b;\nTEX a, fragment.texcoord[0], texture[0], 2D;\n\
          MUL b, fragment.texcoord[0], {7.5, -3.25, 1, 1};\nTEX b, b, texture[0], 2D;\n\
-         LRP a, 0.25, a, b;\nPOW a.w, a.x, 2.5;\nMOV_SAT result.color, a;\nEND\n",
+         LRP a, 0.25, a, b;\nPOW a.w, a.x, b.y;\nMOV_SAT result.color, a;\nEND\n",
     )
     .unwrap();
     let mut outs = Vec::new();
