@@ -2,7 +2,8 @@
 # Executor benchmark, native: the seed paper's K = 13 Gaussian pass at 1024x1024 (RGBA32F
 # noise texture, nearest, local_fp 0 = 1/1024), timed with `hoist render --repeat` side by
 # side with arbref on Mesa llvmpipe (LP_NUM_THREADS=1 and 2) in the same run, then the
-# criterion benchmark (crates/raster/benches/gauss13.rs).
+# criterion benchmark (crates/raster/benches/gauss13.rs). Hoist runs interpreted and compiled
+# (--exec interp|compiled).
 # Usage: scripts/bench-executor.sh [ROUNDS]   (HOIST_BENCH_NATIVE=0 builds for baseline x86-64)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,8 +28,10 @@ for r in $(seq "$rounds"); do
       printf 'round %s  llvmpipe %s thread(s): ' "$r" "$t"
       LP_NUM_THREADS=$t "$arbref" -q --osmesa "${args[@]}" | sed -n 's/^timing: .*, \([0-9.]* us\/draw\).*/\1/p' | head -1
     fi
-    printf 'round %s  hoist    %s thread(s): ' "$r" "$t"
-    RAYON_NUM_THREADS=$t "$hoist" render -q "${args[@]}" | sed -n 's/^timing: .*, \([0-9.]* us\/draw\).*/\1/p'
+    for exec in interp compiled; do
+      printf 'round %s  hoist %-8s %s thread(s): ' "$r" "$exec" "$t"
+      RAYON_NUM_THREADS=$t "$hoist" render -q --exec "$exec" "${args[@]}" | sed -n 's/^timing: .*, \([0-9.]* us\/draw\).*/\1/p'
+    done
   done
 done
 cargo bench -q -p hoist-raster --features parallel --bench gauss13 -- --noplot 2>&1 | grep -vE '^\s*$|Warning|Gnuplot'

@@ -89,6 +89,10 @@ pub struct Args {
     /// Less output
     #[arg(short, long)]
     quiet: bool,
+    /// Executor: `compiled` (wasm SIMD kernels run by wasmtime, falling back to the
+    /// interpreter for programs the compiler refuses) or `interp` (the reference interpreter)
+    #[arg(long, default_value = "compiled", value_parser = crate::util::parse_exec)]
+    exec: hoist_raster::jit::Exec,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -244,6 +248,7 @@ fn build(
         width: args.size.0,
         height: args.size.1,
         geometry: Geometry::Quad,
+        exec: args.exec,
         ..RenderConfig::default()
     };
     cfg.caps

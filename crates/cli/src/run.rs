@@ -33,11 +33,16 @@ pub struct Args {
     /// Print statistics per scene
     #[arg(long)]
     stats: bool,
+    /// Executor: `compiled` (wasm SIMD kernels run by wasmtime, the interpreter where the
+    /// compiler refuses) or `interp`
+    #[arg(long, default_value = "compiled", value_parser = util::parse_exec)]
+    exec: hoist_raster::jit::Exec,
 }
 
 pub fn run(args: Args) -> u8 {
     let (mut passed, mut failed, mut errors) = (0usize, 0usize, 0usize);
     let mut last = None;
+    hoist_raster::jit::set_default_exec(args.exec);
     for path in &args.scenes {
         let name = path.display().to_string();
         let text = match util::read_source(path) {

@@ -132,3 +132,12 @@ pub fn scene_pair(name: &str, text: &str) -> Result<(Scene, ProgramPair), u8> {
         .unwrap_or_default();
     Ok((sc, pair))
 }
+
+/// `--exec interp|compiled`.
+pub fn parse_exec(s: &str) -> Result<hoist_raster::jit::Exec, String> {
+    match s {
+        "interp" => Ok(hoist_raster::jit::Exec::Interp),
+        "compiled" => Ok(hoist_raster::jit::Exec::Compiled),
+        _ => Err(format!("`{s}` is not interp or compiled")),
+    }
+}

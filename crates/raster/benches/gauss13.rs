@@ -1,5 +1,6 @@
 //! Criterion benchmark of the executor on the seed paper's K = 13 Gaussian pass at
-//! 1024×1024 (see `workload.rs`), single-threaded and on every core (rayon). Throughput is
+//! 1024×1024 (see `workload.rs`), single-threaded and on every core (rayon), interpreted and
+//! compiled (`*_compiled`: wasm SIMD kernels run by wasmtime). Throughput is
 //! reported in pixels; the fragment-instruction rate is the pixel rate times the
 //! instructions per fragment printed at the start.
 //!
@@ -7,6 +8,7 @@
 //! `scripts/bench-executor.sh`, which also times arbref side by side.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use hoist_raster::jit::Exec;
 use hoist_raster::job::RenderJob;
 use hoist_raster::raster::CompiledProgram;
 use std::sync::Arc;
@@ -35,7 +37,10 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("gauss13_1024");
     g.throughput(Throughput::Elements(px));
     g.sample_size(20);
-    for threads in [1usize, 0] {
+    for (threads, exec) in [1usize, 0]
+        .into_iter()
+        .flat_map(|t| [(t, Exec::Interp), (t, Exec::Compiled)])
+    {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -45,6 +50,12 @@ fn bench(c: &mut Criterion) {
         } else {
             format!("threads_{}", pool.current_num_threads())
         };
+        let name = match exec {
+            Exec::Interp => name,
+            Exec::Compiled => format!("{name}_compiled"),
+        };
+        let mut cfg = cfg.clone();
+        cfg.exec = exec;
         // Like arbref --repeat: the same draw again into the same target (no clear).
         let mut job = RenderJob::with_compiled(Some(&vp), Some(&fp), &cfg).unwrap();
         g.bench_function(name, |b| {
