@@ -55,6 +55,8 @@ pub mod bridge;
 #[cfg(target_arch = "wasm32")]
 pub mod components;
 #[cfg(target_arch = "wasm32")]
+pub mod jit;
+#[cfg(target_arch = "wasm32")]
 pub mod wire;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
