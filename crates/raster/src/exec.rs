@@ -50,6 +50,8 @@ pub struct Machine {
     /// Set when a batch hit the instruction budget.
     pub budget_exhausted: bool,
     budget_left: u64,
+    /// Per-machine state of a compiled-kernel backend ([`crate::jit::CompiledKernel`]).
+    pub backend: Option<Box<dyn std::any::Any>>,
 }
 
 const ALL: Mask = [true; LANES];
@@ -109,6 +111,7 @@ impl Machine {
             slots_executed: 0,
             budget_exhausted: false,
             budget_left: 0,
+            backend: None,
         }
     }
 

@@ -86,6 +86,7 @@ impl RenderJob {
                 geometry: &cfg.geometry,
                 state: &cfg.state,
                 caps: &cfg.caps,
+                exec: cfg.exec,
             },
             cfg.width,
             cfg.height,

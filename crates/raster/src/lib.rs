@@ -47,6 +47,7 @@ pub mod compile;
 pub mod exec;
 pub mod glstate;
 pub mod image;
+pub mod jit;
 pub mod job;
 pub mod pattern;
 pub mod probe;
@@ -267,6 +268,8 @@ pub struct RenderConfig {
     pub geometry: Geometry,
     pub state: DrawState,
     pub caps: Caps,
+    /// Interpreter or compiled kernels ([`jit`]).
+    pub exec: jit::Exec,
 }
 
 impl Default for RenderConfig {
@@ -281,6 +284,7 @@ impl Default for RenderConfig {
             geometry: Geometry::Quad,
             state: DrawState::default(),
             caps: Caps::default(),
+            exec: jit::Exec::default(),
         }
     }
 }

@@ -366,6 +366,8 @@ fn plane(p: &[[f64; 2]; 3], v: [f64; 3]) -> [f64; 3] {
 /// A draw ready for shading.
 pub struct PreparedDraw {
     fp: Option<Arc<CompiledProgram>>,
+    /// The fragment kernel compiled, when asked for and not refused.
+    fjit: Option<Arc<dyn crate::jit::CompiledKernel>>,
     fconsts: Vec<[f32; 4]>,
     fints: Vec<[i32; 4]>,
     fbools: Vec<bool>,
@@ -460,6 +462,8 @@ pub struct DrawInput<'a> {
     pub geometry: &'a Geometry,
     pub state: &'a DrawState,
     pub caps: &'a Caps,
+    /// Run the fragment program compiled ([`crate::jit`]) where the compiler accepts it.
+    pub exec: crate::jit::Exec,
 }
 
 /// Fragment inputs and fixed-function colours: which varyings the fragment stage needs
@@ -706,8 +710,13 @@ impl PreparedDraw {
             .as_ref()
             .is_some_and(|cp| cp.program.dialect() == Dialect::D3d9);
         let needs_position = finputs.iter().any(|(_, s)| matches!(s, FragSrc::WindowPos));
+        let fjit = match (&fp, d.exec) {
+            (Some(cp), crate::jit::Exec::Compiled) => crate::jit::prepare(&cp.kernel).ok(),
+            _ => None,
+        };
         Ok(PreparedDraw {
             fp,
+            fjit,
             fconsts,
             fints,
             fbools,
@@ -930,7 +939,10 @@ impl PreparedDraw {
             max_batch_instructions: self.caps.max_batch_instructions,
         };
         let before = (m.insts_executed, m.slots_executed);
-        m.run(k, &env, cov);
+        match &self.fjit {
+            Some(j) => j.run(m, k, &env, cov),
+            None => m.run(k, &env, cov),
+        }
         stats.fragment_instructions += m.insts_executed - before.0;
         stats.fragment_slots += m.slots_executed - before.1;
         if m.budget_exhausted {

@@ -615,6 +615,7 @@ impl SceneJob {
                 geometry: &geometry,
                 state: &self.state,
                 caps: &self.opts.caps,
+                exec: crate::jit::default_exec(),
             },
             tw,
             th,

@@ -1,0 +1,249 @@
+//! The host side of the module ABI: where the row file, constants, texture descriptors,
+//! kill mask and scratch space go in linear memory, moving a [`Machine`]'s rows in and
+//! out, the texture descriptors, and the general sampler behind the `env.tex` import.
+
+use crate::compile::{Kernel, LANES, TexKind};
+use crate::exec::{ExecEnv, Machine};
+use crate::texture::{Filter, MipFilter, TexShape, Texture, Wrap};
+use hoist_asm::ir::TexTarget;
+
+/// Texture units with a descriptor.
+pub const UNITS: usize = 32;
+/// Bytes per texture descriptor.
+pub const DESC_BYTES: usize = 32;
+/// Bytes of scratch space.
+pub const SCRATCH_BYTES: usize = 256;
+/// Descriptor modes: sample through the `env.tex` import.
+pub const MODE_GENERIC: i32 = 0;
+/// 2D, one level, nearest, clamp to edge (inline).
+pub const MODE_NEAREST_CLAMP: i32 = 1;
+/// 2D, one level, nearest, repeat (inline).
+pub const MODE_NEAREST_REPEAT: i32 = 2;
+/// 2D, one level, bilinear, clamp to edge (inline).
+pub const MODE_LINEAR_CLAMP: i32 = 3;
+/// 2D, one level, bilinear, repeat (inline).
+pub const MODE_LINEAR_REPEAT: i32 = 4;
+
+/// One texture unit as the module sees it: little-endian i32 words `mode`, `texels` (byte
+/// offset of `width·height` RGBA f32 texels, row by row), `width`, `height`, then padding.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TexDesc {
+    pub mode: i32,
+    pub texels: u32,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl TexDesc {
+    /// The inline mode a texture allows (its texels at byte offset `texels`), or
+    /// [`MODE_GENERIC`].
+    pub fn for_texture(tex: Option<&Texture>, texels: u32) -> TexDesc {
+        let Some(t) = tex else {
+            return TexDesc::default();
+        };
+        let mode = inline_mode(t);
+        if mode == MODE_GENERIC {
+            return TexDesc::default();
+        }
+        let l = &t.levels[0];
+        TexDesc {
+            mode,
+            texels,
+            width: l.width,
+            height: l.height,
+        }
+    }
+
+    pub fn to_bytes(self) -> [u8; DESC_BYTES] {
+        let mut b = [0u8; DESC_BYTES];
+        b[0..4].copy_from_slice(&self.mode.to_le_bytes());
+        b[4..8].copy_from_slice(&self.texels.to_le_bytes());
+        b[8..12].copy_from_slice(&self.width.to_le_bytes());
+        b[12..16].copy_from_slice(&self.height.to_le_bytes());
+        b
+    }
+}
+
+/// The inline mode of a texture: 2D, one level used, one filter for minification and
+/// magnification (so the level of detail cannot change the result), every texel present
+/// and fewer than 2^22 of them (indices stay exact in f32 arithmetic).
+pub fn inline_mode(t: &Texture) -> i32 {
+    let Some(l) = t.levels.first() else {
+        return MODE_GENERIC;
+    };
+    let s = t.sampler;
+    let n = u64::from(l.width) * u64::from(l.height);
+    let ok = t.shape == TexShape::D2
+        && l.depth == 1
+        && l.width > 0
+        && l.height > 0
+        && (s.mip == MipFilter::None || t.levels.len() == 1)
+        && s.min == s.mag
+        && n < 1 << 22
+        && l.texels.len() as u64 >= n;
+    if !ok {
+        return MODE_GENERIC;
+    }
+    match (s.min, s.wrap) {
+        (Filter::Nearest, Wrap::ClampToEdge) => MODE_NEAREST_CLAMP,
+        (Filter::Nearest, Wrap::Repeat) => MODE_NEAREST_REPEAT,
+        (Filter::Linear, Wrap::ClampToEdge) => MODE_LINEAR_CLAMP,
+        (Filter::Linear, Wrap::Repeat) => MODE_LINEAR_REPEAT,
+    }
+}
+
+/// Byte offsets of the blocks of one call, from the start of the block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub io: usize,
+    pub consts: usize,
+    pub tex: usize,
+    pub kill: usize,
+    pub scratch: usize,
+    /// End of the fixed blocks; texels may follow.
+    pub bytes: usize,
+}
+
+impl Layout {
+    pub fn new(k: &Kernel) -> Layout {
+        let io = 0;
+        let consts = io + k.rows * LANES * 4;
+        let tex = consts + (k.const_len * 16).next_multiple_of(16);
+        let kill = tex + UNITS * DESC_BYTES;
+        let scratch = kill + LANES * 4;
+        Layout {
+            io,
+            consts,
+            tex,
+            kill,
+            scratch,
+            bytes: scratch + SCRATCH_BYTES,
+        }
+    }
+}
+
+fn put_f32s(mem: &mut [u8], at: usize, v: &[f32]) {
+    for (i, x) in v.iter().enumerate() {
+        mem[at + 4 * i..at + 4 * i + 4].copy_from_slice(&x.to_le_bytes());
+    }
+}
+
+/// Writes the input rows of `m` into `mem` (the block at offset 0 laid out by `layout`).
+pub fn stage_inputs(m: &Machine, k: &Kernel, mem: &mut [u8], layout: &Layout) {
+    for &(_, base) in &k.inputs {
+        for r in base as usize..base as usize + 4 {
+            if k.reads.get(r).copied().unwrap_or(true) {
+                put_f32s(mem, layout.io + r * LANES * 4, &m.regs[r][..]);
+            }
+        }
+    }
+}
+
+/// Writes the constant table (padded with zeros to `const_len`).
+pub fn stage_consts(k: &Kernel, env: &ExecEnv, mem: &mut [u8], layout: &Layout) {
+    for i in 0..k.const_len {
+        let v = env.consts.get(i).copied().unwrap_or([0.0; 4]);
+        put_f32s(mem, layout.consts + 16 * i, &v);
+    }
+}
+
+/// Reads the output rows and the kill mask back into `m`.
+pub fn unstage(m: &mut Machine, k: &Kernel, mem: &[u8], layout: &Layout, lanes: usize) {
+    let f = |at: usize| f32::from_le_bytes(mem[at..at + 4].try_into().unwrap_or([0; 4]));
+    for &(_, base) in &k.outputs {
+        for r in base as usize..base as usize + 4 {
+            let at = layout.io + r * LANES * 4;
+            let row = &mut m.regs[r];
+            for l in 0..lanes {
+                row[l] = f(at + 4 * l);
+            }
+        }
+    }
+    if k.has_kill {
+        for l in 0..lanes {
+            m.killed[l] = mem[layout.kill + 4 * l..layout.kill + 4 * l + 4] != [0; 4];
+        }
+    }
+}
+
+/// Adds what [`Machine::run`] counts for a straight-line kernel.
+pub fn count(m: &mut Machine, k: &Kernel, live: &crate::exec::Mask) {
+    let n = live.iter().filter(|&&b| b).count() as u64;
+    m.insts_executed += n * k.insts_per_invocation;
+    m.slots_executed += n * k.slots_per_invocation;
+}
+
+pub fn kind_code(k: TexKind) -> i32 {
+    match k {
+        TexKind::Tex => 0,
+        TexKind::Txb => 1,
+        TexKind::Txp => 2,
+        TexKind::Lod => 3,
+        TexKind::Grad => 4,
+    }
+}
+
+pub fn kind_from_code(c: i32) -> TexKind {
+    match c {
+        1 => TexKind::Txb,
+        2 => TexKind::Txp,
+        3 => TexKind::Lod,
+        4 => TexKind::Grad,
+        _ => TexKind::Tex,
+    }
+}
+
+const TARGETS: [TexTarget; 8] = [
+    TexTarget::T1D,
+    TexTarget::T2D,
+    TexTarget::T3D,
+    TexTarget::Cube,
+    TexTarget::Rect,
+    TexTarget::Shadow1D,
+    TexTarget::Shadow2D,
+    TexTarget::ShadowRect,
+];
+
+pub fn target_code(t: TexTarget) -> i32 {
+    TARGETS.iter().position(|&x| x == t).map_or(-1, |i| i as i32)
+}
+
+pub fn target_from_code(c: i32) -> Option<TexTarget> {
+    TARGETS.get(usize::try_from(c).ok()?).copied()
+}
+
+/// The general sampler for one quad (the `env.tex` import): `quad` holds coordinates, x
+/// and y gradients as `[c][lane]`; returns `[c][lane]`. Same code as the interpreter: the
+/// quad is replicated over a whole batch and [`crate::texture::sample_batch`] samples it.
+pub fn sample_quad(
+    tex: Option<&Texture>,
+    kind: i32,
+    target: i32,
+    quad: &[f32; 48],
+    quads: bool,
+) -> [f32; 16] {
+    let Some(target) = target_from_code(target) else {
+        return [0.0; 16];
+    };
+    let kind = kind_from_code(kind);
+    let rows: [[f32; LANES]; 12] =
+        std::array::from_fn(|r| std::array::from_fn(|l| quad[4 * r + (l & 3)]));
+    let mut out = [[0.0f32; LANES]; 4];
+    let grads = (kind == TexKind::Grad).then(|| {
+        (
+            [&rows[4], &rows[5], &rows[6], &rows[7]],
+            [&rows[8], &rows[9], &rows[10], &rows[11]],
+        )
+    });
+    let [o0, o1, o2, o3] = &mut out;
+    crate::texture::sample_batch(
+        tex,
+        kind,
+        target,
+        [&rows[0], &rows[1], &rows[2], &rows[3]],
+        grads,
+        quads,
+        [o0, o1, o2, o3],
+    );
+    std::array::from_fn(|i| out[i / 4][i % 4])
+}

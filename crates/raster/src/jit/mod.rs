@@ -1,0 +1,220 @@
+//! Compiles a straight-line [`Kernel`] into one WebAssembly module with SIMD128, so a
+//! batch runs as one fused loop instead of one interpreter pass per instruction.
+//!
+//! The interpreter ([`crate::exec`]) stays the reference: the module computes exactly what
+//! it computes, bit for bit (the same operation order, no fused multiply-add, `min`/`max`/
+//! `_SAT`/compares written with compare + select so NaN and ±0 take the interpreter's
+//! branch, transcendentals through the same `libm` functions). Whatever the compiler cannot
+//! do yet it *refuses* ([`Refusal`]) and the caller falls back to the interpreter.
+//!
+//! # ABI (stable; changes are listed here first)
+//! Lanes are invocations, four per `v128` (structure of arrays). The batch layout of
+//! [`crate::raster`] puts one 2×2 quad in lanes `4q..4q+4` (lane = quad·4 + dy·2 + dx), so
+//! one `v128` is one quad and derivatives stay inside a vector.
+//!
+//! **Imports** (module `env`):
+//! - `memory`: the linear memory (`(import "env" "memory" (memory 1))`, 32-bit, no
+//!   maximum). All pointers below are byte offsets into it, 16-byte aligned.
+//! - `exp2f: (f32) -> f32`, `log2f: (f32) -> f32`, `powf: (f32, f32) -> f32`,
+//!   `sinf: (f32) -> f32`, `cosf: (f32) -> f32`: must be exactly `libm::exp2f`,
+//!   `libm::log2f`, `libm::powf`, `libm::sinf`, `libm::cosf` (what [`crate::alu`] calls);
+//!   the dialect rules around them (`|x|`, zero cases) are compiled inline.
+//! - `tex: (unit: i32, kind: i32, target: i32, quad: i32, out: i32) -> ()`: samples one
+//!   quad the general way. `quad` points at 48 f32: coordinates `[c][lane]` (c = 0..4,
+//!   lane = 0..4), then the x gradients and the y gradients in the same layout (used by
+//!   `texldd` only); `out` receives 16 f32 `[c][lane]`. `kind` and `target` are
+//!   [`abi::kind_code`]/[`abi::target_code`]; implement it with [`abi::sample_quad`].
+//!   Called only for units whose descriptor mode is [`abi::MODE_GENERIC`] or for targets
+//!   other than 2D.
+//!
+//! **Export** `run(io, consts, tex, kill, scratch, lanes, flags: i32) -> ()`:
+//! - `io`: the row file, [`Kernel::rows`] rows of [`LANES`] f32, row `r` lane `l` at
+//!   `io + 4·(r·LANES + l)`. The host writes the kernel's input rows ([`Kernel::inputs`],
+//!   four rows each) before the call; the module writes all four rows of every output
+//!   register ([`Kernel::outputs`]; components the program never writes are 0, as after
+//!   [`crate::exec::Machine::reset`]). No other row is read or written: temporaries,
+//!   address registers and constants live in locals.
+//! - `consts`: the constant table, [`Kernel::const_len`] vec4 of f32 (16 bytes each).
+//! - `tex`: 32 texture descriptors of 32 bytes, one per unit, see [`abi::TexDesc`].
+//! - `kill`: [`LANES`] i32 written by the module: non-zero where the lane was discarded.
+//! - `scratch`: 256 bytes the module may use (the `tex` import's `quad` and `out`).
+//! - `lanes`: lanes to run, a multiple of 4, at most [`LANES`].
+//! - `flags`: bit 0 = lanes form quads ([`ExecEnv::quads`]; without it derivatives are 0).
+//!
+//! [`abi::Layout`] places all of these in one block and [`abi::stage`]/[`abi::unstage`]
+//! move a [`Machine`]'s rows in and out, so a backend only instantiates and calls.
+//!
+//! # Rust API
+//! [`compile`] turns a kernel into a [`Module`] (or a [`Refusal`]). A [`KernelCompiler`]
+//! loads modules into [`CompiledKernel`]s for one platform: natively wasmtime
+//! ([`native`]); the page registers its own with [`set_compiler`]. [`prepare`] is what the
+//! renderer calls: compile, load through the registered compiler (cached by hash), or refuse.
+
+pub mod abi;
+mod codegen;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
+mod ops;
+mod texture;
+
+use crate::compile::{Kernel, LANES};
+use crate::exec::{ExecEnv, Machine, Mask};
+use std::cell::RefCell;
+use std::fmt;
+use std::sync::Arc;
+
+/// Largest kernel compiled, in kernel instructions.
+pub const MAX_INSTS: usize = 4096;
+/// Largest number of `v128` locals a module may use.
+pub const MAX_LOCALS: usize = 20_000;
+
+/// Which executor runs programs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Exec {
+    /// The batched interpreter (the reference).
+    #[default]
+    Interp,
+    /// Compiled modules where the compiler accepts the program, else the interpreter.
+    Compiled,
+}
+
+/// A compiled program.
+#[derive(Clone, Debug)]
+pub struct Module {
+    /// The WebAssembly binary.
+    pub wasm: Vec<u8>,
+    /// FNV-1a of `wasm`: the cache key.
+    pub hash: u64,
+    /// Rows of the row file (`Kernel::rows`).
+    pub rows: usize,
+    /// Constant table entries read (`Kernel::const_len`).
+    pub const_len: usize,
+    /// `v128` locals the function uses.
+    pub locals: usize,
+}
+
+/// Why a kernel is not compiled (the interpreter runs it instead).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// D3D9 flow control or predication.
+    Flow,
+    /// Over a size cap.
+    TooLarge { what: &'static str, n: usize, cap: usize },
+    /// An operation or addressing form the compiler does not handle.
+    Unsupported(String),
+    /// No compiler is available on this platform, or loading the module failed.
+    Backend(String),
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Flow => write!(f, "flow control and predication are interpreted"),
+            Refusal::TooLarge { what, n, cap } => write!(f, "{n} {what} exceed the cap of {cap}"),
+            Refusal::Unsupported(s) => write!(f, "not compiled: {s}"),
+            Refusal::Backend(s) => write!(f, "no compiled code: {s}"),
+        }
+    }
+}
+
+/// Thread-safe where threads exist (native renders share kernels across rayon threads);
+/// nothing on wasm32, where JS objects are neither `Send` nor `Sync`.
+#[cfg(not(target_arch = "wasm32"))]
+pub trait Shareable: Send + Sync {}
+#[cfg(not(target_arch = "wasm32"))]
+impl<T: Send + Sync + ?Sized> Shareable for T {}
+#[cfg(target_arch = "wasm32")]
+pub trait Shareable {}
+#[cfg(target_arch = "wasm32")]
+impl<T: ?Sized> Shareable for T {}
+
+/// A loaded module. `run` does what [`Machine::run`] does for the same kernel: after
+/// [`Machine::reset`] and the input rows are set, it leaves the output rows and
+/// [`Machine::killed`] as the interpreter would, and adds the statistics. Per-thread state
+/// (an instance and its memory) may be kept in [`Machine::backend`].
+pub trait CompiledKernel: Shareable {
+    fn run(&self, m: &mut Machine, k: &Kernel, env: &ExecEnv, live: &Mask);
+}
+
+/// Loads modules for one platform.
+pub trait KernelCompiler: Shareable {
+    fn load(&self, module: &Module) -> Result<Arc<dyn CompiledKernel>, Refusal>;
+}
+
+thread_local! {
+    static COMPILER: RefCell<Option<Arc<dyn KernelCompiler>>> = const { RefCell::new(None) };
+    static DEFAULT_EXEC: std::cell::Cell<Exec> = const { std::cell::Cell::new(Exec::Interp) };
+}
+
+/// Sets the executor of draws that do not name one on this thread (scenes: `scene::run`
+/// and `SceneJob`; a [`crate::RenderConfig`] carries its own `exec`).
+pub fn set_default_exec(e: Exec) {
+    DEFAULT_EXEC.with(|x| x.set(e));
+}
+
+/// The executor [`set_default_exec`] chose ([`Exec::Interp`] until then).
+pub fn default_exec() -> Exec {
+    DEFAULT_EXEC.with(|x| x.get())
+}
+
+/// Registers the compiler [`prepare`] uses on this thread (natively the default is
+/// [`native::Wasmtime`]; on wasm32 there is none until the page registers one).
+pub fn set_compiler(c: Option<Arc<dyn KernelCompiler>>) {
+    COMPILER.with(|x| *x.borrow_mut() = c);
+}
+
+fn current_compiler() -> Option<Arc<dyn KernelCompiler>> {
+    if let Some(c) = COMPILER.with(|x| x.borrow().clone()) {
+        return Some(c);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        Some(native::shared())
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        None
+    }
+}
+
+/// Compiles `k` and loads it with the current compiler.
+pub fn prepare(k: &Kernel) -> Result<Arc<dyn CompiledKernel>, Refusal> {
+    let module = compile(k)?;
+    let c = current_compiler()
+        .ok_or_else(|| Refusal::Backend("no kernel compiler registered".into()))?;
+    c.load(&module)
+}
+
+/// Compiles a kernel to a WebAssembly module, or refuses.
+pub fn compile(k: &Kernel) -> Result<Module, Refusal> {
+    if k.has_flow {
+        return Err(Refusal::Flow);
+    }
+    if k.insts.len() > MAX_INSTS {
+        return Err(Refusal::TooLarge {
+            what: "instructions",
+            n: k.insts.len(),
+            cap: MAX_INSTS,
+        });
+    }
+    let (wasm, locals) = codegen::module(k)?;
+    Ok(Module {
+        hash: fnv1a(&wasm),
+        wasm,
+        rows: k.rows,
+        const_len: k.const_len,
+        locals,
+    })
+}
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+const _: () = assert!(LANES % 4 == 0);

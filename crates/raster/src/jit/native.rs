@@ -1,0 +1,277 @@
+//! Native execution of compiled kernels with wasmtime (Cranelift): one code generator for
+//! the page and the command line. Modules are compiled once per process and cached by hash;
+//! each [`Machine`] (one per rendering thread) keeps its own store, memory and instance in
+//! [`Machine::backend`], so threads never share mutable state.
+
+use super::abi::{self, Layout, TexDesc};
+use super::{CompiledKernel, KernelCompiler, Module, Refusal};
+use crate::compile::{Kernel, LANES};
+use crate::exec::{ExecEnv, Machine, Mask};
+use crate::texture::Texture;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use wasmtime::{Caller, Config, Engine, Linker, Memory, MemoryType, Store, TypedFunc};
+
+type RunFn = TypedFunc<(i32, i32, i32, i32, i32, i32, i32), ()>;
+
+/// The wasmtime compiler with its module cache.
+pub struct Wasmtime {
+    engine: Engine,
+    cache: Mutex<HashMap<u64, Arc<WasmtimeKernel>>>,
+}
+
+/// Bound on cached modules (the cache is cleared when it fills).
+const CACHE_CAP: usize = 512;
+
+/// The process-wide compiler.
+pub fn shared() -> Arc<dyn KernelCompiler> {
+    static W: OnceLock<Arc<Wasmtime>> = OnceLock::new();
+    W.get_or_init(|| Arc::new(Wasmtime::new())).clone()
+}
+
+impl Default for Wasmtime {
+    fn default() -> Self {
+        Wasmtime::new()
+    }
+}
+
+impl Wasmtime {
+    pub fn new() -> Wasmtime {
+        let mut cfg = Config::new();
+        cfg.wasm_simd(true);
+        cfg.cranelift_opt_level(wasmtime::OptLevel::Speed);
+        let engine = Engine::new(&cfg).unwrap_or_default();
+        Wasmtime {
+            engine,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl KernelCompiler for Wasmtime {
+    fn load(&self, module: &Module) -> Result<Arc<dyn CompiledKernel>, Refusal> {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(k) = cache.get(&module.hash)
+            && k.wasm == module.wasm
+        {
+            return Ok(k.clone());
+        }
+        let m = wasmtime::Module::new(&self.engine, &module.wasm)
+            .map_err(|e| Refusal::Backend(format!("wasmtime: {e}")))?;
+        let k = Arc::new(WasmtimeKernel {
+            engine: self.engine.clone(),
+            module: m,
+            wasm: module.wasm.clone(),
+            hash: module.hash,
+        });
+        if cache.len() >= CACHE_CAP {
+            cache.clear();
+        }
+        cache.insert(module.hash, k.clone());
+        Ok(k)
+    }
+}
+
+/// A module compiled to native code.
+pub struct WasmtimeKernel {
+    engine: Engine,
+    module: wasmtime::Module,
+    wasm: Vec<u8>,
+    hash: u64,
+}
+
+/// What the `env.tex` import needs: the memory and the textures sampled the general way.
+struct Host {
+    mem: Option<Memory>,
+    textures: Vec<Option<Texture>>,
+    quads: bool,
+}
+
+/// One thread's instance.
+struct State {
+    hash: u64,
+    store: Store<Host>,
+    mem: Memory,
+    run: RunFn,
+    layout: Layout,
+    /// Per unit: the texture staged (address and texel count) and its descriptor.
+    staged: Vec<Option<(usize, usize, TexDesc)>>,
+    texel_end: usize,
+}
+
+const PAGE: usize = 65536;
+
+fn link(engine: &Engine, store: &mut Store<Host>, mem: Memory) -> wasmtime::Result<Linker<Host>> {
+    let mut l = Linker::new(engine);
+    l.define(&mut *store, "env", "memory", mem)?;
+    l.func_wrap("env", "exp2f", |x: f32| libm::exp2f(x))?;
+    l.func_wrap("env", "log2f", |x: f32| libm::log2f(x))?;
+    l.func_wrap("env", "powf", |x: f32, y: f32| libm::powf(x, y))?;
+    l.func_wrap("env", "sinf", |x: f32| libm::sinf(x))?;
+    l.func_wrap("env", "cosf", |x: f32| libm::cosf(x))?;
+    l.func_wrap(
+        "env",
+        "tex",
+        |mut c: Caller<'_, Host>, unit: i32, kind: i32, target: i32, quad: i32, out: i32| {
+            let Some(mem) = c.data().mem else { return };
+            let (data, host) = mem.data_and_store_mut(&mut c);
+            let (q, o) = (quad as u32 as usize, out as u32 as usize);
+            if data.len() < q + 192 || data.len() < o + 64 {
+                return;
+            }
+            let input: [f32; 48] = std::array::from_fn(|i| {
+                f32::from_le_bytes(data[q + 4 * i..q + 4 * i + 4].try_into().unwrap_or([0; 4]))
+            });
+            let tex = host.textures.get(unit as u32 as usize).and_then(|t| t.as_ref());
+            let r = abi::sample_quad(tex, kind, target, &input, host.quads);
+            for (i, v) in r.iter().enumerate() {
+                data[o + 4 * i..o + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
+            }
+        },
+    )?;
+    Ok(l)
+}
+
+impl WasmtimeKernel {
+    fn instantiate(&self, k: &Kernel) -> wasmtime::Result<State> {
+        let layout = Layout::new(k);
+        let mut store = Store::new(
+            &self.engine,
+            Host {
+                mem: None,
+                textures: Vec::new(),
+                quads: true,
+            },
+        );
+        let pages = layout.bytes.div_ceil(PAGE).max(1) as u64;
+        let mem = Memory::new(&mut store, MemoryType::new(pages as u32, None))?;
+        store.data_mut().mem = Some(mem);
+        let linker = link(&self.engine, &mut store, mem)?;
+        let inst = linker.instantiate(&mut store, &self.module)?;
+        let run = inst.get_typed_func(&mut store, "run")?;
+        Ok(State {
+            hash: self.hash,
+            store,
+            mem,
+            run,
+            layout,
+            staged: vec![None; abi::UNITS],
+            texel_end: layout.bytes.next_multiple_of(16),
+        })
+    }
+}
+
+/// Makes sure the memory holds `bytes`.
+fn reserve(s: &mut State, bytes: usize) -> bool {
+    let have = s.mem.data_size(&s.store);
+    if have >= bytes {
+        return true;
+    }
+    let pages = (bytes - have).div_ceil(PAGE) as u64;
+    s.mem.grow(&mut s.store, pages).is_ok()
+}
+
+/// Writes the descriptors of the units the kernel samples, staging texels of inline
+/// textures into memory and keeping copies of the others for the general sampler.
+fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
+    for &(unit, _) in &k.samplers {
+        let u = unit as usize;
+        if u >= abi::UNITS {
+            continue;
+        }
+        let tex = env.textures.get(u).copied().flatten();
+        let key = tex.map_or((0, 0), |t| {
+            (
+                std::ptr::from_ref(t) as usize,
+                t.levels.first().map_or(0, |l| l.texels.len()),
+            )
+        });
+        if let Some((a, n, _)) = s.staged[u]
+            && (a, n) == key
+        {
+            continue;
+        }
+        let mut desc = TexDesc::for_texture(tex, 0);
+        if desc.mode != abi::MODE_GENERIC
+            && let Some(t) = tex
+        {
+            let texels = &t.levels[0].texels[..(desc.width * desc.height) as usize];
+            let at = s.texel_end;
+            let end = at + texels.len() * 16;
+            if end <= u32::MAX as usize && reserve(s, end) {
+                let data = s.mem.data_mut(&mut s.store);
+                for (i, t) in texels.iter().enumerate() {
+                    for c in 0..4 {
+                        let o = at + 16 * i + 4 * c;
+                        data[o..o + 4].copy_from_slice(&t[c].to_le_bytes());
+                    }
+                }
+                desc.texels = at as u32;
+                s.texel_end = end.next_multiple_of(16);
+            } else {
+                desc = TexDesc::default();
+            }
+        }
+        let host = s.store.data_mut();
+        if host.textures.len() <= u {
+            host.textures.resize(u + 1, None);
+        }
+        host.textures[u] = if desc.mode == abi::MODE_GENERIC {
+            tex.cloned()
+        } else {
+            None
+        };
+        let at = s.layout.tex + u * abi::DESC_BYTES;
+        s.mem.data_mut(&mut s.store)[at..at + abi::DESC_BYTES].copy_from_slice(&desc.to_bytes());
+        s.staged[u] = Some((key.0, key.1, desc));
+    }
+}
+
+impl CompiledKernel for WasmtimeKernel {
+    fn run(&self, m: &mut Machine, k: &Kernel, env: &ExecEnv, live: &Mask) {
+        let fresh = !matches!(
+            m.backend.as_ref().and_then(|b| b.downcast_ref::<State>()),
+            Some(s) if s.hash == self.hash
+        );
+        if fresh {
+            match self.instantiate(k) {
+                Ok(s) => m.backend = Some(Box::new(s)),
+                Err(_) => {
+                    m.backend = None;
+                    return m.run(k, env, live);
+                }
+            }
+        }
+        let Some(mut s) = m
+            .backend
+            .take()
+            .and_then(|b| b.downcast::<State>().ok())
+        else {
+            return m.run(k, env, live);
+        };
+        stage_textures(&mut s, k, env);
+        s.store.data_mut().quads = env.quads;
+        let l = s.layout;
+        {
+            let data = s.mem.data_mut(&mut s.store);
+            abi::stage_inputs(m, k, data, &l);
+            abi::stage_consts(k, env, data, &l);
+        }
+        let args = (
+            l.io as i32,
+            l.consts as i32,
+            l.tex as i32,
+            l.kill as i32,
+            l.scratch as i32,
+            LANES as i32,
+            i32::from(env.quads),
+        );
+        if s.run.call(&mut s.store, args).is_err() {
+            m.backend = None;
+            return m.run(k, env, live);
+        }
+        abi::unstage(m, k, s.mem.data(&s.store), &l, LANES);
+        abi::count(m, k, live);
+        m.backend = Some(s);
+    }
+}
