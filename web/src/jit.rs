@@ -11,14 +11,35 @@
 //!   import object as they are, so the engine links them wasm to wasm and the results are
 //!   bit-identical to the interpreter's.
 //!
+//! - `env.tex` (the general sampler for textures the module does not sample inline) is
+//!   [`hoist_jit_tex`], which reads the quad from the calling machine's block and samples
+//!   with `hoist_raster::jit::abi::sample_quad`, the interpreter's sampler.
+//!
 //! An unknown import, a module the engine rejects, or a missing export is an error the
 //! caller answers by interpreting. Instances are cached by a hash of the module's bytes
 //! ([`Cache`], least recently used first out), so an unchanged program costs nothing on the
 //! next keystroke.
+//!
+//! [`Browser`] is the `hoist_raster::jit::KernelCompiler` of the page ([`install`] registers
+//! it for the worker's thread). Its kernels keep, per [`Machine`], one 16-byte-aligned block
+//! in this program's memory laid out by `abi::Layout` (rows, constants, texture
+//! descriptors, kill mask, scratch); inline-sampled textures are not copied: their
+//! descriptors point at the texels where the executor keeps them. A call that throws (a
+//! trap) makes the kernel fall back to the interpreter for the batch and for the rest of the
+//! draw. Everything is recorded in a [`Log`] the engine reads after each render
+//! (`crate::executor`).
 
+use crate::executor::{Force, Log};
 use hoist_raster::alu;
+use hoist_raster::compile::{Kernel, LANES};
+use hoist_raster::exec::{ExecEnv, Machine, Mask};
+use hoist_raster::jit::abi::{self, Layout, TexDesc};
+use hoist_raster::jit::{CompiledKernel, Exec, KernelCompiler, Module, Refusal};
+use hoist_raster::texture::Texture;
 use js_sys::{Function, Object, Reflect, WebAssembly};
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 /// `env.<name>` imports a compiled module may ask for, and this program's export that
@@ -29,6 +50,7 @@ pub const TRANSCENDENTALS: &[(&str, &str)] = &[
     ("powf", "hoist_jit_powf"),
     ("sinf", "hoist_jit_sinf"),
     ("cosf", "hoist_jit_cosf"),
+    ("tex", "hoist_jit_tex"),
 ];
 
 /// `libm::exp2f` through the interpreter's `EX2`.
@@ -198,4 +220,289 @@ impl Cache {
         self.entries.push((key, r.clone()));
         r
     }
+}
+
+/// Modules kept instantiated in the worker.
+pub const CACHE_CAP: usize = 64;
+
+thread_local! {
+    /// What the runtime did since the engine last asked.
+    static LOG: RefCell<Log> = RefCell::new(Log::default());
+    /// The machine state of the call under way, for [`hoist_jit_tex`].
+    static ACTIVE: RefCell<Option<Box<State>>> = const { RefCell::new(None) };
+    /// The test switch of the job under way.
+    static FORCE: Cell<Option<Force>> = const { Cell::new(None) };
+}
+
+/// The log since the last call, emptied.
+pub fn take_log() -> Log {
+    LOG.with(|l| std::mem::take(&mut *l.borrow_mut()))
+}
+
+fn log(f: impl FnOnce(&mut Log)) {
+    LOG.with(|l| f(&mut l.borrow_mut()));
+}
+
+/// Registers [`Browser`] as this thread's kernel compiler and makes compiled execution the
+/// default of scenes drawn on it.
+pub fn install(now: fn() -> f64) {
+    hoist_raster::jit::set_compiler(Some(Arc::new(Browser::new(CACHE_CAP, now))));
+    configure(None);
+}
+
+/// Applies a job's test switch (`None`: compiled, as normal).
+pub fn configure(force: Option<Force>) {
+    FORCE.with(|f| f.set(force));
+    hoist_raster::jit::set_default_exec(if force == Some(Force::Interpret) {
+        Exec::Interp
+    } else {
+        Exec::Compiled
+    });
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A module's exported `run`, called with numbers only (no boxing per call).
+    type RunFn;
+    #[allow(clippy::too_many_arguments)]
+    #[wasm_bindgen(method, catch, js_name = call)]
+    fn call_run(
+        this: &RunFn,
+        ctx: &JsValue,
+        io: u32,
+        consts: u32,
+        tex: u32,
+        kill: u32,
+        scratch: u32,
+        lanes: u32,
+        flags: u32,
+    ) -> Result<(), JsValue>;
+}
+
+/// The page's kernel compiler: instantiates modules in this program, cached.
+pub struct Browser {
+    cache: RefCell<Cache>,
+    now: fn() -> f64,
+}
+
+impl Browser {
+    pub fn new(cap: usize, now: fn() -> f64) -> Browser {
+        Browser {
+            cache: RefCell::new(Cache::new(cap)),
+            now,
+        }
+    }
+
+    fn instantiate_logged(&self, bytes: &[u8]) -> Result<Loaded, String> {
+        let l = instantiate(bytes, "run", &self.now)?;
+        log(|g| {
+            g.instantiated += 1;
+            g.instantiate_ms += l.instantiate_ms;
+        });
+        Ok(l)
+    }
+}
+
+impl KernelCompiler for Browser {
+    fn load(&self, module: &Module) -> Result<Arc<dyn CompiledKernel>, Refusal> {
+        let r = match FORCE.with(Cell::get) {
+            Some(Force::Refuse) => Err("forced refusal (test switch)".to_string()),
+            Some(Force::Throw) => {
+                self.instantiate_logged(&module.wasm[..module.wasm.len() / 2]).map(Rc::new)
+            }
+            _ => self
+                .cache
+                .borrow_mut()
+                .get_or_load(module.hash, || self.instantiate_logged(&module.wasm)),
+        };
+        match r {
+            Ok(loaded) => {
+                // Arc is the hook's type; on wasm32 nothing crosses threads.
+                #[allow(clippy::arc_with_non_send_sync)]
+                let k = Arc::new(BrowserKernel {
+                    loaded,
+                    hash: module.hash,
+                    broken: Cell::new(false),
+                });
+                Ok(k)
+            }
+            Err(e) => {
+                log(|g| g.failures.push((module.hash, e.clone())));
+                Err(Refusal::Backend(e))
+            }
+        }
+    }
+}
+
+/// A module instantiated in this program.
+pub struct BrowserKernel {
+    loaded: Rc<Loaded>,
+    hash: u64,
+    /// A call threw: the rest of the draw is interpreted.
+    broken: Cell<bool>,
+}
+
+/// One machine's block in this program's memory and the textures sampled through
+/// `env.tex`.
+struct State {
+    hash: u64,
+    layout: Layout,
+    block: Vec<u8>,
+    /// From the start of `block` to its first 16-byte-aligned byte.
+    off: usize,
+    /// Per unit: the texture's identity and a copy, for the general sampler.
+    generic: Vec<Option<((usize, usize), Texture)>>,
+    quads: bool,
+}
+
+impl State {
+    fn new(k: &Kernel, hash: u64) -> State {
+        let layout = Layout::new(k);
+        let block = vec![0u8; layout.bytes + 16];
+        let addr = block.as_ptr() as usize;
+        State {
+            hash,
+            layout,
+            off: addr.next_multiple_of(16) - addr,
+            block,
+            generic: vec![None; abi::UNITS],
+            quads: true,
+        }
+    }
+
+    /// The address of the block's aligned start in this program's memory.
+    fn base(&self) -> usize {
+        self.block.as_ptr() as usize + self.off
+    }
+
+    fn mem(&mut self) -> &mut [u8] {
+        &mut self.block[self.off..]
+    }
+}
+
+/// Writes the descriptors of the units `k` samples: inline textures by the address of their
+/// texels, the others for [`hoist_jit_tex`] (copied once per texture).
+fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
+    for &(unit, _) in &k.samplers {
+        let u = unit as usize;
+        if u >= abi::UNITS {
+            continue;
+        }
+        let tex = env.textures.get(u).copied().flatten();
+        let texels = tex
+            .and_then(|t| t.levels.first())
+            .map_or(0, |l| l.texels.as_ptr() as usize);
+        let desc = match u32::try_from(texels) {
+            Ok(at) => TexDesc::for_texture(tex, at),
+            Err(_) => TexDesc::default(),
+        };
+        if desc.mode == abi::MODE_GENERIC {
+            let key = tex.map_or((0, 0), |t| {
+                (
+                    std::ptr::from_ref(t) as usize,
+                    t.levels.first().map_or(0, |l| l.texels.len()),
+                )
+            });
+            if s.generic[u].as_ref().map(|(k, _)| *k) != Some(key) {
+                s.generic[u] = tex.map(|t| (key, t.clone()));
+            }
+        }
+        let at = s.layout.tex + u * abi::DESC_BYTES;
+        s.mem()[at..at + abi::DESC_BYTES].copy_from_slice(&desc.to_bytes());
+    }
+}
+
+impl CompiledKernel for BrowserKernel {
+    fn run(&self, m: &mut Machine, k: &Kernel, env: &ExecEnv, live: &Mask) {
+        if self.broken.get() {
+            log(|g| g.fallback_batches += 1);
+            return m.run(k, env, live);
+        }
+        let fresh = !matches!(
+            m.backend.as_ref().and_then(|b| b.downcast_ref::<State>()),
+            Some(s) if s.hash == self.hash
+        );
+        if fresh {
+            m.backend = Some(Box::new(State::new(k, self.hash)));
+        }
+        let Some(mut s) = m.backend.take().and_then(|b| b.downcast::<State>().ok()) else {
+            return m.run(k, env, live);
+        };
+        s.quads = env.quads;
+        stage_textures(&mut s, k, env);
+        let l = s.layout;
+        abi::stage_inputs(m, k, s.mem(), &l);
+        abi::stage_consts(k, env, s.mem(), &l);
+        let at = |o: usize| (s.base() + o) as u32;
+        let args = [at(l.io), at(l.consts), at(l.tex), at(l.kill), at(l.scratch)];
+        let run = self.loaded.run.clone();
+        ACTIVE.with(|a| *a.borrow_mut() = Some(s));
+        let r = run.unchecked_ref::<RunFn>().call_run(
+            &JsValue::NULL,
+            args[0],
+            args[1],
+            args[2],
+            args[3],
+            args[4],
+            LANES as u32,
+            u32::from(env.quads),
+        );
+        let Some(mut s) = ACTIVE.with(|a| a.borrow_mut().take()) else {
+            return m.run(k, env, live);
+        };
+        match r {
+            Ok(()) => {
+                abi::unstage(m, k, s.mem(), &l, LANES);
+                abi::count(m, k, live);
+                log(|g| g.compiled_batches += 1);
+                m.backend = Some(s);
+            }
+            Err(e) => {
+                self.broken.set(true);
+                let why = js_error("the compiled code failed", &e);
+                log(|g| {
+                    g.fallback_batches += 1;
+                    g.failures.push((self.hash, why));
+                });
+                m.backend = Some(s);
+                m.run(k, env, live);
+            }
+        }
+    }
+}
+
+/// `env.tex`: samples one quad for the call under way (its block holds the quad at `quad`
+/// and receives the result at `out`) with the interpreter's sampler.
+#[wasm_bindgen]
+pub fn hoist_jit_tex(unit: i32, kind: i32, target: i32, quad: i32, out: i32) {
+    ACTIVE.with(|a| {
+        let mut a = a.borrow_mut();
+        let Some(s) = a.as_mut() else { return };
+        let base = s.base();
+        let (q, o) = (quad as u32 as usize, out as u32 as usize);
+        let (Some(q), Some(o)) = (q.checked_sub(base), o.checked_sub(base)) else {
+            return;
+        };
+        let State {
+            generic,
+            block,
+            off,
+            quads,
+            ..
+        } = &mut **s;
+        let tex = generic
+            .get(unit as u32 as usize)
+            .and_then(|t| t.as_ref().map(|(_, t)| t));
+        let mem = &mut block[*off..];
+        if mem.len() < q + 192 || mem.len() < o + 64 {
+            return;
+        }
+        let input: [f32; 48] = std::array::from_fn(|i| {
+            f32::from_le_bytes(mem[q + 4 * i..q + 4 * i + 4].try_into().unwrap_or([0; 4]))
+        });
+        let r = abi::sample_quad(tex, kind, target, &input, *quads);
+        for (i, v) in r.iter().enumerate() {
+            mem[o + 4 * i..o + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
+        }
+    });
 }

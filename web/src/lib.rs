@@ -30,6 +30,7 @@ pub mod doc;
 pub mod engine;
 pub mod estimate;
 pub mod examples;
+pub mod executor;
 pub mod figure;
 pub mod guidance;
 pub mod handedit;
