@@ -29,11 +29,16 @@ use crate::profile::Dialect;
 
 pub const FLT_MAX: f32 = f32::MAX;
 
+/// `_SAT`: NaN and −0 give +0. Written with comparisons: `x.max(0.0).min(1.0)` gave −0 for
+/// −0 in unoptimised builds and +0 in optimised ones (`f32::max` leaves the sign of equal
+/// zeros unspecified), and the compiled kernels must match one definite answer.
 #[inline(always)]
-#[allow(clippy::manual_clamp)] // `clamp` keeps NaN; `_SAT` must not
 pub fn sat(x: f32) -> f32 {
-    // NaN saturates to 0 (`max` returns the non-NaN operand).
-    x.max(0.0).min(1.0)
+    if x > 0.0 {
+        if x < 1.0 { x } else { 1.0 }
+    } else {
+        0.0
+    }
 }
 
 /// `floor`, exact for every input, written so that it vectorises on baseline x86-64
@@ -179,8 +184,9 @@ pub fn lit(s: [f32; 4], d: Dialect) -> [f32; 4] {
     let w = if s[3].is_nan() { 0.0 } else { w };
     match d {
         Dialect::Arb => {
-            let x = s[0].max(0.0);
-            let y = s[1].max(0.0);
+            // Comparisons rather than `max(0.0)`, so −0 gives +0 in every build.
+            let x = if s[0] > 0.0 { s[0] } else { 0.0 };
+            let y = if s[1] > 0.0 { s[1] } else { 0.0 };
             let z = if x > 0.0 { libm::powf(y, w) } else { 0.0 };
             [1.0, x, z, 1.0]
         }

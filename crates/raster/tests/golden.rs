@@ -8,6 +8,7 @@
 //! difference between the two builds fails one of them.
 
 use hoist_asm::{ParseOptions, Program};
+use hoist_raster::jit::Exec;
 use hoist_raster::scene::{self, RunOptions};
 use hoist_raster::{
     Caps, Filter, MipFilter, RenderConfig, Sampler, TexFormat, Texture, Wrap, pattern, render,
@@ -56,9 +57,11 @@ fn texture(spec: &str, filter: Filter, mip: MipFilter, wrap: Wrap) -> Arc<Textur
     Arc::new(t)
 }
 
-fn hashes() -> Vec<(String, u64)> {
+fn hashes(exec: Exec) -> Vec<(String, u64)> {
     let mut out = Vec::new();
-    let mut one = |name: &str, vp: &str, fp: &str, cfg: RenderConfig| {
+    hoist_raster::jit::set_default_exec(exec);
+    let mut one = |name: &str, vp: &str, fp: &str, mut cfg: RenderConfig| {
+        cfg.exec = exec;
         let r = render(Some(&parse(vp)), Some(&parse(fp)), &cfg).unwrap();
         out.push((name.to_string(), r.image.hash()));
     };
@@ -114,6 +117,7 @@ fn hashes() -> Vec<(String, u64)> {
     let sc = scene::parse(PINGPONG, &Caps::default()).unwrap();
     let r = scene::run(&sc, &RunOptions::default()).unwrap();
     out.push(("pingpong_scene".into(), r.targets["window"].hash()));
+    hoist_raster::jit::set_default_exec(Exec::Interp);
     out
 }
 
@@ -124,7 +128,7 @@ fn format(h: &[(String, u64)]) -> String {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn images_match_the_golden_hashes() {
-    let got = format(&hashes());
+    let got = format(&hashes(Exec::Interp));
     #[cfg(not(target_arch = "wasm32"))]
     if std::env::var_os("BLESS").is_some() {
         let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/hashes.txt");
@@ -134,5 +138,16 @@ fn images_match_the_golden_hashes() {
     assert_eq!(
         got, GOLDEN,
         "image hashes differ from tests/golden/hashes.txt"
+    );
+}
+
+/// The compiled kernels (wasmtime natively) give the same hashes as the interpreter.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn compiled_kernels_match_the_golden_hashes() {
+    assert_eq!(
+        format(&hashes(Exec::Compiled)),
+        GOLDEN,
+        "compiled image hashes differ from tests/golden/hashes.txt"
     );
 }

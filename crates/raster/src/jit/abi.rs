@@ -205,7 +205,10 @@ const TARGETS: [TexTarget; 8] = [
 ];
 
 pub fn target_code(t: TexTarget) -> i32 {
-    TARGETS.iter().position(|&x| x == t).map_or(-1, |i| i as i32)
+    TARGETS
+        .iter()
+        .position(|&x| x == t)
+        .map_or(-1, |i| i as i32)
 }
 
 pub fn target_from_code(c: i32) -> Option<TexTarget> {

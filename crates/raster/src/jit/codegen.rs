@@ -1,7 +1,353 @@
-//! Module layout: imports, the `run` export, the loop over 4-lane chunks.
-use super::Refusal;
-use crate::compile::Kernel;
+//! Module layout: the imports, the `run` export and its loop over 4-lane chunks.
+//!
+//! Every row of the kernel that the program touches becomes one `v128` local. Constant rows
+//! are splatted once before the loop; per chunk the input rows are loaded, the reset rows
+//! zeroed, the whole program runs on locals ([`super::ops`]), and the output rows and the
+//! kill mask are stored. Nothing but inputs, outputs and texels goes through memory.
 
-pub(super) fn module(_k: &Kernel) -> Result<(Vec<u8>, usize), Refusal> {
-    Err(Refusal::Unsupported("code generation is not written yet".into()))
+use super::{MAX_LOCALS, Refusal};
+use crate::compile::{Kernel, LANES, R};
+use std::collections::HashMap;
+use wasm_encoder::{
+    BlockType, CodeSection, EntityType, ExportKind, ExportSection, Function, FunctionSection,
+    ImportSection, Instruction as I, MemArg, MemoryType, TypeSection, ValType,
+};
+
+/// Imported functions, in import order (function indices 0..).
+#[derive(Clone, Copy)]
+pub(super) enum Import {
+    Exp2f = 0,
+    Log2f = 1,
+    Powf = 2,
+    Sinf = 3,
+    Cosf = 4,
+    Tex = 5,
+}
+
+/// Parameters of `run`.
+pub(super) const P_IO: u32 = 0;
+pub(super) const P_CONSTS: u32 = 1;
+pub(super) const P_TEX: u32 = 2;
+pub(super) const P_KILL: u32 = 3;
+pub(super) const P_SCRATCH: u32 = 4;
+pub(super) const P_LANES: u32 = 5;
+pub(super) const P_FLAGS: u32 = 6;
+/// i32 locals: the chunk's byte offset within a row, and scratch.
+pub(super) const L_OFF: u32 = 7;
+pub(super) const L_BASE: u32 = 8;
+pub(super) const L_I0: u32 = 9;
+const I32_LOCALS: u32 = 3;
+/// i64 scratch.
+pub(super) const L_W0: u32 = 10;
+/// First `v128` local.
+const V_FIRST: u32 = 11;
+
+/// The function being generated.
+pub(super) struct Gen<'a> {
+    pub k: &'a Kernel,
+    pub body: Vec<I<'static>>,
+    rows: HashMap<R, u32>,
+    n_v128: u32,
+    /// Per-instruction temporaries, reused from one instruction to the next.
+    temps: Vec<u32>,
+    next_temp: usize,
+    /// The kill mask of the chunk.
+    pub kill: u32,
+    /// All ones when lanes form quads (flags bit 0).
+    pub quads: u32,
+    /// Texture descriptor words per unit: mode, texels, width, height (i32 locals' v128s
+    /// are not needed; these are v128 splats of width/height as f32 and the i32 words).
+    pub tex_locals: HashMap<u8, TexLocals>,
+}
+
+/// Locals holding one unit's descriptor, loaded once per call.
+#[derive(Clone, Copy)]
+pub(super) struct TexLocals {
+    pub mode: u32,
+    pub texels: u32,
+    pub wf: u32,
+    pub hf: u32,
+}
+
+pub(super) fn mem(offset: u64, align: u32) -> MemArg {
+    MemArg {
+        offset,
+        align,
+        memory_index: 0,
+    }
+}
+
+impl<'a> Gen<'a> {
+    /// The local of a row.
+    pub fn row(&mut self, r: R) -> u32 {
+        if let Some(&l) = self.rows.get(&r) {
+            return l;
+        }
+        let l = self.new_v128();
+        self.rows.insert(r, l);
+        l
+    }
+
+    pub fn new_v128(&mut self) -> u32 {
+        let l = V_FIRST + self.n_v128;
+        self.n_v128 += 1;
+        l
+    }
+
+    /// A temporary valid until the next [`Gen::next_instruction`].
+    pub fn temp(&mut self) -> u32 {
+        if self.next_temp == self.temps.len() {
+            let l = self.new_v128();
+            self.temps.push(l);
+        }
+        self.next_temp += 1;
+        self.temps[self.next_temp - 1]
+    }
+
+    pub fn is_temp(&self, l: u32) -> bool {
+        self.temps.contains(&l)
+    }
+
+    pub fn next_instruction(&mut self) {
+        self.next_temp = 0;
+    }
+
+    pub fn emit(&mut self, i: I<'static>) {
+        self.body.push(i);
+    }
+
+    pub fn get(&mut self, l: u32) {
+        self.body.push(I::LocalGet(l));
+    }
+
+    pub fn set(&mut self, l: u32) {
+        self.body.push(I::LocalSet(l));
+    }
+
+    /// Pushes a splat constant.
+    pub fn splat(&mut self, v: f32) {
+        let b = u128::from(v.to_bits());
+        self.body
+            .push(I::V128Const((b | b << 32 | b << 64 | b << 96) as i128));
+    }
+
+    /// Pushes an integer splat constant.
+    pub fn splat_i(&mut self, v: u32) {
+        let b = u128::from(v);
+        self.body
+            .push(I::V128Const((b | b << 32 | b << 64 | b << 96) as i128));
+    }
+}
+
+/// Builds the module; returns it and the number of `v128` locals.
+pub(super) fn module(k: &Kernel) -> Result<(Vec<u8>, usize), Refusal> {
+    let mut g = Gen {
+        k,
+        body: Vec::new(),
+        rows: HashMap::new(),
+        n_v128: 0,
+        temps: Vec::new(),
+        next_temp: 0,
+        kill: 0,
+        quads: 0,
+        tex_locals: HashMap::new(),
+    };
+    g.kill = g.new_v128();
+    g.quads = g.new_v128();
+    for (n, ins) in k.insts.iter().enumerate() {
+        g.next_instruction();
+        super::ops::instruction(&mut g, ins)
+            .map_err(|e| Refusal::Unsupported(format!("instruction {n} ({:?}): {e}", ins.op)))?;
+        if g.n_v128 as usize > MAX_LOCALS {
+            return Err(Refusal::TooLarge {
+                what: "vector locals",
+                n: g.n_v128 as usize,
+                cap: MAX_LOCALS,
+            });
+        }
+    }
+    let body = std::mem::take(&mut g.body);
+    let func = assemble(&mut g, body);
+    Ok((encode(&func), g.n_v128 as usize))
+}
+
+/// Wraps the program body in the prologue, the chunk loop and the epilogue.
+fn assemble(g: &mut Gen, body: Vec<I<'static>>) -> Function {
+    let k = g.k;
+    let mut pre: Vec<I<'static>> = Vec::new();
+    // Quads flag as a lane mask.
+    pre.extend([
+        I::I32Const(0),
+        I::LocalGet(P_FLAGS),
+        I::I32Const(1),
+        I::I32And,
+        I::I32Sub,
+        I::I32x4Splat,
+        I::LocalSet(g.quads),
+    ]);
+    // Constant rows, splatted once.
+    for f in &k.const_fills {
+        let Some(&l) = g.rows.get(&f.row) else {
+            continue;
+        };
+        match f.slot {
+            Some((s, c)) if (s as usize) < k.const_len => {
+                pre.push(I::LocalGet(P_CONSTS));
+                pre.push(I::F32Load(mem(16 * u64::from(s) + 4 * u64::from(c & 3), 2)));
+            }
+            Some(_) => pre.push(I::F32Const(0.0f32.into())),
+            None => pre.push(I::F32Const(f.imm.into())),
+        }
+        if f.abs {
+            pre.push(I::F32Abs);
+        }
+        if f.neg {
+            pre.push(I::F32Neg);
+        }
+        pre.extend([I::F32x4Splat, I::LocalSet(l)]);
+    }
+    // Texture descriptors.
+    let mut units: Vec<(u8, TexLocals)> = g.tex_locals.iter().map(|(&u, &t)| (u, t)).collect();
+    units.sort_by_key(|x| x.0);
+    for (u, t) in units {
+        let d = 32 * u64::from(u);
+        pre.extend([
+            I::LocalGet(P_TEX),
+            I::I32Load(mem(d, 2)),
+            I::I32x4Splat,
+            I::LocalSet(t.mode),
+            I::LocalGet(P_TEX),
+            I::I32Load(mem(d + 4, 2)),
+            I::I32x4Splat,
+            I::LocalSet(t.texels),
+            I::LocalGet(P_TEX),
+            I::I32Load(mem(d + 8, 2)),
+            I::F32ConvertI32U,
+            I::F32x4Splat,
+            I::LocalSet(t.wf),
+            I::LocalGet(P_TEX),
+            I::I32Load(mem(d + 12, 2)),
+            I::F32ConvertI32U,
+            I::F32x4Splat,
+            I::LocalSet(t.hf),
+        ]);
+    }
+    let row_bytes = (LANES * 4) as u64;
+    let input_rows: Vec<R> = k
+        .inputs
+        .iter()
+        .flat_map(|&(_, b)| b..b + 4)
+        .filter(|r| g.rows.contains_key(r))
+        .collect();
+    let is_input = |r: R| input_rows.contains(&r);
+    let reset_rows: Vec<R> = k
+        .reset
+        .iter()
+        .flat_map(|&(b, n)| b..b + n)
+        .filter(|r| g.rows.contains_key(r) && !is_input(*r))
+        .collect();
+    // Loop: off = 0; while off < lanes·4 { … ; off += 16 }.
+    pre.extend([
+        I::I32Const(0),
+        I::LocalSet(L_OFF),
+        I::Block(BlockType::Empty),
+        I::Loop(BlockType::Empty),
+        I::LocalGet(L_OFF),
+        I::LocalGet(P_LANES),
+        I::I32Const(2),
+        I::I32Shl,
+        I::I32GeU,
+        I::BrIf(1),
+        I::LocalGet(P_IO),
+        I::LocalGet(L_OFF),
+        I::I32Add,
+        I::LocalSet(L_BASE),
+    ]);
+    for &r in &input_rows {
+        pre.extend([
+            I::LocalGet(L_BASE),
+            I::V128Load(mem(u64::from(r) * row_bytes, 4)),
+            I::LocalSet(g.rows[&r]),
+        ]);
+    }
+    for &r in &reset_rows {
+        pre.extend([I::V128Const(0), I::LocalSet(g.rows[&r])]);
+    }
+    pre.extend([I::V128Const(0), I::LocalSet(g.kill)]);
+    let mut post: Vec<I<'static>> = Vec::new();
+    for &(_, b) in &k.outputs {
+        for r in b..b + 4 {
+            post.push(I::LocalGet(L_BASE));
+            match g.rows.get(&r) {
+                Some(&l) => post.push(I::LocalGet(l)),
+                None => post.push(I::V128Const(0)),
+            }
+            post.push(I::V128Store(mem(u64::from(r) * row_bytes, 4)));
+        }
+    }
+    post.extend([
+        I::LocalGet(P_KILL),
+        I::LocalGet(L_OFF),
+        I::I32Add,
+        I::LocalGet(g.kill),
+        I::V128Store(mem(0, 4)),
+        I::LocalGet(L_OFF),
+        I::I32Const(16),
+        I::I32Add,
+        I::LocalSet(L_OFF),
+        I::Br(0),
+        I::End,
+        I::End,
+        I::End,
+    ]);
+    let mut f = Function::new([
+        (I32_LOCALS, ValType::I32),
+        (1, ValType::I64),
+        (g.n_v128, ValType::V128),
+    ]);
+    for i in pre.iter().chain(body.iter()).chain(post.iter()) {
+        f.instruction(i);
+    }
+    f
+}
+
+fn encode(func: &Function) -> Vec<u8> {
+    let mut types = TypeSection::new();
+    types.ty().function([ValType::F32], [ValType::F32]);
+    types
+        .ty()
+        .function([ValType::F32, ValType::F32], [ValType::F32]);
+    types.ty().function([ValType::I32; 5], []);
+    types.ty().function([ValType::I32; 7], []);
+    let mut imports = ImportSection::new();
+    imports.import(
+        "env",
+        "memory",
+        EntityType::Memory(MemoryType {
+            minimum: 1,
+            maximum: None,
+            memory64: false,
+            shared: false,
+            page_size_log2: None,
+        }),
+    );
+    imports.import("env", "exp2f", EntityType::Function(0));
+    imports.import("env", "log2f", EntityType::Function(0));
+    imports.import("env", "powf", EntityType::Function(1));
+    imports.import("env", "sinf", EntityType::Function(0));
+    imports.import("env", "cosf", EntityType::Function(0));
+    imports.import("env", "tex", EntityType::Function(2));
+    let mut funcs = FunctionSection::new();
+    funcs.function(3);
+    let mut exports = ExportSection::new();
+    exports.export("run", ExportKind::Func, 6);
+    let mut code = CodeSection::new();
+    code.function(func);
+    let mut m = wasm_encoder::Module::new();
+    m.section(&types)
+        .section(&imports)
+        .section(&funcs)
+        .section(&exports)
+        .section(&code);
+    m.finish()
 }

@@ -99,7 +99,11 @@ pub enum Refusal {
     /// D3D9 flow control or predication.
     Flow,
     /// Over a size cap.
-    TooLarge { what: &'static str, n: usize, cap: usize },
+    TooLarge {
+        what: &'static str,
+        n: usize,
+        cap: usize,
+    },
     /// An operation or addressing form the compiler does not handle.
     Unsupported(String),
     /// No compiler is available on this platform, or loading the module failed.

@@ -122,7 +122,10 @@ fn link(engine: &Engine, store: &mut Store<Host>, mem: Memory) -> wasmtime::Resu
             let input: [f32; 48] = std::array::from_fn(|i| {
                 f32::from_le_bytes(data[q + 4 * i..q + 4 * i + 4].try_into().unwrap_or([0; 4]))
             });
-            let tex = host.textures.get(unit as u32 as usize).and_then(|t| t.as_ref());
+            let tex = host
+                .textures
+                .get(unit as u32 as usize)
+                .and_then(|t| t.as_ref());
             let r = abi::sample_quad(tex, kind, target, &input, host.quads);
             for (i, v) in r.iter().enumerate() {
                 data[o + 4 * i..o + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
@@ -242,11 +245,7 @@ impl CompiledKernel for WasmtimeKernel {
                 }
             }
         }
-        let Some(mut s) = m
-            .backend
-            .take()
-            .and_then(|b| b.downcast::<State>().ok())
-        else {
+        let Some(mut s) = m.backend.take().and_then(|b| b.downcast::<State>().ok()) else {
             return m.run(k, env, live);
         };
         stage_textures(&mut s, k, env);
