@@ -105,7 +105,12 @@ pub const TEST_EXECUTOR_KEY: &str = "hoist-test-executor";
 
 fn test_executor() -> Option<crate::executor::Force> {
     use crate::executor::Force;
-    match LocalStorage::raw().get_item(TEST_EXECUTOR_KEY).ok().flatten()?.as_str() {
+    match LocalStorage::raw()
+        .get_item(TEST_EXECUTOR_KEY)
+        .ok()
+        .flatten()?
+        .as_str()
+    {
         "refuse" => Some(Force::Refuse),
         "throw" => Some(Force::Throw),
         "interpret" => Some(Force::Interpret),

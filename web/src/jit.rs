@@ -109,7 +109,11 @@ fn imports_for(module: &WebAssembly::Module) -> Result<Object, String> {
     let own = wasm_bindgen::exports();
     let namespaces = Object::new();
     for desc in WebAssembly::Module::imports(module).iter() {
-        let field = |k| get(&desc, k).and_then(|v| v.as_string()).unwrap_or_default();
+        let field = |k| {
+            get(&desc, k)
+                .and_then(|v| v.as_string())
+                .unwrap_or_default()
+        };
         let (ns, name, kind) = (field("module"), field("name"), field("kind"));
         let value = match kind.as_str() {
             "memory" => wasm_bindgen::memory(),
@@ -118,7 +122,11 @@ fn imports_for(module: &WebAssembly::Module) -> Result<Object, String> {
                     .iter()
                     .find(|(n, _)| *n == name)
                     .map(|(_, e)| *e)
-                    .ok_or_else(|| format!("the module imports `{ns}.{name}`, which the runtime does not provide"))?;
+                    .ok_or_else(|| {
+                        format!(
+                            "the module imports `{ns}.{name}`, which the runtime does not provide"
+                        )
+                    })?;
                 get(&own, export)
                     .ok_or_else(|| format!("this program does not export `{export}`"))?
             }
@@ -307,9 +315,9 @@ impl KernelCompiler for Browser {
     fn load(&self, module: &Module) -> Result<Arc<dyn CompiledKernel>, Refusal> {
         let r = match FORCE.with(Cell::get) {
             Some(Force::Refuse) => Err("forced refusal (test switch)".to_string()),
-            Some(Force::Throw) => {
-                self.instantiate_logged(&module.wasm[..module.wasm.len() / 2]).map(Rc::new)
-            }
+            Some(Force::Throw) => self
+                .instantiate_logged(&module.wasm[..module.wasm.len() / 2])
+                .map(Rc::new),
             _ => self
                 .cache
                 .borrow_mut()

@@ -26,7 +26,12 @@ fn now() -> f64 {
 }
 
 /// ms per draw over `n` draws into the same target, and the image's hash.
-fn time(cfg: &hoist_raster::RenderConfig, vp: &Arc<CompiledProgram>, fp: &Arc<CompiledProgram>, n: u32) -> (f64, u64) {
+fn time(
+    cfg: &hoist_raster::RenderConfig,
+    vp: &Arc<CompiledProgram>,
+    fp: &Arc<CompiledProgram>,
+    n: u32,
+) -> (f64, u64) {
     let mut job = RenderJob::with_compiled(Some(vp), Some(fp), cfg).expect("job");
     job.run_to_end();
     let hash = hoist_raster::Image::hash(&job.finish().image);

@@ -11,8 +11,8 @@ use hoist_web::jit::{self, Cache};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 use wasm_encoder::{
-    CodeSection, EntityType, ExportKind, ExportSection, Function, FunctionSection,
-    ImportSection, Instruction as I, MemArg, MemoryType, Module, TypeSection, ValType,
+    CodeSection, EntityType, ExportKind, ExportSection, Function, FunctionSection, ImportSection,
+    Instruction as I, MemArg, MemoryType, Module, TypeSection, ValType,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -160,7 +160,12 @@ fn inputs(n: usize) -> (Vec<f32>, Vec<f32>) {
         -150.25,
     ];
     let a: Vec<f32> = (0..n)
-        .map(|i| edges.get(i).copied().unwrap_or((i as f32 * 0.37 - 40.0) * 1.7))
+        .map(|i| {
+            edges
+                .get(i)
+                .copied()
+                .unwrap_or((i as f32 * 0.37 - 40.0) * 1.7)
+        })
         .collect();
     let b: Vec<f32> = (0..n)
         .map(|i| edges[(i * 7) % edges.len()] + (i % 5) as f32 * 0.5)
@@ -211,14 +216,18 @@ fn transcendentals_are_linked_from_this_program_and_bit_identical() {
     for (name, f) in unary {
         check(name, false, &|x, _| f(x));
     }
-    check("powf", true, &|x, y| alu::pow(x, y, hoist_asm::Dialect::Arb));
+    check("powf", true, &|x, y| {
+        alu::pow(x, y, hoist_asm::Dialect::Arb)
+    });
 }
 
 /// An import the runtime does not provide is an error naming it, not a throw.
 #[wasm_bindgen_test]
 fn an_unknown_import_is_a_clear_error() {
     let bytes = module("sinf", false, Some("tanf"));
-    let e = jit::instantiate(&bytes, "run", &now).err().expect("refused");
+    let e = jit::instantiate(&bytes, "run", &now)
+        .err()
+        .expect("refused");
     assert!(e.contains("env.tanf"), "{e}");
     let e = jit::instantiate(&bytes[..bytes.len() - 3], "run", &now)
         .err()
@@ -243,7 +252,8 @@ fn the_cache_is_bounded_and_least_recently_used() {
     };
     c.get_or_load(keys[0], load(0)).expect("0");
     c.get_or_load(keys[1], load(1)).expect("1");
-    c.get_or_load(keys[0], || panic!("0 is cached")).expect("hit");
+    c.get_or_load(keys[0], || panic!("0 is cached"))
+        .expect("hit");
     c.get_or_load(keys[2], load(2)).expect("2");
     assert_eq!(c.len(), 2);
     assert!(c.contains(keys[0]) && c.contains(keys[2]) && !c.contains(keys[1]));
