@@ -254,7 +254,10 @@ fn log(f: impl FnOnce(&mut Log)) {
 /// Registers [`Browser`] as this thread's kernel compiler and makes compiled execution the
 /// default of scenes drawn on it.
 pub fn install(now: fn() -> f64) {
-    hoist_raster::jit::set_compiler(Some(Arc::new(Browser::new(CACHE_CAP, now))));
+    // Arc is the hook's type; on wasm32 nothing crosses threads.
+    #[allow(clippy::arc_with_non_send_sync)]
+    let c = Arc::new(Browser::new(CACHE_CAP, now));
+    hoist_raster::jit::set_compiler(Some(c));
     configure(None);
 }
 
