@@ -45,9 +45,9 @@ scenario('compiled', async ({ page, base, open }) => {
   await shot(page, 'compiled-stats.png');
   for (const [mode, why] of [['refuse', 'forced refusal'], ['throw', 'WebAssembly.Module']]) {
     const p = await open(`forced ${mode}`);
+    // Set before the page starts (a reload would cancel the worker's script mid-load).
+    await p.addInitScript((m) => localStorage.setItem('hoist-test-executor', m), mode);
     await p.goto(base);
-    await p.evaluate((m) => localStorage.setItem('hoist-test-executor', m), mode);
-    await p.reload();
     await settled(p);
     for (const id of ids) {
       const px = await check(p, id, (e) => e.startsWith('interpreter:') && e.includes(why));
@@ -59,6 +59,5 @@ scenario('compiled', async ({ page, base, open }) => {
       await p.locator('#stats').scrollIntoViewIfNeeded();
       await shot(p, 'compiled-refused.png');
     }
-    await p.evaluate(() => localStorage.removeItem('hoist-test-executor'));
   }
 });
