@@ -23,6 +23,12 @@ fn now() -> f64 {
     js_sys::Date::now()
 }
 
+/// Lets the page answer the test driver between long synchronous pieces (a busy machine
+/// otherwise makes chromedriver time out waiting for the renderer).
+async fn pause() {
+    gloo::timers::future::TimeoutFuture::new(0).await;
+}
+
 fn bits(img: &hoist_raster::Image) -> Vec<u32> {
     img.pixels.iter().flatten().map(|v| v.to_bits()).collect()
 }
@@ -88,7 +94,7 @@ fn render_both(vs: &str, fs: &str, seed: u64) -> Result<Result<(), String>, Stri
 
 /// Generated pairs of both dialects: compiled equals interpreted, bit for bit.
 #[wasm_bindgen_test]
-fn generated_programs_compiled_equal_the_interpreter() {
+async fn generated_programs_compiled_equal_the_interpreter() {
     jit::install(now);
     for flavor in [Flavor::Arb, Flavor::D3d9] {
         let mut refusals: BTreeMap<String, u32> = BTreeMap::new();
@@ -104,6 +110,7 @@ fn generated_programs_compiled_equal_the_interpreter() {
                 Err(e) => panic!("{}: {e}", p.label),
             }
             total += 1;
+            pause().await;
         }
         console_log!(
             "COMPILED {flavor:?}: {compiled} of {total} generated fragment programs compiled and bit-identical; refused: {refusals:?}"
@@ -154,7 +161,7 @@ fn executor(r: &hoist_web::render::Rendered) -> Option<Executor> {
 /// Every example of the gallery (at most 64×64), through the worker's job runner: both
 /// images compiled equal both images interpreted.
 #[wasm_bindgen_test]
-fn every_example_renders_the_same_compiled() {
+async fn every_example_renders_the_same_compiled() {
     jit::install(now);
     let (mut compiled, mut refused) = (Vec::new(), Vec::new());
     for e in examples::EXAMPLES {
@@ -175,6 +182,7 @@ fn every_example_renders_the_same_compiled() {
             "{}",
             e.id
         );
+        pause().await;
     }
     assert!(refused.is_empty(), "examples interpreted: {refused:#?}");
     console_log!(
