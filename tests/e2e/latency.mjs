@@ -14,6 +14,10 @@
 // measures keystroke-to-verdict once per pause before a job (ms; builds that read the
 // measurement-only local storage key `hoist-test-debounce-ms`; others ignore it).
 // LINES=500,2000 picks the typing-latency pairs.
+//   - keystroke-to-image per executor: Figure 3 and the largest example scene (LARGEST,
+//     default paper/sort: three 256² draws), one edit as above, with the worker's compiled
+//     executor (the default) and with the interpreter (test switch `hoist-test-executor`),
+//     alternating; ONLY=image measures just this.
 //
 //   node tests/e2e/latency.mjs                 HOIST_E2E_DIST=path/to/dist  ROUNDS=10
 
@@ -85,6 +89,27 @@ async function keystrokeToVerdict(page, pause) {
     + `verdict ${JSON.stringify(await page.textContent('#verdict'))}; optimizer time ${await page.textContent('#stat-opt-time')}`);
 }
 
+/// Keystroke-to-image on example `id` with the executor `mode` ('' compiled, 'interpret').
+async function keystrokeToImage(page, id, mode) {
+  await page.evaluate((m) => {
+    if (m) localStorage.setItem('hoist-test-executor', m);
+    else localStorage.removeItem('hoist-test-executor');
+  }, mode);
+  await page.goto('about:blank');
+  await page.goto(`${base}#ex=${id}`);
+  await page.waitForFunction(done, null, { timeout: 120_000, polling: 16 });
+  const fp0 = await page.inputValue('#fp');
+  const k2i = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const c = fp0.trimStart().startsWith('!!') ? '#' : '//';
+    k2i.push(await editAndWait(page, '#fp', i % 2 ? fp0 : `${fp0}${c} edit ${i}\n`));
+  }
+  const r = await page.evaluate(() => window.hoistReport());
+  console.log(`keystroke-to-image, ${id}, ${mode || 'compiled'}: ${stats(k2i)}; executor ${JSON.stringify(r.executor)}; `
+    + `render ${r.renderMs.map((m) => m.toFixed(1)).join(' / ')} ms; optimizer ${r.optimizerMs.toFixed(1)} ms; ${r.verdict}`);
+  await page.evaluate(() => localStorage.removeItem('hoist-test-executor'));
+}
+
 /// Typing latency on a pair of `lines` lines, at three cadences.
 async function typing(page, lines) {
   const pair = bigPair(BLOCKS[lines] ?? Math.round(lines / 8));
@@ -145,6 +170,10 @@ async function main() {
     await page.goto(base + '#ex=paper/fig3');
     await page.waitForFunction(done, null, { timeout: 120_000, polling: 16 });
 
+    for (const id of ['paper/fig3', process.env.LARGEST || 'paper/sort']) {
+      for (const mode of ['', 'interpret', '', 'interpret']) await keystrokeToImage(page, id, mode);
+    }
+    if (process.env.ONLY === 'image') return;
     for (const pause of DEBOUNCES.length ? DEBOUNCES : [null]) {
       await keystrokeToVerdict(page, pause);
     }

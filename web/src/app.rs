@@ -97,6 +97,27 @@ fn test_failure() -> Option<String> {
         .flatten()
 }
 
+/// Test-only switch, never set by a document: while local storage holds this key, the
+/// worker's compiled executor is forced off — value `refuse`: every module is refused;
+/// `throw`: `WebAssembly.Module` throws on broken bytes; `interpret`: compiled execution off.
+/// The end-to-end test uses it to check that the interpreter then draws the same image.
+pub const TEST_EXECUTOR_KEY: &str = "hoist-test-executor";
+
+fn test_executor() -> Option<crate::executor::Force> {
+    use crate::executor::Force;
+    match LocalStorage::raw()
+        .get_item(TEST_EXECUTOR_KEY)
+        .ok()
+        .flatten()?
+        .as_str()
+    {
+        "refuse" => Some(Force::Refuse),
+        "throw" => Some(Force::Throw),
+        "interpret" => Some(Force::Interpret),
+        _ => None,
+    }
+}
+
 /// What the page says when its worker died.
 pub fn engine_failure_message(why: &str) -> String {
     format!("the optimizer stopped unexpectedly: {why} — your programs are kept; edit to try again")
@@ -159,6 +180,8 @@ struct Report {
     /// The user stopped the current text's job.
     stopped: bool,
     render_ms: Option<[f64; 2]>,
+    /// Which executor drew the original and the optimized image (`crate::executor`).
+    executor: Option<[Option<String>; 2]>,
     optimizer_ms: f64,
     /// What causes a DIFFERENT verdict (culprit group, cancellation), once known.
     guidance: Option<crate::guidance::Guidance>,
@@ -242,6 +265,14 @@ fn report() -> Result<JsValue, JsValue> {
                 .and_then(|r| r.original.as_ref().ok().map(|o| [o.probes.0, o.probes.1])),
             stopped: s.is_stopped(),
             render_ms: s.rendered.as_ref().map(|r| [r.ms_original, r.ms_optimized]),
+            executor: s.rendered.as_ref().map(|r| {
+                let name = |x: Option<&render::RunResult>| {
+                    x.and_then(|x| x.as_ref().ok())
+                        .and_then(|x| x.executor.as_ref())
+                        .map(ToString::to_string)
+                };
+                [name(Some(&r.original)), name(r.optimized.as_ref())]
+            }),
             optimizer_ms: s.analysis_ms,
             linear: crate::components::linear::report(&s),
             slp_merges: a
@@ -378,6 +409,7 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
                     doc,
                     images,
                     fail,
+                    force: test_executor(),
                 });
             }
         });

@@ -31,6 +31,9 @@ pub struct Job {
     pub images: Images,
     /// Test-only: fail on purpose (see `app::TEST_FAILURE_KEY`); never set by the document.
     pub fail: Option<Fail>,
+    /// Test-only: make the compiled executor refuse (see `app::TEST_EXECUTOR_KEY`).
+    #[serde(default)]
+    pub force: Option<crate::executor::Force>,
 }
 
 /// A forced failure of the worker, for tests of the page's recovery.
@@ -457,6 +460,7 @@ mod tests {
             doc,
             images: Images::new(),
             fail: None,
+            force: None,
         }
     }
 

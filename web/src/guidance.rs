@@ -536,6 +536,7 @@ mod tests {
                 doc,
                 images: Default::default(),
                 fail: None,
+                force: None,
             },
             Box::new(move || t0.elapsed().as_secs_f64() * 1e3),
         );

@@ -32,6 +32,7 @@ pub mod doc;
 pub mod engine;
 pub mod estimate;
 pub mod examples;
+pub mod executor;
 pub mod figure;
 pub mod guidance;
 pub mod handedit;
@@ -59,6 +60,8 @@ pub mod app;
 pub mod bridge;
 #[cfg(target_arch = "wasm32")]
 pub mod components;
+#[cfg(target_arch = "wasm32")]
+pub mod jit;
 #[cfg(target_arch = "wasm32")]
 pub mod wire;
 #[cfg(target_arch = "wasm32")]

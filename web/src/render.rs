@@ -276,6 +276,9 @@ pub struct Run {
     pub stats: hoist_raster::Stats,
     /// Probe results of the scene, if it has probes: (passed, failed).
     pub probes: (usize, usize),
+    /// Which executor drew it (`crate::executor`).
+    #[serde(default)]
+    pub executor: Option<crate::executor::Executor>,
 }
 
 pub type RunResult = Result<Run, String>;
@@ -447,6 +450,8 @@ impl Task {
                 images: self.plan.images.clone(),
                 tolerance: None,
             };
+            // The runtime's log from here on is this run's.
+            let _ = crate::executor::take_log();
             match SceneJob::new(sc.clone(), opts) {
                 Ok(j) => {
                     self.job = Some(j);
@@ -477,6 +482,14 @@ impl Task {
 
     fn finish_run(&self, r: Result<SceneResult, hoist_raster::RenderError>) -> RunResult {
         let r = r.map_err(|e| e.to_string())?;
+        let sc = match self.phase {
+            Phase::Optimized => self.plan.optimized.as_ref(),
+            _ => Some(&self.plan.original),
+        };
+        let executor = sc.map(|sc| {
+            let exec = hoist_raster::jit::default_exec();
+            crate::executor::describe(sc, exec, &crate::executor::take_log())
+        });
         let image = r
             .targets
             .get(&self.plan.display)
@@ -486,6 +499,7 @@ impl Task {
             image,
             stats: r.stats,
             probes: (r.passed(), r.failed()),
+            executor,
         })
     }
 

@@ -97,6 +97,7 @@ async fn run(job: Job) {
         Some(Fail::Throw) => wasm_bindgen::throw_str("forced exception (test switch)"),
         None => {}
     }
+    crate::jit::configure(job.force);
     let mut r = Runner::new(job, Box::new(now));
     let mut last = now();
     while !r.is_done() {
@@ -141,5 +142,6 @@ pub fn start() {
     scope().set_onmessage(Some(handler.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     handler.forget();
+    crate::jit::install(now);
     post(Event::Ready);
 }

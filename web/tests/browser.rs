@@ -269,6 +269,7 @@ fn run(img: hoist_raster::Image) -> Run {
         image: img,
         stats: hoist_raster::Stats::default(),
         probes: (0, 0),
+        executor: None,
     }
 }
 
@@ -556,6 +557,7 @@ fn jobs_and_events_cross_the_wire_intact() {
         doc: fig3(),
         images,
         fail: Some(Fail::Throw),
+        force: Some(hoist_web::executor::Force::Refuse),
     };
     let packed = wire::encode_request(&Request::Run(Box::new(job.clone()))).unwrap();
     // The header and the picture move, not copied.

@@ -78,6 +78,22 @@ fn slp_row(a: &Analysis) -> Html {
     }
 }
 
+/// The executors of both renders in words ("compiled → compiled"; one when they agree).
+fn executors(r: Option<&crate::render::Rendered>) -> Option<String> {
+    let r = r?;
+    let name = |x: &crate::render::RunResult| {
+        x.as_ref()
+            .ok()
+            .and_then(|x| x.executor.as_ref())
+            .map(ToString::to_string)
+    };
+    let a = name(&r.original)?;
+    match r.optimized.as_ref().and_then(name) {
+        Some(b) if b != a => Some(format!("{a} → {b}")),
+        _ => Some(a),
+    }
+}
+
 #[function_component(StatsPanel)]
 pub fn stats_panel(p: &StatsProps) -> Html {
     let Some(a) = &p.analysis else {
@@ -184,6 +200,12 @@ pub fn stats_panel(p: &StatsProps) -> Html {
                         <tr title="Wall-clock time of the software rasterizer in this browser">
                             <th scope="row">{ "render time" }</th>
                             <td class="num"><span id="stat-time">{ format!("{to} → {tp}") }</span></td>
+                        </tr>
+                    }
+                    if let Some(ex) = executors(p.rendered.as_ref().map(|r| &*r.0)) {
+                        <tr title="What ran the fragment programs: wasm compiled from them, or the interpreter (and why)">
+                            <th scope="row">{ "executor" }</th>
+                            <td class="num"><span id="stat-exec">{ ex }</span></td>
                         </tr>
                     }
                 </tbody>
