@@ -346,3 +346,52 @@ fn refused_kernels_fall_back_to_the_interpreter() {
     let k = compile(&flow).unwrap();
     assert_eq!(jit::compile(&k).unwrap_err(), Refusal::Flow);
 }
+
+/// `module_for` generates a kernel's module once per thread and never hands one kernel's
+/// module to another, even when they differ only in an immediate's sign of zero.
+#[test]
+fn modules_are_cached_by_kernel() {
+    let src = |imm: &str| {
+        format!(
+            "!!ARBfp1.0\nTEMP a;\nMUL a, fragment.texcoord[0], {imm};\nRCP a.x, a.x;\nMOV result.color, a;\nEND\n"
+        )
+    };
+    let (plus, minus) = (parse(&src("0.0")), parse(&src("-0.0")));
+    let (kp, km) = (compile(&plus).unwrap(), compile(&minus).unwrap());
+    let a = jit::module_for(&kp).unwrap();
+    let b = jit::module_for(&compile(&plus).unwrap()).unwrap();
+    assert!(
+        std::sync::Arc::ptr_eq(&a, &b),
+        "an unchanged kernel is generated again"
+    );
+    let c = jit::module_for(&km).unwrap();
+    assert_ne!(a.wasm, c.wasm, "+0 and -0 kernels share a module");
+    assert_eq!(c.wasm, jit::compile(&km).unwrap().wasm);
+    let cfg = RenderConfig {
+        width: 8,
+        height: 8,
+        ..RenderConfig::default()
+    };
+    for imm in ["0.0", "-0.0", "0.0"] {
+        let (i, j) = both(&src(imm), &cfg);
+        assert!(image_diff(&i, &j).is_none());
+    }
+    // The least recently used kernel leaves once the cache is full.
+    for n in 0..jit::MODULE_CACHE_CAP {
+        let p = parse(&format!(
+            "!!ARBfp1.0\nTEMP a;\nMOV a, fragment.texcoord[0];\n{}MOV result.color, a;\nEND\n",
+            ["ADD a, a, a;\n", "MUL a, a, a;\n"][n / 32].repeat(n % 32 + 1)
+        ));
+        jit::module_for(&compile(&p).unwrap()).unwrap();
+    }
+    let again = jit::module_for(&kp).unwrap();
+    assert!(!std::sync::Arc::ptr_eq(&a, &again));
+    assert_eq!(a.wasm, again.wasm);
+    let flow = parse(
+        "ps_3_0\ndefi i0, 3, 0, 1, 0\ndcl_texcoord0 v0\nmov r0, v0\nrep i0\nadd r0, r0, c0\nendrep\nmov oC0, r0\n",
+    );
+    assert_eq!(
+        jit::module_for(&compile(&flow).unwrap()).unwrap_err(),
+        Refusal::Flow
+    );
+}

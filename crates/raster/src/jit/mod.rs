@@ -181,12 +181,86 @@ fn current_compiler() -> Option<Arc<dyn KernelCompiler>> {
     }
 }
 
-/// Compiles `k` and loads it with the current compiler.
+/// Compiles `k` (once per thread for an unchanged kernel, see [`module_for`]) and loads it
+/// with the current compiler.
 pub fn prepare(k: &Kernel) -> Result<Arc<dyn CompiledKernel>, Refusal> {
-    let module = compile(k)?;
+    let module = module_for(k)?;
     let c = current_compiler()
         .ok_or_else(|| Refusal::Backend("no kernel compiler registered".into()))?;
     c.load(&module)
+}
+
+/// Kernels whose modules (or refusals) [`module_for`] keeps per thread.
+pub const MODULE_CACHE_CAP: usize = 64;
+
+/// A kernel's key and its module or refusal.
+type ModuleEntry = (String, Result<Arc<Module>, Refusal>);
+
+thread_local! {
+    /// Most recently used last.
+    static MODULES: RefCell<Vec<ModuleEntry>> =
+        const { RefCell::new(Vec::new()) };
+}
+
+/// [`compile`], remembered per thread: a draw of a kernel this thread has compiled before
+/// (every draw of a scene after the first, every keystroke that leaves the fragment
+/// program as it was) reuses its module instead of generating it again. The key is the
+/// kernel's whole text with immediates by their bits, so two kernels share a module only
+/// when code generation would produce the same bytes.
+pub fn module_for(k: &Kernel) -> Result<Arc<Module>, Refusal> {
+    if k.has_flow {
+        return Err(Refusal::Flow);
+    }
+    let key = kernel_key(k);
+    MODULES.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
+            let entry = cache.remove(i);
+            let found = entry.1.clone();
+            cache.push(entry);
+            return found;
+        }
+        let made = compile(k).map(Arc::new);
+        if cache.len() >= MODULE_CACHE_CAP {
+            drop(cache.remove(0));
+        }
+        cache.push((key, made.clone()));
+        made
+    })
+}
+
+/// Everything code generation reads from a kernel, as text (no field of it is a float
+/// except the immediates, written by their bits so `-0.0` and NaN payloads stay apart).
+fn kernel_key(k: &Kernel) -> String {
+    use std::fmt::Write;
+    let mut s = format!(
+        "{:?} {:?} {} {} {:?} {:?} {:?} {:?} {:?} {:?} {} {} {}",
+        k.stage,
+        k.dialect,
+        k.rows,
+        k.const_len,
+        k.insts,
+        k.inputs,
+        k.outputs,
+        k.reset,
+        k.samplers,
+        k.reads,
+        k.has_kill,
+        k.has_derivs,
+        k.main_end
+    );
+    for f in &k.const_fills {
+        let _ = write!(
+            s,
+            " {}:{:?}:{:08x}:{}:{}",
+            f.row,
+            f.slot,
+            f.imm.to_bits(),
+            f.neg,
+            f.abs
+        );
+    }
+    s
 }
 
 /// Compiles a kernel to a WebAssembly module, or refuses.

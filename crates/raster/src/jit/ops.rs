@@ -256,7 +256,6 @@ type Res = ([Option<u32>; 4], bool);
 /// Computes the instruction's result components (`None` where not computed); the flag says
 /// the result is one scalar replicated (component 0).
 fn compute(g: &mut Gen, ins: &KInst) -> Result<Res, String> {
-    let d = g.k.dialect;
     let mask = ins.mask;
     let s = ins.src.clone();
     let mut r = [None; 4];
@@ -363,62 +362,8 @@ fn compute(g: &mut Gen, ins: &KInst) -> Result<Res, String> {
             let m = compare(g, cond, a, b);
             one_where(g, m)
         }),
-        KOp::Rcp | KOp::Rsq => {
-            let x = src!(0, 0);
-            let x = if matches!(ins.op, KOp::Rsq) {
-                let a = un(g, x, I::F32x4Abs);
-                un(g, a, I::F32x4Sqrt)
-            } else {
-                x
-            };
-            let one = konst(g, 1.0);
-            let q = bin(g, one, x, I::F32x4Div);
-            r[0] = Some(if d == Dialect::D3d9 {
-                // rsq tests |x| against 0 and 1: sqrt keeps both.
-                let zero = konst(g, 0.0);
-                let is1 = bin(g, x, one, I::F32x4Eq);
-                let v = select(g, is1, one, q);
-                let is0 = bin(g, x, zero, I::F32x4Eq);
-                let big = konst(g, FLT_MAX);
-                select(g, is0, big, v)
-            } else {
-                q
-            });
-            return Ok((r, true));
-        }
-        KOp::Ex2 | KOp::Sin | KOp::Cos => {
-            let x = src!(0, 0);
-            let f = match ins.op {
-                KOp::Ex2 => Import::Exp2f,
-                KOp::Sin => Import::Sinf,
-                _ => Import::Cosf,
-            };
-            r[0] = Some(per_lane(g, f, &[x]));
-            return Ok((r, true));
-        }
-        KOp::Lg2 => {
-            let x = src!(0, 0);
-            r[0] = Some(if d == Dialect::D3d9 {
-                let a = un(g, x, I::F32x4Abs);
-                let l = per_lane(g, Import::Log2f, &[a]);
-                let zero = konst(g, 0.0);
-                let is0 = bin(g, x, zero, I::F32x4Eq);
-                let m = konst(g, -FLT_MAX);
-                select(g, is0, m, l)
-            } else {
-                per_lane(g, Import::Log2f, &[x])
-            });
-            return Ok((r, true));
-        }
-        KOp::Pow => {
-            let (b, e) = (src!(0, 0), src!(1, 0));
-            let b = if d == Dialect::D3d9 {
-                un(g, b, I::F32x4Abs)
-            } else {
-                b
-            };
-            r[0] = Some(per_lane(g, Import::Powf, &[b, e]));
-            return Ok((r, true));
+        KOp::Rcp | KOp::Rsq | KOp::Ex2 | KOp::Sin | KOp::Cos | KOp::Lg2 | KOp::Pow => {
+            return scalar(g, ins);
         }
         KOp::Tex(kind, unit, target) => {
             let v = super::texture::sample(g, ins, kind, unit, target)?;
@@ -431,6 +376,77 @@ fn compute(g: &mut Gen, ins: &KInst) -> Result<Res, String> {
         _ => return vector_op(g, ins),
     }
     Ok((r, false))
+}
+
+/// The scalar operations: component 0 of the sources in, one value replicated out.
+fn scalar(g: &mut Gen, ins: &KInst) -> Result<Res, String> {
+    let d = g.k.dialect;
+    let src = |g: &mut Gen, i: usize| -> Result<u32, String> {
+        let row = ins
+            .src
+            .get(i)
+            .ok_or_else(|| format!("missing source {i}"))?[0];
+        Ok(g.row(row))
+    };
+    let v = match ins.op {
+        KOp::Rcp | KOp::Rsq => {
+            let x = src(g, 0)?;
+            let x = if matches!(ins.op, KOp::Rsq) {
+                let a = un(g, x, I::F32x4Abs);
+                un(g, a, I::F32x4Sqrt)
+            } else {
+                x
+            };
+            let one = konst(g, 1.0);
+            let q = bin(g, one, x, I::F32x4Div);
+            if d == Dialect::D3d9 {
+                // rsq tests |x| against 0 and 1: sqrt keeps both.
+                let zero = konst(g, 0.0);
+                let is1 = bin(g, x, one, I::F32x4Eq);
+                let v = select(g, is1, one, q);
+                let is0 = bin(g, x, zero, I::F32x4Eq);
+                let big = konst(g, FLT_MAX);
+                select(g, is0, big, v)
+            } else {
+                q
+            }
+        }
+        KOp::Ex2 | KOp::Sin | KOp::Cos => {
+            let x = src(g, 0)?;
+            let f = match ins.op {
+                KOp::Ex2 => Import::Exp2f,
+                KOp::Sin => Import::Sinf,
+                _ => Import::Cosf,
+            };
+            per_lane(g, f, &[x])
+        }
+        KOp::Lg2 => {
+            let x = src(g, 0)?;
+            if d == Dialect::D3d9 {
+                let a = un(g, x, I::F32x4Abs);
+                let l = per_lane(g, Import::Log2f, &[a]);
+                let zero = konst(g, 0.0);
+                let is0 = bin(g, x, zero, I::F32x4Eq);
+                let m = konst(g, -FLT_MAX);
+                select(g, is0, m, l)
+            } else {
+                per_lane(g, Import::Log2f, &[x])
+            }
+        }
+        KOp::Pow => {
+            let (b, e) = (src(g, 0)?, src(g, 1)?);
+            let b = if d == Dialect::D3d9 {
+                un(g, b, I::F32x4Abs)
+            } else {
+                b
+            };
+            per_lane(g, Import::Powf, &[b, e])
+        }
+        _ => return Err(format!("{:?} is not a scalar operation", ins.op)),
+    };
+    let mut r = [None; 4];
+    r[0] = Some(v);
+    Ok((r, true))
 }
 
 /// Per-lane comparison of [`Cond::test`].
