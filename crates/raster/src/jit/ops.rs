@@ -11,7 +11,7 @@ use hoist_asm::ops::Cond;
 use wasm_encoder::Instruction as I;
 
 /// `a op b` into a temporary.
-fn bin(g: &mut Gen, a: u32, b: u32, op: I<'static>) -> u32 {
+pub(super) fn bin(g: &mut Gen, a: u32, b: u32, op: I<'static>) -> u32 {
     let t = g.temp();
     g.get(a);
     g.get(b);
@@ -20,7 +20,7 @@ fn bin(g: &mut Gen, a: u32, b: u32, op: I<'static>) -> u32 {
     t
 }
 
-fn un(g: &mut Gen, a: u32, op: I<'static>) -> u32 {
+pub(super) fn un(g: &mut Gen, a: u32, op: I<'static>) -> u32 {
     let t = g.temp();
     g.get(a);
     g.emit(op);
@@ -28,7 +28,7 @@ fn un(g: &mut Gen, a: u32, op: I<'static>) -> u32 {
     t
 }
 
-fn konst(g: &mut Gen, v: f32) -> u32 {
+pub(super) fn konst(g: &mut Gen, v: f32) -> u32 {
     let t = g.temp();
     g.splat(v);
     g.set(t);
@@ -36,7 +36,7 @@ fn konst(g: &mut Gen, v: f32) -> u32 {
 }
 
 /// `mask ? a : b`.
-fn select(g: &mut Gen, mask: u32, a: u32, b: u32) -> u32 {
+pub(super) fn select(g: &mut Gen, mask: u32, a: u32, b: u32) -> u32 {
     let t = g.temp();
     g.get(a);
     g.get(b);

@@ -6,44 +6,10 @@
 
 use super::abi;
 use super::codegen::{Gen, Import, L_I0, P_SCRATCH, TexLocals, mem};
-use super::ops::{max, min};
+use super::ops::{bin, konst, max, min, select, un};
 use crate::compile::{KInst, TexKind};
 use hoist_asm::ir::TexTarget;
 use wasm_encoder::{BlockType, Instruction as I};
-
-fn bin(g: &mut Gen, a: u32, b: u32, op: I<'static>) -> u32 {
-    let t = g.temp();
-    g.get(a);
-    g.get(b);
-    g.emit(op);
-    g.set(t);
-    t
-}
-
-fn konst(g: &mut Gen, v: f32) -> u32 {
-    let t = g.temp();
-    g.splat(v);
-    g.set(t);
-    t
-}
-
-fn select(g: &mut Gen, mask: u32, a: u32, b: u32) -> u32 {
-    let t = g.temp();
-    g.get(a);
-    g.get(b);
-    g.get(mask);
-    g.emit(I::V128Bitselect);
-    g.set(t);
-    t
-}
-
-fn floor(g: &mut Gen, a: u32) -> u32 {
-    let t = g.temp();
-    g.get(a);
-    g.emit(I::F32x4Floor);
-    g.set(t);
-    t
-}
 
 /// Samples: returns the four result locals.
 pub(super) fn sample(
@@ -210,7 +176,7 @@ fn nearest_clamp(g: &mut Gen, tl: &TexLocals, u: u32, v: u32) -> [u32; 4] {
     let one = konst(g, 1.0);
     let axis = |g: &mut Gen, c: u32, n: u32| {
         let sc = bin(g, c, n, I::F32x4Mul);
-        let f = floor(g, sc);
+        let f = un(g, sc, I::F32x4Floor);
         let lo = max(g, f, zero);
         let nm = bin(g, n, one, I::F32x4Sub);
         min(g, lo, nm)
@@ -225,14 +191,14 @@ fn nearest_clamp(g: &mut Gen, tl: &TexLocals, u: u32, v: u32) -> [u32; 4] {
 /// `i.rem_euclid(n)` for small integral `i` in f32: `i - n·floor(i / n)` (exact here).
 fn rem_euclid(g: &mut Gen, i: u32, n: u32) -> u32 {
     let q = bin(g, i, n, I::F32x4Div);
-    let fq = floor(g, q);
+    let fq = un(g, q, I::F32x4Floor);
     let m = bin(g, n, fq, I::F32x4Mul);
     bin(g, i, m, I::F32x4Sub)
 }
 
 /// `frc(s)·n`.
 fn repeat_coord(g: &mut Gen, s: u32, n: u32) -> u32 {
-    let f = floor(g, s);
+    let f = un(g, s, I::F32x4Floor);
     let fr = bin(g, s, f, I::F32x4Sub);
     bin(g, fr, n, I::F32x4Mul)
 }
@@ -242,7 +208,7 @@ fn nearest_repeat(g: &mut Gen, tl: &TexLocals, u: u32, v: u32) -> [u32; 4] {
     let m1 = konst(g, -1.0);
     let axis = |g: &mut Gen, c: u32, n: u32| {
         let uu = repeat_coord(g, c, n);
-        let f = floor(g, uu);
+        let f = un(g, uu, I::F32x4Floor);
         let lo = max(g, f, m1);
         let i = min(g, lo, n);
         rem_euclid(g, i, n)
@@ -273,7 +239,7 @@ fn linear_axis(g: &mut Gen, c: u32, n: u32, repeat: bool) -> (u32, u32, u32) {
     let uc = select(g, above, hi, uc);
     let nan = bin(g, u, u, I::F32x4Ne);
     let u = select(g, nan, zero, uc);
-    let i0 = floor(g, u);
+    let i0 = un(g, u, I::F32x4Floor);
     let f = bin(g, u, i0, I::F32x4Sub);
     let i1 = bin(g, i0, one, I::F32x4Add);
     let wrap = |g: &mut Gen, i: u32| {
