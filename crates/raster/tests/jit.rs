@@ -395,3 +395,42 @@ fn modules_are_cached_by_kernel() {
         Refusal::Flow
     );
 }
+
+/// Draws of one program with different texels at the same address, one after another on one
+/// thread: later draws reuse an earlier draw's instance, and each must read its own texels.
+#[test]
+fn reused_instances_read_each_draws_own_texture() {
+    let fp = "!!ARBfp1.0\nTEMP a;\nTEX a, fragment.texcoord[0], texture[0], 2D;\n\
+              MAD result.color, a, 2, -0.5;\nEND\n";
+    let (p, size) = pattern::parse_spec("noise:1@16x16").unwrap();
+    let (w, h) = size.unwrap();
+    let img = pattern::generate(&p, w, h);
+    let s = Sampler::new(Filter::Nearest, Wrap::ClampToEdge);
+    let mut cfg = RenderConfig {
+        width: 16,
+        height: 16,
+        ..RenderConfig::default()
+    };
+    cfg.textures.insert(
+        0,
+        Arc::new(Texture::new_2d(w, h, img.pixels, TexFormat::Rgba32F, s)),
+    );
+    let mut last: Option<Image> = None;
+    for round in 0..4 {
+        let (a, b) = both(fp, &cfg);
+        if let Some(d) = image_diff(&a, &b) {
+            panic!("round {round}: {d}");
+        }
+        assert_ne!(
+            last.as_ref(),
+            Some(&b),
+            "round {round}: the image did not change"
+        );
+        last = Some(b);
+        let t = cfg.textures.get_mut(&0).and_then(Arc::get_mut).unwrap();
+        for texel in &mut t.levels[0].texels {
+            texel[0] = 1.0 - texel[0];
+            texel[2] *= 0.5;
+        }
+    }
+}

@@ -1,13 +1,17 @@
 //! Native execution of compiled kernels with wasmtime (Cranelift): one code generator for
 //! the page and the command line. Modules are compiled once per process and cached by hash;
 //! each [`Machine`] (one per rendering thread) keeps its own store, memory and instance in
-//! [`Machine::backend`], so threads never share mutable state.
+//! [`Machine::backend`], so threads never share mutable state. When a machine is dropped its
+//! instance goes back to a small per-thread pool, so the next draw of the same module on that
+//! thread reuses the instance and its grown memory instead of faulting in fresh pages; what
+//! it staged (textures, descriptors) is forgotten and staged again.
 
 use super::abi::{self, Layout, TexDesc};
 use super::{CompiledKernel, KernelCompiler, Module, Refusal};
 use crate::compile::{Kernel, LANES};
 use crate::exec::{ExecEnv, Machine, Mask};
 use crate::texture::Texture;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use wasmtime::{Caller, Config, Engine, Linker, Memory, MemoryType, Store, TypedFunc};
@@ -100,6 +104,52 @@ struct State {
 }
 
 const PAGE: usize = 65536;
+
+/// Instances kept per thread for later machines.
+const POOL_CAP: usize = 4;
+
+thread_local! {
+    static POOL: RefCell<Vec<State>> = const { RefCell::new(Vec::new()) };
+}
+
+/// What a [`Machine`] holds: its instance, returned to the pool when the machine drops it.
+struct Slot(Option<State>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Some(s) = self.0.take() {
+            // During thread teardown the pool may be gone: the instance is then just freed.
+            let _ = POOL.try_with(|p| {
+                let mut p = p.borrow_mut();
+                if p.len() >= POOL_CAP {
+                    p.remove(0);
+                }
+                p.push(s);
+            });
+        }
+    }
+}
+
+/// A pooled instance of module `hash`, made ready for kernel `k`: nothing staged.
+fn pooled(hash: u64, k: &Kernel) -> Option<State> {
+    let mut s = POOL
+        .try_with(|p| {
+            let mut p = p.borrow_mut();
+            let i = p.iter().rposition(|s| s.hash == hash)?;
+            Some(p.remove(i))
+        })
+        .ok()
+        .flatten()?;
+    s.layout = Layout::new(k);
+    let bytes = s.layout.bytes;
+    if !reserve(&mut s, bytes) {
+        return None;
+    }
+    s.staged = vec![None; abi::UNITS];
+    s.texel_end = s.layout.bytes.next_multiple_of(16);
+    s.store.data_mut().textures.clear();
+    Some(s)
+}
 
 fn link(engine: &Engine, store: &mut Store<Host>, mem: Memory) -> wasmtime::Result<Linker<Host>> {
     let mut l = Linker::new(engine);
@@ -202,11 +252,10 @@ fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
             let at = s.texel_end;
             let end = at + texels.len() * 16;
             if end <= u32::MAX as usize && reserve(s, end) {
-                let data = s.mem.data_mut(&mut s.store);
-                for (i, t) in texels.iter().enumerate() {
-                    for c in 0..4 {
-                        let o = at + 16 * i + 4 * c;
-                        data[o..o + 4].copy_from_slice(&t[c].to_le_bytes());
+                let data = &mut s.mem.data_mut(&mut s.store)[at..end];
+                for (d, t) in data.chunks_exact_mut(16).zip(texels) {
+                    for (d, v) in d.chunks_exact_mut(4).zip(t) {
+                        d.copy_from_slice(&v.to_le_bytes());
                     }
                 }
                 desc.texels = at as u32;
@@ -233,22 +282,27 @@ fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
 impl CompiledKernel for WasmtimeKernel {
     fn run(&self, m: &mut Machine, k: &Kernel, env: &ExecEnv, live: &Mask) {
         let fresh = !matches!(
-            m.backend.as_ref().and_then(|b| b.downcast_ref::<State>()),
-            Some(s) if s.hash == self.hash
+            m.backend.as_ref().and_then(|b| b.downcast_ref::<Slot>()),
+            Some(Slot(Some(s))) if s.hash == self.hash
         );
         if fresh {
-            match self.instantiate(k) {
-                Ok(s) => m.backend = Some(Box::new(s)),
-                Err(_) => {
-                    m.backend = None;
-                    return m.run(k, env, live);
-                }
+            m.backend = None;
+            let made = match pooled(self.hash, k) {
+                Some(s) => Ok(s),
+                None => self.instantiate(k),
+            };
+            match made {
+                Ok(s) => m.backend = Some(Box::new(Slot(Some(s)))),
+                Err(_) => return m.run(k, env, live),
             }
         }
-        let Some(mut s) = m.backend.take().and_then(|b| b.downcast::<State>().ok()) else {
+        let Some(mut slot) = m.backend.take().and_then(|b| b.downcast::<Slot>().ok()) else {
             return m.run(k, env, live);
         };
-        stage_textures(&mut s, k, env);
+        let Some(s) = slot.0.as_mut() else {
+            return m.run(k, env, live);
+        };
+        stage_textures(s, k, env);
         s.store.data_mut().quads = env.quads;
         let l = s.layout;
         {
@@ -266,11 +320,12 @@ impl CompiledKernel for WasmtimeKernel {
             i32::from(env.quads),
         );
         if s.run.call(&mut s.store, args).is_err() {
-            m.backend = None;
+            // A trapped instance is not reused.
+            slot.0 = None;
             return m.run(k, env, live);
         }
         abi::unstage(m, k, s.mem.data(&s.store), &l, LANES);
         abi::count(m, k, live);
-        m.backend = Some(s);
+        m.backend = Some(slot);
     }
 }
