@@ -28,6 +28,9 @@ pub struct ExecEnv<'a> {
     pub consts: &'a [[f32; 4]],
     /// Texture per unit.
     pub textures: &'a [Option<&'a Texture>],
+    /// The same textures as shared handles, where the caller has them (else empty): a
+    /// compiled kernel keeps them to recognise a texture in a later draw.
+    pub shared_textures: &'a [Option<std::sync::Arc<Texture>>],
     pub int_consts: &'a [[i32; 4]],
     pub bool_consts: &'a [bool],
     /// Lanes form 2×2 quads (fragment stage): derivatives and LOD are available.

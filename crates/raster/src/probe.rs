@@ -48,6 +48,7 @@ fn with_env<T>(
     body(&ExecEnv {
         consts: &consts,
         textures: &texrefs,
+        shared_textures: &[],
         int_consts: &ints,
         bool_consts: &bools,
         quads,

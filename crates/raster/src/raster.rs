@@ -931,6 +931,7 @@ impl PreparedDraw {
         let env = ExecEnv {
             consts: &self.fconsts,
             textures: texrefs,
+            shared_textures: &self.textures,
             int_consts: &self.fints,
             bool_consts: &self.fbools,
             quads: true,

@@ -396,7 +396,7 @@ fn modules_are_cached_by_kernel() {
     );
 }
 
-/// Draws of one program with different texels at the same address, one after another on one
+/// Draws of one program with the texture edited between them, one after another on one
 /// thread: later draws reuse an earlier draw's instance, and each must read its own texels.
 #[test]
 fn reused_instances_read_each_draws_own_texture() {
@@ -427,7 +427,8 @@ fn reused_instances_read_each_draws_own_texture() {
             "round {round}: the image did not change"
         );
         last = Some(b);
-        let t = cfg.textures.get_mut(&0).and_then(Arc::get_mut).unwrap();
+        // A pooled instance may hold the texture: the edit then copies it.
+        let t = Arc::make_mut(cfg.textures.get_mut(&0).unwrap());
         for texel in &mut t.levels[0].texels {
             texel[0] = 1.0 - texel[0];
             texel[2] *= 0.5;

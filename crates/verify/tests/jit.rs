@@ -68,6 +68,7 @@ fn compare(p: &Program, rng: &mut Rng) -> Result<Option<String>, Refusal> {
     let env = ExecEnv {
         consts: &consts,
         textures: &texrefs,
+        shared_textures: &[],
         int_consts: &[],
         bool_consts: &[],
         quads: p.stage() == Stage::Fragment,

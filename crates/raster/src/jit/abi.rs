@@ -123,8 +123,9 @@ impl Layout {
 }
 
 fn put_f32s(mem: &mut [u8], at: usize, v: &[f32]) {
-    for (i, x) in v.iter().enumerate() {
-        mem[at + 4 * i..at + 4 * i + 4].copy_from_slice(&x.to_le_bytes());
+    let dst = &mut mem[at..at + 4 * v.len()];
+    for (d, x) in dst.chunks_exact_mut(4).zip(v) {
+        d.copy_from_slice(&x.to_le_bytes());
     }
 }
 
@@ -149,19 +150,20 @@ pub fn stage_consts(k: &Kernel, env: &ExecEnv, mem: &mut [u8], layout: &Layout) 
 
 /// Reads the output rows and the kill mask back into `m`.
 pub fn unstage(m: &mut Machine, k: &Kernel, mem: &[u8], layout: &Layout, lanes: usize) {
-    let f = |at: usize| f32::from_le_bytes(mem[at..at + 4].try_into().unwrap_or([0; 4]));
+    let lanes = lanes.min(LANES);
     for &(_, base) in &k.outputs {
         for r in base as usize..base as usize + 4 {
             let at = layout.io + r * LANES * 4;
-            let row = &mut m.regs[r];
-            for l in 0..lanes {
-                row[l] = f(at + 4 * l);
+            let src = &mem[at..at + 4 * lanes];
+            for (x, b) in m.regs[r][..lanes].iter_mut().zip(src.chunks_exact(4)) {
+                *x = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
             }
         }
     }
     if k.has_kill {
-        for l in 0..lanes {
-            m.killed[l] = mem[layout.kill + 4 * l..layout.kill + 4 * l + 4] != [0; 4];
+        let src = &mem[layout.kill..layout.kill + 4 * lanes];
+        for (x, b) in m.killed[..lanes].iter_mut().zip(src.chunks_exact(4)) {
+            *x = b != [0; 4];
         }
     }
 }

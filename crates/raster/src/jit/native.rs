@@ -98,8 +98,8 @@ struct State {
     mem: Memory,
     run: RunFn,
     layout: Layout,
-    /// Per unit: the texture staged (address and texel count) and its descriptor.
-    staged: Vec<Option<(usize, usize, TexDesc)>>,
+    /// Per unit: what was staged.
+    staged: Vec<Option<Held>>,
     texel_end: usize,
 }
 
@@ -130,7 +130,8 @@ impl Drop for Slot {
     }
 }
 
-/// A pooled instance of module `hash`, made ready for kernel `k`: nothing staged.
+/// A pooled instance of module `hash`, made ready for kernel `k`: it keeps what it staged
+/// from shared textures (checked again on its first run) and forgets the rest.
 fn pooled(hash: u64, k: &Kernel) -> Option<State> {
     let mut s = POOL
         .try_with(|p| {
@@ -140,14 +141,18 @@ fn pooled(hash: u64, k: &Kernel) -> Option<State> {
         })
         .ok()
         .flatten()?;
-    s.layout = Layout::new(k);
-    let bytes = s.layout.bytes;
-    if !reserve(&mut s, bytes) {
-        return None;
+    let layout = Layout::new(k);
+    if layout != s.layout
+        || s.staged
+            .iter()
+            .any(|h| !matches!(h, None | Some(Held::Shared(_))))
+    {
+        s.layout = layout;
+        if !reserve(&mut s, layout.bytes) {
+            return None;
+        }
+        unstage_textures(&mut s);
     }
-    s.staged = vec![None; abi::UNITS];
-    s.texel_end = s.layout.bytes.next_multiple_of(16);
-    s.store.data_mut().textures.clear();
     Some(s)
 }
 
@@ -208,7 +213,7 @@ impl WasmtimeKernel {
             mem,
             run,
             layout,
-            staged: vec![None; abi::UNITS],
+            staged: (0..abi::UNITS).map(|_| None).collect(),
             texel_end: layout.bytes.next_multiple_of(16),
         })
     }
@@ -224,26 +229,76 @@ fn reserve(s: &mut State, bytes: usize) -> bool {
     s.mem.grow(&mut s.store, pages).is_ok()
 }
 
+/// What a unit's staged texels came from.
+enum Held {
+    /// A shared texture: the same object in a later draw has the same texels (the handle
+    /// held here keeps it alive, and `Arc::get_mut` cannot change it while it is held).
+    Shared(Arc<Texture>),
+    /// A texture known only by its address and size: trusted within one machine's draw.
+    Local(usize, usize),
+    /// Nothing bound.
+    Unbound,
+}
+
+fn texture_key(t: &Texture) -> (usize, usize) {
+    (
+        std::ptr::from_ref(t) as usize,
+        t.levels.first().map_or(0, |l| l.texels.len()),
+    )
+}
+
+/// Whether unit `u` of `env` is what `held` staged.
+fn still_staged(held: &Held, env: &ExecEnv, u: usize) -> bool {
+    let tex = env.textures.get(u).copied().flatten();
+    match (held, tex) {
+        (Held::Unbound, None) => true,
+        (Held::Shared(a), Some(t)) => std::ptr::eq(&**a, t),
+        (Held::Local(p, n), Some(t)) => (*p, *n) == texture_key(t),
+        _ => false,
+    }
+}
+
+/// Forgets everything staged (texels, descriptors, copies for the general sampler).
+fn unstage_textures(s: &mut State) {
+    s.staged = (0..abi::UNITS).map(|_| None).collect();
+    s.texel_end = s.layout.bytes.next_multiple_of(16);
+    s.store.data_mut().textures.clear();
+}
+
 /// Writes the descriptors of the units the kernel samples, staging texels of inline
-/// textures into memory and keeping copies of the others for the general sampler.
+/// textures into memory and keeping copies of the others for the general sampler. When
+/// every unit still holds what was staged (later batches of a draw, later draws of shared
+/// textures) nothing is done; otherwise everything is staged again, so memory stays bounded.
 fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
-    for &(unit, _) in &k.samplers {
-        let u = unit as usize;
-        if u >= abi::UNITS {
+    let units = || {
+        k.samplers
+            .iter()
+            .map(|&(u, _)| u as usize)
+            .filter(|&u| u < abi::UNITS)
+    };
+    if units().all(|u| {
+        s.staged[u]
+            .as_ref()
+            .is_some_and(|h| still_staged(h, env, u))
+    }) {
+        return;
+    }
+    unstage_textures(s);
+    for u in units() {
+        if s.staged[u].is_some() {
             continue;
         }
         let tex = env.textures.get(u).copied().flatten();
-        let key = tex.map_or((0, 0), |t| {
-            (
-                std::ptr::from_ref(t) as usize,
-                t.levels.first().map_or(0, |l| l.texels.len()),
-            )
-        });
-        if let Some((a, n, _)) = s.staged[u]
-            && (a, n) == key
-        {
-            continue;
-        }
+        let held = match tex {
+            None => Held::Unbound,
+            Some(t) => match env.shared_textures.get(u).and_then(|x| x.as_ref()) {
+                Some(a) if std::ptr::eq(&**a, t) => Held::Shared(a.clone()),
+                _ => {
+                    let (p, n) = texture_key(t);
+                    Held::Local(p, n)
+                }
+            },
+        };
         let mut desc = TexDesc::for_texture(tex, 0);
         if desc.mode != abi::MODE_GENERIC
             && let Some(t) = tex
@@ -275,7 +330,7 @@ fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
         };
         let at = s.layout.tex + u * abi::DESC_BYTES;
         s.mem.data_mut(&mut s.store)[at..at + abi::DESC_BYTES].copy_from_slice(&desc.to_bytes());
-        s.staged[u] = Some((key.0, key.1, desc));
+        s.staged[u] = Some(held);
     }
 }
 
