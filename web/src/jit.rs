@@ -408,12 +408,7 @@ fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
             Err(_) => TexDesc::default(),
         };
         if desc.mode == abi::MODE_GENERIC {
-            let key = tex.map_or((0, 0), |t| {
-                (
-                    std::ptr::from_ref(t) as usize,
-                    t.levels.first().map_or(0, |l| l.texels.len()),
-                )
-            });
+            let key = tex.map_or((0, 0), abi::texture_key);
             if s.generic[u].as_ref().map(|(k, _)| *k) != Some(key) {
                 s.generic[u] = tex.map(|t| (key, t.clone()));
             }
@@ -504,16 +499,6 @@ pub fn hoist_jit_tex(unit: i32, kind: i32, target: i32, quad: i32, out: i32) {
         let tex = generic
             .get(unit as u32 as usize)
             .and_then(|t| t.as_ref().map(|(_, t)| t));
-        let mem = &mut block[*off..];
-        if mem.len() < q + 192 || mem.len() < o + 64 {
-            return;
-        }
-        let input: [f32; 48] = std::array::from_fn(|i| {
-            f32::from_le_bytes(mem[q + 4 * i..q + 4 * i + 4].try_into().unwrap_or([0; 4]))
-        });
-        let r = abi::sample_quad(tex, kind, target, &input, *quads);
-        for (i, v) in r.iter().enumerate() {
-            mem[o + 4 * i..o + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
-        }
+        abi::tex_call(&mut block[*off..], tex, (kind, target), q, o, *quads);
     });
 }

@@ -222,17 +222,7 @@ pub fn system(name: &str) -> Option<System> {
 /// The Gauss-Seidel Poisson system with its two terms merged: a Jacobi sweep reads the old
 /// x everywhere.
 fn jacobi(gs: &System) -> System {
-    let rows = (0..gs.vars)
-        .map(|r| {
-            let mut row: Vec<(usize, f64)> = gs
-                .terms
-                .iter()
-                .flat_map(|t| t.rows[r].iter().copied())
-                .collect();
-            row.sort_by_key(|e| e.0);
-            row
-        })
-        .collect();
+    let rows = gs.whole_rows().into_iter().take(gs.vars).collect();
     System::new("jacobi", rows, gs.b[..gs.vars].to_vec(), false, 1)
 }
 

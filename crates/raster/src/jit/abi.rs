@@ -217,6 +217,38 @@ pub fn target_from_code(c: i32) -> Option<TexTarget> {
     TARGETS.get(usize::try_from(c).ok()?).copied()
 }
 
+/// A texture's identity while it is alive and unchanged: its address and texel count.
+pub fn texture_key(t: &Texture) -> (usize, usize) {
+    (
+        std::ptr::from_ref(t) as usize,
+        t.levels.first().map_or(0, |l| l.texels.len()),
+    )
+}
+
+/// One `env.tex` call on memory `mem` (offsets relative to it): reads the quad at `quad`,
+/// samples it with [`sample_quad`] and writes the result at `out`; does nothing when
+/// either lies outside `mem`.
+pub fn tex_call(
+    mem: &mut [u8],
+    tex: Option<&Texture>,
+    (kind, target): (i32, i32),
+    quad: usize,
+    out: usize,
+    quads: bool,
+) {
+    if mem.len() < quad + 192 || mem.len() < out + 64 {
+        return;
+    }
+    let input: [f32; 48] = std::array::from_fn(|i| {
+        let b = &mem[quad + 4 * i..quad + 4 * i + 4];
+        f32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    });
+    let r = sample_quad(tex, kind, target, &input, quads);
+    for (d, v) in mem[out..out + 64].chunks_exact_mut(4).zip(r) {
+        d.copy_from_slice(&v.to_le_bytes());
+    }
+}
+
 /// The general sampler for one quad (the `env.tex` import): `quad` holds coordinates, x
 /// and y gradients as `[c][lane]`; returns `[c][lane]`. Same code as the interpreter: the
 /// quad is replicated over a whole batch and [`crate::texture::sample_batch`] samples it.

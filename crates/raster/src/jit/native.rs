@@ -170,21 +170,12 @@ fn link(engine: &Engine, store: &mut Store<Host>, mem: Memory) -> wasmtime::Resu
         |mut c: Caller<'_, Host>, unit: i32, kind: i32, target: i32, quad: i32, out: i32| {
             let Some(mem) = c.data().mem else { return };
             let (data, host) = mem.data_and_store_mut(&mut c);
-            let (q, o) = (quad as u32 as usize, out as u32 as usize);
-            if data.len() < q + 192 || data.len() < o + 64 {
-                return;
-            }
-            let input: [f32; 48] = std::array::from_fn(|i| {
-                f32::from_le_bytes(data[q + 4 * i..q + 4 * i + 4].try_into().unwrap_or([0; 4]))
-            });
             let tex = host
                 .textures
                 .get(unit as u32 as usize)
                 .and_then(|t| t.as_ref());
-            let r = abi::sample_quad(tex, kind, target, &input, host.quads);
-            for (i, v) in r.iter().enumerate() {
-                data[o + 4 * i..o + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
-            }
+            let (q, o) = (quad as u32 as usize, out as u32 as usize);
+            abi::tex_call(data, tex, (kind, target), q, o, host.quads);
         },
     )?;
     Ok(l)
@@ -240,20 +231,13 @@ enum Held {
     Unbound,
 }
 
-fn texture_key(t: &Texture) -> (usize, usize) {
-    (
-        std::ptr::from_ref(t) as usize,
-        t.levels.first().map_or(0, |l| l.texels.len()),
-    )
-}
-
 /// Whether unit `u` of `env` is what `held` staged.
 fn still_staged(held: &Held, env: &ExecEnv, u: usize) -> bool {
     let tex = env.textures.get(u).copied().flatten();
     match (held, tex) {
         (Held::Unbound, None) => true,
         (Held::Shared(a), Some(t)) => std::ptr::eq(&**a, t),
-        (Held::Local(p, n), Some(t)) => (*p, *n) == texture_key(t),
+        (Held::Local(p, n), Some(t)) => (*p, *n) == abi::texture_key(t),
         _ => false,
     }
 }
@@ -294,7 +278,7 @@ fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
             Some(t) => match env.shared_textures.get(u).and_then(|x| x.as_ref()) {
                 Some(a) if std::ptr::eq(&**a, t) => Held::Shared(a.clone()),
                 _ => {
-                    let (p, n) = texture_key(t);
+                    let (p, n) = abi::texture_key(t);
                     Held::Local(p, n)
                 }
             },
