@@ -70,6 +70,10 @@ pub struct Args {
     /// Keep the moved vertex code as the paper writes it (explicit copies to outputs)
     #[arg(long)]
     no_vp_cleanup: bool,
+    /// Do not run the varying passes (dead, constant, uniform-expression and duplicate
+    /// interpolants) and keep every existing interpolant where it is when packing
+    #[arg(long)]
+    no_varyings: bool,
     /// Pack independent same-opcode instructions with disjoint write masks into vector
     /// instructions (SLP) in both optimized programs
     #[arg(long)]
@@ -280,6 +284,7 @@ fn options(args: &Args, vp: &Program, fp: &Program) -> Result<Options, u8> {
         commute: !args.no_commute,
         lower: !args.no_lower,
         vp_cleanup: !args.no_vp_cleanup,
+        varyings: !args.no_varyings,
         slp: args.slp,
         schedule: args.schedule,
         fit: args.fit,

@@ -106,6 +106,7 @@ pub struct Analysis {
     pub interp: InterpMap,
     pub movability: Movability,
     pub groups: crate::analysis::groups::Groups,
+    pub facts: crate::analysis::varyings::Varyings,
 }
 
 /// One evaluated choice.
@@ -122,6 +123,11 @@ pub struct Evaluated {
     pub slp_merges: [u32; 2],
     /// How a program over its temp limit was made to fit (`passes::fit`), in words.
     pub fits: Vec<String>,
+    /// What every texture-coordinate interpolator component carries after the motion.
+    pub carries: Vec<fp_to_vp::Carry>,
+    /// The packing was decided exactly; it relocated existing interpolants.
+    pub exact_packing: bool,
+    pub relocated: bool,
 }
 
 /// Why an evaluation failed.
@@ -158,6 +164,38 @@ pub struct Context<'a> {
     pub schedule: bool,
     pub fit: bool,
     pub peepholes: crate::options::Peepholes,
+    /// Provenance of the fragment program's instructions (what the varying passes changed).
+    pub fp_lines: &'a [Line],
+    /// Fragment copies of vertex parameters the varying passes made.
+    pub reverse: &'a [fp_to_vp::Mirror],
+    /// The packing may relocate existing interpolants (`Options::varyings`).
+    pub relocate: bool,
+}
+
+impl Context<'_> {
+    /// The motion's input for this pair.
+    pub fn input<'b>(
+        &'b self,
+        vp_du: &'b DefUse,
+        fp_du: &'b DefUse,
+        vp_limits: &'b Limits,
+    ) -> fp_to_vp::Input<'b> {
+        let a = self.analysis;
+        fp_to_vp::Input {
+            vp: self.vp,
+            fp: self.fp,
+            vp_du,
+            fp_du,
+            interp: &a.interp,
+            movability: &a.movability,
+            vp_limits,
+            fp_limits: self.fp_limits,
+            facts: &a.facts,
+            fp_lines: self.fp_lines,
+            reverse: self.reverse,
+            relocate: self.relocate,
+        }
+    }
 }
 
 /// Whether a fragment operand may read `s` in this profile: ps_2_0's swizzle rule (also
@@ -177,40 +215,7 @@ pub fn fragment_swizzle_ok(profile: Profile, inst: &Inst, k: usize, s: &Src) -> 
 
 /// Vertex outputs still needed: non-interpolant outputs always, interpolants when read.
 pub fn vp_live_out(vp: &Program, fp: &Program) -> impl Fn(Reg, Comp) -> bool + use<> {
-    let mut read: Vec<(Semantic, Comp)> = Vec::new();
-    for inst in &fp.insts {
-        let lanes = if inst.info().has_dst {
-            inst.dst_lanes()
-        } else {
-            hoist_asm::WriteMask::ALL
-        };
-        for (k, s) in inst.src.iter().enumerate() {
-            if let Some(sem) = fp.semantic(s.reg) {
-                for c in inst.src_reads(k, lanes).iter() {
-                    read.push((sem, c));
-                }
-            }
-        }
-    }
-    let io: Vec<(Reg, Option<Semantic>)> =
-        vp.io.iter().map(|d| (d.reg, Some(d.semantic))).collect();
-    move |reg: Reg, c: Comp| {
-        let sem = io
-            .iter()
-            .find(|(r, _)| *r == reg)
-            .and_then(|(_, s)| *s)
-            .or(match reg.file {
-                RegFile::TexCrdOut => Some(Semantic::TexCoord(reg.index as u8)),
-                RegFile::AttrOut if reg.index < 2 => Some(Semantic::Color(reg.index as u8)),
-                _ => None,
-            });
-        match sem {
-            Some(s @ (Semantic::TexCoord(_) | Semantic::Color(_) | Semantic::Generic(_))) => {
-                read.contains(&(s, c))
-            }
-            _ => true,
-        }
-    }
+    passes::dce::interpolants_read(vp, fp)
 }
 
 /// Fragment copy propagation's candidates: the `mov`s that read transported values back.
@@ -253,7 +258,7 @@ fn prune_io(vp: &mut Program, fp: &mut Program) {
 
 /// Runs one pass over `t`. In debug and test builds the IR is checked afterwards, and a
 /// broken invariant panics naming the pass (NIR's `NIR_PASS` does the same).
-fn pass(name: &str, t: &mut Tracked, run: impl FnOnce(&mut Tracked) -> bool) -> bool {
+pub fn pass(name: &str, t: &mut Tracked, run: impl FnOnce(&mut Tracked) -> bool) -> bool {
     let progress = run(t);
     checked(name, t);
     progress
@@ -372,6 +377,9 @@ pub fn unchanged(cx: &Context) -> Evaluated {
         cost,
         slp_merges: [0; 2],
         fits: Vec::new(),
+        carries: Vec::new(),
+        exact_packing: true,
+        relocated: false,
     }
 }
 
@@ -392,16 +400,7 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         ..cx.vp_limits.clone()
     };
     let vp_limits = if cx.fit { &loose } else { cx.vp_limits };
-    let input = fp_to_vp::Input {
-        vp: cx.vp,
-        fp: cx.fp,
-        vp_du,
-        fp_du,
-        interp: &a.interp,
-        movability: &a.movability,
-        vp_limits,
-        fp_limits: cx.fp_limits,
-    };
+    let input = cx.input(vp_du, fp_du, vp_limits);
     let mut m = fp_to_vp::run(&input, selected).map_err(Rejected::Infeasible)?;
     checked("fp_to_vp", &m.vp);
     checked("fp_to_vp", &m.fp);
@@ -512,5 +511,8 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         cost,
         slp_merges,
         fits,
+        carries: m.carries,
+        exact_packing: m.exact_packing,
+        relocated: m.relocated,
     })
 }

@@ -702,7 +702,9 @@ pub fn fixed(
     })
 }
 
-/// Free interpolator capacity of the pair.
+/// Free interpolator capacity of the pair: with relocation, every component except those
+/// instructions that cannot move read (an upper bound: relocation may free the rest);
+/// without, what the existing interpolants leave.
 pub fn capacity(cx: &Context) -> Capacity {
     let (Some(vp_du), Some(fp_du)) = (&cx.analysis.vp_du, &cx.analysis.fp_du) else {
         return Capacity {
@@ -711,23 +713,21 @@ pub fn capacity(cx: &Context) -> Capacity {
             any_slot: false,
         };
     };
-    let input = fp_to_vp::Input {
-        vp: cx.vp,
-        fp: cx.fp,
-        vp_du,
-        fp_du,
-        interp: &cx.analysis.interp,
-        movability: &cx.analysis.movability,
-        vp_limits: cx.vp_limits,
-        fp_limits: cx.fp_limits,
-    };
-    let free = fp_to_vp::free_components(&input);
-    let mut per_comp = [0u32; 4];
-    for m in &free {
-        for c in m.iter() {
-            per_comp[c as usize] += 1;
+    let input = cx.input(vp_du, fp_du, cx.vp_limits);
+    let per_comp = if cx.relocate {
+        let movable: Vec<bool> = (0..cx.fp.insts.len())
+            .map(|i| cx.analysis.movability.movable(i))
+            .collect();
+        fp_to_vp::relaxed_capacity(&input, &movable)
+    } else {
+        let mut per_comp = [0u32; 4];
+        for m in fp_to_vp::free_components(&input) {
+            for c in m.iter() {
+                per_comp[c as usize] += 1;
+            }
         }
-    }
+        per_comp
+    };
     Capacity {
         per_comp,
         total: per_comp.iter().sum(),

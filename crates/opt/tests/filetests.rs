@@ -394,6 +394,7 @@ fn motion(case: &Case) -> Result<Result<fp_to_vp::Motion, fp_to_vp::Infeasible>,
         }
     };
     let (vp_limits, fp_limits) = (vp.profile.limits(), fp.profile.limits());
+    let lines: Vec<Line> = (0..fp.insts.len()).map(Line::original).collect();
     let input = fp_to_vp::Input {
         vp: &vp,
         fp: &fp,
@@ -403,6 +404,10 @@ fn motion(case: &Case) -> Result<Result<fp_to_vp::Motion, fp_to_vp::Infeasible>,
         movability: &a.movability,
         vp_limits: &vp_limits,
         fp_limits: &fp_limits,
+        facts: &a.facts,
+        fp_lines: &lines,
+        reverse: &[],
+        relocate: arg(case, "relocate") != Some("false"),
     };
     Ok(fp_to_vp::run(&input, &selected))
 }

@@ -241,6 +241,7 @@ pub fn options(rng: &mut SmallRng, vp: &Program, fp: &Program) -> Options {
             dot: rng.random_bool(0.5),
             tex_dedup: rng.random_bool(0.5),
         },
+        varyings: true,
     }
 }
 

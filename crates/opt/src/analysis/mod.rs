@@ -8,3 +8,4 @@ pub mod groups;
 pub mod interp;
 pub mod liveness;
 pub mod movable;
+pub mod varyings;

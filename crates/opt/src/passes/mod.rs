@@ -17,3 +17,6 @@ pub mod schedule;
 pub mod slp;
 pub mod tex_dedup;
 pub mod tex_rename;
+pub mod varying_const;
+pub mod varying_dead;
+pub mod varying_dedup;
