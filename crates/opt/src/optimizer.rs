@@ -173,6 +173,7 @@ impl<'a> Optimizer<'a> {
             fp_lines: &self.fp_lines,
             reverse: &self.varying_mirrors,
             relocate: self.opts.varyings,
+            mirror_params: self.opts.mirror_params,
         }
     }
 
@@ -319,10 +320,19 @@ impl<'a> Optimizer<'a> {
                     .into(),
             );
         }
-        if !chosen.result.mirrors.is_empty() {
+        let all_mirrors = self.varying_mirrors.iter().chain(&chosen.result.mirrors);
+        let (to_f, to_v): (Vec<_>, Vec<_>) = all_mirrors.partition(|m| m.to_fragment);
+        if !to_v.is_empty() {
             notes.push(format!(
                 "the host must set {} new vertex parameter(s), see mirrors",
-                chosen.result.mirrors.len()
+                to_v.len()
+            ));
+        }
+        if !to_f.is_empty() {
+            notes.push(format!(
+                "the host must set {} new fragment parameter(s) (copies of vertex ones the \
+                 fragment program now reads instead of an interpolant), see mirrors",
+                to_f.len()
             ));
         }
         notes.extend(chosen.result.fits.iter().cloned());
@@ -348,6 +358,7 @@ impl<'a> Optimizer<'a> {
         let r = std::sync::Arc::unwrap_or_clone(chosen.result);
         let after_map = varying_map::map(&r.vp.program, &r.fp.program, &r.carries);
         let mut changes = self.varying_changes.clone();
+        changes.extend(r.changes.iter().cloned());
         changes.extend(varying_map::packing_changes(
             &self.original_fp,
             &after_map,

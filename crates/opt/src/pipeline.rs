@@ -128,6 +128,8 @@ pub struct Evaluated {
     /// The packing was decided exactly; it relocated existing interpolants.
     pub exact_packing: bool,
     pub relocated: bool,
+    /// What the varying steps of the motion did (uniform expressions recomputed).
+    pub changes: Vec<crate::analysis::varyings::Change>,
 }
 
 /// Why an evaluation failed.
@@ -170,6 +172,7 @@ pub struct Context<'a> {
     pub reverse: &'a [fp_to_vp::Mirror],
     /// The packing may relocate existing interpolants (`Options::varyings`).
     pub relocate: bool,
+    pub mirror_params: bool,
 }
 
 impl Context<'_> {
@@ -194,6 +197,8 @@ impl Context<'_> {
             fp_lines: self.fp_lines,
             reverse: self.reverse,
             relocate: self.relocate,
+            recompute: self.cost.recompute(),
+            mirror_params: self.mirror_params,
         }
     }
 }
@@ -380,6 +385,7 @@ pub fn unchanged(cx: &Context) -> Evaluated {
         carries: Vec::new(),
         exact_packing: true,
         relocated: false,
+        changes: Vec::new(),
     }
 }
 
@@ -514,5 +520,6 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         carries: m.carries,
         exact_packing: m.exact_packing,
         relocated: m.relocated,
+        changes: m.changes,
     })
 }

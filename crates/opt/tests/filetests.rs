@@ -408,6 +408,8 @@ fn motion(case: &Case) -> Result<Result<fp_to_vp::Motion, fp_to_vp::Infeasible>,
         fp_lines: &lines,
         reverse: &[],
         relocate: arg(case, "relocate") != Some("false"),
+        recompute: (4, None),
+        mirror_params: opts.mirror_params,
     };
     Ok(fp_to_vp::run(&input, &selected))
 }

@@ -86,9 +86,20 @@ pub struct Tally {
     /// Pairs with values recomputed in the fragment program instead of transported
     /// (`Outcome::duplicated`).
     pub recomputed: u32,
+    /// Pairs in which each varying pass changed something ([`VARYING_PASSES`]).
+    pub varying_passes: [u32; 5],
     /// Every problem, with the pair's label.
     pub problems: Vec<(String, Problem)>,
 }
+
+/// The varying passes the soak counts, in [`Tally::varying_passes`] order.
+pub const VARYING_PASSES: [&str; 5] = [
+    "varying_dead",
+    "varying_const",
+    "varying_uniform",
+    "varying_dedup",
+    "varying_pack",
+];
 
 impl Tally {
     fn add(&mut self, label: &str, p: Problem) {
@@ -119,6 +130,9 @@ impl Tally {
         self.slp_merges += o.slp_merges;
         self.kept_by_fit += o.kept_by_fit;
         self.recomputed += o.recomputed;
+        for (a, b) in self.varying_passes.iter_mut().zip(o.varying_passes) {
+            *a += b;
+        }
         self.problems.extend(o.problems);
     }
 
@@ -129,7 +143,7 @@ impl Tally {
     /// One summary line.
     pub fn summary(&self, name: &str) -> String {
         format!(
-            "{name}: {} pairs, {} with fewer fragment slots ({} -> {} slots in all), {} panics, {} errors, {} mismatches, {} rejected groups, {} unvalidated, {} round-trip failures, {} generator failures, {} SLP merges, {} kept groups by a fit, {} recomputed instead of transported",
+            "{name}: {} pairs, {} with fewer fragment slots ({} -> {} slots in all), {} panics, {} errors, {} mismatches, {} rejected groups, {} unvalidated, {} round-trip failures, {} generator failures, {} SLP merges, {} kept groups by a fit, {} recomputed instead of transported; varying passes changed {}",
             self.pairs,
             self.improved,
             self.fragment_slots_before,
@@ -143,7 +157,13 @@ impl Tally {
             self.generator,
             self.slp_merges,
             self.kept_by_fit,
-            self.recomputed
+            self.recomputed,
+            VARYING_PASSES
+                .iter()
+                .zip(self.varying_passes)
+                .map(|(p, n)| format!("{n} ({})", p.trim_start_matches("varying_")))
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     }
 
@@ -370,6 +390,14 @@ pub fn check(
     tally.slp_merges += u64::from(out.slp_merges[0] + out.slp_merges[1]);
     tally.kept_by_fit += u32::from(out.kept_by_fit.is_some());
     tally.recomputed += u32::from(!out.duplicated.is_empty());
+    for (k, pass) in VARYING_PASSES.iter().enumerate() {
+        let done = out
+            .varyings
+            .changes
+            .iter()
+            .any(|c| c.done && c.pass == *pass);
+        tally.varying_passes[k] += u32::from(done);
+    }
     tally.fragment_slots_before += u64::from(out.before.fp_slots.total());
     tally.fragment_slots_after += u64::from(out.after.fp_slots.total());
     if out.after.fp_slots.total() < out.before.fp_slots.total() {

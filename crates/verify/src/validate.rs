@@ -469,8 +469,10 @@ impl SetRun<'_> {
     }
 
     /// Runs the source fragment program traced at `points`; returns the trace.
+    /// The source program reads the fragment copies of vertex parameters the varying
+    /// passes made, so it runs with the optimized pair's fragment parameters.
     fn trace(&self, points: &[Varyings], quads: bool) -> Result<probe::Fragments, Failure> {
-        let env = self.env(&self.set.params.fragment, false);
+        let env = self.env(&self.opt_params.fragment, false);
         probe::run_fragments(&self.c.source, &env, points.len(), quads, true, &|l, s| {
             fixed_input(s, l).unwrap_or_else(|| lookup(&points[l], s))
         })

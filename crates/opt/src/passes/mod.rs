@@ -20,3 +20,4 @@ pub mod tex_rename;
 pub mod varying_const;
 pub mod varying_dead;
 pub mod varying_dedup;
+pub mod varying_uniform;

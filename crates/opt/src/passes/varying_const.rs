@@ -166,7 +166,7 @@ fn refusal(cx: &PassCx, reg: Reg, reads: WriteMask, plan: &Plan) -> Option<Strin
 }
 
 /// GL state an ARB fragment program can bind itself.
-fn fragment_state(s: &StateRef) -> bool {
+pub fn fragment_state(s: &StateRef) -> bool {
     !matches!(
         s,
         StateRef::ClipPlane(_) | StateRef::PointSize | StateRef::PointAttenuation
@@ -239,6 +239,17 @@ fn fragment_slot(
         let slot = p.consts.iter().position(|c| c.binding == m.fragment)?;
         return Some((slot as u16, m.fragment.clone()));
     }
+    new_fragment_param(p, cx.fp_limits, mirrors)
+}
+
+/// A fragment parameter no program reads and no copy took: its slot and binding (D3D9: a
+/// free `c#`; ARB: a free `program.local`).
+pub fn new_fragment_param(
+    p: &mut hoist_asm::Program,
+    limits: &hoist_asm::profile::Limits,
+    mirrors: &[Mirror],
+) -> Option<(u16, ConstBinding)> {
+    let max = limits.consts;
     let taken: Vec<u16> = mirrors
         .iter()
         .filter(|m| m.to_fragment)
@@ -254,8 +265,7 @@ fn fragment_slot(
         }
         Dialect::Arb => {
             let used = edit::used_params(p, true);
-            let n =
-                (0..cx.fp_limits.local_params).find(|i| !used.contains(i) && !taken.contains(i))?;
+            let n = (0..limits.local_params).find(|i| !used.contains(i) && !taken.contains(i))?;
             let fb = ConstBinding::Local(n);
             let slot = edit::binding_slot(p, fb.clone(), max, None, &[])?;
             Some((slot, fb))

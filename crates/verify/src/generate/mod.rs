@@ -2,7 +2,8 @@
 //!
 //! [`pair`] is the input source of the soak, the fuzzers and the property tests. Each pair
 //! is a vertex program and a fragment program of one dialect that link (every interpolant
-//! the fragment program reads is written by the vertex program), parse and validate under
+//! the fragment program reads is written by the vertex program, except the few left
+//! unwritten on purpose, see [`varyings`]), parse and validate under
 //! the profile's default limits, and render with `hoist_raster::render`. Programs are valid
 //! by construction: the generator tracks, per temporary component, whether it is written and
 //! a bound on its magnitude, and it counts slots, constants, read ports and texture
@@ -17,6 +18,11 @@
 //!   vs_3_0+ps_3_0 with every arithmetic and texture opcode each profile has, `def`/`dcl`
 //!   forms, `_pp`/`_sat`/`_abs`, matrix macros, `sincos`, `mova`/`c[a0.x + n]`, and the
 //!   ps_2_0 operand, swizzle, read-port and dependent-read rules.
+//!
+//! Interpolants are also written the ways compilers leave them for Mesa's
+//! `nir_opt_varyings` to clean up ([`varyings`]): constants, parameter copies, values of
+//! parameters only, two outputs with one value, outputs nobody reads and inputs nobody
+//! writes; pixel shaders declare some inputs `_centroid` or `_pp`.
 //!
 //! Fragment programs mix work the optimizer can move to the vertex program (texture address
 //! arithmetic on interpolants and constants, uniform helpers, uniform selectors) with work
@@ -42,6 +48,7 @@ mod d3d;
 mod d3d_ps;
 mod d3d_vs;
 mod source;
+mod varyings;
 
 use hoist_asm::{Profile, Program};
 use hoist_raster::{Filter, Sampler, Texture, Wrap};
@@ -136,6 +143,11 @@ impl Rng {
     /// the other's.
     pub(crate) fn fork(&mut self) -> Rng {
         Rng::new(self.0.next_u64())
+    }
+
+    /// An independent generator that leaves this one's draws as they were.
+    pub(crate) fn side(&self, salt: u64) -> Rng {
+        Rng::new(self.0.clone().next_u64() ^ salt)
     }
 
     /// Uniform in `0..n` (`n` > 0).
@@ -237,6 +249,8 @@ pub(crate) struct Varying {
     pub mag: f32,
     /// The vertex program writes w in [1/4, mag] (projective coordinates for `TXP`).
     pub w_pos: bool,
+    /// How the vertex program fills it ([`varyings`]).
+    pub form: varyings::VForm,
 }
 
 /// The interface of a pair: the interpolants the vertex program writes.
@@ -281,6 +295,7 @@ impl Iface {
                     mask,
                     mag: if rng.chance(0.6) { 4.0 } else { 16.0 },
                     w_pos: mask & 8 != 0 && rng.chance(0.6),
+                    form: varyings::VForm::Computed,
                 }
             })
             .collect();
@@ -294,6 +309,7 @@ impl Iface {
                     mask,
                     mag: 1.0,
                     w_pos: false,
+                    form: varyings::VForm::Computed,
                 });
             }
         }
@@ -312,11 +328,13 @@ impl Iface {
                 },
                 mag: 16.0,
                 w_pos: false,
+                form: varyings::VForm::Computed,
             });
         }
         let wpos = matches!(fp, Profile::ArbFp1 | Profile::Ps3_0) && rng.chance(0.2);
         let cap = inputs.saturating_sub(usize::from(wpos));
         vars.truncate(cap);
+        varyings::decorate(&mut rng.side(0x5641_5259), &mut vars);
         Iface { vars, wpos }
     }
 }

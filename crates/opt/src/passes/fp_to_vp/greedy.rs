@@ -159,6 +159,7 @@ pub(super) fn pack(
         exact: false,
         relocated: false,
         class: st.class,
+        recompute: Vec::new(),
     })
 }
 

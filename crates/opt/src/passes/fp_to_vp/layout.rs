@@ -45,6 +45,8 @@ pub(super) struct Packed {
     pub(super) relocated: bool,
     /// The qualifier each channel's values share (`None`: unused, or uniform values only).
     pub(super) class: Vec<Option<Qualifier>>,
+    /// Uniform-expression interpolants recomputed in the fragment program.
+    pub(super) recompute: Vec<crate::passes::varying_uniform::Plan>,
 }
 
 impl Packed {

@@ -7,15 +7,23 @@
 //! declared with its values' qualifier.
 
 use super::layout::{Packed, Val, channel_of};
-use super::types::Input;
+use super::types::{Infeasible, Input, Mirror};
+use crate::analysis::varyings::Change;
 use crate::edit;
+use crate::passes::varying_uniform;
 use crate::tracked::{AddedFor, Line, Tracked};
 use hoist_asm::ir::{Comp, Dst, Inst, Src, Swizzle, WriteMask};
 use hoist_asm::ops::Op;
 
 /// The fragment program with the moved instructions (except those kept in both programs)
-/// replaced by reads of their interpolators.
-pub(super) fn fragment(x: &Input, selected: &[bool], packed: &Packed) -> Tracked {
+/// replaced by reads of their interpolators, and the uniform-expression interpolants the
+/// packing chose recomputed at its top; with the fragment copies of vertex parameters and
+/// the log of the recomputation.
+pub(super) fn fragment(
+    x: &Input,
+    selected: &[bool],
+    packed: &Packed,
+) -> Result<(Tracked, Vec<Mirror>, Vec<Change>), Infeasible> {
     let fp = x.fp;
     let dup = &packed.dup;
     let mut fpt = Tracked::new(fp.clone());
@@ -41,6 +49,7 @@ pub(super) fn fragment(x: &Input, selected: &[bool], packed: &Packed) -> Tracked
             ch,
         );
     }
+    let (mirrors, changes) = recompute(x, &mut fpt, packed, &at)?;
     for (ch, q) in packed.class.iter().enumerate() {
         let c = &packed.chans[ch];
         if let Some(d) = fpt.program.io.iter_mut().find(|d| d.reg == c.input) {
@@ -49,7 +58,81 @@ pub(super) fn fragment(x: &Input, selected: &[bool], packed: &Packed) -> Tracked
             d.pp = q.partial;
         }
     }
-    fpt
+    Ok((fpt, mirrors, changes))
+}
+
+/// The uniform-expression interpolants of `packed` computed at the top of `fpt`, and the
+/// staying operands that read them (as the original program did) reading that instead.
+fn recompute(
+    x: &Input,
+    fpt: &mut Tracked,
+    packed: &Packed,
+    at: &[usize],
+) -> Result<(Vec<Mirror>, Vec<Change>), Infeasible> {
+    if packed.recompute.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let mut mirrors = x.reverse.to_vec();
+    let before = fpt.len();
+    let map = varying_uniform::emit(
+        fpt,
+        x.vp,
+        x.vp_du,
+        &packed.recompute,
+        x.fp_limits,
+        x.mirror_params,
+        &mut mirrors,
+    )
+    .map_err(|_| Infeasible::Constants {
+        limit: x.fp_limits.consts as u32,
+    })?;
+    let shift = fpt.len() - before;
+    for (j, inst) in x.fp.insts.iter().enumerate() {
+        if at[j] == usize::MAX {
+            continue;
+        }
+        let now = at[j] + shift;
+        for (k, s) in inst.src.iter().enumerate() {
+            let Some((_, lanes)) = map.iter().find(|(r, _)| *r == s.reg) else {
+                continue;
+            };
+            if fpt.program.insts[now].src[k] != *s {
+                continue;
+            }
+            let read = inst.src_lanes(k, super::layout::live_of(x, j));
+            let Some((reg, first)) = read.iter().find_map(|l| lanes[s.swizzle.get(l) as usize])
+            else {
+                continue;
+            };
+            let sw: [Comp; 4] = std::array::from_fn(|l| {
+                lanes[s.swizzle.get(l as u8) as usize]
+                    .filter(|(r, _)| *r == reg)
+                    .map_or(first, |(_, c)| c)
+            });
+            let n = &mut fpt.program.insts[now].src[k];
+            n.reg = reg;
+            n.name = None;
+            n.swizzle = Swizzle::new(sw[0], sw[1], sw[2], sw[3]);
+            fpt.lines[now].mark_src(k);
+        }
+    }
+    let changes = packed
+        .recompute
+        .iter()
+        .map(|p| Change {
+            pass: "varying_uniform".into(),
+            input: crate::analysis::varyings::input_name(x.fp, p.reg, WriteMask::ALL),
+            inst: None,
+            done: true,
+            what: format!(
+                "computed from constants only: recomputed at the top of the fragment program \
+                 ({} instruction{}), which frees its interpolator",
+                p.insts.len(),
+                if p.insts.len() == 1 { "" } else { "s" }
+            ),
+        })
+        .collect();
+    Ok((mirrors.split_off(x.reverse.len()), changes))
 }
 
 /// The `mov`s that put moved instruction `i`'s transported lanes back in its register.

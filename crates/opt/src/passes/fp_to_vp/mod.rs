@@ -57,7 +57,7 @@ pub use types::{Carried, Carry, Infeasible, Input, Mirror, Motion, Transport};
 /// Runs the motion for the instructions marked in `selected`.
 pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
     let needed = pack::transported(x, selected);
-    let packed = pack::place(x, selected, &needed, x.relocate)?;
+    let packed = pack::place(x, selected, &needed)?;
     let relocated = pack::relocated_values(x, &packed);
     let mut temps = inputs::Temps::new(x.vp_limits.temps);
     let (saves, origins) = inputs::vertex_inputs(x, selected, &relocated, &mut temps)?;
@@ -71,8 +71,9 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
             emitter.transports(i, inst, vdst, &packed, &mut transports);
         }
     }
-    let (vp, mirrors) = emitter.finish();
-    let fp = materialize::fragment(x, selected, &packed);
+    let (vp, mut mirrors) = emitter.finish();
+    let (fp, copies, changes) = materialize::fragment(x, selected, &packed)?;
+    mirrors.extend(copies);
     let duplicated = (0..packed.dup.len())
         .filter(|&i| packed.dup[i])
         .map(|i| i as u32)
@@ -86,5 +87,6 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
         carries: pack::carries(x, &packed),
         exact_packing: packed.exact,
         relocated: packed.relocated,
+        changes,
     })
 }

@@ -42,6 +42,7 @@ pub(super) use super::layout::{
 };
 use super::types::{Infeasible, Input};
 use crate::analysis::varyings::Qualifier;
+use crate::passes::varying_uniform::Plan;
 use hoist_asm::ir::{Comp, Program, Reg, RegFile, Semantic, WriteMask};
 use hoist_asm::profile::Profile;
 
@@ -138,8 +139,17 @@ pub fn relaxed_capacity(x: &Input, movable: &[bool]) -> [u32; 4] {
 /// relocation (`Input::relocate` off) the packing is the one before the varying passes:
 /// every component the fragment program reads or the vertex program writes is taken.
 fn mark_taken(x: &Input, staying: &[bool], chans: &mut [Channel]) {
+    mark_taken_but(x, staying, chans, &[]);
+}
+
+/// [`mark_taken`], with the interpolants `recomputed` (`varying_uniform`) left free.
+fn mark_taken_but(x: &Input, staying: &[bool], chans: &mut [Channel], recomputed: &[Plan]) {
     for ch in chans.iter_mut() {
         let mut taken = WriteMask::NONE;
+        if recomputed.iter().any(|p| p.reg == ch.input) {
+            ch.free = WriteMask::ALL;
+            continue;
+        }
         for i in (0..x.fp_du.len()).filter(|&i| staying[i] || !x.relocate) {
             for r in x.fp_du.reads(i).iter().filter(|r| r.reg == ch.input) {
                 let live = live_reads(x, i).any(|l| l == r);
@@ -189,7 +199,13 @@ impl Demand {
 
 /// The demand of the choice `selected` with `dup` recomputed in both programs; also marks
 /// channels whose interpolants are read in ways the packing cannot rewrite.
-fn demand(x: &Input, selected: &[bool], dup: &[bool], chans: &mut [Channel]) -> Demand {
+fn demand(
+    x: &Input,
+    selected: &[bool],
+    dup: &[bool],
+    recomputed: &[Plan],
+    chans: &mut [Channel],
+) -> Demand {
     let mut d = Demand {
         vals: Vec::new(),
         class: Vec::new(),
@@ -203,6 +219,9 @@ fn demand(x: &Input, selected: &[bool], dup: &[bool], chans: &mut [Channel]) -> 
         for k in 0..inst.src.len() {
             let s = &inst.src[k];
             let reads: Vec<_> = live_reads(x, j).filter(|r| r.src == k as u8).collect();
+            if recomputed.iter().any(|p| p.reg == s.reg) {
+                continue;
+            }
             if let Some(ch) = channel_of(chans, s.reg) {
                 if s.rel.is_some() || inst.src_rows(k) > 1 {
                     chans[ch].frozen = true;
@@ -268,14 +287,16 @@ pub(super) fn transported(x: &Input, selected: &[bool]) -> Vec<(u32, Comp)> {
 }
 
 /// The exact packing of the choice, existing values in place first, relocated second;
-/// `None` when neither exists (or the search ran out of nodes on both).
-fn exact(x: &Input, selected: &[bool], dup: &[bool], relocate: bool) -> Option<Packed> {
+/// `Err(proven)` when there is none: `proven` says whether the search showed that (it may
+/// also have run out of nodes).
+fn exact(x: &Input, selected: &[bool], dup: &[bool], rec: &[Plan]) -> Result<Packed, bool> {
+    let relocate = x.relocate;
     let mut chans = channels(x);
     let staying: Vec<bool> = (0..selected.len())
         .map(|i| !selected[i] || dup[i])
         .collect();
-    mark_taken(x, &staying, &mut chans);
-    let d = demand(x, selected, dup, &mut chans);
+    mark_taken_but(x, &staying, &mut chans, rec);
+    let d = demand(x, selected, dup, rec, &mut chans);
     let any_slot = swizzle_free(x.fp.profile);
     let pos: Vec<Comp> = d
         .vals
@@ -284,6 +305,7 @@ fn exact(x: &Input, selected: &[bool], dup: &[bool], relocate: bool) -> Option<P
             Val::Moved(_, c) | Val::Existing(_, c) => c,
         })
         .collect();
+    let mut proven = true;
     for phase in [false, true] {
         if phase && !relocate {
             break;
@@ -321,14 +343,21 @@ fn exact(x: &Input, selected: &[bool], dup: &[bool], relocate: bool) -> Option<P
             fixed_class,
             groups,
         };
-        if let Answer::Found(sol) = bins::solve(&p, BUDGET) {
-            let packed = finish(x, chans.clone(), &d, sol, phase, dup);
-            if super::materialize::rewrites_legal(x, &packed) {
-                return Some(packed);
+        match bins::solve(&p, BUDGET) {
+            Answer::Found(sol) => {
+                let mut packed = finish(x, chans.clone(), &d, sol, phase, dup);
+                packed.recompute = rec.to_vec();
+                if super::materialize::rewrites_legal(x, &packed) {
+                    return Ok(packed);
+                }
+                // A packing the profile's operand rules refuse: others are not searched.
+                proven = false;
             }
+            Answer::Unknown => proven = false,
+            Answer::Impossible => {}
         }
     }
-    None
+    Err(proven)
 }
 
 /// A solution's registers assigned to channels (relocated ones where most of their
@@ -412,40 +441,92 @@ fn finish(
         exact: true,
         relocated,
         class,
+        recompute: Vec::new(),
     }
 }
 
-/// Places the transported components. When interpolators run out, uniform helpers (with
-/// their uniform ancestors) and instructions of inputs and constants are recomputed in both
+/// Places the transported components. Uniform-expression interpolants are recomputed in
+/// the fragment program when the cost model says that pays on its own; when the values do
+/// not fit, first any others are too (as few as fit), then uniform helpers (with their
+/// uniform ancestors) and instructions of inputs and constants are recomputed in both
 /// programs instead of transported, and packing is retried; then each such helper, in
 /// program order, goes back to being transported if it still fits (that only removes
-/// fragment work). `relocate`: existing interpolants may move.
+/// fragment work).
 pub(super) fn place(
     x: &Input,
     selected: &[bool],
     needed: &[(u32, Comp)],
-    relocate: bool,
 ) -> Result<Packed, Infeasible> {
     let fp = x.fp;
     let none = vec![false; selected.len()];
-    let attempt = |dup: &[bool]| -> Result<Packed, Infeasible> {
-        if let Some(p) = exact(x, selected, dup, relocate) {
-            return Ok(p);
-        }
+    let plans = uniform_plans(x, selected);
+    let pays = |p: &Plan| {
+        let comps = p.lanes.iter().flatten().count() as f64;
+        x.recompute
+            .1
+            .is_some_and(|c| f64::from(p.slots(x.vp, fp)) < c * comps)
+    };
+    let base: Vec<Plan> = plans.iter().filter(|p| pays(p)).cloned().collect();
+    let attempt = |dup: &[bool], rec: &[Plan]| -> Result<Packed, Infeasible> {
+        let proven = match exact(x, selected, dup, rec) {
+            Ok(p) => return Ok(p),
+            Err(proven) => proven,
+        };
         let mut chans = channels(x);
         let staying: Vec<bool> = (0..selected.len())
             .map(|i| !selected[i] || dup[i])
             .collect();
-        mark_taken(x, &staying, &mut chans);
+        mark_taken_but(x, &staying, &mut chans, rec);
         let needed: Vec<(u32, Comp)> = needed
             .iter()
             .copied()
             .filter(|v| !dup[v.0 as usize])
             .collect();
-        greedy::pack(x, selected, dup, &needed, chans)
+        let mut p = greedy::pack(x, selected, dup, &needed, chans).map_err(|e| {
+            if proven {
+                e
+            } else {
+                Infeasible::PackingUnknown
+            }
+        })?;
+        p.recompute = rec.to_vec();
+        Ok(p)
     };
-    let first = attempt(&none);
-    let Err(e) = first else { return first };
+    let first = attempt(&none, &base);
+    if first.as_ref().is_ok_and(|p| p.exact) || plans.len() == base.len() && first.is_ok() {
+        return first;
+    }
+    if plans.len() > base.len()
+        && let Ok(mut best) = attempt(&none, &plans)
+        && (best.exact || first.is_err())
+    {
+        // As few recomputations as fit.
+        let mut rec = plans.clone();
+        let mut k = 0;
+        while k < rec.len() {
+            if base.contains(&rec[k]) {
+                k += 1;
+                continue;
+            }
+            let mut fewer = rec.clone();
+            fewer.remove(k);
+            match attempt(&none, &fewer) {
+                Ok(p) if p.exact || !best.exact => {
+                    best = p;
+                    rec = fewer;
+                }
+                _ => k += 1,
+            }
+        }
+        return Ok(best);
+    }
+    if let Ok(p) = first {
+        return Ok(p);
+    }
+    let e = Infeasible::Interpolators {
+        needed: channels(x).len() as u32 + 1,
+        limit: channels(x).len() as u32,
+    };
     let uniform =
         |i: usize| {
             fp.insts[i].dst_lanes().iter().all(|c| {
@@ -480,12 +561,12 @@ pub(super) fn place(
         }
         dup
     };
-    let mut best = attempt(&closure(&roots))?;
+    let mut best = attempt(&closure(&roots), &plans)?;
     let mut k = 0;
     while k < roots.len() {
         let mut fewer = roots.clone();
         fewer.remove(k);
-        match attempt(&closure(&fewer)) {
+        match attempt(&closure(&fewer), &plans) {
             Ok(p) => {
                 best = p;
                 roots = fewer;
@@ -494,6 +575,52 @@ pub(super) fn place(
         }
     }
     Ok(best)
+}
+
+/// The uniform-expression interpolants of the choice (`varying_uniform`): channel inputs
+/// whose every component staying instructions read is computed from constants only, each
+/// reading operand taking its components from one recomputed instruction.
+fn uniform_plans(x: &Input, selected: &[bool]) -> Vec<Plan> {
+    if !x.relocate {
+        return Vec::new();
+    }
+    let chans = channels(x);
+    let mut out = Vec::new();
+    for ch in &chans {
+        let mut comps = WriteMask::NONE;
+        let mut operands: Vec<WriteMask> = Vec::new();
+        for j in (0..selected.len()).filter(|&j| !selected[j]) {
+            for k in 0..x.fp.insts[j].src.len() as u8 {
+                let m = live_reads(x, j)
+                    .filter(|r| r.src == k && r.reg == ch.input)
+                    .fold(WriteMask::NONE, |m, r| m.union(WriteMask::single(r.comp)));
+                if !m.is_empty() {
+                    comps = comps.union(m);
+                    operands.push(m);
+                }
+            }
+        }
+        let Some(plan) = crate::passes::varying_uniform::candidate(
+            x.vp,
+            x.vp_du,
+            x.fp,
+            x.facts,
+            ch.input,
+            comps,
+            (x.recompute.0, x.mirror_params),
+        ) else {
+            continue;
+        };
+        let one_source = |m: &WriteMask| {
+            let mut insts = m.iter().filter_map(|c| plan.lanes[c as usize].map(|l| l.0));
+            let first = insts.next();
+            insts.all(|i| Some(i) == first)
+        };
+        if operands.iter().all(one_source) {
+            out.push(plan);
+        }
+    }
+    out
 }
 
 /// Whether moved instruction `i` can be recomputed in the fragment program for its staying

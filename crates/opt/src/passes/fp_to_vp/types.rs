@@ -28,6 +28,11 @@ pub struct Input<'a> {
     pub reverse: &'a [Mirror],
     /// Existing interpolants may be relocated to pack.
     pub relocate: bool,
+    /// Uniform-expression varyings: at most this many instructions each, and the price of
+    /// an interpolated component when the cost model has one (`CostModel::recompute`).
+    pub recompute: (u32, Option<f64>),
+    /// Vertex parameters may be copied into the fragment program.
+    pub mirror_params: bool,
 }
 
 /// What one texture-coordinate interpolator component carries after the motion.
@@ -92,6 +97,8 @@ pub struct Motion {
     /// it relocated existing interpolants.
     pub exact_packing: bool,
     pub relocated: bool,
+    /// What the uniform-expression step did.
+    pub changes: Vec<crate::analysis::varyings::Change>,
 }
 
 /// Why a selection cannot be moved.
@@ -116,6 +123,8 @@ pub enum Infeasible {
     Unmovable {
         inst: u32,
     },
+    /// No packing was found, but the exact packer ran out of search nodes: one may exist.
+    PackingUnknown,
 }
 
 impl std::fmt::Display for Infeasible {
@@ -135,6 +144,10 @@ impl std::fmt::Display for Infeasible {
             }
             Infeasible::Unmovable { inst } => write!(f, "instruction {} cannot move", inst + 1),
             Infeasible::FlowControl => write!(f, "a program has flow control"),
+            Infeasible::PackingUnknown => write!(
+                f,
+                "no interpolator packing was found within the packer's search budget"
+            ),
         }
     }
 }
