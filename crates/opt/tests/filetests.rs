@@ -26,6 +26,7 @@ use hoist_asm::{ParseOptions, Program};
 use hoist_opt::analysis::liveness::{Legend, Liveness};
 use hoist_opt::passes::{
     commute, copy_prop, dce, fit, fold, fp_to_vp, legalize, renumber, retarget, slp, tex_rename,
+    varying_dead,
 };
 use hoist_opt::pipeline::{
     fragment_live_out, fragment_swizzle_ok, is_materialize, vertex_operand_legal, vp_live_out,
@@ -350,7 +351,98 @@ fn run(case: &Case) -> Result<String, String> {
                 };
             }
         }
+        "varying_dead" | "varying_const" | "varying_dedup" if stage_fp => {
+            out = varying_prepass(case)?;
+        }
+        "varying_dead" => {
+            let mut t = tracked(need(&case.vp, "vp")?)?;
+            let fp = parse(need(&case.fp, "fp")?)?;
+            let progress = varying_dead::run_vertex(&mut t, &fp);
+            let _ = writeln!(out, "{}progress: {progress}", show(&t));
+        }
+        "varying_uniform" | "varying_pack" => match motion(case)? {
+            Ok(m) => {
+                let _ = writeln!(out, "--- vp\n{}--- fp\n{}", show(&m.vp), show(&m.fp));
+                for c in &m.carries {
+                    let what = match c.carries {
+                        fp_to_vp::Carried::Input { semantic, comp } => {
+                            format!("{semantic:?}.{}", hoist_asm::ir::COMP_NAMES[comp as usize])
+                        }
+                        fp_to_vp::Carried::Moved { inst, comp } => format!(
+                            "instruction {} .{}",
+                            inst + 1,
+                            hoist_asm::ir::COMP_NAMES[comp as usize]
+                        ),
+                    };
+                    let _ = writeln!(
+                        out,
+                        "texcoord[{}].{} carries {what}",
+                        c.texcoord,
+                        hoist_asm::ir::COMP_NAMES[c.slot as usize]
+                    );
+                }
+                let _ = writeln!(
+                    out,
+                    "packing: {}, {}",
+                    if m.exact_packing {
+                        "exact"
+                    } else {
+                        "greedy split"
+                    },
+                    if m.relocated { "relocated" } else { "in place" }
+                );
+                for c in &m.changes {
+                    let _ = writeln!(out, "{}: {}: {}", c.pass, c.input, c.what);
+                }
+                for mi in &m.mirrors {
+                    let _ = writeln!(out, "mirror: {mi:?}");
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(out, "infeasible: {e}");
+            }
+        },
         other => return Err(format!("unknown pass `{other}`")),
+    }
+    Ok(out)
+}
+
+/// The fragment side of a varying pass that runs before the analysis (`varying_dead`,
+/// `varying_const`, `varying_dedup`): the rewritten program, progress, what the pass did
+/// or refused (with why), and the fragment copies of vertex parameters it asked for.
+fn varying_prepass(case: &Case) -> Result<String, String> {
+    use hoist_opt::analysis::{defuse::DefUse, interp::InterpMap, varyings};
+    let vp = parse(need(&case.vp, "vp")?)?;
+    let mut t = tracked(need(&case.fp, "fp")?)?;
+    let vp_du = DefUse::compute(&vp).ok();
+    let interp = InterpMap::compute(&vp, vp_du.as_ref(), &t.program);
+    let facts = varyings::Varyings::compute(&vp, vp_du.as_ref(), &t.program, &interp);
+    let limits = t.program.profile.limits();
+    let cx = varyings::PassCx {
+        vp: &vp,
+        facts: &facts,
+        fp_limits: &limits,
+        mirror_params: arg(case, "mirror") == Some("true"),
+    };
+    let (mut log, mut mirrors) = (Vec::new(), Vec::new());
+    let progress = match case.pass.as_str() {
+        "varying_dead" => varying_dead::run(&mut t, &cx, &mut log),
+        "varying_const" => {
+            hoist_opt::passes::varying_const::run(&mut t, &cx, &mut log, &mut mirrors)
+        }
+        _ => hoist_opt::passes::varying_dedup::run(&mut t, &cx, &mut log),
+    };
+    let mut out = String::new();
+    let _ = writeln!(out, "{}progress: {progress}", show(&t));
+    for c in &log {
+        let at = c
+            .inst
+            .map_or(String::new(), |i| format!(" (instruction {})", i + 1));
+        let done = if c.done { "done" } else { "refused" };
+        let _ = writeln!(out, "{done}: {}{at}: {}", c.input, c.what);
+    }
+    for m in &mirrors {
+        let _ = writeln!(out, "mirror: {m:?}");
     }
     Ok(out)
 }
@@ -385,6 +477,7 @@ fn motion(case: &Case) -> Result<Result<fp_to_vp::Motion, fp_to_vp::Infeasible>,
         None | Some("all") => (0..fp.insts.len())
             .map(|i| a.movability.movable(i))
             .collect(),
+        Some("none") => vec![false; fp.insts.len()],
         Some(list) => {
             let pick: Vec<usize> = list
                 .split(',')
@@ -393,7 +486,12 @@ fn motion(case: &Case) -> Result<Result<fp_to_vp::Motion, fp_to_vp::Infeasible>,
             (1..=fp.insts.len()).map(|i| pick.contains(&i)).collect()
         }
     };
-    let (vp_limits, fp_limits) = (vp.profile.limits(), fp.profile.limits());
+    let (mut vp_limits, mut fp_limits) = (vp.profile.limits(), fp.profile.limits());
+    if let Some(n) = arg(case, "texcoords") {
+        let n: u8 = n.parse().map_err(|_| "texcoords=N")?;
+        vp_limits.texcoords = n;
+        fp_limits.texcoords = n;
+    }
     let lines: Vec<Line> = (0..fp.insts.len()).map(Line::original).collect();
     let input = fp_to_vp::Input {
         vp: &vp,
@@ -408,7 +506,7 @@ fn motion(case: &Case) -> Result<Result<fp_to_vp::Motion, fp_to_vp::Infeasible>,
         fp_lines: &lines,
         reverse: &[],
         relocate: arg(case, "relocate") != Some("false"),
-        recompute: (4, None),
+        recompute: (4, (arg(case, "cost") == Some("modern")).then_some(0.5)),
         mirror_params: opts.mirror_params,
     };
     Ok(fp_to_vp::run(&input, &selected))
@@ -435,7 +533,7 @@ fn files() -> Vec<PathBuf> {
 }
 
 /// Passes every filetest directory must cover.
-const PASSES: [&str; 15] = [
+const PASSES: [&str; 20] = [
     "commute",
     "liveness",
     "copy_prop",
@@ -451,6 +549,11 @@ const PASSES: [&str; 15] = [
     "slp",
     "tex_rename",
     "pipeline",
+    "varying_dead",
+    "varying_const",
+    "varying_dedup",
+    "varying_uniform",
+    "varying_pack",
 ];
 
 #[test]

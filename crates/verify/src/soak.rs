@@ -225,6 +225,23 @@ pub fn options(rng: &mut SmallRng, vp: &Program, fp: &Program) -> Options {
         vl.temps = (vp.num_temps + side.random_range(0..3u16)).clamp(1, vl.temps.max(1));
         fl.temps = (fp.num_temps + side.random_range(0..3u16)).clamp(1, fl.temps.max(1));
     }
+    // A stream of its own, so the draws above keep every recorded seed's options.
+    let mut tight = SmallRng::seed_from_u64(rng.clone().random::<u64>() ^ 0x1A7E_5107);
+    if tight.random_bool(0.15) {
+        // No spare interpolator at all: the packing must relocate to move anything.
+        let used = [vp, fp]
+            .iter()
+            .flat_map(|p| p.io.iter())
+            .filter_map(|d| match d.semantic {
+                hoist_asm::ir::Semantic::TexCoord(k) => Some(k + 1),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        fl.texcoords = used.min(fl.texcoords);
+        vl.texcoords = used.min(vl.texcoords);
+    }
     Options {
         vp_limits: Some(vl),
         fp_limits: Some(fl),

@@ -144,23 +144,37 @@ fn parameter(g: &mut Gen) -> Option<Opnd> {
     Some(g.whole(&v))
 }
 
-/// `mov t, param` then `mul out, t, literal` (one constant register per instruction, as
-/// vs_1_1 and ARB vertex programs require), through a fresh temporary.
+/// A value of one parameter and literals. ARB: `MUL out, param, literal` (one instruction,
+/// as a compiler folds it). D3D9, where an instruction reads one constant register:
+/// `add out, c, c` when the bound allows, else `mov t, c` then `mul out, t, literal`
+/// through a fresh temporary.
 fn uniform(g: &mut Gen, dst: &DstReg, mag: f32) -> bool {
     let Some(p) = parameter(g) else {
         return false;
     };
+    if !g.arb && mag >= 2.0 * HOST && g.rng.chance(0.6) {
+        let info = Info::new(2.0 * HOST, 0.0, Class::Uniform);
+        g.emit(Op::Add, Mods::default(), Some(dst), &[p.clone(), p], info);
+        return true;
+    }
     let k = (mag / HOST).clamp(0.25, 2.0);
     let scale = [(); 4].map(|_| g.rng.pick(&[1.0f32, 0.5, -1.0, 2.0, 0.25]).clamp(-k, k));
-    let (Some(lit), Some(t)) = (g.literal(scale), g.new_temp()) else {
+    let Some(lit) = g.literal(scale) else {
+        return false;
+    };
+    let b = g.whole(&lit);
+    let info = Info::new(HOST * k, 0.0, Class::Uniform);
+    if g.arb {
+        g.emit(Op::Mul, Mods::default(), Some(dst), &[p, b], info);
+        return true;
+    }
+    let Some(t) = g.new_temp() else {
         return false;
     };
     let td = g.temp_dst(t, 15);
-    let info = p.info;
-    g.emit(Op::Mov, Mods::default(), Some(&td), &[p], info);
+    let pinfo = p.info;
+    g.emit(Op::Mov, Mods::default(), Some(&td), &[p], pinfo);
     let a = g.read_temp(t, [0, 1, 2, 3], 15);
-    let b = g.whole(&lit);
-    let info = Info::new(HOST * k, 0.0, Class::Uniform);
     g.emit(Op::Mul, Mods::default(), Some(dst), &[a, b], info);
     true
 }

@@ -246,8 +246,13 @@ pub(super) fn operand(x: &Input, packed: &Packed, j: usize, k: usize, ch: usize)
     Some(n)
 }
 
-/// Whether every operand rewrite of `packed` gives an instruction the profile accepts.
+/// Whether every operand rewrite of `packed` gives an instruction the profile accepts (with
+/// the interpolator registers declared as the rewrite will declare them).
 pub(super) fn rewrites_legal(x: &Input, packed: &Packed) -> bool {
+    let mut fp = x.fp.clone();
+    for c in &packed.chans {
+        edit::declare_io(&mut fp, c.input, c.semantic, WriteMask::ALL);
+    }
     packed.operands.iter().all(|&(j, k, ch)| {
         let (j, k) = (j as usize, k as usize);
         let Some(new) = operand(x, packed, j, k, ch) else {
@@ -265,6 +270,6 @@ pub(super) fn rewrites_legal(x: &Input, packed: &Packed) -> bool {
             }
             _ => true,
         };
-        swizzle_ok && hoist_asm::check_inst(x.fp, &inst).is_empty()
+        swizzle_ok && hoist_asm::check_inst(&fp, &inst).is_empty()
     })
 }
