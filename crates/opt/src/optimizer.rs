@@ -7,7 +7,7 @@ use crate::analysis::defuse::DefUse;
 use crate::analysis::groups::Groups;
 use crate::analysis::interp::InterpMap;
 use crate::analysis::movable::{Knobs, Movability, Stay};
-use crate::analysis::varyings::{Change, PassCx, Varyings};
+use crate::analysis::varyings::Change;
 use crate::options::{Options, Selection};
 use crate::outcome::{Fate, OptError, Outcome, RuleResult};
 use crate::pipeline::{self, Stats};
@@ -16,7 +16,7 @@ use hoist_asm::ir::{Program, Stage};
 use hoist_asm::profile::Limits;
 
 /// The analyses of a pair under `opts` (def-use, interpolant origins, movability, groups).
-pub fn analyze(vp: &Program, fp: &Program, opts: &Options) -> pipeline::Analysis {
+pub fn analyze(vp: &Program, fp: &Program, opts: &Options) -> analysis::Analysis {
     let vp_du = DefUse::compute(vp).ok();
     let fp_du = DefUse::compute(fp).ok();
     let interp = InterpMap::compute(vp, vp_du.as_ref(), fp);
@@ -57,7 +57,7 @@ pub fn analyze(vp: &Program, fp: &Program, opts: &Options) -> pipeline::Analysis
         }
     };
     let facts = analysis::varyings::Varyings::compute(vp, vp_du.as_ref(), fp, &interp);
-    pipeline::Analysis {
+    analysis::Analysis {
         vp_du,
         fp_du,
         interp,
@@ -108,7 +108,7 @@ pub struct Optimizer<'a> {
     opts: Options,
     vp_limits: Limits,
     fp_limits: Limits,
-    analysis: pipeline::Analysis,
+    analysis: analysis::Analysis,
     commuted: Vec<usize>,
 }
 
@@ -413,25 +413,20 @@ fn varying_passes(vp: &Program, fp: &Program, opts: &Options, fp_limits: &Limits
     if !opts.varyings {
         return out;
     }
-    let vp_du = DefUse::compute(vp).ok();
-    let interp = InterpMap::compute(vp, vp_du.as_ref(), fp);
-    let facts = Varyings::compute(vp, vp_du.as_ref(), fp, &interp);
-    let cx = PassCx {
-        vp,
-        facts: &facts,
-        fp_limits,
+    let env = passes::Env {
+        vertex: Some(vp),
         mirror_params: opts.mirror_params,
+        ..passes::Env::new(fp_limits)
     };
-    let (t, log) = (&mut out.fp, &mut out.changes);
-    pipeline::pass("varying_dead", t, |t| {
-        passes::varying_dead::run(t, &cx, log)
-    });
-    pipeline::pass("varying_const", t, |t| {
-        passes::varying_const::run(t, &cx, log, &mut out.mirrors)
-    });
-    pipeline::pass("varying_dedup", t, |t| {
-        passes::varying_dedup::run(t, &cx, log)
-    });
+    for name in ["varying_dead", "varying_const", "varying_dedup"] {
+        if let passes::Report::Varyings {
+            changes, mirrors, ..
+        } = passes::run(name, &mut out.fp, &env)
+        {
+            out.changes.extend(changes);
+            out.mirrors.extend(mirrors);
+        }
+    }
     out
 }
 
@@ -440,21 +435,13 @@ fn varying_passes(vp: &Program, fp: &Program, opts: &Options, fp_limits: &Limits
 fn commute(vp: &Program, fp: &Program, opts: &Options) -> (Program, Vec<usize>) {
     let mut fp_work = tracked::Tracked::new(fp.clone());
     let a = analyze(vp, fp, opts);
-    let Some(du) = &a.fp_du else {
-        return (fp.clone(), Vec::new());
+    let limits = fp.profile.limits();
+    let env = passes::Env {
+        analysis: Some(&a),
+        ..passes::Env::new(&limits)
     };
-    let m = &a.movability;
-    let movable_src = |j: usize, k: usize| {
-        fp.insts[j].src[k].reg.file != hoist_asm::RegFile::Misc
-            && du
-                .reads(j)
-                .iter()
-                .filter(|r| r.src as usize == k)
-                .all(|r| match r.def {
-                    Some(d) => m.movable(d as usize),
-                    None => !r.reg.file.is_input() || a.interp.written(r.reg, r.comp),
-                })
-    };
-    let commuted = passes::commute::run(&mut fp_work, du, m, &movable_src);
-    (fp_work.program, commuted)
+    match passes::run("commute", &mut fp_work, &env) {
+        passes::Report::Rewritten(commuted) => (fp_work.program, commuted),
+        _ => (fp.clone(), Vec::new()),
+    }
 }

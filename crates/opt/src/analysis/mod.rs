@@ -9,3 +9,14 @@ pub mod interp;
 pub mod liveness;
 pub mod movable;
 pub mod varyings;
+
+/// Analyses of a pair, shared by every evaluation of a choice and by `commute`.
+pub struct Analysis {
+    pub vp_du: Option<defuse::DefUse>,
+    pub fp_du: Option<defuse::DefUse>,
+    pub interp: interp::InterpMap,
+    pub movability: movable::Movability,
+    pub groups: groups::Groups,
+    /// What each fragment input carries from the vertex program (`varyings`).
+    pub facts: varyings::Varyings,
+}

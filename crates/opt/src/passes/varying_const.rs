@@ -19,7 +19,7 @@
 
 use crate::analysis::varyings::{Change, Class, PassCx, Source, input_name};
 use crate::edit;
-use crate::passes::fp_to_vp::Mirror;
+use crate::passes::fp_to_vp::types::Mirror;
 use crate::tracked::Tracked;
 use hoist_asm::Dialect;
 use hoist_asm::ir::{Comp, ConstBinding, Reg, RegFile, Src, Swizzle, WriteMask};

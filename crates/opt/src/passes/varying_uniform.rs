@@ -21,7 +21,7 @@
 use crate::analysis::defuse::DefUse;
 use crate::analysis::varyings::{Class, Source, Varyings, uniform_closure};
 use crate::edit;
-use crate::passes::fp_to_vp::Mirror;
+use crate::passes::fp_to_vp::types::Mirror;
 use crate::tracked::{AddedFor, Line, Tracked};
 use hoist_asm::ir::{Comp, ConstBinding, Program, Reg, RegFile};
 

@@ -48,7 +48,7 @@ mod inputs;
 mod layout;
 mod materialize;
 mod pack;
-mod types;
+pub mod types;
 
 pub use layout::swizzle_free;
 pub use pack::{free_components, relaxed_capacity};
