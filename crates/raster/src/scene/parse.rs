@@ -1,9 +1,12 @@
 //! Reading a scene: sections, programs and `[test]` commands, with line numbers.
 
-use super::{Command, ParamKind, Scene, SceneProgram, TexOptions, TexSource, WINDOW_SIZE, serr};
+use super::model::{
+    Command, ParamKind, Scene, SceneProgram, TexOptions, TexSource, WINDOW_SIZE, serr,
+};
+use crate::draw::{Caps, Geometry, TargetFormat};
+use crate::error::RenderError;
 use crate::pattern::{self, Pattern};
 use crate::texture::{Filter, MipFilter, Sampler, TexFormat, TexShape, Wrap};
-use crate::{Caps, Geometry, RenderError, TargetFormat};
 use hoist_asm::{ParseOptions, Stage};
 
 /// Parses floats the way piglit and arbref do: `(`, `)`, `,`, `;` and blanks separate
