@@ -8,7 +8,7 @@ use crate::doc::{Doc, HandEdit};
 /// A stable 64-bit FNV-1a hash of the original programs and their dialects: what a hand
 /// edit was derived from. Stable across builds (it travels in links).
 pub fn fingerprint(doc: &Doc) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = hoist_asm::hash::Fnv1a::new();
     let parts = [
         doc.vp.as_str(),
         doc.fp.as_str(),
@@ -16,12 +16,10 @@ pub fn fingerprint(doc: &Doc) -> u64 {
         doc.fp_profile.as_deref().unwrap_or(""),
     ];
     for part in parts {
-        for b in part.bytes().chain([0xff]) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+        h.write(part.as_bytes());
+        h.write(&[0xff]);
     }
-    h
+    h.finish()
 }
 
 /// Whether the hand edit was started from other original programs than the document's.

@@ -166,12 +166,8 @@ pub fn instantiate(bytes: &[u8], entry: &str, now: &dyn Fn() -> f64) -> Result<L
     })
 }
 
-/// A 64-bit FNV-1a hash of a module's bytes: the cache key.
-pub fn hash(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
+/// A 64-bit FNV-1a hash of a module's bytes (the project's one hash): the cache key.
+pub use hoist_asm::hash::fnv1a as hash;
 
 /// Instances by module hash, at most `cap`, the least recently used dropped first. A
 /// module that failed to load is remembered too (with its error), so a refused program is

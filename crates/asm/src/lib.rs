@@ -69,6 +69,7 @@ pub mod arb;
 pub mod checks;
 pub mod d3d9;
 pub mod diag;
+pub mod hash;
 pub mod ir;
 pub mod ops;
 pub mod printed;

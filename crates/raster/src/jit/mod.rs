@@ -208,14 +208,7 @@ pub fn compile(k: &Kernel) -> Result<Module, Refusal> {
     })
 }
 
-/// FNV-1a, 64 bits.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
+/// FNV-1a, 64 bits: the project's one hash.
+pub use hoist_asm::hash::fnv1a;
 
 const _: () = assert!(LANES.is_multiple_of(4));
