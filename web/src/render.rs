@@ -593,13 +593,22 @@ fn fmt4(v: [f32; 4]) -> String {
     format!("({}, {}, {}, {})", v[0], v[1], v[2], v[3])
 }
 
+/// The headline in the one wording of `hoist_verify::verdict`.
+fn wording(v: &Verdict, equivalent: bool) -> String {
+    hoist_verify::verdict::Wording {
+        verdict: v,
+        equivalent,
+    }
+    .to_string()
+}
+
 /// The verdict line: "bit-identical", "equivalent: max |Δ| = …" (within `tolerance`), or
 /// "DIFFERENT" with the worst pixel.
 pub fn verdict_view(v: &Verdict, tolerance: f32) -> VerdictView {
     match v {
         Verdict::Identical => VerdictView {
             kind: VerdictKind::Identical,
-            headline: "bit-identical".into(),
+            headline: wording(v, true),
             detail: "every channel of every pixel has the same bits".into(),
         },
         Verdict::Differs {
@@ -622,13 +631,13 @@ pub fn verdict_view(v: &Verdict, tolerance: f32) -> VerdictView {
             if *nan_mismatches == 0 && *max_abs_diff <= tolerance {
                 VerdictView {
                     kind: VerdictKind::Equivalent,
-                    headline: format!("equivalent: max |Δ| = {max_abs_diff:e}"),
+                    headline: wording(v, true),
                     detail: format!("within the tolerance {tolerance:e}; {worst}"),
                 }
             } else {
                 VerdictView {
                     kind: VerdictKind::Different,
-                    headline: format!("DIFFERENT: max |Δ| = {max_abs_diff:e}"),
+                    headline: wording(v, false),
                     detail: if *nan_mismatches > 0 {
                         format!("{nan_mismatches} channel(s) are NaN on one side only; {worst}")
                     } else {
@@ -639,7 +648,7 @@ pub fn verdict_view(v: &Verdict, tolerance: f32) -> VerdictView {
         }
         Verdict::SizeMismatch { a, b } => VerdictView {
             kind: VerdictKind::Different,
-            headline: "DIFFERENT: sizes differ".into(),
+            headline: wording(v, false),
             detail: format!("{}x{} vs {}x{}", a.0, a.1, b.0, b.1),
         },
     }
@@ -675,10 +684,7 @@ pub fn trusted_verdict_view(v: &Verdict, tolerance: f32, validated: bool) -> Ver
     if validated || view.kind == VerdictKind::Different {
         return view;
     }
-    let agree = match view.kind {
-        VerdictKind::Identical => "bit-identical".to_string(),
-        _ => view.headline.clone(),
-    };
+    let agree = view.headline.clone();
     VerdictView {
         kind: VerdictKind::Unvalidated,
         headline: "not validated".into(),

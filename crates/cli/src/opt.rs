@@ -525,27 +525,7 @@ fn compare_scene(sc: hoist_raster::scene::Scene, res: &Outcome) -> Result<(Strin
     for (target, e) in hoist_verify::scene::compare(&before, &after) {
         let ok = e.holds();
         all &= ok;
-        let verdict = match &e.verdict {
-            hoist_raster::Verdict::Identical => "bit-identical".to_string(),
-            hoist_raster::Verdict::Differs {
-                max_abs_diff, x, y, ..
-            } if ok => {
-                format!("equivalent: max |Δ| = {max_abs_diff:e} (at {x}, {y})")
-            }
-            hoist_raster::Verdict::Differs {
-                max_abs_diff,
-                x,
-                y,
-                a,
-                b,
-                ..
-            } => {
-                format!("DIFFERENT: max |Δ| = {max_abs_diff:e} at ({x}, {y}): {a:?} vs {b:?}")
-            }
-            hoist_raster::Verdict::SizeMismatch { a, b } => {
-                format!("DIFFERENT: sizes {a:?} vs {b:?}")
-            }
-        };
+        let verdict = format!("{:#}", e.wording());
         text.push_str(&format!("  {target}: {verdict}\n"));
     }
     text.push_str(&format!(

@@ -19,6 +19,7 @@ pub mod optimize;
 pub mod scene;
 pub mod soak;
 pub mod validate;
+pub mod verdict;
 
 pub use optimize::{Rejection, Status, Validated, optimize};
 pub use validate::{Check, Config, Failure, Report};
