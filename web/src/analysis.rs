@@ -27,8 +27,7 @@ use hoist_verify::{Rejection, Report, Status, Validated};
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 
-/// Vertices of the playground's draw (the GPGPU quad).
-pub const QUAD_VERTICES: u64 = 4;
+pub use crate::cost::QUAD_VERTICES;
 
 /// One parsed program.
 #[derive(Clone, Debug)]
@@ -392,7 +391,7 @@ pub fn summarize(doc: &Doc, a: &Analysis, v: &Validated) -> Optimized {
             a.original_pair(),
             &o.vp,
             &o.fp,
-            &crate::cost::model_of(doc),
+            &cost_model(doc),
         )),
     }
 }
@@ -548,6 +547,14 @@ pub fn trust(a: &Analysis) -> Option<Trust> {
         summary,
         rejected,
     })
+}
+
+/// The model the page's optimization runs under: `analysis::optimize`'s, for one quad over
+/// the document's window.
+pub fn cost_model(doc: &Doc) -> hoist_opt::CostModel {
+    let frags = f64::from(doc.inputs.width) * f64::from(doc.inputs.height);
+    let verts = QUAD_VERTICES as f64;
+    doc.opts.cost.model(doc.opts.interp_cost, verts, frags)
 }
 
 #[cfg(test)]

@@ -119,14 +119,6 @@ impl<'de> Deserialize<'de> for CostChoice {
     }
 }
 
-/// The model the page's optimization runs under: `analysis::optimize`'s, for one quad over
-/// the document's window.
-pub fn model_of(doc: &crate::doc::Doc) -> CostModel {
-    let frags = f64::from(doc.inputs.width) * f64::from(doc.inputs.height);
-    let verts = crate::analysis::QUAD_VERTICES as f64;
-    doc.opts.cost.model(doc.opts.interp_cost, verts, frags)
-}
-
 /// `hoistReport().cost`: the chosen model and what the selection minimises under it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CostReport {
@@ -142,3 +134,6 @@ impl CostChoice {
         }
     }
 }
+
+/// Vertices of the playground's draw (the GPGPU quad).
+pub const QUAD_VERTICES: u64 = 4;

@@ -5,22 +5,11 @@
 //! storage) are clamped or rejected; everything downstream may rely on its invariants.
 
 use crate::cost::CostChoice;
+pub use crate::limits::{MAX_PARAMS, MAX_PROGRAM, MAX_SCENE, MAX_SIZE, MAX_TEX_SIZE, MAX_UNITS};
 use hoist_asm::profile::Limits;
 use hoist_asm::{ArbTarget, Profile};
 use hoist_opt::{Options, Selection};
 use serde::{Deserialize, Serialize};
-
-/// Longest program text accepted (bytes).
-pub const MAX_PROGRAM: usize = 64 * 1024;
-/// Longest scene text accepted (bytes).
-pub const MAX_SCENE: usize = 128 * 1024;
-/// Largest render target edge (pixels).
-pub const MAX_SIZE: u32 = 1024;
-/// Largest built-in texture edge (pixels).
-pub const MAX_TEX_SIZE: u32 = 1024;
-/// Most parameters and texture units a document may set.
-pub const MAX_PARAMS: usize = 256;
-pub const MAX_UNITS: usize = 16;
 
 /// The whole shareable state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,7 +41,7 @@ pub struct Doc {
     pub mode: Mode,
     /// The linear-expression mode's system (`crate::linear`), once the mode was opened.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub linear: Option<crate::linear::LinearDoc>,
+    pub linear: Option<crate::linear_doc::LinearDoc>,
 }
 
 /// The page's mode.

@@ -147,9 +147,7 @@ pub fn find(id: &str) -> Option<&'static Example> {
 /// The document of gallery id `id`: a scene example, or a linear expression
 /// (`linear/<name>`, [`crate::linear::example_doc`]).
 pub fn load_id(id: &str) -> Option<Doc> {
-    find(id)
-        .map(load)
-        .or_else(|| crate::linear::example_doc(id))
+    find(id).map(load).or_else(|| linear_example_doc(id))
 }
 
 /// The pass-through pair "New" starts with, per dialect: the quad's position and its
@@ -286,6 +284,18 @@ pub fn window_size(sc: &hoist_raster::scene::Scene) -> (u32, u32) {
         w.clamp(1, crate::doc::MAX_SIZE),
         h.clamp(1, crate::doc::MAX_SIZE),
     )
+}
+
+/// The document a gallery link `#ex=linear/<name>` opens: the default code example with the
+/// linear mode on.
+pub fn linear_example_doc(id: &str) -> Option<Doc> {
+    let name = id.strip_prefix("linear/")?;
+    let linear = crate::linear_doc::LinearDoc::example(name, false)?;
+    let mut d = find(DEFAULT).map(load).unwrap_or_default();
+    d.example = Some(id.to_string());
+    d.mode = crate::doc::Mode::Linear;
+    d.linear = Some(linear);
+    Some(d)
 }
 
 #[cfg(test)]

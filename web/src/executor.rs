@@ -102,14 +102,17 @@ pub fn describe(scene: &Scene, exec: Exec, log: &Log) -> Executor {
     }
 }
 
+thread_local! {
+    /// What the runtime did since the engine last asked.
+    static LOG: std::cell::RefCell<Log> = std::cell::RefCell::new(Log::default());
+}
+
 /// The runtime's log since the last call, emptied (natively: nothing is logged).
 pub fn take_log() -> Log {
-    #[cfg(target_arch = "wasm32")]
-    {
-        crate::jit::take_log()
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        Log::default()
-    }
+    LOG.with(|l| std::mem::take(&mut *l.borrow_mut()))
+}
+
+/// Records what the runtime (`crate::jit`, in the worker) did.
+pub fn record(f: impl FnOnce(&mut Log)) {
+    LOG.with(|l| f(&mut l.borrow_mut()));
 }

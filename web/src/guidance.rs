@@ -498,7 +498,7 @@ pub fn unset(doc: &Doc, a: &Analysis) -> bool {
     let scene = doc
         .scene
         .as_ref()
-        .and_then(|t| hoist_raster::scene::parse(t, &crate::render::caps()).ok());
+        .and_then(|t| hoist_raster::scene::parse(t, &crate::scene_rules::caps()).ok());
     crate::supplied::all_params_unset(a, &doc.inputs, scene.as_ref())
 }
 

@@ -230,21 +230,19 @@ impl Cache {
 pub const CACHE_CAP: usize = 64;
 
 thread_local! {
-    /// What the runtime did since the engine last asked.
-    static LOG: RefCell<Log> = RefCell::new(Log::default());
     /// The machine state of the call under way, for [`hoist_jit_tex`].
     static ACTIVE: RefCell<Option<Box<State>>> = const { RefCell::new(None) };
     /// The test switch of the job under way.
     static FORCE: Cell<Option<Force>> = const { Cell::new(None) };
 }
 
-/// The log since the last call, emptied.
+/// The log since the last call, emptied (`crate::executor` keeps it).
 pub fn take_log() -> Log {
-    LOG.with(|l| std::mem::take(&mut *l.borrow_mut()))
+    crate::executor::take_log()
 }
 
 fn log(f: impl FnOnce(&mut Log)) {
-    LOG.with(|l| f(&mut l.borrow_mut()));
+    crate::executor::record(f);
 }
 
 /// Registers [`Browser`] as this thread's kernel compiler and makes compiled execution the

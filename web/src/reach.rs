@@ -63,7 +63,7 @@ pub fn reach(doc: &Doc, vp: &Program, fp: &Program, rejected: &[Rejection]) -> O
     let mut opts = doc.opts.to_options(
         vp.profile,
         fp.profile,
-        crate::analysis::QUAD_VERTICES as f64,
+        crate::cost::QUAD_VERTICES as f64,
         frags,
     );
     opts.steps = None;

@@ -8,6 +8,7 @@
 
 use crate::analysis::{Analysis, Trust};
 use crate::doc::{Doc, ParamKey, Pattern, TexSpec, ViewMap};
+pub use crate::scene_rules::{MAX_BATCH_INSTRUCTIONS, caps, param_key, scene_binds, scene_param};
 use hoist_asm::{Program, Stage};
 use hoist_raster::image::{Image, ToRgba8, Verdict};
 use hoist_raster::job::Progress;
@@ -16,7 +17,7 @@ use hoist_raster::scene::{
     TexSource,
 };
 use hoist_raster::texture::TexShape;
-use hoist_raster::{Caps, Filter, Geometry, Sampler, TargetFormat, TexFormat, Wrap, pattern};
+use hoist_raster::{Filter, Geometry, Sampler, TargetFormat, TexFormat, Wrap, pattern};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -30,25 +31,6 @@ pub type Images = BTreeMap<u8, Rc<Vec<u8>>>;
 
 fn image_name(unit: u8) -> String {
     format!("user-unit-{unit}")
-}
-
-/// Instructions one batch of 64 pixels may dispatch in the playground (loops are cut off
-/// beyond it, and the page says so): keeps every render step short enough for the page to
-/// stay responsive.
-pub const MAX_BATCH_INSTRUCTIONS: u64 = 1 << 13;
-
-/// The caps of playground renders: the scene defaults, with targets no larger than the
-/// Inputs panel allows and a tighter instruction budget per batch.
-pub fn caps() -> Caps {
-    Caps {
-        max_batch_instructions: MAX_BATCH_INSTRUCTIONS,
-        max_target_size: crate::doc::MAX_SIZE,
-        max_target_pixels: u64::from(crate::doc::MAX_SIZE) * u64::from(crate::doc::MAX_SIZE),
-        max_texture_bytes: 64 << 20,
-        max_total_bytes: 192 << 20,
-        max_commands: 20_000,
-        ..Caps::default()
-    }
 }
 
 /// The texture command of a unit's settings.
@@ -105,38 +87,6 @@ fn param_command(key: ParamKey, value: [f32; 4]) -> Command {
         index: key.index,
         value,
     }
-}
-
-/// The parameter a scene's `parameter` command sets (env and local banks only).
-pub(crate) fn param_key(c: &Command) -> Option<ParamKey> {
-    match c {
-        Command::Param {
-            stage,
-            kind: kind @ (ParamKind::Env | ParamKind::Local),
-            index,
-            ..
-        } => Some(ParamKey {
-            vertex: *stage == Stage::Vertex,
-            local: *kind == ParamKind::Local,
-            index: *index,
-        }),
-        _ => None,
-    }
-}
-
-/// The value a scene gives a parameter first, if any (shown in the Inputs panel).
-pub fn scene_param(scene: &Scene, key: ParamKey) -> Option<[f32; 4]> {
-    scene.commands.iter().find_map(|(_, c)| match c {
-        Command::Param { value, .. } if param_key(c) == Some(key) => Some(*value),
-        _ => None,
-    })
-}
-
-/// Whether a scene binds a texture (not a render target) to `unit`.
-pub fn scene_binds(scene: &Scene, unit: u8) -> bool {
-    scene.commands.iter().any(|(_, c)| {
-        matches!(c, Command::Texture(u, src, _) if *u == unit && !matches!(src, TexSource::Target(_)))
-    })
 }
 
 /// The scene a document renders, before programs are put in: its own scene (parsed), or

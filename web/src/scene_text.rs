@@ -21,7 +21,7 @@ pub fn line_span(text: &str, line: u32) -> Span {
 /// The parse of a scene text as an editor's side: no program, the error (if any) as a
 /// diagnostic on its line.
 pub fn side(text: &str) -> Side {
-    let diagnostics = match hoist_raster::scene::parse(text, &crate::render::caps()) {
+    let diagnostics = match hoist_raster::scene::parse(text, &crate::scene_rules::caps()) {
         Ok(_) => Vec::new(),
         Err(RenderError::Scene { line, message }) => {
             vec![Diagnostic::error("scene", message, line_span(text, line))]

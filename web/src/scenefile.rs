@@ -197,7 +197,7 @@ pub fn import(text: &str, name: Option<&str>) -> Result<Imported, String> {
         ));
     }
     let text = without_notes(text).replace("\r\n", "\n");
-    let caps = crate::render::caps();
+    let caps = crate::scene_rules::caps();
     let sc = scene::parse(&text, &caps).map_err(|e| format!("the scene does not parse: {e}"))?;
     let pair = sc.optimize_target().to_string();
     let mut notes = Vec::new();
@@ -316,7 +316,7 @@ fn input_edits(sc: &Scene, inputs: &Inputs, units: &[u8], images: &[(u8, String)
         }
     }
     for p in &inputs.params {
-        let sets = |c: &Command| crate::render::param_key(c) == Some(p.key);
+        let sets = |c: &Command| crate::scene_rules::param_key(c) == Some(p.key);
         e.set(sc, sets, param_line(p.key, p.value));
     }
     e
@@ -537,7 +537,7 @@ pub fn export(doc: &Doc, images: &[(u8, String)]) -> String {
     let pair = hoist_key(&rest, "optimize").unwrap_or_default();
     let units = crate::analysis::parse(doc).units;
     let mut extra = Vec::new();
-    let edits = match scene::parse(&rest, &crate::render::caps()) {
+    let edits = match scene::parse(&rest, &crate::scene_rules::caps()) {
         Ok(sc) => input_edits(&sc, &doc.inputs, &units, images),
         Err(e) => {
             extra.push(format!(

@@ -220,7 +220,7 @@ pub fn all_params_unset(a: &Analysis, inputs: &Inputs, scene: Option<&Scene>) ->
     !a.params.is_empty()
         && a.params.iter().all(|&k| {
             inputs.param(k).is_none()
-                && scene.is_none_or(|s| crate::render::scene_param(s, k).is_none())
+                && scene.is_none_or(|s| crate::scene_rules::scene_param(s, k).is_none())
         })
 }
 

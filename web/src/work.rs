@@ -100,7 +100,7 @@ mod tests {
     use hoist_raster::scene::parse;
 
     fn work(text: &str) -> Work {
-        scene_work(&parse(text, &crate::render::caps()).expect("scene"))
+        scene_work(&parse(text, &crate::scene_rules::caps()).expect("scene"))
     }
 
     #[test]

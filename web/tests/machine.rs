@@ -80,7 +80,7 @@ fn machine_cost_choices_price_the_selection() {
             doc.opts.cost = choice;
             let frags = f64::from(doc.inputs.width * doc.inputs.height);
             let opts = doc.opts.to_options(vp.profile, fp.profile, 4.0, frags);
-            assert_eq!(hoist_web::cost::model_of(&doc), opts.cost);
+            assert_eq!(hoist_web::analysis::cost_model(&doc), opts.cost);
             assert!(
                 matches!(opts.cost, hoist_opt::CostModel::R600 { chip, .. } if Some(chip) == choice.chip())
             );
