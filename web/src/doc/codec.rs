@@ -6,7 +6,7 @@
 //! [`MAX_JSON`] bytes (a zip bomb fails fast), JSON errors and newer format versions get a
 //! message, and the document goes through [`Doc::sanitize`]. Nothing here panics.
 
-use crate::doc::Doc;
+use crate::doc::model::Doc;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use std::fmt;
@@ -78,8 +78,8 @@ pub fn encode(doc: &Doc) -> String {
     let mut doc = doc.clone();
     // User pictures are not shareable; a link falls back to the built-in pattern.
     for t in &mut doc.inputs.textures {
-        if t.pattern == crate::doc::Pattern::Image {
-            t.pattern = crate::doc::Pattern::Checker;
+        if t.pattern == crate::doc::model::Pattern::Image {
+            t.pattern = crate::doc::model::Pattern::Checker;
         }
     }
     let json = serde_json::to_vec(&doc).unwrap_or_default();
@@ -158,7 +158,7 @@ pub fn check_round_trip(data: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::doc::{HandEdit, ParamKey, Pattern, TexSpec};
+    use crate::doc::model::{HandEdit, ParamKey, Pattern, TexSpec};
 
     fn sample() -> Doc {
         let mut d = Doc {
@@ -310,13 +310,13 @@ mod tests {
         let Ok(Link::State(back)) = decode(&encode(&d)) else {
             panic!()
         };
-        assert_eq!(back.inputs.width, crate::doc::MAX_SIZE);
+        assert_eq!(back.inputs.width, crate::doc::model::MAX_SIZE);
         // NaN does not survive JSON (it becomes null) and is refused as malformed.
         d.inputs.params[0].value[0] = f32::NAN;
         assert!(decode(&encode(&d)).is_err());
         // Oversized program inside a small link (it compresses well).
         let mut d = sample();
-        d.vp = "a".repeat(crate::doc::MAX_PROGRAM * 2);
+        d.vp = "a".repeat(crate::doc::model::MAX_PROGRAM * 2);
         assert!(matches!(decode(&encode(&d)), Err(DecodeError::Invalid(_))));
     }
 }

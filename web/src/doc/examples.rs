@@ -7,7 +7,7 @@
 //! the rest of the scene (textures, parameters, passes) in [`Doc::scene`] with those program
 //! bodies left empty.
 
-use crate::doc::Doc;
+use crate::doc::model::Doc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Category {
@@ -97,7 +97,7 @@ macro_rules! scene {
         Example {
             id: $id,
             category: Category::$cat,
-            scene: include_str!(concat!("../../examples/", $id, ".shader_test")),
+            scene: include_str!(concat!("../../../examples/", $id, ".shader_test")),
         }
     };
 }
@@ -145,7 +145,7 @@ pub fn find(id: &str) -> Option<&'static Example> {
 }
 
 /// The document of gallery id `id`: a scene example, or a linear expression
-/// (`linear/<name>`, [`crate::linear::example_doc`]).
+/// (`linear/<name>`, [`crate::worker::linear::example_doc`]).
 pub fn load_id(id: &str) -> Option<Doc> {
     find(id).map(load).or_else(|| linear_example_doc(id))
 }
@@ -163,7 +163,7 @@ const BLANK_D3D9: (&str, &str) = (
 
 /// A new, untitled document: a pass-through pair in `dialect`, the GPGPU quad, no example,
 /// the optimizer options of `opts` kept.
-pub fn blank(dialect: hoist_asm::Dialect, opts: &crate::doc::OptState) -> Doc {
+pub fn blank(dialect: hoist_asm::Dialect, opts: &crate::doc::model::OptState) -> Doc {
     let (vp, fp) = match dialect {
         hoist_asm::Dialect::Arb => BLANK_ARB,
         hoist_asm::Dialect::D3d9 => BLANK_D3D9,
@@ -281,8 +281,8 @@ pub fn window_size(sc: &hoist_raster::scene::Scene) -> (u32, u32) {
         })
         .unwrap_or(sc.window);
     (
-        w.clamp(1, crate::doc::MAX_SIZE),
-        h.clamp(1, crate::doc::MAX_SIZE),
+        w.clamp(1, crate::doc::model::MAX_SIZE),
+        h.clamp(1, crate::doc::model::MAX_SIZE),
     )
 }
 
@@ -290,10 +290,10 @@ pub fn window_size(sc: &hoist_raster::scene::Scene) -> (u32, u32) {
 /// linear mode on.
 pub fn linear_example_doc(id: &str) -> Option<Doc> {
     let name = id.strip_prefix("linear/")?;
-    let linear = crate::linear_doc::LinearDoc::example(name, false)?;
+    let linear = crate::doc::linear_doc::LinearDoc::example(name, false)?;
     let mut d = find(DEFAULT).map(load).unwrap_or_default();
     d.example = Some(id.to_string());
-    d.mode = crate::doc::Mode::Linear;
+    d.mode = crate::doc::model::Mode::Linear;
     d.linear = Some(linear);
     Some(d)
 }
@@ -308,7 +308,7 @@ mod tests {
         let mut ids = std::collections::HashSet::new();
         for e in EXAMPLES {
             assert!(ids.insert(e.id), "duplicate id {}", e.id);
-            assert!(crate::codec::decode(&crate::codec::encode_example(e.id)).is_ok());
+            assert!(crate::doc::codec::decode(&crate::doc::codec::encode_example(e.id)).is_ok());
             let d = load(e);
             assert!(
                 d.scene.is_some(),
@@ -316,7 +316,7 @@ mod tests {
                 e.id
             );
             assert!(!e.meta().title.is_empty());
-            let a = crate::analysis::analyze(&d);
+            let a = crate::worker::analysis::analyze(&d);
             assert_eq!(a.vp.errors(), 0, "{}: {:?}", e.id, a.vp.diagnostics);
             assert_eq!(a.fp.errors(), 0, "{}: {:?}", e.id, a.fp.diagnostics);
             assert!(a.optimized.is_some(), "{}: {:?}", e.id, a.problem);
@@ -325,11 +325,11 @@ mod tests {
 
     #[test]
     fn every_example_renders_and_the_pairs_agree() {
-        use crate::render::{self, Task, VerdictKind};
+        use crate::worker::render::{self, Task, VerdictKind};
         let mut report = Vec::new();
         for e in EXAMPLES {
             let d = load(e);
-            let a = crate::analysis::analyze(&d);
+            let a = crate::worker::analysis::analyze(&d);
             let plan = render::plan(&d, &a, &render::Images::new())
                 .unwrap_or_else(|m| panic!("{}: {m}", e.id))
                 .expect("a plan");

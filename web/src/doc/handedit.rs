@@ -3,7 +3,7 @@
 //! programs it was started from ([`fingerprint`]), so that editing the original marks it
 //! stale, with a way to start again from the optimizer's new output.
 
-use crate::doc::{Doc, HandEdit};
+use crate::doc::model::{Doc, HandEdit};
 
 /// A stable 64-bit FNV-1a hash of the original programs and their dialects: what a hand
 /// edit was derived from. Stable across builds (it travels in links).

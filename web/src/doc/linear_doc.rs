@@ -1,7 +1,7 @@
 //! The linear-expression mode's part of the document (seed 003): [`LinearDoc`] (the
 //! system's text or program, the example it came from, the dialect of the code), its limits,
 //! the mode's examples, and [`read`], which parses a system's text under the page's limits
-//! (the page thread's diagnostics). The worker's job is `crate::linear`.
+//! (the page thread's diagnostics). The worker's job is `crate::worker::linear`.
 
 use hoist_opt::linear::{self, System, paper};
 use hoist_raster::ATTRIBS;
@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// Most variables the page packs: x travels in the 16 vertex attributes, four to each.
 pub const MAX_PAGE_VARS: usize = 4 * ATTRIBS;
 /// Longest system text a document carries (bytes; the text editor's limit for scenes).
-pub const MAX_TEXT: usize = crate::limits::MAX_SCENE;
+pub const MAX_TEXT: usize = crate::doc::limits::MAX_SCENE;
 /// Longest register name a program input may name.
 pub const MAX_REGISTER: usize = 64;
 
@@ -52,7 +52,7 @@ pub enum Input {
     /// A system in `linear::parse`'s text format.
     #[default]
     System,
-    /// A straight-line ARB or Direct3D 9 program (`crate::linear_recover`).
+    /// A straight-line ARB or Direct3D 9 program (`crate::worker::linear_recover`).
     Program,
 }
 
@@ -171,7 +171,7 @@ pub fn find(name: &str) -> Option<&'static Example> {
 impl Example {
     /// Whether the example is a program (its system is recovered) or a system.
     pub fn input(&self) -> Input {
-        if crate::linear_programs::source(self.name).is_some() {
+        if crate::doc::linear_programs::source(self.name).is_some() {
             Input::Program
         } else {
             Input::System
@@ -182,7 +182,7 @@ impl Example {
 /// The editor text of example `name`: its system's text, or its program.
 pub fn example_text(name: &str) -> Option<String> {
     find(name)?;
-    crate::linear_programs::source(name)
+    crate::doc::linear_programs::source(name)
         .map(str::to_string)
         .or_else(|| system(name).map(|s| s.to_text()))
 }

@@ -4,8 +4,10 @@
 //! [`Doc::sanitize`] is the single place where untrusted values (from a link or local
 //! storage) are clamped or rejected; everything downstream may rely on its invariants.
 
-use crate::cost::CostChoice;
-pub use crate::limits::{MAX_PARAMS, MAX_PROGRAM, MAX_SCENE, MAX_SIZE, MAX_TEX_SIZE, MAX_UNITS};
+use crate::doc::cost::CostChoice;
+pub use crate::doc::limits::{
+    MAX_PARAMS, MAX_PROGRAM, MAX_SCENE, MAX_SIZE, MAX_TEX_SIZE, MAX_UNITS,
+};
 use hoist_asm::profile::Limits;
 use hoist_asm::{ArbTarget, Profile};
 use hoist_opt::{Options, Selection};
@@ -39,9 +41,9 @@ pub struct Doc {
     /// Which view the page shows: code motion (the default) or linear expressions.
     #[serde(skip_serializing_if = "Mode::is_code")]
     pub mode: Mode,
-    /// The linear-expression mode's system (`crate::linear`), once the mode was opened.
+    /// The linear-expression mode's system (`crate::worker::linear`), once the mode was opened.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub linear: Option<crate::linear_doc::LinearDoc>,
+    pub linear: Option<crate::doc::linear_doc::LinearDoc>,
 }
 
 /// The page's mode.
@@ -65,7 +67,7 @@ impl Mode {
 pub struct HandEdit {
     pub vp: String,
     pub fp: String,
-    /// [`crate::handedit::fingerprint`] of the original programs it was started from
+    /// [`crate::doc::handedit::fingerprint`] of the original programs it was started from
     /// (`None` in older links: never called stale).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<u64>,
@@ -241,7 +243,7 @@ pub struct Inputs {
     /// Largest |Δ| the verdict still calls "equivalent".
     pub tolerance: f32,
     /// Overrides of what the draw supplies where the geometry does not (current vertex
-    /// attributes by slot, the modelview and projection matrices): `crate::supplied`.
+    /// attributes by slot, the modelview and projection matrices): `crate::worker::supplied`.
     pub attribs: Vec<AttribValue>,
     pub matrices: Vec<MatrixValue>,
     /// Seed of the last "randomise inputs" (the values it set are in `params` and

@@ -2,7 +2,7 @@
 //! document: the caps of playground renders, and the parameters and textures a scene sets
 //! (the Inputs panel shows them; overrides go around them).
 
-use crate::doc::ParamKey;
+use crate::doc::model::ParamKey;
 use hoist_asm::Stage;
 use hoist_raster::Caps;
 use hoist_raster::scene::{Command, ParamKind, Scene, TexSource};
@@ -17,8 +17,9 @@ pub const MAX_BATCH_INSTRUCTIONS: u64 = 1 << 13;
 pub fn caps() -> Caps {
     Caps {
         max_batch_instructions: MAX_BATCH_INSTRUCTIONS,
-        max_target_size: crate::doc::MAX_SIZE,
-        max_target_pixels: u64::from(crate::doc::MAX_SIZE) * u64::from(crate::doc::MAX_SIZE),
+        max_target_size: crate::doc::model::MAX_SIZE,
+        max_target_pixels: u64::from(crate::doc::model::MAX_SIZE)
+            * u64::from(crate::doc::model::MAX_SIZE),
         max_texture_bytes: 64 << 20,
         max_total_bytes: 192 << 20,
         max_commands: 20_000,

@@ -5,29 +5,29 @@
 //! replaced by the next job), persistence of the last document once the page is quiet,
 //! link changes and the "Copy link" button.
 
-use crate::analysis::{self, Analysis, Side};
-use crate::bridge::{self, Engine, OnEvent, OnFail, Starter};
-use crate::components::Shared;
-use crate::components::dag::DagView;
-use crate::components::document::{DocBar, doc_title, export_handler, use_target_handler};
-use crate::components::editor::Editor;
-use crate::components::examples::{About, Gallery};
-use crate::components::export::ExportPanel;
-use crate::components::handnote::hand_note;
-use crate::components::inputs::InputsPanel;
-use crate::components::liveness::LivenessPanel;
-use crate::components::machine::MachinePanel;
-use crate::components::optimized::OptimizedView;
-use crate::components::options::OptionsPanel;
-use crate::components::output::Output;
-use crate::components::present::Presenter;
-use crate::components::scene::SceneEditor;
-use crate::components::stats::StatsPanel;
-use crate::components::stepper::Stepper;
-use crate::components::summary::summary_bar;
-use crate::engine::{Event, Fail, Job};
-use crate::render;
-use crate::state::{Action, Notice, STORAGE_KEY, State, initial_doc};
+use crate::page::components::Shared;
+use crate::page::components::dag::DagView;
+use crate::page::components::document::{DocBar, doc_title, export_handler, use_target_handler};
+use crate::page::components::editor::Editor;
+use crate::page::components::examples::{About, Gallery};
+use crate::page::components::export::ExportPanel;
+use crate::page::components::handnote::hand_note;
+use crate::page::components::inputs::InputsPanel;
+use crate::page::components::liveness::LivenessPanel;
+use crate::page::components::machine::MachinePanel;
+use crate::page::components::optimized::OptimizedView;
+use crate::page::components::options::OptionsPanel;
+use crate::page::components::output::Output;
+use crate::page::components::present::Presenter;
+use crate::page::components::scene::SceneEditor;
+use crate::page::components::stats::StatsPanel;
+use crate::page::components::stepper::Stepper;
+use crate::page::components::summary::summary_bar;
+use crate::page::state::{Action, Notice, STORAGE_KEY, State, initial_doc};
+use crate::wire::bridge::{self, Engine, OnEvent, OnFail, Starter};
+use crate::worker::analysis::{self, Analysis, Side};
+use crate::worker::engine::{Event, Fail, Job};
+use crate::worker::render;
 use gloo::storage::{LocalStorage, Storage};
 use gloo::timers::future::TimeoutFuture;
 use hoist_asm::Stage;
@@ -103,8 +103,8 @@ fn test_failure() -> Option<String> {
 /// The end-to-end test uses it to check that the interpreter then draws the same image.
 pub const TEST_EXECUTOR_KEY: &str = "hoist-test-executor";
 
-fn test_executor() -> Option<crate::executor::Force> {
-    use crate::executor::Force;
+fn test_executor() -> Option<crate::worker::executor::Force> {
+    use crate::worker::executor::Force;
     match LocalStorage::raw()
         .get_item(TEST_EXECUTOR_KEY)
         .ok()
@@ -180,21 +180,21 @@ struct Report {
     /// The user stopped the current text's job.
     stopped: bool,
     render_ms: Option<[f64; 2]>,
-    /// Which executor drew the original and the optimized image (`crate::executor`).
+    /// Which executor drew the original and the optimized image (`crate::worker::executor`).
     executor: Option<[Option<String>; 2]>,
     optimizer_ms: f64,
     /// What causes a DIFFERENT verdict (culprit group, cancellation), once known.
-    guidance: Option<crate::guidance::Guidance>,
-    /// The linear-expression mode (`crate::components::linear::report`).
-    linear: crate::components::linear::Report,
+    guidance: Option<crate::worker::guidance::Guidance>,
+    /// The linear-expression mode (`crate::page::components::linear::report`).
+    linear: crate::page::components::linear::Report,
     /// Merges of the vector-packing pass (vertex, fragment), when it ran.
     slp_merges: Option<[u32; 2]>,
     /// Peak live temporaries: vertex and fragment, original and optimized.
     liveness: Option<LiveReport>,
     /// Both pairs on an R600-family GPU (the Machine panel).
-    machine: Option<crate::machine::MachineReport>,
+    machine: Option<crate::worker::machine::MachineReport>,
     /// The selection's cost model and what it minimises.
-    cost: crate::cost::CostReport,
+    cost: crate::doc::cost::CostReport,
 }
 
 /// Peak register pressure of the four programs (`hoist live`'s `peak`), with the limits.
@@ -274,7 +274,7 @@ fn report() -> Result<JsValue, JsValue> {
                 [name(Some(&r.original)), name(r.optimized.as_ref())]
             }),
             optimizer_ms: s.analysis_ms,
-            linear: crate::components::linear::report(&s),
+            linear: crate::page::components::linear::report(&s),
             slp_merges: a
                 .and_then(|a| a.optimized.as_ref())
                 .and_then(|o| o.slp_merges),
@@ -775,9 +775,9 @@ pub fn app(props: &AppProps) -> Html {
                 { notice_bar(n, &h.dispatch) }
             }
             <DocBar title={doc_title(&state.doc)} dispatch={h.dispatch.clone()} onexport={on_export} />
-            { crate::components::linear::mode_switch(state.doc.mode, &h.dispatch) }
+            { crate::page::components::linear::mode_switch(state.doc.mode, &h.dispatch) }
             if state.doc.mode == crate::doc::Mode::Linear {
-                { crate::components::linear::page(&state, &h.dispatch) }
+                { crate::page::components::linear::page(&state, &h.dispatch) }
             } else {
             if let Some(id) = &state.doc.example {
                 <About id={id.clone()} pristine={state.is_pristine_example()} />

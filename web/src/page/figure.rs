@@ -3,8 +3,8 @@
 //! font families only, pictures embedded as data URIs), which the page also rasterizes to
 //! PNG. Plain text in, text out: tested natively.
 
-use crate::dag::{Class, Dag, NODE_H, NODE_W};
-use crate::highlight::{self, Kind};
+use crate::page::highlight::{self, Kind};
+use crate::worker::dag::{Class, Dag, NODE_H, NODE_W};
 use hoist_asm::Dialect;
 use hoist_opt::annotate::{Annotated, Mark};
 use std::fmt::Write;
@@ -246,9 +246,9 @@ pub fn images_svg(pictures: &[Picture], w: u32, h: u32, verdict: &str, detail: &
 mod tests {
     use super::*;
 
-    fn fig3() -> crate::analysis::Analysis {
-        let e = crate::examples::find("paper/fig3").unwrap();
-        crate::analysis::analyze(&crate::examples::load(e))
+    fn fig3() -> crate::worker::analysis::Analysis {
+        let e = crate::doc::examples::find("paper/fig3").unwrap();
+        crate::worker::analysis::analyze(&crate::doc::examples::load(e))
     }
 
     /// Well-formed enough for a strict reader: balanced tags, no raw `<` or `&` in text.

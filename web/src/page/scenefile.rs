@@ -13,8 +13,8 @@
 //! edits, optimizer options, display settings) goes into `# hoist-export:` comments, which
 //! [`import`] drops again; the ARB target is a `[hoist] target` key.
 
+use crate::doc::examples::{self, hoist_key};
 use crate::doc::{Doc, Inputs, ParamKey, Pattern, TexSpec};
-use crate::examples::{self, hoist_key};
 use hoist_asm::{ArbTarget, Dialect};
 use hoist_raster::scene::{self, Command, Scene, TexSource};
 
@@ -197,7 +197,7 @@ pub fn import(text: &str, name: Option<&str>) -> Result<Imported, String> {
         ));
     }
     let text = without_notes(text).replace("\r\n", "\n");
-    let caps = crate::scene_rules::caps();
+    let caps = crate::doc::scene_rules::caps();
     let sc = scene::parse(&text, &caps).map_err(|e| format!("the scene does not parse: {e}"))?;
     let pair = sc.optimize_target().to_string();
     let mut notes = Vec::new();
@@ -316,7 +316,7 @@ fn input_edits(sc: &Scene, inputs: &Inputs, units: &[u8], images: &[(u8, String)
         }
     }
     for p in &inputs.params {
-        let sets = |c: &Command| crate::scene_rules::param_key(c) == Some(p.key);
+        let sets = |c: &Command| crate::doc::scene_rules::param_key(c) == Some(p.key);
         e.set(sc, sets, param_line(p.key, p.value));
     }
     e
@@ -535,9 +535,9 @@ pub fn export(doc: &Doc, images: &[(u8, String)]) -> String {
         .clone()
         .unwrap_or_else(|| quad_scene(doc.inputs.width, doc.inputs.height));
     let pair = hoist_key(&rest, "optimize").unwrap_or_default();
-    let units = crate::analysis::parse(doc).units;
+    let units = crate::worker::analysis::parse(doc).units;
     let mut extra = Vec::new();
-    let edits = match scene::parse(&rest, &crate::scene_rules::caps()) {
+    let edits = match scene::parse(&rest, &crate::doc::scene_rules::caps()) {
         Ok(sc) => input_edits(&sc, &doc.inputs, &units, images),
         Err(e) => {
             extra.push(format!(

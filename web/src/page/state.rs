@@ -10,11 +10,11 @@
 //! worker's validated optimization (joined with the parse into the analysis shown), render
 //! progress, the render. A worker failure is kept as a message until the next revision.
 
-use crate::analysis::{Analysis, OptResult};
+use crate::doc::examples;
 use crate::doc::{Doc, OptState, ParamKey, TexSpec, ViewMap};
-use crate::examples;
-use crate::render::Images;
-pub use crate::render::Rendered;
+use crate::worker::analysis::{Analysis, OptResult};
+use crate::worker::render::Images;
+pub use crate::worker::render::Rendered;
 use std::rc::Rc;
 
 /// A message at the top of the page.
@@ -61,14 +61,14 @@ pub struct State {
     /// times Stop was pressed (the page stops the worker when this changes).
     pub stopped: Option<u64>,
     pub stops: u64,
-    /// The linear-expression job's result (`crate::linear::run`), its revision and time (ms).
+    /// The linear-expression job's result (`crate::worker::linear::run`), its revision and time (ms).
     pub linear: Option<LinearResult>,
     pub linear_rev: u64,
     pub linear_ms: f64,
 }
 
 /// What the worker answers for a linear system.
-pub type LinearResult = Result<Rc<crate::linear::Outcome>, String>;
+pub type LinearResult = Result<Rc<crate::worker::linear::Outcome>, String>;
 
 #[derive(Clone, Debug)]
 pub enum Action {
@@ -125,11 +125,11 @@ pub enum Action {
     /// Run the current document again (after a Stop).
     Rerun,
     /// An edit of what the draw supplies (attributes, matrices, randomise, defaults).
-    Supplied(crate::supplied::Edit),
+    Supplied(crate::worker::supplied::Edit),
     /// Code motion or linear expressions.
     SetMode(crate::doc::Mode),
     /// The linear mode's system, example and dialect.
-    SetLinear(crate::linear::LinearDoc),
+    SetLinear(crate::worker::linear::LinearDoc),
     /// The worker's linear-expression result for a revision, and how long it took (ms).
     Linear(u64, LinearResult, f64),
 }
@@ -140,16 +140,16 @@ pub const STORAGE_KEY: &str = "hoist.doc";
 /// The document a page load starts with: the URL fragment's, else the last one (local
 /// storage), else the default example; a message when the fragment was refused.
 pub fn initial_doc(fragment: &str, stored: Option<&str>) -> (Doc, Option<Notice>) {
-    let fallback = || match stored.map(crate::codec::decode) {
-        Some(Ok(crate::codec::Link::State(d))) => *d,
-        Some(Ok(crate::codec::Link::Example(id))) => {
+    let fallback = || match stored.map(crate::doc::codec::decode) {
+        Some(Ok(crate::doc::codec::Link::State(d))) => *d,
+        Some(Ok(crate::doc::codec::Link::Example(id))) => {
             examples::load_id(&id).unwrap_or_else(default_doc)
         }
         _ => default_doc(),
     };
-    match crate::codec::decode(fragment) {
-        Ok(crate::codec::Link::State(d)) => (*d, None),
-        Ok(crate::codec::Link::Example(id)) => match examples::load_id(&id) {
+    match crate::doc::codec::decode(fragment) {
+        Ok(crate::doc::codec::Link::State(d)) => (*d, None),
+        Ok(crate::doc::codec::Link::Example(id)) => match examples::load_id(&id) {
             Some(d) => (d, None),
             None => (
                 fallback(),
@@ -159,7 +159,7 @@ pub fn initial_doc(fragment: &str, stored: Option<&str>) -> (Doc, Option<Notice>
                 }),
             ),
         },
-        Ok(crate::codec::Link::None) => (fallback(), None),
+        Ok(crate::doc::codec::Link::None) => (fallback(), None),
         Err(e) => (
             fallback(),
             Some(Notice {
@@ -264,7 +264,7 @@ impl State {
     pub fn apply(&mut self, action: Action) {
         match action {
             Action::SetVp(ref t) | Action::SetFp(ref t)
-                if crate::scenefile::looks_like_scene(t) =>
+                if crate::page::scenefile::looks_like_scene(t) =>
             {
                 // A refused scene stays in the editor (as the textarea shows it), with why.
                 let t = t.clone();
@@ -337,19 +337,21 @@ impl State {
                 if m == crate::doc::Mode::Linear && self.doc.linear.is_none() {
                     let d3d9 = hoist_asm::detect_profile(&self.doc.fp)
                         .is_some_and(|p| p.dialect() == hoist_asm::Dialect::D3d9);
-                    self.doc.linear =
-                        crate::linear::LinearDoc::example(crate::linear::DEFAULT, d3d9);
+                    self.doc.linear = crate::worker::linear::LinearDoc::example(
+                        crate::worker::linear::DEFAULT,
+                        d3d9,
+                    );
                 }
                 self.doc.mode = m;
                 self.touch();
             }
-            Action::SetLinear(l) if l.text.len() > crate::linear::MAX_TEXT => {
+            Action::SetLinear(l) if l.text.len() > crate::worker::linear::MAX_TEXT => {
                 self.notice = Some(Notice {
                     text: format!(
                         "That system is {} KiB; the playground accepts up to {} KiB, so the edit \
                          was not applied.",
                         l.text.len().div_ceil(1024),
-                        crate::linear::MAX_TEXT / 1024
+                        crate::worker::linear::MAX_TEXT / 1024
                     ),
                     error: true,
                 });
@@ -429,10 +431,10 @@ impl State {
     }
 
     /// Turns hand editing on (the kept edit, else the optimizer's output) or off (the edit
-    /// is kept: `crate::handedit`).
+    /// is kept: `crate::doc::handedit`).
     fn hand_edit(&mut self, on: bool) {
         let fresh = self.optimized_texts();
-        if crate::handedit::toggle(&mut self.doc, on, || fresh) {
+        if crate::doc::handedit::toggle(&mut self.doc, on, || fresh) {
             self.touch();
         }
     }
@@ -440,7 +442,7 @@ impl State {
     /// Replaces the hand edit with the optimizer's current output.
     fn hand_restart(&mut self) {
         let (vp, fp) = self.optimized_texts();
-        self.doc.hand = Some(crate::handedit::start(&self.doc, vp, fp));
+        self.doc.hand = Some(crate::doc::handedit::start(&self.doc, vp, fp));
         self.doc.hand_kept = None;
         self.touch();
     }
@@ -515,13 +517,13 @@ impl State {
         if h.is_empty() || h == self.link() {
             return;
         }
-        match crate::codec::decode(h) {
-            Ok(crate::codec::Link::State(d)) => {
+        match crate::doc::codec::decode(h) {
+            Ok(crate::doc::codec::Link::State(d)) => {
                 self.load(*d);
                 self.notice = None;
             }
-            Ok(crate::codec::Link::Example(id)) => self.load_example(&id),
-            Ok(crate::codec::Link::None) => {}
+            Ok(crate::doc::codec::Link::Example(id)) => self.load_example(&id),
+            Ok(crate::doc::codec::Link::None) => {}
             Err(e) => {
                 self.notice = Some(Notice {
                     text: format!("The link could not be opened: {e}"),
@@ -614,7 +616,7 @@ impl State {
 
     /// Replaces the document with an imported scene file, or says why it cannot be.
     fn import(&mut self, text: &str, name: Option<&str>) -> bool {
-        match crate::scenefile::import(text, name) {
+        match crate::page::scenefile::import(text, name) {
             Ok(i) => {
                 self.load(i.doc);
                 self.images.clear();
@@ -660,8 +662,8 @@ impl State {
     /// document is still that example, untouched.
     pub fn link(&self) -> String {
         match (&self.doc.example, self.is_pristine_example()) {
-            (Some(id), true) => crate::codec::encode_example(id),
-            _ => crate::codec::encode(&self.doc),
+            (Some(id), true) => crate::doc::codec::encode_example(id),
+            _ => crate::doc::codec::encode(&self.doc),
         }
     }
 
@@ -706,12 +708,12 @@ mod tests {
 
     /// The worker's result for a parse, as it sends it.
     fn result(d: &Doc, p: &Analysis) -> Option<OptResult> {
-        crate::analysis::page_result(d, p, crate::analysis::optimize(d, p).as_ref())
+        crate::worker::analysis::page_result(d, p, crate::worker::analysis::optimize(d, p).as_ref())
     }
 
     /// The parse and the worker's result of the current text, as the page sends them.
     fn analyzed(s: &mut State) {
-        let p = crate::analysis::parse(&s.doc);
+        let p = crate::worker::analysis::parse(&s.doc);
         let r = result(&s.doc, &p);
         s.apply(Action::Parsed(s.rev, Rc::new(p)));
         s.apply(Action::Optimized(s.rev, r, 1.0));
@@ -721,7 +723,7 @@ mod tests {
     fn edits_bump_the_revision_and_stale_results_are_dropped() {
         let mut s = fig3();
         let r0 = s.rev;
-        let p = Rc::new(crate::analysis::parse(&s.doc));
+        let p = Rc::new(crate::worker::analysis::parse(&s.doc));
         let r = result(&s.doc, &p);
         s.apply(Action::SetFp(s.doc.fp.replace("c0.x", "c1.x")));
         assert!(s.rev > r0);
@@ -731,7 +733,7 @@ mod tests {
         s.apply(Action::Optimized(r0, r.clone(), 1.0));
         assert!(s.analysis.is_none());
         // The current text's parse comes first; the editors see it at once.
-        let p = Rc::new(crate::analysis::parse(&s.doc));
+        let p = Rc::new(crate::worker::analysis::parse(&s.doc));
         s.apply(Action::Parsed(s.rev, p.clone()));
         assert!(Rc::ptr_eq(s.latest_parse().unwrap(), &p));
         assert!(s.is_optimizing() && !s.is_current());
@@ -772,7 +774,7 @@ mod tests {
         let text = s.doc.fp.clone();
         s.apply(Action::Parsed(
             s.rev,
-            Rc::new(crate::analysis::parse(&s.doc)),
+            Rc::new(crate::worker::analysis::parse(&s.doc)),
         ));
         s.apply(Action::Progress(s.rev, 0.5));
         // The failure of an older job is not this revision's.
@@ -814,7 +816,7 @@ mod tests {
         assert_eq!(s.doc.hand.as_ref().unwrap().fp, "ps_2_0\nmov oC0, c0\n");
         // The hand edit is the user's: never called validated.
         analyzed(&mut s);
-        let t = crate::analysis::trust(s.analysis.as_ref().unwrap()).unwrap();
+        let t = crate::worker::analysis::trust(s.analysis.as_ref().unwrap()).unwrap();
         assert!(t.hand && !t.validated);
         assert_eq!(t.summary, "your hand edit (not validated)");
         s.apply(Action::HandEdit(false));
@@ -826,10 +828,10 @@ mod tests {
             "kept"
         );
         s.apply(Action::SetFp(format!("{}\n", s.doc.fp)));
-        assert!(crate::handedit::is_stale(&s.doc));
+        assert!(crate::doc::handedit::is_stale(&s.doc));
         analyzed(&mut s);
         s.apply(Action::HandRestart);
-        assert!(!crate::handedit::is_stale(&s.doc));
+        assert!(!crate::doc::handedit::is_stale(&s.doc));
         let fresh = &s
             .analysis
             .as_ref()
@@ -856,8 +858,11 @@ mod tests {
         assert!(State::new(s.doc.clone()).is_pristine_example());
         s.apply(Action::SetSize(128, 64));
         assert!(s.link().starts_with("v1."));
-        let back = crate::codec::decode(&s.link()).unwrap();
-        assert_eq!(back, crate::codec::Link::State(Box::new(s.doc.clone())));
+        let back = crate::doc::codec::decode(&s.link()).unwrap();
+        assert_eq!(
+            back,
+            crate::doc::codec::Link::State(Box::new(s.doc.clone()))
+        );
     }
 
     #[test]
@@ -959,7 +964,7 @@ mod tests {
             &OptState::default(),
         ));
         s.apply(Action::SetFp(long_fp(500)));
-        let a = crate::analysis::parse(&s.doc);
+        let a = crate::worker::analysis::parse(&s.doc);
         assert!(
             a.fp.diagnostics.iter().any(|d| d.code == "E0301"),
             "{:?}",
@@ -980,7 +985,7 @@ mod tests {
         let mut o = s.doc.opts.clone();
         o.target = a.fp.fits.unwrap();
         s.apply(Action::SetOpts(o));
-        let a = crate::analysis::analyze(&s.doc);
+        let a = crate::worker::analysis::analyze(&s.doc);
         assert_eq!(a.fp.errors(), 0, "{:?}", a.fp.diagnostics);
         assert!(a.fp.fits.is_none());
         assert!(a.optimized.is_some(), "{:?}", a.problem);
@@ -1003,7 +1008,7 @@ mod tests {
                 == Some(l)
         );
         // Past every target: no offer.
-        let a = crate::analysis::parse(&Doc {
+        let a = crate::worker::analysis::parse(&Doc {
             fp: long_fp(20_000),
             ..s.doc.clone()
         });
@@ -1018,7 +1023,7 @@ mod tests {
         assert_eq!(s.doc.title.as_deref(), Some("Untitled"));
         let d3d9 = hoist_asm::detect_profile(&s.doc.fp).unwrap().dialect();
         assert_eq!(d3d9, hoist_asm::Dialect::D3d9);
-        let a = crate::analysis::analyze(&s.doc);
+        let a = crate::worker::analysis::analyze(&s.doc);
         assert!(
             a.optimized.is_some(),
             "{:?} {:?}",
@@ -1028,8 +1033,8 @@ mod tests {
         s.apply(Action::LoadExample("paper/gauss13-arb".into()));
         s.apply(Action::New);
         assert!(s.doc.fp.starts_with("!!ARBfp1.0"));
-        assert!(crate::analysis::analyze(&s.doc).optimized.is_some());
-        assert!(crate::codec::decode(&s.link()).is_ok());
+        assert!(crate::worker::analysis::analyze(&s.doc).optimized.is_some());
+        assert!(crate::doc::codec::decode(&s.link()).is_ok());
     }
 
     #[test]
@@ -1057,8 +1062,8 @@ mod tests {
         let mut d = examples::blank(hoist_asm::Dialect::Arb, &OptState::default());
         d.title = Some("my\u{7}  kernel\n".into());
         d.opts.target = hoist_asm::ArbTarget::G80;
-        let back = match crate::codec::decode(&crate::codec::encode(&d)).unwrap() {
-            crate::codec::Link::State(b) => *b,
+        let back = match crate::doc::codec::decode(&crate::doc::codec::encode(&d)).unwrap() {
+            crate::doc::codec::Link::State(b) => *b,
             l => panic!("{l:?}"),
         };
         assert_eq!(back.title.as_deref(), Some("my kernel"));
@@ -1075,7 +1080,7 @@ mod tests {
         let mut s = fig3();
         s.apply(Action::Stop);
         assert_eq!((s.stops, s.is_stopped()), (0, false), "nothing to stop yet");
-        let p = Rc::new(crate::analysis::parse(&s.doc));
+        let p = Rc::new(crate::worker::analysis::parse(&s.doc));
         s.apply(Action::Parsed(s.rev, p.clone()));
         assert!(s.is_optimizing() && s.is_working());
         // Stopped while optimizing: the late result is dropped.
@@ -1131,13 +1136,13 @@ mod tests {
             .linear
             .clone()
             .expect("the mode starts with an example");
-        assert_eq!(l.example.as_deref(), Some(crate::linear::DEFAULT));
+        assert_eq!(l.example.as_deref(), Some(crate::worker::linear::DEFAULT));
         // fig3's programs are Direct3D 9: the code follows their dialect.
         assert!(l.d3d9);
         assert_ne!(s.link(), code_link);
         let rev = s.rev;
-        s.apply(Action::SetLinear(crate::linear::LinearDoc {
-            text: "x".repeat(crate::linear::MAX_TEXT + 1),
+        s.apply(Action::SetLinear(crate::worker::linear::LinearDoc {
+            text: "x".repeat(crate::worker::linear::MAX_TEXT + 1),
             ..l.clone()
         }));
         assert_eq!(s.rev, rev, "an oversized system is not applied");

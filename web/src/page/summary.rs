@@ -2,9 +2,9 @@
 //! panel's figures) and the verdict as the verdict panel states it, or that the work on the
 //! current text is still under way.
 
-use crate::analysis;
-use crate::render;
-use crate::state::State;
+use crate::page::state::State;
+use crate::worker::analysis;
+use crate::worker::render;
 
 /// What the summary line says.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,7 +72,7 @@ fn verdict(s: &State) -> (String, &'static str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::Action;
+    use crate::page::state::Action;
     use std::rc::Rc;
 
     #[test]
@@ -87,11 +87,11 @@ mod tests {
     fn figures_of_the_analysis_while_rendering() {
         let mut s = State::default();
         s.apply(Action::LoadExample("paper/fig3".into()));
-        let parsed = crate::analysis::parse(&s.doc);
-        let result = crate::analysis::page_result(
+        let parsed = crate::worker::analysis::parse(&s.doc);
+        let result = crate::worker::analysis::page_result(
             &s.doc,
             &parsed,
-            crate::analysis::optimize(&s.doc, &parsed).as_ref(),
+            crate::worker::analysis::optimize(&s.doc, &parsed).as_ref(),
         );
         let rev = s.rev;
         s.apply(Action::Parsed(rev, Rc::new(parsed)));

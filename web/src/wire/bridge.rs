@@ -15,8 +15,8 @@
 //! encoding (the component tests use it: their runner serves no worker script). Only code
 //! that names it links the optimizer and the renderer into the page's own bundle.
 
-use crate::engine::{Event, Fail, Job, Request, Runner, SLICE_MS};
 use crate::wire;
+use crate::worker::engine::{Event, Fail, Job, Request, Runner, SLICE_MS};
 use gloo::timers::future::TimeoutFuture;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;

@@ -1,14 +1,18 @@
-//! How [`Request`]s and [`Event`]s cross between the page and its worker.
+//! How [`Request`]s and [`Event`]s cross between the page and its worker: the messages
+//! here, the page's end in [`bridge`], the worker's in [`worker`] (wasm only).
 //!
 //! A message is a JavaScript array `[header, ...buffers]` of byte and float arrays whose
 //! buffers are transferred, not copied: the header is the request or event in CBOR
-//! ([`crate::engine::to_bytes`]: one buffer instead of a graph of JavaScript objects to
+//! ([`crate::worker::engine::to_bytes`]: one buffer instead of a graph of JavaScript objects to
 //! clone and walk), and bulk data travels beside it as is: the user's pictures (PNG bytes)
 //! of a job, the two float images, the heat map and the canvas pixels of a render. Decoding never panics:
 //! anything malformed is an `Err` with a message.
 
-use crate::engine::{Event, Request, from_bytes, to_bytes};
-use crate::render::{Rendered, RunResult};
+pub mod bridge;
+pub mod worker;
+
+use crate::worker::engine::{Event, Request, from_bytes, to_bytes};
+use crate::worker::render::{Rendered, RunResult};
 use hoist_raster::image::Image;
 use js_sys::{Array, Float32Array, Uint8Array};
 use std::collections::BTreeMap;

@@ -5,8 +5,8 @@
 //! [`Event::Crashed`] with the panic message before the worker dies, so the page can say
 //! what happened; the page notices throws and load failures from the worker's error event.
 
-use crate::engine::{Event, Fail, Job, Request, Runner, SLICE_MS};
 use crate::wire;
+use crate::worker::engine::{Event, Fail, Job, Request, Runner, SLICE_MS};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -97,7 +97,7 @@ async fn run(job: Job) {
         Some(Fail::Throw) => wasm_bindgen::throw_str("forced exception (test switch)"),
         None => {}
     }
-    crate::jit::configure(job.force);
+    crate::worker::jit::configure(job.force);
     let mut r = Runner::new(job, Box::new(now));
     let mut last = now();
     while !r.is_done() {
@@ -142,6 +142,6 @@ pub fn start() {
     scope().set_onmessage(Some(handler.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     handler.forget();
-    crate::jit::install(now);
+    crate::worker::jit::install(now);
     post(Event::Ready);
 }

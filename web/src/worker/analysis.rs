@@ -15,9 +15,9 @@
 //! kept from the last analysis while equal, so the views drawing them see the same pointer
 //! and skip their work.
 
-use crate::dag::{self, Dag};
 use crate::doc::{Doc, ParamKey};
-use crate::reach::{self, Reach};
+use crate::worker::dag::{self, Dag};
+use crate::worker::reach::{self, Reach};
 use hoist_asm::ir::{ConstBinding, RegFile};
 use hoist_asm::profile::Limits;
 use hoist_asm::{ArbTarget, Diagnostic, Dialect, ParseOptions, Profile, Program, Stage};
@@ -27,7 +27,7 @@ use hoist_verify::{Rejection, Report, Status, Validated};
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 
-pub use crate::cost::QUAD_VERTICES;
+pub use crate::doc::cost::QUAD_VERTICES;
 
 /// One parsed program.
 #[derive(Clone, Debug)]
@@ -144,7 +144,7 @@ pub struct Optimized {
     /// The original fragment program's dependence graph (or why there is none).
     #[serde(with = "shared")]
     pub dag: Rc<Result<Dag, String>>,
-    /// How far the stepwise slider may go ([`crate::reach`]).
+    /// How far the stepwise slider may go ([`crate::worker::reach`]).
     #[serde(default)]
     pub reach: Option<Reach>,
     /// Merges of the vector-packing pass (vertex, fragment), when it ran.
@@ -152,10 +152,10 @@ pub struct Optimized {
     pub slp_merges: Option<[u32; 2]>,
     /// Register liveness of the optimized vertex and fragment programs.
     #[serde(default)]
-    pub liveness: Vec<crate::liveness::Grid>,
-    /// Both pairs on an R600-family GPU (the Machine panel, [`crate::machine`]).
+    pub liveness: Vec<crate::worker::liveness::Grid>,
+    /// Both pairs on an R600-family GPU (the Machine panel, [`crate::worker::machine`]).
     #[serde(with = "shared")]
-    pub machine: Rc<crate::machine::MachineView>,
+    pub machine: Rc<crate::worker::machine::MachineView>,
 }
 
 /// What the optimizer made of a pair, as the page gets it (`Err`: why it could not run).
@@ -384,10 +384,18 @@ pub fn summarize(doc: &Doc, a: &Analysis, v: &Validated) -> Optimized {
             .and_then(|(vp, fp)| reach::reach(doc, vp, fp, &v.rejected)),
         slp_merges: doc.opts.slp.then_some(o.slp_merges),
         liveness: vec![
-            crate::liveness::Grid::of_annotated(&o.vp, &vp, doc.opts.limits_of(o.vp.profile).temps),
-            crate::liveness::Grid::of_annotated(&o.fp, &fp, doc.opts.limits_of(o.fp.profile).temps),
+            crate::worker::liveness::Grid::of_annotated(
+                &o.vp,
+                &vp,
+                doc.opts.limits_of(o.vp.profile).temps,
+            ),
+            crate::worker::liveness::Grid::of_annotated(
+                &o.fp,
+                &fp,
+                doc.opts.limits_of(o.fp.profile).temps,
+            ),
         ],
-        machine: Rc::new(crate::machine::view(
+        machine: Rc::new(crate::worker::machine::view(
             a.original_pair(),
             &o.vp,
             &o.fp,
@@ -564,8 +572,8 @@ mod tests {
 
     fn fig3() -> Doc {
         Doc {
-            vp: include_str!("../../examples/paper/fig3.vsh").into(),
-            fp: include_str!("../../examples/paper/fig3.psh").into(),
+            vp: include_str!("../../../examples/paper/fig3.vsh").into(),
+            fp: include_str!("../../../examples/paper/fig3.psh").into(),
             ..Doc::default()
         }
     }
@@ -690,18 +698,18 @@ mod tests {
         let p = parse(&d);
         let full = optimize(&d, &p).unwrap().unwrap();
         let o = summarize(&d, &p, &full);
-        let bytes = crate::engine::to_bytes(&o).unwrap();
-        let back: Optimized = crate::engine::from_bytes(&bytes).unwrap();
+        let bytes = crate::worker::engine::to_bytes(&o).unwrap();
+        let back: Optimized = crate::worker::engine::from_bytes(&bytes).unwrap();
         assert_eq!(back, o);
         assert!(back.dag.is_ok());
         // The liveness grids and the Machine panel are views the outcome does not hold;
         // without them the summary must be smaller than the outcome it replaces.
         let mut core = o.clone();
         core.liveness.clear();
-        let without_liveness = crate::engine::to_bytes(&core).unwrap().len();
-        let machine = crate::engine::to_bytes(&*o.machine).unwrap().len();
+        let without_liveness = crate::worker::engine::to_bytes(&core).unwrap().len();
+        let machine = crate::worker::engine::to_bytes(&*o.machine).unwrap().len();
         let core = without_liveness - machine;
-        let whole = crate::engine::to_bytes(&full).unwrap();
+        let whole = crate::worker::engine::to_bytes(&full).unwrap();
         assert!(core < whole.len(), "{core} vs {}", whole.len());
     }
 

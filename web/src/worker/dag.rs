@@ -250,11 +250,11 @@ mod tests {
     #[test]
     fn figure3_graph() {
         let doc = crate::doc::Doc {
-            vp: include_str!("../../examples/paper/fig3.vsh").into(),
-            fp: include_str!("../../examples/paper/fig3.psh").into(),
+            vp: include_str!("../../../examples/paper/fig3.vsh").into(),
+            fp: include_str!("../../../examples/paper/fig3.psh").into(),
             ..Default::default()
         };
-        let a = crate::analysis::analyze(&doc);
+        let a = crate::worker::analysis::analyze(&doc);
         let o = a.optimized.as_ref().unwrap();
         let fp = a.fp.program.as_ref().unwrap();
         let dag = build(fp, &doc.fp, &a.fp.lines, &o.fates).unwrap();

@@ -10,11 +10,11 @@
 //! runs natively in tests; `worker` (wasm) moves jobs and events between the page and the
 //! worker thread, and `bridge` is the page's end.
 
-use crate::analysis::{self, OptResult};
 use crate::doc::Doc;
-use crate::guidance;
-use crate::render::{self, Images, Phase, Rendered, Task};
-use crate::work;
+use crate::worker::analysis::{self, OptResult};
+use crate::worker::guidance;
+use crate::worker::render::{self, Images, Phase, Rendered, Task};
+use crate::worker::work;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -33,7 +33,7 @@ pub struct Job {
     pub fail: Option<Fail>,
     /// Test-only: make the compiled executor refuse (see `app::TEST_EXECUTOR_KEY`).
     #[serde(default)]
-    pub force: Option<crate::executor::Force>,
+    pub force: Option<crate::worker::executor::Force>,
 }
 
 /// A forced failure of the worker, for tests of the page's recovery.
@@ -74,10 +74,10 @@ pub enum Event {
     RenderFailed { id: u64, error: String },
     /// The worker died: its panic message, or why it could not run.
     Crashed { message: String },
-    /// A linear-expression job's result (`crate::linear::run`) and its time (ms).
+    /// A linear-expression job's result (`crate::worker::linear::run`) and its time (ms).
     Linear {
         id: u64,
-        result: Box<Result<crate::linear::Outcome, String>>,
+        result: Box<Result<crate::worker::linear::Outcome, String>>,
         ms: f64,
     },
 }
@@ -112,7 +112,7 @@ enum Stage {
         renders: u32,
     },
     /// A linear result that asked for its convergence, which the next step adds.
-    Converge(Box<crate::linear::Outcome>, f64),
+    Converge(Box<crate::worker::linear::Outcome>, f64),
     Done,
 }
 
@@ -166,7 +166,7 @@ impl Runner {
         let linear = self.doc.linear.clone().unwrap_or_default();
         let t0 = (self.clock)();
         o.convergence = Some(
-            crate::linear::converge(&linear, &o.after.order).map(|mut c| {
+            crate::worker::linear::converge(&linear, &o.after.order).map(|mut c| {
                 c.ms = (self.clock)() - t0;
                 c
             }),
@@ -201,7 +201,7 @@ impl Runner {
             Stage::Optimize if self.doc.mode == crate::doc::Mode::Linear => {
                 let t0 = (self.clock)();
                 let linear = self.doc.linear.clone().unwrap_or_default();
-                let result = Box::new(crate::linear::run(&linear));
+                let result = Box::new(crate::worker::linear::run(&linear));
                 let ms = (self.clock)() - t0;
                 self.stage = match result.as_ref() {
                     Ok(o) if o.converging => Stage::Converge(Box::new(o.clone()), ms),
@@ -445,8 +445,8 @@ fn candidate_differs(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Optimized;
-    use crate::render::{VerdictKind, verdict_view};
+    use crate::worker::analysis::Optimized;
+    use crate::worker::render::{VerdictKind, verdict_view};
     use std::time::Instant;
 
     fn clock() -> Box<dyn Fn() -> f64> {
@@ -468,7 +468,7 @@ mod tests {
     fn a_linear_document_is_one_linear_step() {
         let doc = Doc {
             mode: crate::doc::Mode::Linear,
-            linear: crate::linear::LinearDoc::example("fig13", false),
+            linear: crate::worker::linear::LinearDoc::example("fig13", false),
             ..Doc::default()
         };
         let events = Runner::new(job(7, doc), clock()).run_to_end();
@@ -485,7 +485,7 @@ mod tests {
         ));
         let broken = Doc {
             mode: crate::doc::Mode::Linear,
-            linear: Some(crate::linear::LinearDoc {
+            linear: Some(crate::worker::linear::LinearDoc {
                 text: "0:1\n1:oops\n".into(),
                 ..Default::default()
             }),
@@ -502,7 +502,7 @@ mod tests {
     /// programs iterated to the fixed point, in a step of its own (a newer job cancels it).
     #[test]
     fn a_linear_convergence_is_a_second_step() {
-        let mut linear = crate::linear::LinearDoc::example("fig10", false).unwrap();
+        let mut linear = crate::worker::linear::LinearDoc::example("fig10", false).unwrap();
         linear.converge = true;
         let doc = Doc {
             mode: crate::doc::Mode::Linear,
@@ -526,11 +526,13 @@ mod tests {
         assert_eq!(o2.after, o.after);
         let c = o2.convergence.as_ref().unwrap().as_ref().unwrap();
         assert!(c.agrees(), "{}", c.headline());
-        assert!(c.original.steps > 1 && c.original.steps < crate::linear_converge::MAX_STEPS);
+        assert!(
+            c.original.steps > 1 && c.original.steps < crate::worker::linear_converge::MAX_STEPS
+        );
         // A program's recovered system is not iterated, and says so.
-        let mut prog = crate::linear::LinearDoc::example("colour-matrix", false).unwrap();
+        let mut prog = crate::worker::linear::LinearDoc::example("colour-matrix", false).unwrap();
         prog.converge = true;
-        assert!(crate::linear::converge(&prog, &o.after.order).is_err());
+        assert!(crate::worker::linear::converge(&prog, &o.after.order).is_err());
         let doc = Doc {
             mode: crate::doc::Mode::Linear,
             linear: Some(prog),
@@ -540,7 +542,7 @@ mod tests {
     }
 
     fn fig3() -> Doc {
-        let mut d = crate::examples::load(crate::examples::find("paper/fig3").unwrap());
+        let mut d = crate::doc::examples::load(crate::doc::examples::find("paper/fig3").unwrap());
         d.inputs.width = 64;
         d.inputs.height = 32;
         d

@@ -1,5 +1,5 @@
 //! Which executor drew an image: the fragment programs compiled to wasm
-//! (`hoist_raster::jit`, loaded in the worker by `crate::jit`), or the interpreter, and why.
+//! (`hoist_raster::jit`, loaded in the worker by `crate::worker::jit`), or the interpreter, and why.
 //!
 //! The renderer falls back to the interpreter silently (a refused kernel, a module the
 //! engine would not load, a call that trapped), so the page asks afterwards: every fragment
@@ -43,7 +43,7 @@ pub enum Force {
     Interpret,
 }
 
-/// What the runtime saw during one render (`crate::jit::take_log` in the worker).
+/// What the runtime saw during one render (`crate::worker::jit::take_log` in the worker).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Log {
     /// Batches run by compiled code, and batches that fell back after a failed call.
@@ -112,7 +112,7 @@ pub fn take_log() -> Log {
     LOG.with(|l| std::mem::take(&mut *l.borrow_mut()))
 }
 
-/// Records what the runtime (`crate::jit`, in the worker) did.
+/// Records what the runtime (`crate::worker::jit`, in the worker) did.
 pub fn record(f: impl FnOnce(&mut Log)) {
     LOG.with(|l| f(&mut l.borrow_mut()));
 }

@@ -10,8 +10,8 @@
 //! difference, and a double-precision evaluation of the original at that pixel tells which
 //! image is the more accurate.
 
-use crate::analysis::Analysis;
 use crate::doc::{Doc, Inputs};
+use crate::worker::analysis::Analysis;
 use hoist_asm::Op;
 use hoist_asm::Program;
 use hoist_asm::ir::{RegFile, Semantic};
@@ -212,7 +212,7 @@ fn interpolants(doc: &Doc, vp: &Program, x: u32, y: u32) -> Option<Inputs64> {
     for a in &doc.inputs.attribs {
         state.current[usize::from(a.slot)] = a.value;
     }
-    let gl = crate::supplied::gl_state(&doc.inputs);
+    let gl = crate::worker::supplied::gl_state(&doc.inputs);
     let caps = Caps::default();
     let (verts, idx) = geometry_vertices(&Geometry::Quad, &state, &caps).ok()?;
     let cvp = CompiledProgram::new(vp).ok()?;
@@ -379,7 +379,7 @@ pub fn cancellation(doc: &Doc, a: &Analysis, v: &Verdict) -> Option<Cancellation
     let inputs = interpolants(doc, vp, *x, *y)?;
     let cfp = CompiledProgram::new(fp).ok()?;
     let params = stage_params(&doc.inputs, false);
-    let gl = crate::supplied::gl_state(&doc.inputs);
+    let gl = crate::worker::supplied::gl_state(&doc.inputs);
     let caps = Caps::default();
     let env = StageEnv {
         params: &params,
@@ -498,8 +498,8 @@ pub fn unset(doc: &Doc, a: &Analysis) -> bool {
     let scene = doc
         .scene
         .as_ref()
-        .and_then(|t| hoist_raster::scene::parse(t, &crate::scene_rules::caps()).ok());
-    crate::supplied::all_params_unset(a, &doc.inputs, scene.as_ref())
+        .and_then(|t| hoist_raster::scene::parse(t, &crate::doc::scene_rules::caps()).ok());
+    crate::worker::supplied::all_params_unset(a, &doc.inputs, scene.as_ref())
 }
 
 /// The smallest "round" tolerance (one significant digit) at or above `d`.
@@ -516,7 +516,7 @@ pub fn tolerance_above(d: f64) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Event, Job, Runner};
+    use crate::worker::engine::{Event, Job, Runner};
     use std::time::Instant;
 
     /// The issue's example: a texture coordinate pushed through a large value and back
@@ -528,7 +528,7 @@ mod tests {
     pub const CANCEL_FP: &str = "!!ARBfp1.0\nTEMP a, b;\nMUL b, fragment.texcoord[0], 0.5;\n\
         MUL a, fragment.texcoord[0], 0.3;\nADD a, a, 1e4;\nADD a, a, -1e4;\nADD result.color, a, b;\nEND\n";
 
-    fn run(doc: Doc) -> Box<crate::render::Rendered> {
+    fn run(doc: Doc) -> Box<crate::worker::render::Rendered> {
         let t0 = Instant::now();
         let mut r = Runner::new(
             Job {
@@ -627,40 +627,48 @@ mod tests {
         );
         let r = run(d.clone());
         assert_eq!(r.weak, Some(Weak::Constant));
-        let v = crate::render::rendered_view(&r, 1e-4, None).unwrap();
+        let v = crate::worker::render::rendered_view(&r, 1e-4, None).unwrap();
         assert_eq!(v.headline, "proves little: the image is constant");
-        assert_eq!(v.kind, crate::render::VerdictKind::ProvesLittle);
+        assert_eq!(v.kind, crate::worker::render::VerdictKind::ProvesLittle);
         // Randomised, the same pair reads a set parameter: still constant (it is one value).
-        let a = crate::analysis::parse(&d);
-        assert!(crate::guidance::unset(&d, &a));
+        let a = crate::worker::analysis::parse(&d);
+        assert!(crate::worker::guidance::unset(&d, &a));
         let mut e = d.clone();
-        crate::supplied::randomize(&mut e.inputs, &a, 7);
-        assert!(!crate::guidance::unset(&e, &a));
+        crate::worker::supplied::randomize(&mut e.inputs, &a, 7);
+        assert!(!crate::worker::guidance::unset(&e, &a));
         // A program reading the texture coordinate and the parameter is not constant but
         // leaves it unset; setting it makes the verdict plain.
         let f = "!!ARBfp1.0\nPARAM k = program.env[0];\nADD result.color, fragment.texcoord[0], k;\nEND\n";
         let r = run(small(CANCEL_VP, f));
         assert_eq!(r.weak, Some(Weak::Unset));
         let mut d = small(CANCEL_VP, f);
-        let pa = crate::analysis::parse(&d);
-        crate::supplied::randomize(&mut d.inputs, &pa, 1);
+        let pa = crate::worker::analysis::parse(&d);
+        crate::worker::supplied::randomize(&mut d.inputs, &pa, 1);
         let r = run(d);
         assert_eq!(r.weak, None);
-        let v = crate::render::rendered_view(&r, 1e-4, None).unwrap();
-        assert_ne!(v.kind, crate::render::VerdictKind::ProvesLittle, "{v:?}");
+        let v = crate::worker::render::rendered_view(&r, 1e-4, None).unwrap();
+        assert_ne!(
+            v.kind,
+            crate::worker::render::VerdictKind::ProvesLittle,
+            "{v:?}"
+        );
     }
 
     #[test]
     fn the_issues_cancellation_names_its_group_and_the_better_image() {
         let d = small(CANCEL_VP, CANCEL_FP);
-        let a = crate::analysis::analyze(&d);
+        let a = crate::worker::analysis::analyze(&d);
         let o = a.outcome.as_ref().expect("optimized");
         let moved = moved_groups(o);
         assert!(!moved.is_empty(), "{:?}", o.fates);
         let r = run(d.clone());
         let v = r.verdict.as_ref().unwrap();
-        let view = crate::render::verdict_view(v, 1e-4);
-        assert_eq!(view.kind, crate::render::VerdictKind::Different, "{view:?}");
+        let view = crate::worker::render::verdict_view(v, 1e-4);
+        assert_eq!(
+            view.kind,
+            crate::worker::render::VerdictKind::Different,
+            "{view:?}"
+        );
         let g = r.guidance.as_ref().expect("guidance");
         let c = g.culprit.as_ref().expect("a culprit");
         // The culprit is in the chain through 1e4 (lines 4 to 6), not the MUL of line 3.

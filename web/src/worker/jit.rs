@@ -27,9 +27,9 @@
 //! descriptors point at the texels where the executor keeps them. A call that throws (a
 //! trap) makes the kernel fall back to the interpreter for the batch and for the rest of the
 //! draw. Everything is recorded in a [`Log`] the engine reads after each render
-//! (`crate::executor`).
+//! (`crate::worker::executor`).
 
-use crate::executor::{Force, Log};
+use crate::worker::executor::{Force, Log};
 use hoist_raster::alu;
 use hoist_raster::compile::{Kernel, LANES};
 use hoist_raster::exec::{ExecEnv, Machine, Mask};
@@ -236,13 +236,13 @@ thread_local! {
     static FORCE: Cell<Option<Force>> = const { Cell::new(None) };
 }
 
-/// The log since the last call, emptied (`crate::executor` keeps it).
+/// The log since the last call, emptied (`crate::worker::executor` keeps it).
 pub fn take_log() -> Log {
-    crate::executor::take_log()
+    crate::worker::executor::take_log()
 }
 
 fn log(f: impl FnOnce(&mut Log)) {
-    crate::executor::record(f);
+    crate::worker::executor::record(f);
 }
 
 /// Registers [`Browser`] as this thread's kernel compiler and makes compiled execution the

@@ -11,10 +11,10 @@
 //! other (up to the permutation) and with A·x + b in f64. The examples are the paper's
 //! systems (`linear::paper`) and a Jacobi variant of its Gauss-Seidel Poisson system.
 
-pub use crate::examples::linear_example_doc as example_doc;
-pub use crate::linear_converge::ConvergenceView;
-pub use crate::linear_doc::*;
-pub use crate::linear_recover::RecoveredView;
+pub use crate::doc::examples::linear_example_doc as example_doc;
+pub use crate::doc::linear_doc::*;
+pub use crate::worker::linear_converge::ConvergenceView;
+pub use crate::worker::linear_recover::RecoveredView;
 use hoist_opt::linear::anneal::Rng;
 use hoist_opt::linear::emit::{self, Emitted};
 use hoist_opt::linear::{self, Grouping, Packing, Parts, SearchOptions, System, paper};
@@ -34,7 +34,7 @@ fn diagnostic(text: &str, p: Problem) -> hoist_asm::Diagnostic {
         .ok()
         .filter(|l| *l > 0)
         .map_or(hoist_asm::Span::NONE, |l| {
-            crate::scene_text::line_span(text, l)
+            crate::worker::scene_text::line_span(text, l)
         });
     hoist_asm::Diagnostic::error("linear", p.message, span)
 }
@@ -42,13 +42,13 @@ fn diagnostic(text: &str, p: Problem) -> hoist_asm::Diagnostic {
 /// The text as the page's editor shows it. A system: no program, [`read`]'s problem (if
 /// any) as a diagnostic on its line. A program: its parse, and when it parses, why no
 /// system can be recovered from it (flow control, too many variables) at its line.
-pub fn editor_side(doc: &LinearDoc) -> crate::analysis::Side {
+pub fn editor_side(doc: &LinearDoc) -> crate::worker::analysis::Side {
     let text = &doc.text;
     if doc.input == Input::Program && hoist_asm::detect_profile(text).is_some() {
-        let mut side = crate::analysis::Side::parse(text, None);
+        let mut side = crate::worker::analysis::Side::parse(text, None);
         if side.program.is_some()
             && !side.diagnostics.iter().any(|d| d.is_error())
-            && let Err(p) = crate::linear_recover::recover(text, &doc.register)
+            && let Err(p) = crate::worker::linear_recover::recover(text, &doc.register)
         {
             side.diagnostics.push(diagnostic(text, p));
         }
@@ -56,9 +56,9 @@ pub fn editor_side(doc: &LinearDoc) -> crate::analysis::Side {
     }
     let problem = match doc.input {
         Input::System => read(text).err(),
-        Input::Program => crate::linear_recover::recover(text, &doc.register).err(),
+        Input::Program => crate::worker::linear_recover::recover(text, &doc.register).err(),
     };
-    crate::analysis::Side {
+    crate::worker::analysis::Side {
         detected: None,
         profile: None,
         diagnostics: problem.map(|p| diagnostic(text, p)).into_iter().collect(),
@@ -252,9 +252,9 @@ pub fn load(doc: &LinearDoc) -> Result<(System, Option<RecoveredView>), String> 
             .map(|s| (s, None))
             .map_err(|p| p.to_string()),
         Input::Program => {
-            let (prog, rec) = crate::linear_recover::recover(&doc.text, &doc.register)
+            let (prog, rec) = crate::worker::linear_recover::recover(&doc.text, &doc.register)
                 .map_err(|p| p.to_string())?;
-            let view = crate::linear_recover::view(&prog, &rec);
+            let view = crate::worker::linear_recover::view(&prog, &rec);
             Ok((rec.system, Some(view)))
         }
     }
@@ -321,7 +321,7 @@ pub fn run(doc: &LinearDoc) -> Result<Outcome, String> {
 }
 
 /// The convergence of a document's system under the packed order `order`
-/// (`crate::linear_converge`). A program's recovered system is no iteration: refused.
+/// (`crate::worker::linear_converge`). A program's recovered system is no iteration: refused.
 pub fn converge(doc: &LinearDoc, order: &[usize]) -> Result<ConvergenceView, String> {
     if !doc.input.is_system() {
         return Err(
@@ -335,7 +335,7 @@ pub fn converge(doc: &LinearDoc, order: &[usize]) -> Result<ConvergenceView, Str
     if g.perm.len() != sys.m {
         return Err("the grouping does not belong to this system".into());
     }
-    crate::linear_converge::convergence(&sys, &g)
+    crate::worker::linear_converge::convergence(&sys, &g)
 }
 
 fn entries(sys: &System) -> Vec<(u16, u16, f64)> {
@@ -544,7 +544,7 @@ mod tests {
         assert_eq!(d.example, None);
         assert_eq!(d.register, "", "a system has no register");
         d.input = Input::Program;
-        d.register = "r".repeat(crate::linear_recover::MAX_REGISTER + 1);
+        d.register = "r".repeat(crate::worker::linear_recover::MAX_REGISTER + 1);
         assert!(d.sanitize().is_err());
         d.register = " oC0 ".into();
         d.sanitize().unwrap();
@@ -662,7 +662,7 @@ mod tests {
             }
             if let Some(r) = rec {
                 assert!(r.check.agrees(), "{}: {}", e.name, r.check.headline());
-                assert_eq!(r.check.probes, crate::linear_recover::PROBES);
+                assert_eq!(r.check.probes, crate::worker::linear_recover::PROBES);
             }
         }
         let fig13 = run(&LinearDoc::example("fig13", true).unwrap()).unwrap();

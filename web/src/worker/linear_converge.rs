@@ -51,7 +51,7 @@ pub struct ConvergenceView {
 impl ConvergenceView {
     /// The iterations in a few words, for the page and `hoistReport()`.
     pub fn headline(&self) -> String {
-        let sci = crate::linear_doc::sci;
+        let sci = crate::doc::linear_doc::sci;
         let one = |i: &Iteration| {
             let err = i.error.map_or("—".to_string(), sci);
             if i.converged() {

@@ -13,7 +13,7 @@
 //! 1e-4 of Σ|a·x| + |b| plus 1e-5. Killed fragments and invocations where a variable the
 //! rows use is not finite are left out and counted.
 
-use crate::linear_doc::{MAX_PAGE_VARS, MAX_TEXT, Problem};
+use crate::doc::linear_doc::{MAX_PAGE_VARS, MAX_TEXT, Problem};
 use hoist_asm::ir::{ConstBinding, Semantic};
 use hoist_asm::{Dst, Inst, Op, ParseOptions, Program, Reg, RegFile, Src, Stage, WriteMask};
 use hoist_opt::linear::anneal::Rng;
@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 /// Invocations the recovered system is checked on.
 pub const PROBES: usize = 8;
-pub use crate::linear_doc::MAX_REGISTER;
+pub use crate::doc::linear_doc::MAX_REGISTER;
 const REL_TOL: f64 = 1e-4;
 const ABS_TOL: f64 = 1e-5;
 const PROBE_SEED: u64 = 0x5EED_0011;
@@ -85,7 +85,7 @@ impl Probes {
             None => format!(
                 "recovered system checked on {} probes (max |y − (A·x + b)| {})",
                 self.probes,
-                crate::linear_doc::sci(self.max_error)
+                crate::doc::linear_doc::sci(self.max_error)
             ),
         }
     }
@@ -431,7 +431,7 @@ mod tests {
         assert!(ok.agrees() && ok.probes == PROBES, "{ok:?}");
         let v = view(&prog, &rec);
         assert_eq!(
-            crate::linear::read(&v.text).unwrap(),
+            crate::worker::linear::read(&v.text).unwrap(),
             rec.system,
             "{}",
             v.text

@@ -63,7 +63,7 @@ pub fn reach(doc: &Doc, vp: &Program, fp: &Program, rejected: &[Rejection]) -> O
     let mut opts = doc.opts.to_options(
         vp.profile,
         fp.profile,
-        crate::cost::QUAD_VERTICES as f64,
+        crate::doc::cost::QUAD_VERTICES as f64,
         frags,
     );
     opts.steps = None;
@@ -105,7 +105,7 @@ pub fn reach(doc: &Doc, vp: &Program, fp: &Program, rejected: &[Rejection]) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::examples;
+    use crate::doc::examples;
 
     fn doc_of(id: &str) -> Doc {
         examples::load(examples::find(id).unwrap_or_else(|| panic!("example {id}")))
@@ -117,7 +117,7 @@ mod tests {
     fn gauss13_stops_where_it_fits() {
         for id in ["paper/gauss13", "paper/conv2d"] {
             let mut doc = doc_of(id);
-            let a = crate::analysis::analyze(&doc);
+            let a = crate::worker::analysis::analyze(&doc);
             let o = a.optimized.as_ref().unwrap();
             let r = o.reach.clone().expect("a reach");
             assert_eq!(r.groups, o.groups, "{id}");
@@ -128,14 +128,14 @@ mod tests {
             assert!(msg.starts_with(&format!("k > {}: ", r.feasible)), "{msg}");
             doc.opts.stepwise = true;
             doc.opts.steps = r.feasible as u32;
-            let at = crate::analysis::analyze(&doc);
+            let at = crate::worker::analysis::analyze(&doc);
             let (before, after) = (at.before.unwrap(), at.after.unwrap());
             assert!(
                 after.fp_slots.total() < before.fp_slots.total(),
                 "{id}: {before:?} → {after:?}"
             );
             doc.opts.steps = r.feasible as u32 + 1;
-            let past = crate::analysis::analyze(&doc);
+            let past = crate::worker::analysis::analyze(&doc);
             let notes = &past.optimized.as_ref().unwrap().notes;
             assert!(
                 notes
@@ -148,7 +148,7 @@ mod tests {
 
     #[test]
     fn a_pair_that_fits_reaches_every_group() {
-        let a = crate::analysis::analyze(&doc_of("paper/fig3"));
+        let a = crate::worker::analysis::analyze(&doc_of("paper/fig3"));
         let o = a.optimized.as_ref().unwrap();
         let r = o.reach.clone().unwrap();
         assert_eq!((r.feasible, r.max()), (o.groups, o.groups));

@@ -6,9 +6,11 @@
 //! time; the rest maps results to a verdict and to canvas pixels (float → RGBA8, the
 //! difference heat map).
 
-use crate::analysis::{Analysis, Trust};
+pub use crate::doc::scene_rules::{
+    MAX_BATCH_INSTRUCTIONS, caps, param_key, scene_binds, scene_param,
+};
 use crate::doc::{Doc, ParamKey, Pattern, TexSpec, ViewMap};
-pub use crate::scene_rules::{MAX_BATCH_INSTRUCTIONS, caps, param_key, scene_binds, scene_param};
+use crate::worker::analysis::{Analysis, Trust};
 use hoist_asm::{Program, Stage};
 use hoist_raster::image::{Image, ToRgba8, Verdict};
 use hoist_raster::job::Progress;
@@ -149,7 +151,7 @@ pub fn base_scene(doc: &Doc, units: &[u8], images: &Images) -> Result<Scene, Str
             front.push((0, param_command(p.key, p.value)));
         }
     }
-    crate::supplied::apply(inputs, &mut sc, &mut front);
+    crate::worker::supplied::apply(inputs, &mut sc, &mut front);
     // After a leading `window` command (which would discard nothing we add, but keeps the
     // order readable), before everything else.
     let at = sc
@@ -226,9 +228,9 @@ pub struct Run {
     pub stats: hoist_raster::Stats,
     /// Probe results of the scene, if it has probes: (passed, failed).
     pub probes: (usize, usize),
-    /// Which executor drew it (`crate::executor`).
+    /// Which executor drew it (`crate::worker::executor`).
     #[serde(default)]
-    pub executor: Option<crate::executor::Executor>,
+    pub executor: Option<crate::worker::executor::Executor>,
 }
 
 pub type RunResult = Result<Run, String>;
@@ -261,12 +263,12 @@ pub struct Rendered {
     /// Wall-clock milliseconds spent on each pair.
     pub ms_original: f64,
     pub ms_optimized: f64,
-    /// Why an agreeing verdict proves little (`crate::guidance`).
+    /// Why an agreeing verdict proves little (`crate::worker::guidance`).
     #[serde(default)]
-    pub weak: Option<crate::guidance::Weak>,
-    /// What causes a DIFFERENT verdict (`crate::guidance`).
+    pub weak: Option<crate::worker::guidance::Weak>,
+    /// What causes a DIFFERENT verdict (`crate::worker::guidance`).
     #[serde(default)]
-    pub guidance: Option<crate::guidance::Guidance>,
+    pub guidance: Option<crate::worker::guidance::Guidance>,
 }
 
 impl Rendered {
@@ -401,7 +403,7 @@ impl Task {
                 tolerance: None,
             };
             // The runtime's log from here on is this run's.
-            let _ = crate::executor::take_log();
+            let _ = crate::worker::executor::take_log();
             match SceneJob::new(sc.clone(), opts) {
                 Ok(j) => {
                     self.job = Some(j);
@@ -438,7 +440,7 @@ impl Task {
         };
         let executor = sc.map(|sc| {
             let exec = hoist_raster::jit::default_exec();
-            crate::executor::describe(sc, exec, &crate::executor::take_log())
+            crate::worker::executor::describe(sc, exec, &crate::worker::executor::take_log())
         });
         let image = r
             .targets
@@ -515,7 +517,7 @@ pub enum VerdictKind {
     Different,
     /// The images agree, but the optimizer's result was not validated.
     Unvalidated,
-    /// The images agree, but prove little (`crate::guidance::Weak`).
+    /// The images agree, but prove little (`crate::worker::guidance::Weak`).
     ProvesLittle,
 }
 
@@ -726,14 +728,14 @@ pub fn heat_color(d: f32) -> [u8; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::analyze;
     use crate::doc::Doc;
+    use crate::worker::analysis::analyze;
     use hoist_asm::ir::ConstBinding;
 
     fn fig3() -> Doc {
         let mut d = Doc {
-            vp: include_str!("../../examples/paper/fig3.vsh").into(),
-            fp: include_str!("../../examples/paper/fig3.psh").into(),
+            vp: include_str!("../../../examples/paper/fig3.vsh").into(),
+            fp: include_str!("../../../examples/paper/fig3.psh").into(),
             ..Doc::default()
         };
         d.inputs.width = 64;
@@ -797,8 +799,8 @@ mod tests {
 
     #[test]
     fn multi_pass_scenes_render_the_optimized_pair_in_place() {
-        let vsh = include_str!("../../examples/paper/fig3.vsh");
-        let psh = include_str!("../../examples/paper/fig3.psh");
+        let vsh = include_str!("../../../examples/paper/fig3.vsh");
+        let psh = include_str!("../../../examples/paper/fig3.psh");
         let scene = format!(
             "[require]\nSIZE 32 32\n\n[hoist]\ntitle = two passes\noptimize = step\ndisplay = out\n\n\
              [vertex program]\nvs_1_1\ndcl_position v0\ndcl_texcoord v1\nmov oPos, v0\nmov oT0, v1\n\n\
@@ -808,7 +810,7 @@ mod tests {
              texture pattern 0 noise:7@32x32\nbind target src\nuse program\ndraw quad\n\
              texture target 0 src\nbind target out\nuse program step\ndraw quad\n"
         );
-        let split = crate::examples::split_scene(&scene).expect("split");
+        let split = crate::doc::examples::split_scene(&scene).expect("split");
         assert_eq!(split.pair, "step");
         assert!(split.fp.starts_with("ps_2_0\n; Figure 3(b)"));
         let d = Doc {
@@ -910,7 +912,7 @@ mod tests {
         d.inputs.width = 16;
         d.inputs.height = 8;
         // Only the original pair matters here (and validating it would run the loops too).
-        let a = crate::analysis::parse(&d);
+        let a = crate::worker::analysis::parse(&d);
         assert_eq!(a.fp.errors(), 0, "{:?}", a.fp.diagnostics);
         let mut t = Task::new(plan(&d, &a, &Images::new()).unwrap().unwrap());
         t.run_to_end();
@@ -930,16 +932,16 @@ mod tests {
             [0.0, 1.0, 0.0, 1.0],
         ];
         let png = hoist_raster::image::encode_png(&pic, &ToRgba8::default()).unwrap();
-        let mut s = crate::state::State::new(fig3());
-        s.apply(crate::state::Action::SetImage(
+        let mut s = crate::page::state::State::new(fig3());
+        s.apply(crate::page::state::Action::SetImage(
             0,
             "pic.png".into(),
             Rc::new(png),
         ));
         assert_eq!(s.doc.inputs.texture(0).pattern, Pattern::Image);
         // Not part of links.
-        let Ok(crate::codec::Link::State(back)) =
-            crate::codec::decode(&crate::codec::encode(&s.doc))
+        let Ok(crate::doc::codec::Link::State(back)) =
+            crate::doc::codec::decode(&crate::doc::codec::encode(&s.doc))
         else {
             panic!()
         };

@@ -1,7 +1,7 @@
 //! The scene's text as the page shows it: what `hoist_raster::scene::parse` says about it,
 //! as diagnostics at their lines (the scene editor draws them like a program's).
 
-use crate::analysis::Side;
+use crate::worker::analysis::Side;
 use hoist_asm::{Diagnostic, Span};
 use hoist_raster::RenderError;
 
@@ -21,7 +21,7 @@ pub fn line_span(text: &str, line: u32) -> Span {
 /// The parse of a scene text as an editor's side: no program, the error (if any) as a
 /// diagnostic on its line.
 pub fn side(text: &str) -> Side {
-    let diagnostics = match hoist_raster::scene::parse(text, &crate::scene_rules::caps()) {
+    let diagnostics = match hoist_raster::scene::parse(text, &crate::doc::scene_rules::caps()) {
         Ok(_) => Vec::new(),
         Err(RenderError::Scene { line, message }) => {
             vec![Diagnostic::error("scene", message, line_span(text, line))]
@@ -45,7 +45,7 @@ mod tests {
 
     #[test]
     fn a_broken_line_is_marked_where_it_is() {
-        let d = crate::examples::load(crate::examples::find("paper/fig3").unwrap());
+        let d = crate::doc::examples::load(crate::doc::examples::find("paper/fig3").unwrap());
         let scene = d.scene.unwrap();
         assert!(side(&scene).diagnostics.is_empty());
         let broken = format!("{scene}\n  draw sideways\n");
@@ -63,8 +63,8 @@ mod tests {
 
     #[test]
     fn every_example_scene_parses_and_garbage_does_not_panic() {
-        for e in crate::examples::EXAMPLES {
-            let d = crate::examples::load(e);
+        for e in crate::doc::examples::EXAMPLES {
+            let d = crate::doc::examples::load(e);
             if let Some(s) = &d.scene {
                 assert!(side(s).diagnostics.is_empty(), "{}", e.id);
             }

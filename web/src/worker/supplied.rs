@@ -5,8 +5,8 @@
 //! scene commands; "randomise inputs" (seeded parameters, attributes and noise textures)
 //! and the way back; and whether a document leaves every parameter it reads unset.
 
-use crate::analysis::Analysis;
 use crate::doc::{AttribValue, Doc, Inputs, MatrixValue, Pattern, TexSpec};
+use crate::worker::analysis::Analysis;
 use hoist_asm::ir::{ConstBinding, RegFile};
 use hoist_asm::state::{MatrixName, StateRef};
 use hoist_asm::{Program, Stage};
@@ -220,7 +220,7 @@ pub fn all_params_unset(a: &Analysis, inputs: &Inputs, scene: Option<&Scene>) ->
     !a.params.is_empty()
         && a.params.iter().all(|&k| {
             inputs.param(k).is_none()
-                && scene.is_none_or(|s| crate::scene_rules::scene_param(s, k).is_none())
+                && scene.is_none_or(|s| crate::doc::scene_rules::scene_param(s, k).is_none())
         })
 }
 
@@ -329,7 +329,7 @@ impl Edit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::parse;
+    use crate::worker::analysis::parse;
 
     fn doc(vp: &str, fp: &str) -> Doc {
         Doc {
@@ -381,7 +381,7 @@ mod tests {
         let mut d = doc(ARB_VP, ARB_FP);
         d.inputs.width = 8;
         d.inputs.height = 8;
-        let a = crate::analysis::analyze(&d);
+        let a = crate::worker::analysis::analyze(&d);
         let k = a.params[0];
         d.inputs.set_param(k, [1.0; 4]);
         assert!(Edit::Attrib(3, [0.25, 0.5, 0.0, 1.0]).apply(&mut d, Some(&a)));
@@ -392,10 +392,10 @@ mod tests {
         assert!(!Edit::Attrib(4, [f32::NAN; 4]).apply(&mut d, Some(&a)));
         assert!(!all_params_unset(&a, &d.inputs, None));
         let d = d.sanitize().unwrap();
-        let plan = crate::render::plan(&d, &a, &Default::default())
+        let plan = crate::worker::render::plan(&d, &a, &Default::default())
             .unwrap()
             .unwrap();
-        let mut t = crate::render::Task::new(plan);
+        let mut t = crate::worker::render::Task::new(plan);
         t.run_to_end();
         let img = t.original.unwrap().unwrap().image;
         // colour + texcoord[1] (0, 0, 0, 1) times 1, plus the normal; rows 2..6 only.
@@ -443,7 +443,8 @@ mod tests {
         assert_eq!(e.inputs.seed, Some(2));
         assert_ne!(e.inputs.params, first.params);
         // Permalinked.
-        let Ok(crate::codec::Link::State(back)) = crate::codec::decode(&crate::codec::encode(&e))
+        let Ok(crate::doc::codec::Link::State(back)) =
+            crate::doc::codec::decode(&crate::doc::codec::encode(&e))
         else {
             panic!()
         };

@@ -4,7 +4,7 @@
 //! bound on the fragments it shades, so a link cannot ask the worker for hours of work
 //! (a Stop button ends what the cap lets through).
 
-use crate::render::Plan;
+use crate::worker::render::Plan;
 use hoist_raster::scene::{Command, Scene};
 use std::collections::BTreeMap;
 
@@ -100,7 +100,7 @@ mod tests {
     use hoist_raster::scene::parse;
 
     fn work(text: &str) -> Work {
-        scene_work(&parse(text, &crate::scene_rules::caps()).expect("scene"))
+        scene_work(&parse(text, &crate::doc::scene_rules::caps()).expect("scene"))
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! editor, and the node of the line under the editor's pointer or caret is outlined.
 
 use super::Shared;
-use crate::dag::{Class, Dag, NODE_H, NODE_W};
+use crate::worker::dag::{Class, Dag, NODE_H, NODE_W};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

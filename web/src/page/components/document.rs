@@ -1,9 +1,9 @@
 //! The document bar: what the document is (an untitled pair, an imported file), and the
 //! actions on the whole document — New, Import a `.shader_test` (picked, or dropped anywhere
-//! on the page), Export it as one (`crate::scenefile`).
+//! on the page), Export it as one (`crate::page::scenefile`).
 
-use crate::scenefile;
-use crate::state::{Action, Notice, State};
+use crate::page::scenefile;
+use crate::page::state::{Action, Notice, State};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

@@ -5,9 +5,9 @@
 
 use super::ophelp::{self as ophelp_view, Shown};
 use super::{Shared, event_value, segs_html};
-use crate::analysis::Side;
-use crate::highlight::{self, Mark};
-use crate::ophelp::{self, Help};
+use crate::page::highlight::{self, Mark};
+use crate::page::ophelp::{self, Help};
+use crate::worker::analysis::Side;
 use hoist_asm::diag::LineIndex;
 use hoist_asm::{Diagnostic, Profile, Severity, Stage};
 use std::rc::Rc;

@@ -1,8 +1,8 @@
 //! The examples gallery: cards grouped by category, each a short permalink (`#ex=<id>`)
 //! that loads the example when followed.
 
-use crate::codec;
-use crate::examples::{Category, EXAMPLES};
+use crate::doc::codec;
+use crate::doc::examples::{Category, EXAMPLES};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -59,11 +59,11 @@ pub fn gallery(p: &ExamplesProps) -> Html {
 
 /// The linear-expression mode's examples (seed 003), each a link `#ex=linear/<name>`.
 fn linear_group(p: &ExamplesProps) -> Html {
-    let cards: Html = crate::linear::EXAMPLES
+    let cards: Html = crate::worker::linear::EXAMPLES
         .iter()
         .filter(|e| e.gallery)
         .map(|e| {
-            let id = crate::linear::example_id(e.name);
+            let id = crate::worker::linear::example_id(e.name);
             let onpick = p.onpick.clone();
             let current = p.current.as_deref() == Some(id.as_str());
             let paper = hoist_opt::linear::paper::case(e.name)
@@ -99,7 +99,7 @@ pub struct AboutProps {
 /// What the current example is about (its scene's `[hoist]` description and note).
 #[function_component(About)]
 pub fn about(p: &AboutProps) -> Html {
-    let Some(e) = crate::examples::find(&p.id) else {
+    let Some(e) = crate::doc::examples::find(&p.id) else {
         return html! {};
     };
     let m = e.meta();

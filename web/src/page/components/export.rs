@@ -1,10 +1,10 @@
 //! Export for slides: the annotated optimized programs, the dependence graph and the three
-//! images with the verdict as SVG (`crate::figure`) or PNG (the SVG drawn on a canvas at
+//! images with the verdict as SVG (`crate::page::figure`) or PNG (the SVG drawn on a canvas at
 //! twice its size), downloaded by the browser; and the button that opens presentation mode.
 
 use super::Shared;
-use crate::analysis::Analysis;
-use crate::figure::{self, Picture};
+use crate::page::figure::{self, Picture};
+use crate::worker::analysis::Analysis;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;

@@ -3,8 +3,8 @@
 //! or that an edit put aside by unchecking "edit by hand" is kept (with a way to drop it).
 
 use crate::doc::Doc;
-use crate::handedit;
-use crate::state::Action;
+use crate::doc::handedit;
+use crate::page::state::Action;
 use yew::prelude::*;
 
 /// The note for `doc`'s hand edit, if there is anything to say; `ready`: the optimizer's

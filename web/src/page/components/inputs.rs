@@ -4,11 +4,11 @@
 
 use super::supplied::SuppliedInputs;
 use super::{Shared, event_checked, event_value};
-use crate::analysis::Analysis;
+use crate::doc::numbers;
 use crate::doc::{Inputs, MAX_SIZE, ParamKey, Pattern, TexSpec};
-use crate::numbers;
-use crate::render;
-use crate::state::Action;
+use crate::page::state::Action;
+use crate::worker::analysis::Analysis;
+use crate::worker::render;
 use hoist_raster::scene::Scene;
 use std::collections::BTreeMap;
 use std::rc::Rc;

@@ -3,13 +3,13 @@
 //! parts, heat maps of A before and after the permutation, the grouping, both programs and
 //! the executor's verdict.
 
-use crate::components::editor::Editor;
-use crate::components::linear_heat::HeatMap;
-use crate::components::{Shared, event_value, segs_html};
 use crate::doc::Mode;
-use crate::highlight;
-use crate::linear::{self, Input, LinearDoc, Outcome, sci};
-use crate::state::{Action, LinearResult, State};
+use crate::page::components::editor::Editor;
+use crate::page::components::linear_heat::HeatMap;
+use crate::page::components::{Shared, event_value, segs_html};
+use crate::page::highlight;
+use crate::page::state::{Action, LinearResult, State};
+use crate::worker::linear::{self, Input, LinearDoc, Outcome, sci};
 use hoist_asm::{Dialect, Stage};
 use serde::Serialize;
 use yew::prelude::*;
@@ -99,7 +99,7 @@ fn picker(doc: &LinearDoc, dispatch: &Callback<Action>) -> Html {
 fn input(
     doc: &LinearDoc,
     dispatch: &Callback<Action>,
-    side: Shared<crate::analysis::Side>,
+    side: Shared<crate::worker::analysis::Side>,
 ) -> Html {
     let onchange = {
         let (d, doc) = (dispatch.clone(), doc.clone());
@@ -135,7 +135,7 @@ fn input(
     html! {
         <section class="linear-input" aria-label="Linear system">
             <h2>{ "System y = A·x + b" }</h2>
-            { crate::components::linear_recover::controls(doc, dispatch) }
+            { crate::page::components::linear_recover::controls(doc, dispatch) }
             { picker(doc, dispatch) }
             <Editor id="linear-text" {title} value={doc.text.clone()} {stage}
                 side={Some(side)} {onchange} scene={!program} />
@@ -355,9 +355,9 @@ pub fn linear_view(p: &LinearProps) -> Html {
         }
         (Some(Ok(o)), _) => html! {
             <>
-                if let Some(r) = &o.recovered { { crate::components::linear_recover::recovered(r, &p.doc, &p.dispatch) } }
+                if let Some(r) = &o.recovered { { crate::page::components::linear_recover::recovered(r, &p.doc, &p.dispatch) } }
                 <Results outcome={Shared(o.clone())} ms={p.ms} />
-                { crate::components::linear_converge::section(o, &p.doc, &p.dispatch) }
+                { crate::page::components::linear_converge::section(o, &p.doc, &p.dispatch) }
             </>
         },
         (Some(Err(e)), _) => html! { <p class="message bad" id="linear-problem">{ e.clone() }</p> },

@@ -1,11 +1,11 @@
 //! The linear mode's convergence section (seed 003 §3.3): for a system, a button that has
 //! the worker iterate x ← A·x + b with the original and the packed code to the fixed point
-//! (`crate::linear_converge`), and the steps and differences of both, as the Convergence
+//! (`crate::worker::linear_converge`), and the steps and differences of both, as the Convergence
 //! table of docs/linear-results.md.
 
-use crate::linear::{LinearDoc, Outcome, sci};
-use crate::linear_converge::{ConvergenceView, ITERATIVE, Iteration, MAX_STEPS, TOLERANCE};
-use crate::state::Action;
+use crate::page::state::Action;
+use crate::worker::linear::{LinearDoc, Outcome, sci};
+use crate::worker::linear_converge::{ConvergenceView, ITERATIVE, Iteration, MAX_STEPS, TOLERANCE};
 use yew::prelude::*;
 
 fn row(label: &str, i: &Iteration) -> Html {

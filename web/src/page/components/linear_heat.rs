@@ -3,8 +3,8 @@
 //! shaded by its evaluation (column-major / row-major) with its cost; hovering a cell or a
 //! block names it below the map.
 
-use crate::components::Shared;
-use crate::linear::{Eval, Outcome, Side};
+use crate::page::components::Shared;
+use crate::worker::linear::{Eval, Outcome, Side};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

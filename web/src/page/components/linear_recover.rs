@@ -4,9 +4,9 @@
 //! its rows over the named variables, each non-affine result at its source line, its text,
 //! and its check against the program in the executor.
 
-use crate::components::{event_checked, event_value};
-use crate::linear::{self, Input, LinearDoc, RecoveredView};
-use crate::state::Action;
+use crate::page::components::{event_checked, event_value};
+use crate::page::state::Action;
+use crate::worker::linear::{self, Input, LinearDoc, RecoveredView};
 use yew::prelude::*;
 
 /// The input kind, the register (programs) and the options of the code.
@@ -53,7 +53,7 @@ pub fn controls(doc: &LinearDoc, dispatch: &Callback<Action>) -> Html {
                 <label title="An ARB TEMP or OUTPUT name or binding (result.texcoord[0]), or a D3D9 register (r3, oT0); empty: every output the program writes">
                     { "Register " }
                     <input type="text" id="linear-register" size="14" placeholder="all outputs"
-                        maxlength={crate::linear_recover::MAX_REGISTER.to_string()} value={doc.register.clone()}
+                        maxlength={crate::worker::linear_recover::MAX_REGISTER.to_string()} value={doc.register.clone()}
                         onchange={set(|l, e| l.register = event_value(e).trim().to_string())} />
                 </label>
             }
@@ -81,7 +81,7 @@ pub fn recovered(r: &RecoveredView, doc: &LinearDoc, dispatch: &Callback<Action>
             }))
         })
     };
-    let var = |c: usize, v: &crate::linear_recover::VariableView| {
+    let var = |c: usize, v: &crate::worker::linear_recover::VariableView| {
         let class = v.line.is_some().then_some("nonlinear");
         html! { <li class={classes!(class)}><code>{ format!("x{c}") }</code>{ " = " }{ v.name.clone() }</li> }
     };
@@ -95,7 +95,7 @@ pub fn recovered(r: &RecoveredView, doc: &LinearDoc, dispatch: &Callback<Action>
                  The program ran in the executor on {} seeded invocations{}; every variable's value was probed in the same runs \
                  (an input or constant by a MOV into an output, a line's result by the program cut after that line) and each row \
                  compared with A·x + b within 1e-4 × Σ|a·x| + 1e-5.",
-                r.rows.len(), r.variables.len(), r.nonlinear, crate::linear_recover::PROBES,
+                r.rows.len(), r.variables.len(), r.nonlinear, crate::worker::linear_recover::PROBES,
                 if r.check.left_out > 0 { format!(" ({} left out: killed or not finite)", r.check.left_out) } else { String::new() }) }</p>
             <ol class="recovered-rows" id="linear-recovered-rows" start="0">
                 { for r.forms.iter().map(|f| html! { <li><code>{ f.clone() }</code></li> }) }

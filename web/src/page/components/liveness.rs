@@ -5,8 +5,8 @@
 //! the peak. Hidden until shown, so long programs cost nothing while it is closed.
 
 use super::Shared;
-use crate::analysis::Analysis;
-use crate::liveness::{Grid, Row};
+use crate::worker::analysis::Analysis;
+use crate::worker::liveness::{Grid, Row};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -25,7 +25,7 @@ fn grids(
     limits: [u16; 2],
     lines: [u32; 2],
 ) -> Vec<(&'static str, String, Option<Grid>)> {
-    let original = |side: &crate::analysis::Side, k: usize| {
+    let original = |side: &crate::worker::analysis::Side, k: usize| {
         side.program
             .as_ref()
             .map(|p| Grid::new(p, limits[k], &side.lines.0, lines[k]))

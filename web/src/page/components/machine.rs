@@ -1,9 +1,9 @@
 //! The Machine panel: the fragment and vertex programs on an R600-family VLIW-5 GPU before
 //! and after the code motion — a ShaderAnalyzer-style row of figures with utilisation bars,
-//! and the bundled listings with their slot letters (`crate::machine`).
+//! and the bundled listings with their slot letters (`crate::worker::machine`).
 
 use super::Shared;
-use crate::machine::{MachineSide, MachineView};
+use crate::worker::machine::{MachineSide, MachineView};
 use hoist_opt::r600::stats::Bottleneck;
 use hoist_opt::r600::{Chip, Stats};
 use yew::prelude::*;

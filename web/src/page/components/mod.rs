@@ -1,5 +1,5 @@
 //! The panels of the page, one file each. Components only draw: they take domain values
-//! (analysis, render results, document parts) and send [`crate::state::Action`]s.
+//! (analysis, render results, document parts) and send [`crate::page::state::Action`]s.
 
 pub mod dag;
 pub mod document;
@@ -92,8 +92,8 @@ pub fn event_checked(e: &Event) -> bool {
         .is_some_and(|i| i.checked())
 }
 
-/// Draws highlighted lines (`crate::highlight::lines`) as spans.
-pub fn segs_html(segs: &[crate::highlight::Seg]) -> Html {
+/// Draws highlighted lines (`crate::page::highlight::lines`) as spans.
+pub fn segs_html(segs: &[crate::page::highlight::Seg]) -> Html {
     segs.iter()
         .map(|s| {
             if s.class.is_empty() {

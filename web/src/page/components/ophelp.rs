@@ -1,7 +1,7 @@
-//! Instruction help as the page shows it (`crate::ophelp`): a tooltip at the pointer over
+//! Instruction help as the page shows it (`crate::page::ophelp`): a tooltip at the pointer over
 //! an opcode, and a help line under a view for the instruction under the caret or focus.
 
-use crate::ophelp::Help;
+use crate::page::ophelp::Help;
 use yew::prelude::*;
 
 /// Help to show, and where the pointer is (`None`: a help line, not a tooltip).

@@ -5,8 +5,8 @@
 
 use super::ophelp::{self as ophelp_view, Shown};
 use super::{Shared, segs_html};
-use crate::highlight::{self, Mark};
-use crate::ophelp;
+use crate::page::highlight::{self, Mark};
+use crate::page::ophelp;
 use hoist_asm::Dialect;
 use hoist_asm::Profile;
 use hoist_opt::annotate::{self, Annotated, Why};
@@ -29,7 +29,7 @@ pub struct OptimizedProps {
     pub other: Option<Profile>,
 }
 
-/// The pointer over an opcode shows its help (`crate::ophelp`) next to it.
+/// The pointer over an opcode shows its help (`crate::page::ophelp`) next to it.
 fn on_hover(p: &OptimizedProps, tip: &UseStateHandle<Option<Shown>>) -> Callback<MouseEvent> {
     let (profile, other, tip) = (p.profile, p.other, tip.clone());
     Callback::from(move |e: MouseEvent| {

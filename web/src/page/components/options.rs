@@ -3,9 +3,9 @@
 //! beside the optimized programs: `stepper`).
 
 use super::{event_checked, event_value};
-use crate::cost::CostChoice;
+use crate::doc::cost::CostChoice;
 use crate::doc::{LimitEdit, OptState};
-use crate::state::Action;
+use crate::page::state::Action;
 use hoist_asm::{ArbTarget, Profile};
 use yew::prelude::*;
 
@@ -137,7 +137,7 @@ fn limits(p: &OptionsProps, err: &UseStateHandle<Option<String>>) -> Html {
 fn on_interp(p: &OptionsProps, err: &UseStateHandle<Option<String>>) -> Callback<Event> {
     let (d, o, err) = (p.dispatch.clone(), p.opts.clone(), err.clone());
     Callback::from(
-        move |e: Event| match crate::numbers::parse_finite(&event_value(&e)) {
+        move |e: Event| match crate::doc::numbers::parse_finite(&event_value(&e)) {
             Ok(x) if (0.0..=100.0).contains(&x) => {
                 err.set(None);
                 d.emit(Action::SetOpts(OptState {

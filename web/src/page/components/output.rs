@@ -5,11 +5,11 @@
 //! Stop button, what a stopped job left, and what happened when the worker stopped.
 
 use super::{Shared, event_value, verdict};
-use crate::analysis::Trust;
+use crate::doc::numbers;
 use crate::doc::{Channel, ViewMap};
-use crate::numbers;
-use crate::render::{self, VerdictKind};
-use crate::state::{Action, Rendered};
+use crate::page::state::{Action, Rendered};
+use crate::worker::analysis::Trust;
+use crate::worker::render::{self, VerdictKind};
 use wasm_bindgen::{Clamped, JsCast};
 use yew::prelude::*;
 

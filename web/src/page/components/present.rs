@@ -5,10 +5,10 @@
 use super::Shared;
 use super::export::{View, svg_of};
 use super::stepper::at_step;
-use crate::analysis::Analysis;
 use crate::doc::OptState;
-use crate::reach::Reach;
-use crate::state::Action;
+use crate::page::state::Action;
+use crate::worker::analysis::Analysis;
+use crate::worker::reach::Reach;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -4,7 +4,7 @@
 
 use super::Shared;
 use super::editor::Editor;
-use crate::scene_text;
+use crate::worker::scene_text;
 use hoist_asm::Stage;
 use yew::prelude::*;
 

@@ -2,10 +2,10 @@
 //! (the paper's reasoning: fragment vs vertex invocations and per-frame totals).
 
 use super::Shared;
-use crate::analysis::{Analysis, QUAD_VERTICES};
-use crate::cost::CostChoice;
-use crate::estimate::{Estimate, change_view, reduction_pct, thousands};
-use crate::state::Rendered;
+use crate::doc::cost::CostChoice;
+use crate::page::estimate::{Estimate, change_view, reduction_pct, thousands};
+use crate::page::state::Rendered;
+use crate::worker::analysis::{Analysis, QUAD_VERTICES};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -79,9 +79,9 @@ fn slp_row(a: &Analysis) -> Html {
 }
 
 /// The executors of both renders in words ("compiled → compiled"; one when they agree).
-fn executors(r: Option<&crate::render::Rendered>) -> Option<String> {
+fn executors(r: Option<&crate::worker::render::Rendered>) -> Option<String> {
     let r = r?;
-    let name = |x: &crate::render::RunResult| {
+    let name = |x: &crate::worker::render::RunResult| {
         x.as_ref()
             .ok()
             .and_then(|x| x.executor.as_ref())
@@ -165,7 +165,7 @@ pub fn stats_panel(p: &StatsProps) -> Html {
         measured.unwrap_or((QUAD_VERTICES, u64::from(p.width) * u64::from(p.height)));
     let e = Estimate::new(&b, &af, verts, frags);
     let (change, change_class) = change_view(e.change_pct());
-    let row = |name: &str, w: &crate::estimate::Work| {
+    let row = |name: &str, w: &crate::page::estimate::Work| {
         html! {
             <tr>
                 <th scope="row">{ name.to_string() }</th>

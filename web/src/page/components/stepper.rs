@@ -1,11 +1,11 @@
 //! The stepwise slider, beside the optimized programs so both show while scrubbing: apply
-//! only the first k movable groups. It stops at the last k that fits (`crate::reach`) and
+//! only the first k movable groups. It stops at the last k that fits (`crate::worker::reach`) and
 //! says why the next one does not, in the optimizer's words.
 
 use super::{event_checked, event_value};
 use crate::doc::OptState;
-use crate::reach::Reach;
-use crate::state::Action;
+use crate::page::state::Action;
+use crate::worker::reach::Reach;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

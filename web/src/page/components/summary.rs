@@ -1,7 +1,7 @@
-//! The summary line under the header (`crate::summary`), visible without scrolling.
+//! The summary line under the header (`crate::page::summary`), visible without scrolling.
 
-use crate::state::State;
-use crate::summary::summarize;
+use crate::page::state::State;
+use crate::page::summary::summarize;
 use yew::prelude::*;
 
 fn figures(id: &str, stage: &str, f: Option<(u32, u32)>) -> Html {

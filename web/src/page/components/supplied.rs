@@ -4,11 +4,11 @@
 //! the inputs (seeded, shown) or put the defaults back.
 
 use super::{Shared, event_value};
-use crate::analysis::Analysis;
 use crate::doc::Inputs;
-use crate::numbers;
-use crate::state::Action;
-use crate::supplied::{self, Attribute, Edit, MatrixUse};
+use crate::doc::numbers;
+use crate::page::state::Action;
+use crate::worker::analysis::Analysis;
+use crate::worker::supplied::{self, Attribute, Edit, MatrixUse};
 use std::collections::BTreeMap;
 use yew::prelude::*;
 

@@ -1,11 +1,11 @@
-//! What a DIFFERENT verdict comes with (`crate::guidance`): the culprit group and its source
+//! What a DIFFERENT verdict comes with (`crate::worker::guidance`): the culprit group and its source
 //! lines (each a link that highlights the line in the original fragment program), the lines
 //! a hand edit changed, a cancellation explained with the tolerance and the stepwise slider
 //! at hand, and the worst pixel marked on the three images.
 
-use crate::guidance::{Culprit, Guidance, tolerance_above};
-use crate::render::Rendered;
-use crate::state::Action;
+use crate::page::state::Action;
+use crate::worker::guidance::{Culprit, Guidance, tolerance_above};
+use crate::worker::render::Rendered;
 use hoist_raster::image::Verdict;
 use yew::prelude::*;
 
