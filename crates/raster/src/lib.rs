@@ -46,6 +46,7 @@ pub use hoist_asm::semantics as alu;
 pub mod compile;
 pub mod draw;
 pub mod error;
+pub mod eval64;
 pub mod exec;
 pub mod glstate;
 pub mod image;

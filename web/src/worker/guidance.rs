@@ -12,15 +12,14 @@
 
 use crate::doc::{Doc, Inputs};
 use crate::worker::analysis::Analysis;
-use hoist_asm::Op;
 use hoist_asm::Program;
-use hoist_asm::ir::{RegFile, Semantic};
+use hoist_asm::ir::Semantic;
 use hoist_raster::image::{Image, Verdict};
 use hoist_raster::probe::{self, StageEnv};
-use hoist_raster::raster::{CompiledProgram, const_table, geometry_vertices, in_semantic};
+use hoist_raster::raster::{CompiledProgram, const_table, geometry_vertices};
 use hoist_raster::{Caps, DrawState, Geometry, StageParams};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Most candidate renders one bisection may take.
 pub const MAX_BISECT_RENDERS: u32 = 12;
@@ -203,7 +202,7 @@ pub fn stage_params(inputs: &Inputs, vertex: bool) -> StageParams {
     p
 }
 
-type Inputs64 = HashMap<Semantic, [f64; 4]>;
+use hoist_raster::eval64::{Inputs64, eval64};
 
 /// The original pair's interpolants at the centre of pixel (x, y) of the bare quad, in
 /// double precision from the vertex program's single-precision outputs.
@@ -270,87 +269,6 @@ fn interpolants(doc: &Doc, vp: &Program, x: u32, y: u32) -> Option<Inputs64> {
         return Some(map);
     }
     None
-}
-
-fn input_of(fp: &Program, m: &Inputs64, reg: hoist_asm::Reg) -> [f64; 4] {
-    in_semantic(fp, reg)
-        .and_then(|s| m.get(&s).copied())
-        .unwrap_or(probe::UNWRITTEN.map(f64::from))
-}
-
-/// The fragment program's colour output evaluated in double precision, when it is straight
-/// arithmetic this knows (`None` otherwise: textures, flow control, other operations).
-fn eval64(fp: &Program, consts: &[[f32; 4]], inputs: &Inputs64) -> Option<[f64; 4]> {
-    let mut regs: HashMap<(RegFile, u16), [f64; 4]> = HashMap::new();
-    for inst in &fp.insts {
-        let src: Vec<[f64; 4]> = inst
-            .src
-            .iter()
-            .map(|s| {
-                if s.rel.is_some() {
-                    return None;
-                }
-                let raw = match s.reg.file {
-                    RegFile::Temp => regs.get(&(RegFile::Temp, s.reg.index)).copied()?,
-                    RegFile::Input | RegFile::TexCoord | RegFile::Misc => {
-                        input_of(fp, inputs, s.reg)
-                    }
-                    RegFile::Const => consts.get(usize::from(s.reg.index))?.map(f64::from),
-                    _ => return None,
-                };
-                let mut v = [0.0; 4];
-                for (i, o) in v.iter_mut().enumerate() {
-                    let c = raw[usize::from((s.swizzle.0 >> (2 * i)) & 3)];
-                    let c = if s.abs { c.abs() } else { c };
-                    *o = if s.negate { -c } else { c };
-                }
-                Some(v)
-            })
-            .collect::<Option<_>>()?;
-        let each = |f: &dyn Fn(usize) -> f64| -> [f64; 4] { std::array::from_fn(f) };
-        let dot = |n: usize| (0..n).map(|c| src[0][c] * src[1][c]).sum::<f64>();
-        let r: [f64; 4] = match inst.op {
-            Op::Mov => src[0],
-            Op::Abs => src[0].map(f64::abs),
-            Op::Add => each(&|c| src[0][c] + src[1][c]),
-            Op::Sub => each(&|c| src[0][c] - src[1][c]),
-            Op::Mul => each(&|c| src[0][c] * src[1][c]),
-            Op::Mad => each(&|c| src[0][c] * src[1][c] + src[2][c]),
-            Op::Min => each(&|c| src[0][c].min(src[1][c])),
-            Op::Max => each(&|c| src[0][c].max(src[1][c])),
-            Op::Flr => src[0].map(f64::floor),
-            Op::Frc => src[0].map(|v| v - v.floor()),
-            Op::Lrp => each(&|c| src[0][c] * (src[1][c] - src[2][c]) + src[2][c]),
-            Op::Slt => each(&|c| f64::from(u8::from(src[0][c] < src[1][c]))),
-            Op::Sge => each(&|c| f64::from(u8::from(src[0][c] >= src[1][c]))),
-            Op::Cmp => each(&|c| {
-                if src[0][c] < 0.0 {
-                    src[1][c]
-                } else {
-                    src[2][c]
-                }
-            }),
-            Op::CmpGe => each(&|c| {
-                if src[0][c] >= 0.0 {
-                    src[1][c]
-                } else {
-                    src[2][c]
-                }
-            }),
-            Op::Dp3 => [dot(3); 4],
-            Op::Dp4 => [dot(4); 4],
-            Op::Dph => [dot(3) + src[1][3]; 4],
-            _ => return None,
-        };
-        let d = inst.dst.as_ref()?;
-        let slot = regs.entry((d.reg.file, d.reg.index)).or_insert([0.0; 4]);
-        for (c, v) in r.iter().enumerate() {
-            if d.mask.0 & (1 << c) != 0 {
-                slot[c] = if inst.sat { v.clamp(0.0, 1.0) } else { *v };
-            }
-        }
-    }
-    regs.get(&(RegFile::ColorOut, 0)).copied()
 }
 
 /// One unit in the last place of a single-precision number of magnitude `m`.
