@@ -15,6 +15,7 @@
 pub mod fuzz;
 pub mod generate;
 pub mod linear;
+pub mod linear_recover;
 pub mod optimize;
 pub mod scene;
 pub mod soak;

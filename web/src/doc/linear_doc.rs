@@ -261,10 +261,4 @@ pub fn read(text: &str) -> Result<System, Problem> {
 }
 
 /// `x` in three significant digits (`0` when zero).
-pub fn sci(x: f64) -> String {
-    if x == 0.0 {
-        "0".into()
-    } else {
-        format!("{x:.2e}")
-    }
-}
+pub use hoist_verify::linear_recover::sci;
