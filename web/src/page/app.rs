@@ -374,7 +374,7 @@ fn use_hash_changes(dispatch: UseReducerDispatcher<State>) {
 fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
     let engine = use_mut_ref(|| None::<Engine>);
     let stop_engine = engine.clone();
-    let doc = state.doc.clone();
+    let doc = (*state.doc).clone();
     let images = state.images.clone();
     let dispatch = state.dispatcher();
     use_effect_with(state.rev, move |&rev| {

@@ -26,7 +26,7 @@ pub struct Notice {
 
 #[derive(Clone, Debug, Default)]
 pub struct State {
-    pub doc: Doc,
+    pub doc: Rc<Doc>,
     /// Bumped on every document change.
     pub rev: u64,
     /// The parse of the newest revision sent to the worker, and that revision.
@@ -238,7 +238,7 @@ impl State {
         }
         let scene = (!text.trim().is_empty()).then_some(text);
         if scene != self.doc.scene {
-            self.doc.scene = scene;
+            self.doc_mut().scene = scene;
             self.touch();
         }
     }
@@ -259,6 +259,12 @@ impl State {
         } else {
             true
         }
+    }
+
+    /// The document, to edit: shared with the previous state until an action changes it
+    /// (`Rc::make_mut` copies it then, once).
+    pub fn doc_mut(&mut self) -> &mut Doc {
+        Rc::make_mut(&mut self.doc)
     }
 
     pub fn apply(&mut self, action: Action) {
@@ -322,7 +328,7 @@ impl State {
             Action::Rerun => self.touch(),
             Action::Supplied(e) => {
                 let a = self.parsed.as_deref().or(self.analysis.as_deref());
-                if e.apply(&mut self.doc, a) {
+                if e.apply(Rc::make_mut(&mut self.doc), a) {
                     self.touch();
                 }
             }
@@ -337,12 +343,12 @@ impl State {
                 if m == crate::doc::Mode::Linear && self.doc.linear.is_none() {
                     let d3d9 = hoist_asm::detect_profile(&self.doc.fp)
                         .is_some_and(|p| p.dialect() == hoist_asm::Dialect::D3d9);
-                    self.doc.linear = crate::worker::linear::LinearDoc::example(
+                    self.doc_mut().linear = crate::worker::linear::LinearDoc::example(
                         crate::worker::linear::DEFAULT,
                         d3d9,
                     );
                 }
-                self.doc.mode = m;
+                self.doc_mut().mode = m;
                 self.touch();
             }
             Action::SetLinear(l) if l.text.len() > crate::worker::linear::MAX_TEXT => {
@@ -357,7 +363,7 @@ impl State {
                 });
             }
             Action::SetLinear(l) if self.doc.linear.as_ref() != Some(&l) => {
-                self.doc.linear = Some(l);
+                self.doc_mut().linear = Some(l);
                 self.touch();
             }
             _ => {}
@@ -376,33 +382,33 @@ impl State {
         }
         match action {
             Action::SetVp(s) if s != self.doc.vp => {
-                self.doc.vp = s;
+                self.doc_mut().vp = s;
                 self.touch();
             }
             Action::SetFp(s) if s != self.doc.fp => {
-                self.doc.fp = s;
+                self.doc_mut().fp = s;
                 self.touch();
             }
             Action::SetProfile(vertex, p) => {
                 if vertex {
-                    self.doc.vp_profile = p;
+                    self.doc_mut().vp_profile = p;
                 } else {
-                    self.doc.fp_profile = p;
+                    self.doc_mut().fp_profile = p;
                 }
                 self.touch();
             }
             Action::SetOpts(o) if o != self.doc.opts => {
-                self.doc.opts = o;
+                self.doc_mut().opts = o;
                 self.touch();
             }
             Action::HandEdit(on) => self.hand_edit(on),
             Action::HandRestart => self.hand_restart(),
             Action::HandDiscard if self.doc.hand_kept.is_some() => {
-                self.doc.hand_kept = None;
+                self.doc_mut().hand_kept = None;
                 self.touch();
             }
             Action::SetHandVp(s) => {
-                if let Some(h) = &mut self.doc.hand
+                if let Some(h) = &mut self.doc_mut().hand
                     && h.vp != s
                 {
                     h.vp = s;
@@ -410,7 +416,7 @@ impl State {
                 }
             }
             Action::SetHandFp(s) => {
-                if let Some(h) = &mut self.doc.hand
+                if let Some(h) = &mut self.doc_mut().hand
                     && h.fp != s
                 {
                     h.fp = s;
@@ -434,7 +440,7 @@ impl State {
     /// is kept: `crate::doc::handedit`).
     fn hand_edit(&mut self, on: bool) {
         let fresh = self.optimized_texts();
-        if crate::doc::handedit::toggle(&mut self.doc, on, || fresh) {
+        if crate::doc::handedit::toggle(self.doc_mut(), on, || fresh) {
             self.touch();
         }
     }
@@ -442,8 +448,8 @@ impl State {
     /// Replaces the hand edit with the optimizer's current output.
     fn hand_restart(&mut self) {
         let (vp, fp) = self.optimized_texts();
-        self.doc.hand = Some(crate::doc::handedit::start(&self.doc, vp, fp));
-        self.doc.hand_kept = None;
+        self.doc_mut().hand = Some(crate::doc::handedit::start(&self.doc, vp, fp));
+        self.doc_mut().hand_kept = None;
         self.touch();
     }
 
@@ -456,31 +462,31 @@ impl State {
                     h.clamp(1, crate::doc::MAX_SIZE),
                 );
                 if (w, h) != (self.doc.inputs.width, self.doc.inputs.height) {
-                    self.doc.inputs.width = w;
-                    self.doc.inputs.height = h;
+                    self.doc_mut().inputs.width = w;
+                    self.doc_mut().inputs.height = h;
                     self.touch();
                 }
             }
             Action::SetTexture(t) => {
-                self.doc.inputs.set_texture(t);
+                self.doc_mut().inputs.set_texture(t);
                 self.touch();
             }
             Action::ResetTexture(u) => {
-                self.doc.inputs.textures.retain(|t| t.unit != u);
+                self.doc_mut().inputs.textures.retain(|t| t.unit != u);
                 self.touch();
             }
             Action::SetParam(k, v) if v.iter().all(|x| x.is_finite()) => {
-                self.doc.inputs.set_param(k, v);
+                self.doc_mut().inputs.set_param(k, v);
                 self.touch();
             }
             Action::ResetParam(k) => {
-                self.doc.inputs.params.retain(|p| p.key != k);
+                self.doc_mut().inputs.params.retain(|p| p.key != k);
                 self.touch();
             }
             // Display mapping and tolerance do not change what is rendered.
-            Action::SetView(v) => self.doc.inputs.view = v,
+            Action::SetView(v) => self.doc_mut().inputs.view = v,
             Action::SetTolerance(t) if t.is_finite() && t >= 0.0 => {
-                self.doc.inputs.tolerance = t;
+                self.doc_mut().inputs.tolerance = t;
             }
             Action::SetImage(unit, name, bytes) => {
                 self.images.insert(unit, bytes);
@@ -488,7 +494,7 @@ impl State {
                 self.image_names.push((unit, name));
                 let mut t = self.doc.inputs.texture(unit);
                 t.pattern = crate::doc::Pattern::Image;
-                self.doc.inputs.set_texture(t);
+                self.doc_mut().inputs.set_texture(t);
                 self.touch();
             }
             _ => {}
@@ -653,7 +659,7 @@ impl State {
                 .and_then(examples::load_id)
                 .map(Rc::new);
         }
-        self.doc = d;
+        self.doc = Rc::new(d);
         self.origin_line = None;
         self.touch();
     }
@@ -669,7 +675,7 @@ impl State {
 
     /// Whether the document is an example exactly as it loads.
     pub fn is_pristine_example(&self) -> bool {
-        self.pristine.as_deref().is_some_and(|p| *p == self.doc)
+        self.pristine.as_deref().is_some_and(|p| *p == *self.doc)
     }
 }
 
@@ -677,8 +683,10 @@ impl State {
 impl yew::Reducible for State {
     type Action = Action;
 
+    /// The document is an `Rc`: cloning the state copies no program or scene text, and an
+    /// action that does not edit the document (a progress tick) leaves it shared.
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut s = (*self).clone();
+        let mut s = Rc::unwrap_or_clone(self);
         s.apply(action);
         Rc::new(s)
     }
@@ -692,6 +700,23 @@ mod tests {
         let mut s = State::default();
         s.apply(Action::LoadExample("paper/fig3".into()));
         s
+    }
+
+    #[test]
+    fn actions_share_the_document_until_they_edit_it() {
+        let s = fig3();
+        let mut t = s.clone();
+        assert!(
+            Rc::ptr_eq(&s.doc, &t.doc),
+            "a cloned state shares its document"
+        );
+        t.apply(Action::Progress(t.rev, 0.5));
+        assert!(Rc::ptr_eq(&s.doc, &t.doc), "a progress tick copies no text");
+        let edited = format!("{}\n", t.doc.fp);
+        t.apply(Action::SetFp(edited.clone()));
+        assert!(!Rc::ptr_eq(&s.doc, &t.doc));
+        assert_eq!(t.doc.fp, edited);
+        assert_ne!(s.doc.fp, edited, "the previous state keeps its document");
     }
 
     #[test]
@@ -855,13 +880,13 @@ mod tests {
         assert!(!s.is_pristine_example());
         s.apply(Action::SetFp(fp));
         assert!(s.is_pristine_example());
-        assert!(State::new(s.doc.clone()).is_pristine_example());
+        assert!(State::new((*s.doc).clone()).is_pristine_example());
         s.apply(Action::SetSize(128, 64));
         assert!(s.link().starts_with("v1."));
         let back = crate::doc::codec::decode(&s.link()).unwrap();
         assert_eq!(
             back,
-            crate::doc::codec::Link::State(Box::new(s.doc.clone()))
+            crate::doc::codec::Link::State(Box::new((*s.doc).clone()))
         );
     }
 
@@ -884,7 +909,7 @@ mod tests {
         let (_, n) = initial_doc("#ex=nope", None);
         assert!(n.unwrap().text.contains("nope"));
         let (d, _) = initial_doc(&format!("#{link}"), None);
-        assert_eq!(d, stored.doc);
+        assert_eq!(d, *stored.doc);
     }
 
     #[test]
@@ -1010,7 +1035,7 @@ mod tests {
         // Past every target: no offer.
         let a = crate::worker::analysis::parse(&Doc {
             fp: long_fp(20_000),
-            ..s.doc.clone()
+            ..(*s.doc).clone()
         });
         assert!(a.fp.errors() > 0 && a.fp.fits.is_none());
     }
