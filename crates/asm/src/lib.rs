@@ -83,7 +83,7 @@ pub mod target;
 pub mod translate;
 pub mod validate;
 
-pub use diag::{Diagnostic, Parsed, Severity};
+pub use diag::{Code, Diagnostic, Parsed, Severity};
 pub use ir::{Dialect, Dst, Inst, Program, Reg, RegFile, Span, Src, Stage, Swizzle, WriteMask};
 pub use ops::Op;
 pub use printed::{InstSpans, Printed};

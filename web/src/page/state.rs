@@ -991,7 +991,9 @@ mod tests {
         s.apply(Action::SetFp(long_fp(500)));
         let a = crate::worker::analysis::parse(&s.doc);
         assert!(
-            a.fp.diagnostics.iter().any(|d| d.code == "E0301"),
+            a.fp.diagnostics
+                .iter()
+                .any(|d| d.code == hoist_asm::Code::TARGET_LIMIT),
             "{:?}",
             a.fp.diagnostics
         );
