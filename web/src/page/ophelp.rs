@@ -5,6 +5,7 @@
 //! (`MAD_SAT`, `texld`, `if_lt`, `sincos_pp`, `dcl_texcoord0`) and the program's profile.
 
 use hoist_asm::ops::{Class, Cond, Shape};
+use hoist_asm::profile::SwizzleRule;
 use hoist_asm::{Dialect, Op, Profile, Stage};
 
 /// Help for one mnemonic in one profile.
@@ -286,7 +287,7 @@ fn restrictions(op: Op, p: Profile) -> Vec<String> {
         ),
         _ => {}
     }
-    if p == Profile::Ps2_0 && op.info().class != Class::Flow {
+    if p.ps2_0_swizzle_rule() == SwizzleRule::Always && op.info().class != Class::Flow {
         out.push(
             "ps_2_0 source swizzles: none, a replicate (.x .y .z .w), .yzxw, .zxyw or .wzyx only"
                 .into(),
