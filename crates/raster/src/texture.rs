@@ -80,6 +80,82 @@ pub enum TexShape {
     Cube,
 }
 
+impl TexShape {
+    pub const ALL: [TexShape; 5] = [
+        TexShape::D1,
+        TexShape::D2,
+        TexShape::D3,
+        TexShape::Cube,
+        TexShape::Rect,
+    ];
+
+    /// The shape a texture needs for `target` to sample it. A shadow target samples its
+    /// base shape; its storage format is [`format_for_target`]'s business.
+    pub fn of_target(target: TexTarget) -> TexShape {
+        match target {
+            TexTarget::T1D | TexTarget::Shadow1D => TexShape::D1,
+            TexTarget::T2D | TexTarget::Shadow2D => TexShape::D2,
+            TexTarget::T3D => TexShape::D3,
+            TexTarget::Cube => TexShape::Cube,
+            TexTarget::Rect | TexTarget::ShadowRect => TexShape::Rect,
+        }
+    }
+
+    /// The word arbref's `--texture-target` and the scene option `shape` use.
+    pub fn name(self) -> &'static str {
+        match self {
+            TexShape::D1 => "1d",
+            TexShape::D2 => "2d",
+            TexShape::D3 => "3d",
+            TexShape::Cube => "cube",
+            TexShape::Rect => "rect",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<TexShape> {
+        TexShape::ALL
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(s))
+    }
+
+    /// Width, height and depth (cube: 6 faces) of the texture [`Texture::from_image`] makes
+    /// of a `w`×`h` image.
+    pub fn extent(self, w: u32, h: u32) -> (u32, u32, u32) {
+        match self {
+            TexShape::D1 => (w, 1, 1),
+            TexShape::D2 | TexShape::Rect => (w, h, 1),
+            TexShape::D3 => (w, h, SLICES_3D),
+            TexShape::Cube => (w.min(h), w.min(h), 6),
+        }
+    }
+
+    /// In words, for people: "3D 256×256×4".
+    pub fn describe(self, w: u32, h: u32) -> String {
+        let (w, h, d) = self.extent(w, h);
+        match self {
+            TexShape::D1 => format!("1D {w}"),
+            TexShape::D2 => format!("2D {w}×{h}"),
+            TexShape::Rect => format!("RECT {w}×{h}"),
+            TexShape::D3 => format!("3D {w}×{h}×{d}"),
+            TexShape::Cube => format!("CUBE six {w}×{h} faces"),
+        }
+    }
+}
+
+/// Slices of the 3D texture made of an image (arbref's `--texture-target 3d`).
+pub const SLICES_3D: u32 = 4;
+
+/// The storage format of a texture supplied for a unit sampled as `target`, given the
+/// format asked for. This is the one place where a shadow target would get a depth
+/// texture: every target is a colour texture today, sampled by a shadow target as
+/// `hoist_asm::semantics` says (a depth format with compare mode is switched on here).
+pub fn format_for_target(target: TexTarget, asked: TexFormat) -> TexFormat {
+    match target {
+        TexTarget::Shadow1D | TexTarget::Shadow2D | TexTarget::ShadowRect => asked,
+        _ => asked,
+    }
+}
+
 /// One mipmap level; texels row by row from t = 0, then slice by slice.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Level {
@@ -162,6 +238,66 @@ impl Texture {
             t.generate_mipmaps();
         }
         t
+    }
+
+    /// The texture of `shape` made of a `W`×`H` image, texel for texel as arbref's
+    /// `--texture-target` builds it (its README, "Texture targets"): 1D: `W` texels, texel
+    /// x = image(x, 0); 2D and RECT: the image; 3D: `W`×`H`×4, slice z, texel (x, y) =
+    /// image(x, (y + z·⌊H/4⌋) mod H); CUBE: six S×S faces (S = min(W, H)) in GL order +X,
+    /// −X, +Y, −Y, +Z, −Z, face f, texel (x, y) = image((x + f·⌊S/6⌋) mod S, y). One level,
+    /// stored in `format`. The caller bounds the size ([`TexShape::extent`]).
+    pub fn from_image(
+        img: &crate::image::Image,
+        shape: TexShape,
+        format: TexFormat,
+        sampler: Sampler,
+    ) -> Texture {
+        let (iw, ih) = (img.width.max(1), img.height.max(1));
+        let (w, h, d) = shape.extent(iw, ih);
+        let at = |x: u32, y: u32| {
+            img.pixels
+                .get((y * img.width + x) as usize)
+                .copied()
+                .unwrap_or(BORDERLESS)
+        };
+        let texels: Vec<[f32; 4]> = match shape {
+            TexShape::D2 | TexShape::Rect => img.pixels.clone(),
+            TexShape::D1 => (0..w).map(|x| at(x, 0)).collect(),
+            TexShape::D3 => {
+                let step = ih / SLICES_3D;
+                let mut v = Vec::with_capacity((w * h * d) as usize);
+                for z in 0..d {
+                    for y in 0..h {
+                        v.extend((0..w).map(|x| at(x, (y + z * step) % ih)));
+                    }
+                }
+                v
+            }
+            TexShape::Cube => {
+                let step = w / 6;
+                let mut v = Vec::with_capacity((w * h * d) as usize);
+                for f in 0..d {
+                    for y in 0..h {
+                        v.extend((0..w).map(|x| at((x + f * step) % w, y)));
+                    }
+                }
+                v
+            }
+        };
+        let mut t = Texture {
+            shape,
+            format,
+            levels: vec![Level::new(w, h, d, texels)],
+            sampler,
+        };
+        t.quantize();
+        t
+    }
+
+    /// Whether sampling this texture with `target` reads its texels (else the unit reads
+    /// as incomplete: (0, 0, 0, 1)).
+    pub fn fits(&self, target: TexTarget) -> bool {
+        !self.levels.is_empty() && target_fits(self, target)
     }
 
     /// Applies the storage format to every texel (RGBA8 quantisation).
@@ -598,6 +734,13 @@ fn filtered(
 ) -> [f32; 4] {
     let smp = tex.sampler;
     let base = &tex.levels[0];
+    // Cube faces clamp to their edges whatever the wrap mode (llvmpipe, seamless filtering
+    // off: a face's neighbour texels are never its own opposite edge).
+    let wrap = if tex.shape == TexShape::Cube {
+        Wrap::ClampToEdge
+    } else {
+        smp.wrap
+    };
     let c_switch = if smp.mag == Filter::Linear && smp.mip == MipFilter::Nearest {
         0.5
     } else {
@@ -605,14 +748,12 @@ fn filtered(
     };
     let maxlev = (nlev - 1) as f32;
     if !(lam > c_switch) {
-        sample_level(base, slice, c3, dims_eff, smp.mag, smp.wrap, normalized)
+        sample_level(base, slice, c3, dims_eff, smp.mag, wrap, normalized)
     } else if nlev == 1 {
-        sample_level(base, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
+        sample_level(base, slice, c3, dims_eff, smp.min, wrap, normalized)
     } else {
         match smp.mip {
-            MipFilter::None => {
-                sample_level(base, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
-            }
+            MipFilter::None => sample_level(base, slice, c3, dims_eff, smp.min, wrap, normalized),
             MipFilter::Nearest => {
                 let d = if lam <= 0.5 {
                     0.0
@@ -620,7 +761,7 @@ fn filtered(
                     ((lam + 0.5).ceil() - 1.0).min(maxlev)
                 };
                 let lv = &tex.levels[d.max(0.0) as usize];
-                sample_level(lv, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
+                sample_level(lv, slice, c3, dims_eff, smp.min, wrap, normalized)
             }
             MipFilter::Linear => {
                 let lam = lam.min(maxlev);
@@ -633,7 +774,7 @@ fn filtered(
                     c3,
                     dims_eff,
                     smp.min,
-                    smp.wrap,
+                    wrap,
                     normalized,
                 );
                 if f > 0.0 && d2 > d1 {
@@ -643,7 +784,7 @@ fn filtered(
                         c3,
                         dims_eff,
                         smp.min,
-                        smp.wrap,
+                        wrap,
                         normalized,
                     );
                     lerp4(f, a, b)
