@@ -875,6 +875,80 @@ mod tests {
         );
     }
 
+    /// arbref's README, "Texture targets", texel by texel, on a non-square image.
+    #[test]
+    fn shapes_take_the_texels_arbref_gives_them() {
+        let img = crate::pattern::generate(&crate::pattern::Pattern::Noise(3), 13, 9);
+        let at = |x: u32, y: u32| img.pixels[(y * 13 + x) as usize];
+        let make = |s| Texture::from_image(&img, s, TexFormat::Rgba32F, Sampler::default());
+        let texel = |t: &Texture, x: u32, y: u32, z: u32| {
+            let l = &t.levels[0];
+            l.texels[((z * l.height + y) * l.width + x) as usize]
+        };
+        let d1 = make(TexShape::D1);
+        assert_eq!((d1.levels[0].width, d1.levels[0].height), (13, 1));
+        assert!((0..13).all(|x| texel(&d1, x, 0, 0) == at(x, 0)));
+        for s in [TexShape::D2, TexShape::Rect] {
+            let t = make(s);
+            assert_eq!(t.shape, s);
+            assert_eq!(t.levels[0].texels, img.pixels);
+        }
+        let d3 = make(TexShape::D3);
+        let l = &d3.levels[0];
+        assert_eq!((l.width, l.height, l.depth), (13, 9, 4));
+        for z in 0..4 {
+            for y in 0..9 {
+                for x in 0..13 {
+                    assert_eq!(texel(&d3, x, y, z), at(x, (y + z * 2) % 9));
+                }
+            }
+        }
+        let cube = make(TexShape::Cube);
+        let l = &cube.levels[0];
+        assert_eq!((l.width, l.height, l.depth), (9, 9, 6));
+        for f in 0..6 {
+            for y in 0..9 {
+                for x in 0..9 {
+                    assert_eq!(texel(&cube, x, y, f), at((x + f) % 9, y));
+                }
+            }
+        }
+        assert_eq!(TexShape::Cube.describe(13, 9), "CUBE six 9×9 faces");
+        assert_eq!(TexShape::from_name("CUBE"), Some(TexShape::Cube));
+        assert_eq!(TexShape::of_target(TexTarget::Shadow2D), TexShape::D2);
+        assert!(cube.fits(TexTarget::Cube) && !cube.fits(TexTarget::T2D));
+    }
+
+    /// Linear filtering at a cube face's edge reads the edge texel again, even with repeat
+    /// (llvmpipe: no wrap onto the face's opposite edge).
+    #[test]
+    fn cube_faces_clamp_to_their_edges() {
+        let img = crate::image::Image {
+            width: 2,
+            height: 2,
+            pixels: vec![[0.0; 4], [1.0; 4], [0.0; 4], [1.0; 4]],
+        };
+        let sample = |wrap| {
+            let smp = Sampler::new(Filter::Linear, wrap);
+            let t = Texture::from_image(&img, TexShape::Cube, TexFormat::Rgba32F, smp);
+            // +Z face, s = 1 (its right edge: texel x = 1 of the first face).
+            let c = rows([0.999_999, 0.0, 1.0, 1.0]);
+            let mut out = [[0.0; LANES]; 4];
+            sample_batch(
+                Some(&t),
+                TexKind::Tex,
+                TexTarget::Cube,
+                [&c[0], &c[1], &c[2], &c[3]],
+                None,
+                true,
+                refs(&mut out),
+            );
+            out[0][0]
+        };
+        assert_eq!(sample(Wrap::ClampToEdge), 1.0);
+        assert_eq!(sample(Wrap::Repeat), 1.0);
+    }
+
     #[test]
     fn cube_faces_follow_the_gl_table() {
         assert_eq!(cube_face(1.0, 0.0, 0.0), (0, 0.5, 0.5));
