@@ -129,9 +129,15 @@ impl TexShape {
         }
     }
 
-    /// In words, for people: "3D 256×256×4".
+    /// In words, for people, the texture [`Texture::from_image`] makes of a `w`×`h` image:
+    /// "3D 256×256×4", "CUBE six 256×256 faces".
     pub fn describe(self, w: u32, h: u32) -> String {
         let (w, h, d) = self.extent(w, h);
+        self.describe_extent(w, h, d)
+    }
+
+    /// In words, for people, a texture of this shape and level-0 size.
+    pub fn describe_extent(self, w: u32, h: u32, d: u32) -> String {
         match self {
             TexShape::D1 => format!("1D {w}"),
             TexShape::D2 => format!("2D {w}×{h}"),
@@ -292,6 +298,15 @@ impl Texture {
         };
         t.quantize();
         t
+    }
+
+    /// Its shape and size in words ("CUBE six 8×8 faces").
+    pub fn describe(&self) -> String {
+        let (w, h, d) = self
+            .levels
+            .first()
+            .map_or((0, 0, 0), |l| (l.width, l.height, l.depth));
+        self.shape.describe_extent(w, h, d)
     }
 
     /// Whether sampling this texture with `target` reads its texels (else the unit reads
