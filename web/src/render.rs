@@ -8,6 +8,7 @@
 
 use crate::analysis::{Analysis, Trust};
 use crate::doc::{Doc, ParamKey, Pattern, TexSpec, ViewMap};
+use hoist_asm::ir::TexTarget;
 use hoist_asm::{Program, Stage};
 use hoist_raster::image::{Image, ToRgba8, Verdict};
 use hoist_raster::job::Progress;
@@ -15,7 +16,7 @@ use hoist_raster::scene::{
     self, Command, ParamKind, ProgramPair, RunOptions, Scene, SceneJob, SceneResult, TexOptions,
     TexSource,
 };
-use hoist_raster::texture::TexShape;
+use hoist_raster::texture::{self, TexShape};
 use hoist_raster::{Caps, Filter, Geometry, Sampler, TargetFormat, TexFormat, Wrap, pattern};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -51,8 +52,11 @@ pub fn caps() -> Caps {
     }
 }
 
-/// The texture command of a unit's settings.
-pub fn texture_command(spec: &TexSpec, images: &Images) -> Command {
+/// The texture command of a unit's settings, for a unit sampled as `target`: the image
+/// made a texture of the target's shape as `hoist render --texture-target` and arbref make
+/// it (a cube map of six faces, a 3D texture of four slices, ...), in the format the
+/// target gets (`texture::format_for_target`: where a shadow target's depth format goes).
+pub fn texture_command(spec: &TexSpec, target: TexTarget, images: &Images) -> Command {
     let src = match (spec.pattern, images.get(&spec.unit)) {
         (Pattern::Image, Some(_)) => TexSource::Image(image_name(spec.unit)),
         (p, _) => {
@@ -69,25 +73,54 @@ pub fn texture_command(spec: &TexSpec, images: &Images) -> Command {
     } else {
         Filter::Nearest
     };
-    let wrap = if spec.repeat {
+    let shape = TexShape::of_target(target);
+    // Rectangles have no repeat in GL (arbref clamps them too).
+    let wrap = if spec.repeat && shape != TexShape::Rect {
         Wrap::Repeat
     } else {
         Wrap::ClampToEdge
+    };
+    let format = if spec.rgba8 {
+        TexFormat::Rgba8
+    } else {
+        TexFormat::Rgba32F
     };
     Command::Texture(
         spec.unit,
         src,
         TexOptions {
             sampler: Sampler::new(filter, wrap),
-            format: if spec.rgba8 {
-                TexFormat::Rgba8
-            } else {
-                TexFormat::Rgba32F
-            },
-            shape: TexShape::D2,
+            format: texture::format_for_target(target, format),
+            shape,
             mipmap: false,
         },
     )
+}
+
+/// Units `targets` samples with a target no texture the scene binds to them fits: they read
+/// GL's incomplete texture, (0, 0, 0, 1). One line each, for people.
+pub fn unsupplied(sc: &Scene, targets: &[(u8, TexTarget)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for &(u, t) in targets {
+        let bound: Vec<TexShape> = sc
+            .commands
+            .iter()
+            .filter_map(|(_, c)| match c {
+                Command::Texture(cu, _, o) if *cu == u => Some(o.shape),
+                _ => None,
+            })
+            .collect();
+        let why = match bound.first() {
+            None => "it has no texture".to_string(),
+            Some(_) if bound.iter().any(|s| s.fits(t)) => continue,
+            Some(s) => format!("it holds a {} texture", s.name().to_ascii_uppercase()),
+        };
+        out.push(format!(
+            "texture unit {u} is sampled as {} but {why}: it reads (0, 0, 0, 1)",
+            t.arb_name()
+        ));
+    }
+    out
 }
 
 fn param_command(key: ParamKey, value: [f32; 4]) -> Command {
@@ -140,8 +173,14 @@ pub fn scene_binds(scene: &Scene, unit: u8) -> bool {
 }
 
 /// The scene a document renders, before programs are put in: its own scene (parsed), or
-/// the GPGPU quad on a float target. Inputs-panel overrides are applied.
-pub fn base_scene(doc: &Doc, units: &[u8], images: &Images) -> Result<Scene, String> {
+/// the GPGPU quad on a float target. Inputs-panel overrides are applied; every unit
+/// `targets` samples gets a texture of its target's shape (the first target of a unit
+/// sampled as two: [`unsupplied`] names the other).
+pub fn base_scene(
+    doc: &Doc,
+    targets: &[(u8, TexTarget)],
+    images: &Images,
+) -> Result<Scene, String> {
     let inputs = &doc.inputs;
     let (w, h) = (inputs.width, inputs.height);
     let mut sc = match &doc.scene {
@@ -169,10 +208,12 @@ pub fn base_scene(doc: &Doc, units: &[u8], images: &Images) -> Result<Scene, Str
     // Textures: explicit settings replace the scene's bindings of that unit; units the
     // scene leaves unbound get their (default) settings up front.
     let mut front = Vec::new();
-    for &u in units {
+    let mut units: Vec<(u8, TexTarget)> = targets.to_vec();
+    units.dedup_by_key(|(u, _)| *u);
+    for &(u, target) in &units {
         let explicit = inputs.textures.iter().find(|t| t.unit == u);
         if !scene_binds(&sc, u) || explicit.is_some() {
-            let cmd = texture_command(&inputs.texture(u), images);
+            let cmd = texture_command(&inputs.texture(u), target, images);
             let mut replaced = false;
             for (_, c) in &mut sc.commands {
                 if matches!(c, Command::Texture(cu, src, _) if *cu == u && !matches!(src, TexSource::Target(_)))
@@ -219,6 +260,8 @@ pub struct Plan {
     /// The target shown and compared.
     pub display: String,
     pub images: BTreeMap<String, Vec<u8>>,
+    /// Units sampled with a target no texture fits ([`unsupplied`]).
+    pub unsupplied: Vec<String>,
 }
 
 fn with_pair(mut sc: Scene, vp: &Program, fp: &Program) -> Scene {
@@ -235,7 +278,8 @@ pub fn plan(doc: &Doc, a: &Analysis, images: &Images) -> Result<Option<Plan>, St
     let Some((v, f)) = a.original_pair() else {
         return Ok(None);
     };
-    let base = base_scene(doc, &a.units, images)?;
+    let base = base_scene(doc, &a.targets, images)?;
+    let unsupplied = unsupplied(&base, &a.targets);
     let with_outcome = a
         .outcome
         .as_ref()
@@ -258,6 +302,7 @@ pub fn plan(doc: &Doc, a: &Analysis, images: &Images) -> Result<Option<Plan>, St
             .iter()
             .map(|(u, b)| (image_name(*u), (**b).clone()))
             .collect(),
+        unsupplied,
     }))
 }
 
@@ -317,6 +362,10 @@ pub struct Rendered {
     /// What causes a DIFFERENT verdict (`crate::guidance`).
     #[serde(default)]
     pub guidance: Option<crate::guidance::Guidance>,
+    /// Texture units sampled with a target no texture fits ([`unsupplied`]): they read
+    /// (0, 0, 0, 1), so an agreeing verdict proves little about them.
+    #[serde(default)]
+    pub unsupplied: Vec<String>,
 }
 
 impl Rendered {
@@ -344,6 +393,7 @@ impl Rendered {
             ms_optimized,
             weak: None,
             guidance: None,
+            unsupplied: task.plan.unsupplied.clone(),
         }
     }
 
@@ -359,6 +409,7 @@ impl Rendered {
             ms_optimized: 0.0,
             weak: None,
             guidance: None,
+            unsupplied: Vec::new(),
         }
     }
 
@@ -661,6 +712,9 @@ pub fn rendered_view(r: &Rendered, tolerance: f32, trust: Option<&Trust>) -> Opt
         && matches!(view.kind, VerdictKind::Identical | VerdictKind::Equivalent)
     {
         view.detail = format!("{} (the verdict alone: {})", w.advice(), view.headline);
+        if w == crate::guidance::Weak::Unsupplied && !r.unsupplied.is_empty() {
+            view.detail = format!("{}; {}", r.unsupplied.join("; "), view.detail);
+        }
         view.headline = w.headline().into();
         view.kind = VerdictKind::ProvesLittle;
     }
@@ -1100,7 +1154,12 @@ mod tests {
             index: 2,
         };
         d.inputs.set_param(key, [5.0; 4]);
-        let sc = base_scene(&d, &[0, 1], &Images::new()).unwrap();
+        let sc = base_scene(
+            &d,
+            &[(0, TexTarget::T2D), (1, TexTarget::T2D)],
+            &Images::new(),
+        )
+        .unwrap();
         assert_eq!(sc.window, (64, 32));
         assert_eq!(scene_param(&sc, key), Some([5.0; 4]));
         // Unit 0 keeps the scene's gradient; unit 1 (unbound) gets the default checker.
@@ -1116,7 +1175,7 @@ mod tests {
             pattern: Pattern::Noise,
             ..TexSpec::new(0)
         });
-        let sc = base_scene(&d, &[0], &Images::new()).unwrap();
+        let sc = base_scene(&d, &[(0, TexTarget::T2D)], &Images::new()).unwrap();
         assert!(sc.commands.iter().any(|(_, c)| matches!(
             c,
             Command::Texture(0, TexSource::Pattern(pattern::Pattern::Noise(_), ..), _)

@@ -526,8 +526,20 @@ fn cube_face(x: f32, y: f32, z: f32) -> (u32, f32, f32) {
 }
 
 fn target_fits(tex: &Texture, target: TexTarget) -> bool {
+    tex.shape.fits(target)
+}
+
+impl TexShape {
+    /// Whether a lookup with `target` reads a texture of this shape (else it reads GL's
+    /// incomplete texture, (0, 0, 0, 1)).
+    pub fn fits(self, target: TexTarget) -> bool {
+        shape_fits(self, target)
+    }
+}
+
+fn shape_fits(shape: TexShape, target: TexTarget) -> bool {
     matches!(
-        (tex.shape, target),
+        (shape, target),
         (TexShape::D1 | TexShape::D2, TexTarget::T1D | TexTarget::T2D)
             | (TexShape::Rect, TexTarget::Rect)
             | (TexShape::D2, TexTarget::Rect)
