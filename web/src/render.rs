@@ -7,7 +7,7 @@
 //! difference heat map).
 
 use crate::analysis::{Analysis, Trust};
-use crate::doc::{Doc, ParamKey, Pattern, TexSpec, ViewMap};
+use crate::doc::{Doc, Inputs, ParamKey, Pattern, TexSpec, ViewMap};
 use hoist_asm::ir::TexTarget;
 use hoist_asm::{Program, Stage};
 use hoist_raster::image::{Image, ToRgba8, Verdict};
@@ -169,6 +169,59 @@ pub fn scene_param(scene: &Scene, key: ParamKey) -> Option<[f32; 4]> {
 pub fn scene_binds(scene: &Scene, unit: u8) -> bool {
     scene.commands.iter().any(|(_, c)| {
         matches!(c, Command::Texture(u, src, _) if *u == unit && !matches!(src, TexSource::Target(_)))
+    })
+}
+
+/// What a texture unit is sampled as and what the draw gives it, for the Inputs panel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitTexture {
+    /// The target the unit is sampled as (the first, for a unit sampled as two).
+    pub target: TexTarget,
+    /// The texture in words: "CUBE six 256×256 faces", "as the scene binds it".
+    pub shape: String,
+    /// Why lookups of this unit read (0, 0, 0, 1), when they do (`render::unsupplied`).
+    pub flag: Option<String>,
+}
+
+/// The target and texture of unit `u` of an analysis, given the document's inputs and its
+/// parsed scene (`None` for a bare pair).
+pub fn unit_texture(
+    a: &Analysis,
+    inputs: &Inputs,
+    scene: Option<&Scene>,
+    u: u8,
+) -> Option<UnitTexture> {
+    let targets: Vec<(u8, TexTarget)> =
+        a.targets.iter().copied().filter(|(x, _)| *x == u).collect();
+    let &(_, target) = targets.first()?;
+    let explicit = inputs.textures.iter().any(|t| t.unit == u);
+    let from_scene = !explicit && scene.is_some_and(|s| scene_binds(s, u));
+    let shape = TexShape::of_target(target);
+    let spec = inputs.texture(u);
+    let text = if from_scene {
+        "as the scene binds it".to_string()
+    } else if spec.pattern == Pattern::Image {
+        format!("{} made of the picture", shape.name().to_ascii_uppercase())
+    } else {
+        shape.describe(spec.size, spec.size)
+    };
+    // The flag: what the draw's scene binds, checked against every target of the unit.
+    let flag = scene
+        .filter(|_| from_scene)
+        .map(|s| unsupplied(s, &targets))
+        .unwrap_or_else(|| {
+            let supplied = Scene {
+                commands: vec![(0, texture_command(&spec, target, &Default::default()))],
+                ..Scene::default()
+            };
+            unsupplied(&supplied, &targets)
+        })
+        .into_iter()
+        .next();
+    Some(UnitTexture {
+        target,
+        shape: text,
+        flag,
     })
 }
 
@@ -824,9 +877,17 @@ pub fn heat_color(d: f32) -> [u8; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::analyze;
+    use crate::analysis::{analyze, parse};
     use crate::doc::Doc;
     use hoist_asm::ir::ConstBinding;
+
+    fn doc(vp: &str, fp: &str) -> Doc {
+        Doc {
+            vp: vp.into(),
+            fp: fp.into(),
+            ..Doc::default()
+        }
+    }
 
     fn fig3() -> Doc {
         let mut d = Doc {
@@ -1180,5 +1241,111 @@ mod tests {
             c,
             Command::Texture(0, TexSource::Pattern(pattern::Pattern::Noise(_), ..), _)
         )));
+    }
+    /// The issue's lighting pair: a direction normalised through a cube map (unit 0), a
+    /// 3D lookup (unit 1) and a 1D ramp (unit 2).
+    const CUBE_VP: &str = "!!ARBvp1.0\nMOV result.position, vertex.position;\n\
+        MOV result.texcoord[0], vertex.texcoord[0];\nEND\n";
+    const CUBE_FP: &str = "!!ARBfp1.0\nTEMP d, n, v, r;\nMAD d, fragment.texcoord[0], 2, -1;\n\
+        MOV d.z, 0.4;\nTEX n, d, texture[0], CUBE;\nTEX v, fragment.texcoord[0], texture[1], 3D;\n\
+        TEX r, fragment.texcoord[0], texture[2], 1D;\nDP3 n.w, n, v;\nMAD result.color, n, v, r.w;\nEND\n";
+
+    fn rendered(d: &Doc) -> Box<crate::render::Rendered> {
+        let t0 = std::time::Instant::now();
+        let mut r = crate::engine::Runner::new(
+            crate::engine::Job {
+                id: 1,
+                doc: d.clone(),
+                images: Default::default(),
+                fail: None,
+                force: None,
+            },
+            Box::new(move || t0.elapsed().as_secs_f64() * 1e3),
+        );
+        r.run_to_end()
+            .into_iter()
+            .find_map(|e| match e {
+                crate::engine::Event::Rendered { rendered, .. } => Some(rendered),
+                _ => None,
+            })
+            .expect("a render")
+    }
+
+    /// Every unit gets a texture of the shape its target samples, named as such in the
+    /// Inputs panel; the cube-map pair renders varied colours, not the incomplete
+    /// texture's constant black, and nothing is flagged.
+    #[test]
+    fn every_target_gets_a_texture_of_its_shape() {
+        let mut d = doc(CUBE_VP, CUBE_FP);
+        (d.inputs.width, d.inputs.height) = (24, 24);
+        let a = parse(&d);
+        assert_eq!(
+            a.targets,
+            [
+                (0, TexTarget::Cube),
+                (1, TexTarget::T3D),
+                (2, TexTarget::T1D)
+            ]
+        );
+        let shapes: Vec<(String, String, Option<String>)> = [0, 1, 2]
+            .map(|u| {
+                let t = unit_texture(&a, &d.inputs, None, u).unwrap();
+                (t.target.arb_name().to_string(), t.shape, t.flag)
+            })
+            .to_vec();
+        assert_eq!(
+            shapes,
+            [
+                ("CUBE".into(), "CUBE six 256×256 faces".into(), None),
+                ("3D".into(), "3D 256×256×4".into(), None),
+                ("1D".into(), "1D 256".into(), None),
+            ]
+        );
+        let r = rendered(&d);
+        assert!(r.unsupplied.is_empty(), "{:?}", r.unsupplied);
+        let img = r.images()[0].expect("rendered");
+        assert!(!crate::guidance::is_constant(img));
+        let black = img.pixels.iter().filter(|p| p[..3] == [0.0; 3]).count();
+        assert!(black < img.pixels.len() / 2, "{black} black pixels");
+        assert_ne!(r.weak, Some(crate::guidance::Weak::Unsupplied));
+        // Randomised inputs keep the shapes (noise of the same target).
+        let mut e = d.clone();
+        crate::supplied::randomize(&mut e.inputs, &a, 3);
+        let t = unit_texture(&a, &e.inputs, None, 0).unwrap();
+        assert_eq!((t.shape.as_str(), t.flag), ("CUBE six 256×256 faces", None));
+    }
+
+    /// A scene that binds a 2D texture to the unit a CUBE lookup samples is flagged in the
+    /// Inputs panel and in the render, whose agreeing verdict then proves little; choosing
+    /// a pattern for the unit supplies the cube map and clears the flag.
+    #[test]
+    fn a_target_without_its_texture_is_flagged_never_trusted() {
+        let fp = "!!ARBfp1.0\nTEMP d;\nMAD d, fragment.texcoord[0], 2, -1;\nMOV d.z, 0.4;\n\
+                  TEX result.color, d, texture[0], CUBE;\nEND\n";
+        let mut d = doc(CUBE_VP, fp);
+        d.scene = Some("[test]\nwindow rgba32f 16 16\ntexture rgbw 0 (8, 8)\ndraw quad\n".into());
+        (d.inputs.width, d.inputs.height) = (16, 16);
+        let a = parse(&d);
+        let sc = hoist_raster::scene::parse(d.scene.as_deref().unwrap(), &caps()).unwrap();
+        let t = unit_texture(&a, &d.inputs, Some(&sc), 0).unwrap();
+        assert_eq!(t.shape, "as the scene binds it");
+        let flag = t.flag.expect("flagged");
+        assert!(
+            flag.contains("sampled as CUBE but it holds a 2D texture"),
+            "{flag}"
+        );
+        let r = rendered(&d);
+        assert_eq!(r.unsupplied, [flag.clone()]);
+        assert_eq!(r.weak, Some(crate::guidance::Weak::Unsupplied));
+        let v = rendered_view(&r, 1e-4, None).unwrap();
+        assert_eq!(v.kind, VerdictKind::ProvesLittle);
+        assert!(v.detail.contains(&flag), "{}", v.detail);
+        // The Inputs panel's own pattern replaces the scene's texture: a cube map.
+        d.inputs.set_texture(TexSpec::new(0));
+        let t = unit_texture(&a, &d.inputs, Some(&sc), 0).unwrap();
+        assert_eq!((t.shape.as_str(), t.flag), ("CUBE six 256×256 faces", None));
+        let r = rendered(&d);
+        assert!(r.unsupplied.is_empty());
+        assert!(!crate::guidance::is_constant(r.images()[0].unwrap()));
     }
 }

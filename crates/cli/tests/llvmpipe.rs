@@ -280,3 +280,49 @@ fn fog_options_render_like_llvmpipe() {
     assert!(hoist_raster::compare(&a, &b).max_abs_diff() > 0.1);
     println!("fog options: {cases} programs agree with llvmpipe");
 }
+
+/// A bad `--texture-target` is an error that names it; a good one changes what a lookup
+/// of that target reads (a CUBE lookup of a unit made a cube map is not (0, 0, 0, 1)).
+#[test]
+fn texture_target_arguments_are_checked() {
+    let dir = scratch("texture-target-args");
+    let fp = dir.join("cube.fp");
+    std::fs::write(
+        &fp,
+        "!!ARBfp1.0\nTEMP d;\nMAD d, fragment.texcoord[0], 2, -1;\nMOV d.z, 0.5;\n\
+         TEX result.color, d, texture[0], CUBE;\nEND\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "render",
+            "-q",
+            "--fp",
+            fp.to_str().unwrap(),
+            "--size",
+            "8x8",
+        ];
+        args.extend_from_slice(&["--texture", "0", "gradient@8x8"]);
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_hoist"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    for (bad, says) in [
+        (["--texture-target", "0", "sphere"], "is not a target"),
+        (["--texture-target", "40", "cube"], "is not a unit"),
+    ] {
+        let o = run(&bad);
+        assert_eq!(o.status.code(), Some(1), "{bad:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(says), "{bad:?}");
+    }
+    let probe = |extra: &[&str]| {
+        let o = run(&[extra, &["--probe", "4,4"]].concat());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    assert!(probe(&[]).contains("probe (4,4): 0 0 0 1"));
+    let cube = probe(&["--texture-target", "0", "cube"]);
+    assert!(!cube.contains("probe (4,4): 0 0 0 1"), "{cube}");
+}

@@ -177,7 +177,7 @@ fn texture_unit(p: &InputsProps, u: u8, errors: &Errors, readers: &Readers) -> H
     let used = p
         .analysis
         .as_ref()
-        .and_then(|a| crate::supplied::unit_texture(a, &p.inputs, p.scene.as_deref(), u));
+        .and_then(|a| render::unit_texture(a, &p.inputs, p.scene.as_deref(), u));
     let legend = match &used {
         Some(t) => format!("texture unit {u} · {}", t.target.arb_name()),
         None => format!("texture unit {u}"),
