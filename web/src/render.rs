@@ -1335,7 +1335,7 @@ mod tests {
             "{flag}"
         );
         let r = rendered(&d);
-        assert_eq!(r.unsupplied, [flag.clone()]);
+        assert_eq!(r.unsupplied, std::slice::from_ref(&flag));
         assert_eq!(r.weak, Some(crate::guidance::Weak::Unsupplied));
         let v = rendered_view(&r, 1e-4, None).unwrap();
         assert_eq!(v.kind, VerdictKind::ProvesLittle);
