@@ -48,6 +48,7 @@ pub mod draw;
 pub mod error;
 pub mod eval64;
 pub mod exec;
+pub mod fog;
 pub mod glstate;
 pub mod image;
 pub mod jit;
