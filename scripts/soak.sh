@@ -8,4 +8,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-1000}"
 shift || true
-exec cargo run --quiet --profile soak -p hoist-verify --bin hoist-soak -- "$n" "$@"
+exec cargo run --quiet --profile soak -p hoist-verify --features cli --bin hoist-soak -- "$n" "$@"

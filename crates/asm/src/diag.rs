@@ -21,12 +21,90 @@ pub enum Severity {
     Error,
 }
 
+/// A diagnostic's stable code: a letter (`E` error, `W` warning) and four digits, `E0102`.
+/// Compared as a value ([`Code::TARGET_LIMIT`] and the like name the codes code looks for);
+/// written and read as its text.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Code {
+    letter: u8,
+    number: u16,
+}
+
+impl Code {
+    /// A program over its ARB target's limits (the CLI and the page offer a larger target).
+    pub const TARGET_LIMIT: Code = Code::new("E0301");
+    /// More temporaries than the profile's limit (`passes::fit` fixes it).
+    pub const TEMP_LIMIT: Code = Code::new("E0302");
+
+    /// The code written `text`; panics unless it is a capital letter and four digits (codes
+    /// are constants of the front ends).
+    pub const fn new(text: &str) -> Code {
+        match Code::parse(text) {
+            Some(c) => c,
+            None => panic!("a diagnostic code is a capital letter and four digits"),
+        }
+    }
+
+    pub const fn parse(text: &str) -> Option<Code> {
+        let b = text.as_bytes();
+        if b.len() != 5 || !b[0].is_ascii_uppercase() {
+            return None;
+        }
+        let mut number = 0u16;
+        let mut i = 1;
+        while i < 5 {
+            if !b[i].is_ascii_digit() {
+                return None;
+            }
+            number = number * 10 + (b[i] - b'0') as u16;
+            i += 1;
+        }
+        Some(Code {
+            letter: b[0],
+            number,
+        })
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{:04}", self.letter as char, self.number)
+    }
+}
+
+impl std::fmt::Debug for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "\"{self}\"")
+    }
+}
+
+/// Tests compare a code with its text.
+impl PartialEq<&str> for Code {
+    fn eq(&self, other: &&str) -> bool {
+        Code::parse(other) == Some(*self)
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Code {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Code, D::Error> {
+        let text = String::deserialize(d)?;
+        Code::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("`{text}` is not a diagnostic code")))
+    }
+}
+
 /// A message about a span of program text.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     /// Stable code, e.g. `E0102`.
-    pub code: String,
+    pub code: Code,
     pub message: String,
     pub span: Span,
     /// Label under the primary span.
@@ -41,7 +119,7 @@ impl Diagnostic {
     pub fn error(code: &str, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
-            code: code.into(),
+            code: Code::new(code),
             message: message.into(),
             span,
             label: String::new(),
@@ -199,7 +277,7 @@ fn to_codespan(d: &Diagnostic, len: usize) -> CsDiagnostic<()> {
     if let Some(h) = &d.hint {
         notes.push(format!("help: {h}"));
     }
-    cs.with_code(d.code.clone())
+    cs.with_code(d.code.to_string())
         .with_message(d.message.clone())
         .with_labels(labels)
         .with_notes(notes)
@@ -227,6 +305,24 @@ pub fn render(diags: &[Diagnostic], file_name: &str, source: &str, color: bool) 
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))] // serde_json is a native dev-dependency
+    fn codes_are_values_written_as_text() {
+        let c = Code::new("E0302");
+        assert_eq!(c, Code::TEMP_LIMIT);
+        assert_ne!(c, Code::TARGET_LIMIT);
+        assert_eq!(c.to_string(), "E0302");
+        assert_eq!(Code::new("W0007").to_string(), "W0007");
+        for bad in ["", "E302", "e0302", "E03020", "E03x2"] {
+            assert_eq!(Code::parse(bad), None, "{bad}");
+        }
+        let json = serde_json::to_string(&c).unwrap();
+        assert_eq!(json, "\"E0302\"");
+        assert_eq!(serde_json::from_str::<Code>(&json).unwrap(), c);
+        assert!(serde_json::from_str::<Code>("\"x\"").is_err());
+    }
+
     use super::*;
 
     #[test]

@@ -1,11 +1,11 @@
 //! The scene model: programs, textures, commands and the scene that holds them, as
 //! [`super::parse`] reads them and [`super::run`] executes them.
 
+use crate::draw::{Geometry, TargetFormat};
 use crate::error::RenderError;
 use crate::pattern::Pattern;
 use crate::raster::CompiledProgram;
 use crate::texture::{Sampler, TexFormat, TexShape};
-use crate::draw::{Geometry, TargetFormat};
 use hoist_asm::{Program, Stage};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -62,6 +62,15 @@ pub struct TexOptions {
     pub format: TexFormat,
     pub shape: TexShape,
     pub mipmap: bool,
+}
+
+/// One `fog` command.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FogSetting {
+    Color([f32; 4]),
+    Density(f32),
+    Start(f32),
+    End(f32),
 }
 
 /// A `[test]` command.
@@ -130,6 +139,9 @@ pub enum Command {
     /// `use program [NAME]`.
     Use(String),
     Tolerance(f32),
+    /// `fog color r g b a`, `fog density d`, `fog start s`, `fog end e`: GL's fog state,
+    /// what `state.fog.*` read and the ARB fog options apply.
+    Fog(FogSetting),
     /// `compare A B [T]`: a probe that passes when two targets agree within T (default 0:
     /// bit-identical; NaN equals NaN).
     Compare(String, String, f32, String),
@@ -226,87 +238,4 @@ pub(super) fn serr(line: u32, message: impl Into<String>) -> RenderError {
 }
 
 /// The compiled vertex and fragment programs of a pair.
-type CompiledPair = (Option<Arc<CompiledProgram>>, Option<Arc<CompiledProgram>>);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::draw::Caps;
-
-    #[test]
-    fn floats_parse_like_piglit() {
-        assert_eq!(parse_floats("(0.5, 1,2 ;").unwrap(), vec![0.5, 1.0, 2.0]);
-        let v = parse_floats("(INF, -INF, NAN, 01)").unwrap();
-        assert!(v[0].is_infinite() && v[1] < 0.0 && v[2].is_nan() && v[3] == 1.0);
-        assert!(parse_floats("1 x").is_err());
-    }
-
-    #[test]
-    fn malformed_scenes_report_lines() {
-        let caps = Caps::default();
-        let e = parse("[test]\nclear\nprobe all rgba 1 2\n", &caps).unwrap_err();
-        assert_eq!(e, serr(3, "probe expects 4 numbers, found 2"));
-        let e = parse("[vertex program]\n!!ARBvp1.0\nEND\n", &caps).unwrap_err();
-        assert!(matches!(e, RenderError::Scene { line: 1, .. }), "{e:?}");
-        let e = parse("[test]\nwindow 100000 10\n", &caps).unwrap_err();
-        assert!(matches!(e, RenderError::Scene { line: 2, .. }));
-        let e = parse("[test]\nrepeat 3\ndraw quad\n", &caps).unwrap_err();
-        assert!(matches!(e, RenderError::Scene { line: 2, .. }));
-        let e = parse("[test]\nrepeat 100000000\ndraw quad\nend\n", &caps).unwrap_err();
-        assert!(matches!(e, RenderError::Scene { line: 4, .. }));
-        let e = parse("[bogus]\n[test]\n", &caps).unwrap_err();
-        assert!(matches!(e, RenderError::Scene { line: 1, .. }));
-    }
-
-    #[test]
-    fn fixed_function_scene_clears_draws_and_probes() {
-        let caps = Caps::default();
-        let s = parse(
-            "[test]\nclear color 0 0 1 1\nclear\ncolor 0 1 0 1\ndraw rect -1 -1 1 2\n\
-             probe rgba 10 10 0 1 0 1\nprobe rgba 200 10 0 0 1 1\nprobe all rgba 0 0 1 1\n",
-            &caps,
-        )
-        .unwrap();
-        let r = run(&s, &RunOptions::default()).unwrap();
-        let pass: Vec<bool> = r.probes.iter().map(|p| p.pass).collect();
-        assert_eq!(pass, vec![true, true, false]);
-        assert_eq!(r.stats.fragment_invocations, 125 * 250);
-    }
-
-    #[test]
-    fn host_attributes_and_matrices_reach_the_vertex_program() {
-        let caps = Caps::default();
-        let text = "[vertex program]\n!!ARBvp1.0\nDP4 result.position.x, state.matrix.mvp.row[0], vertex.position;\n\
-             DP4 result.position.y, state.matrix.mvp.row[1], vertex.position;\n\
-             DP4 result.position.z, state.matrix.mvp.row[2], vertex.position;\n\
-             DP4 result.position.w, state.matrix.mvp.row[3], vertex.position;\n\
-             MOV result.texcoord[0], vertex.normal;\nEND\n\
-             [fragment program]\n!!ARBfp1.0\nMOV result.color, fragment.texcoord[0];\nEND\n\
-             [test]\nwindow rgba32f 8 8\ndraw quad\n";
-        let mut s = parse(text, &caps).unwrap();
-        let at = s.commands.len() - 1;
-        let r = run(&s, &RunOptions::default()).unwrap();
-        // The default normal is +z.
-        assert_eq!(r.targets["window"].get(4, 4), Some([0.0, 0.0, 1.0, 1.0]));
-        let mut half = crate::glstate::IDENTITY;
-        half[0][0] = 0.5;
-        s.commands
-            .insert(at, (0, Command::Attrib(2, [0.25, 0.5, 0.75, 1.0])));
-        s.commands.insert(
-            at,
-            (
-                0,
-                Command::Matrix {
-                    projection: true,
-                    m: half,
-                },
-            ),
-        );
-        let r = run(&s, &RunOptions::default()).unwrap();
-        let img = &r.targets["window"];
-        assert_eq!(img.get(4, 4), Some([0.25, 0.5, 0.75, 1.0]));
-        // The projection halves x: the quad covers the middle half of the columns only.
-        assert_eq!(img.get(0, 4), Some([0.0; 4]));
-        assert_eq!(img.get(3, 4), Some([0.25, 0.5, 0.75, 1.0]));
-    }
-}
+pub(super) type CompiledPair = (Option<Arc<CompiledProgram>>, Option<Arc<CompiledProgram>>);

@@ -11,7 +11,7 @@ use super::arb;
 use super::builder::{
     BIG, Class, Cond, DstReg, Gen, HOST, Info, Mods, Port, Ports, Req, Swz, Val, Want,
 };
-use super::{Iface, Rng, VKind, Varying};
+use super::common::{Iface, Rng, VKind, Varying};
 use hoist_asm::{Op, Profile};
 
 /// The ARBvp1.0 opcodes the generic step draws (ARL and SWZ have their own steps).
@@ -72,7 +72,7 @@ struct Task {
     mask: u8,
     mag: f32,
     w_pos: bool,
-    form: super::varyings::VForm,
+    form: super::common::VForm,
 }
 
 pub(super) fn generate(rng: Rng, iface: &Iface) -> String {
@@ -222,7 +222,7 @@ impl Vp<'_> {
                     mask,
                     mag,
                     w_pos: false,
-                    form: super::varyings::VForm::Computed,
+                    form: super::common::VForm::Computed,
                 });
             }
         }
@@ -234,7 +234,7 @@ impl Vp<'_> {
                     mask: 15,
                     mag: BIG,
                     w_pos: false,
-                    form: super::varyings::VForm::Computed,
+                    form: super::common::VForm::Computed,
                 });
             }
         }
@@ -555,7 +555,7 @@ impl Vp<'_> {
     /// An interpolant of a special form (`varyings`), with the other output of its pair.
     fn special(&mut self, t: &Task, dst: &DstReg) -> bool {
         let partner = match t.form {
-            super::varyings::VForm::Shared(_) => self
+            super::common::VForm::Shared(_) => self
                 .pending
                 .iter()
                 .position(|p| p.form == t.form && p.binding != t.binding)
@@ -566,7 +566,7 @@ impl Vp<'_> {
         let done = super::varyings::write(&mut self.g, dst, t.form, t.mag, partner.as_ref());
         let own_w = matches!(
             t.form,
-            super::varyings::VForm::Unwritten | super::varyings::VForm::Constant(_)
+            super::common::VForm::Unwritten | super::common::VForm::Constant(_)
         );
         if done && t.w_pos && !own_w {
             self.positive_w(dst);

@@ -11,25 +11,8 @@
 //! it did (a form it cannot write here falls back to the ordinary computed value).
 
 use super::builder::{BIG, Class, DstReg, Gen, HOST, Info, Mods, Opnd, Port, Want};
-use super::{Rng, VKind, Varying};
+use super::common::{Rng, VForm, VKind, Varying};
 use hoist_asm::Op;
-
-/// How the vertex program fills one interpolant.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum VForm {
-    /// Whatever the generator computes.
-    Computed,
-    /// A literal.
-    Constant([f32; 4]),
-    /// A copy of a host parameter.
-    Parameter,
-    /// A value of parameters and literals only.
-    Uniform,
-    /// Not written at all.
-    Unwritten,
-    /// The same value as the other interpolant of pair `n` (written together).
-    Shared(u8),
-}
 
 /// Gives some interpolants a special form.
 pub(super) fn decorate(rng: &mut Rng, vars: &mut [Varying]) {
