@@ -244,7 +244,7 @@ fn op_name(fp: &Program, op: Op) -> String {
 
 /// Fragment-only GL state (ARB_fragment_program bindings a vertex program cannot name).
 fn fp_only_state(s: &StateRef) -> bool {
-    matches!(s, StateRef::TexEnvColor(_) | StateRef::DepthRange)
+    !s.bindable_in(hoist_asm::ir::Stage::Vertex)
 }
 
 fn reg_name(fp: &Program, r: &Read) -> String {

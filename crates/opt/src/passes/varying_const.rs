@@ -6,7 +6,7 @@
 //! which includes the components the pipeline fixes, fog's y, z, w), or every one copies a
 //! component of the same vertex parameter with the same sign. A literal goes into a literal
 //! slot. A parameter needs a fragment copy: GL state the fragment program can bind
-//! (ARB_fragment_program binds all but clip planes and point state) is bound again; a
+//! (ARB_fragment_program binds all but texgen planes, clip planes and point state) is bound again; a
 //! host parameter only with "mirror parameters", as a new fragment parameter the host sets
 //! to the vertex one's value (a [`Mirror`] with `to_fragment`).
 //!
@@ -167,10 +167,7 @@ fn refusal(cx: &PassCx, reg: Reg, reads: WriteMask, plan: &Plan) -> Option<Strin
 
 /// GL state an ARB fragment program can bind itself.
 pub fn fragment_state(s: &StateRef) -> bool {
-    !matches!(
-        s,
-        StateRef::ClipPlane(_) | StateRef::PointSize | StateRef::PointAttenuation
-    )
+    s.bindable_in(hoist_asm::ir::Stage::Fragment)
 }
 
 /// Makes operand `k` of instruction `j` read a fragment copy of a vertex parameter.

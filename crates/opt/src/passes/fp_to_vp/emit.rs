@@ -48,13 +48,7 @@ impl Consts<'_> {
                 edit::literal_slot(vp, l.value, max, Some(slot), &self.taken)
                     .ok_or(Infeasible::Constants { limit: max as u32 })?
             }
-            ConstBinding::State(s)
-                if !matches!(
-                    s,
-                    hoist_asm::state::StateRef::TexEnvColor(_)
-                        | hoist_asm::state::StateRef::DepthRange
-                ) =>
-            {
+            ConstBinding::State(s) if s.bindable_in(hoist_asm::ir::Stage::Vertex) => {
                 edit::binding_slot(vp, binding.clone(), max, None, &self.taken)
                     .ok_or(Infeasible::Constants { limit: max as u32 })?
             }
