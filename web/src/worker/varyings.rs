@@ -116,7 +116,10 @@ pub fn view(o: &Outcome, fp_source: &str, lines: &SourceLines) -> VaryingView {
             }
         }
         Carried::Input { semantic, comp } => {
-            let was = r.before.iter().find(|b| b.semantic == semantic && b.comp == comp);
+            let was = r
+                .before
+                .iter()
+                .find(|b| b.semantic == semantic && b.comp == comp);
             Cell {
                 value: was.map_or_else(|| s.name.clone(), |b| b.name.clone()),
                 source: was.map_or_else(|| s.source.clone(), |b| b.source.clone()),
@@ -233,7 +236,8 @@ mod tests {
     /// interpolators, each register's y shared, the original texcoord[0] relocated or kept.
     #[test]
     fn gauss13_packed_maps() {
-        let mut doc = crate::doc::examples::load_id("paper/gauss13-packed").expect("the example exists");
+        let mut doc =
+            crate::doc::examples::load_id("paper/gauss13-packed").expect("the example exists");
         doc.opts.mirror_params = true;
         let a = analysis::analyze(&doc);
         let o = a.optimized.as_ref().expect("optimized");
@@ -259,7 +263,9 @@ mod tests {
         );
         let pack = v.passes.iter().find(|p| p.pass == "varying_pack").unwrap();
         assert!(
-            pack.steps.iter().all(|s| s.text.starts_with("varying_pack")),
+            pack.steps
+                .iter()
+                .all(|s| s.text.starts_with("varying_pack")),
             "{pack:?}"
         );
         assert_eq!(v.passes.len(), 5);

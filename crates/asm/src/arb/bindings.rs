@@ -915,7 +915,11 @@ mod stage_tests {
                 let parses = crate::parse(&src, &crate::ParseOptions::default())
                     .into_result()
                     .is_ok();
-                assert_eq!(parses, s.bindable_in(stage), "{text} in a {stage:?} program");
+                assert_eq!(
+                    parses,
+                    s.bindable_in(stage),
+                    "{text} in a {stage:?} program"
+                );
             }
             vertex_only += usize::from(!s.bindable_in(Stage::Fragment));
             fragment_only += usize::from(!s.bindable_in(Stage::Vertex));
