@@ -243,7 +243,11 @@ mod tests {
         let o = a.optimized.as_ref().expect("optimized");
         let v = &o.varyings;
         assert_eq!(v.counts(), [(1, 2), (5, 18)], "{v:#?}");
-        let cells: Vec<&Cell> = v.after.iter().flat_map(|i| i.comps.iter().flatten()).collect();
+        let cells: Vec<&Cell> = v
+            .after
+            .iter()
+            .flat_map(|i| i.comps.iter().flatten())
+            .collect();
         assert!(cells.iter().all(|c| c.moved), "{:#?}", v.after);
         let mads: std::collections::BTreeSet<&str> = cells
             .iter()

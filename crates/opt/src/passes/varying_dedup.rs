@@ -20,10 +20,13 @@ use crate::edit;
 use crate::tracked::Tracked;
 use hoist_asm::ir::{Comp, Reg, RegFile, Swizzle, WriteMask};
 
+/// What makes two interpolant components carry the same value: source, class, clamped.
+type SameValue = (Source, Class, bool);
+
 /// Every interpolant component with a dedupable source, grouped by value.
 struct Values {
     /// (source, class) of each value, and the components carrying it.
-    values: Vec<((Source, Class, bool), Vec<(Reg, Comp)>)>,
+    values: Vec<(SameValue, Vec<(Reg, Comp)>)>,
 }
 
 impl Values {
@@ -36,7 +39,7 @@ impl Values {
             .filter(|r| matches!(r.file, RegFile::TexCoord | RegFile::Input))
             .collect();
         regs.sort_unstable();
-        let mut values: Vec<((Source, Class, bool), Vec<(Reg, Comp)>)> = Vec::new();
+        let mut values: Vec<(SameValue, Vec<(Reg, Comp)>)> = Vec::new();
         for reg in regs {
             let class = cx.facts.class(reg);
             if matches!(class, Class::Fixed | Class::Fog) {

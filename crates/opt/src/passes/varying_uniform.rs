@@ -120,6 +120,10 @@ pub fn candidate(
     (executable && insts.len() as u32 <= limit).then_some(Plan { reg, insts, lanes })
 }
 
+/// An interpolant register recomputed in the fragment program, and per component the
+/// fragment temporary component now holding it.
+type Recomputed = (Reg, [Option<(Reg, Comp)>; 4]);
+
 /// Writes the plans' instructions at the top of `fp` (renamed onto fresh temporaries,
 /// constants copied or mirrored); returns, per plan, the fragment register and lane of each
 /// interpolant component, or why it cannot.
@@ -131,7 +135,7 @@ pub fn emit(
     fp_limits: &hoist_asm::profile::Limits,
     mirror_params: bool,
     mirrors: &mut Vec<Mirror>,
-) -> Result<Vec<(Reg, [Option<(Reg, Comp)>; 4])>, String> {
+) -> Result<Vec<Recomputed>, String> {
     let mut code: Vec<hoist_asm::Inst> = Vec::new();
     // Vertex instruction -> the fragment temporary its copy writes.
     let mut temps: Vec<(u32, u16)> = Vec::new();

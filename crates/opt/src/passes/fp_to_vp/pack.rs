@@ -181,8 +181,11 @@ pub(super) struct Demand {
     pub(super) vals: Vec<Val>,
     pub(super) class: Vec<Option<Qualifier>>,
     /// (values, the staying operand reading them together, if one).
-    pub(super) groups: Vec<(Vec<usize>, Option<(u32, u8)>)>,
+    pub(super) groups: Vec<Group>,
 }
+
+/// Values read together, and the staying operand (instruction, operand) reading them, if one.
+pub(super) type Group = (Vec<usize>, Option<(u32, u8)>);
 
 impl Demand {
     fn index(&mut self, v: Val, class: Option<Qualifier>) -> usize {
@@ -408,8 +411,8 @@ fn finish(
     }
     let mut content = vec![[None; 4]; n];
     let mut class = vec![None; n];
-    for b in 0..n {
-        let ch = to_chan[b].expect("every register has a channel");
+    for (b, chan) in to_chan.iter().enumerate() {
+        let ch = chan.expect("every register has a channel");
         class[ch] = sol.class[b];
         let mut slots = sol.bins[b];
         if swizzle_free(x.fp.profile) {
