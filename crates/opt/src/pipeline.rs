@@ -196,8 +196,20 @@ pub use crate::passes::{
     fragment_live_out, fragment_swizzle_ok, is_materialize, vertex_operand_legal, vp_live_out,
 };
 
-/// Drops input/output declarations of registers neither program touches any more.
+/// Drops input/output declarations of registers neither program touches any more, except
+/// a vertex output declaration that holds a register whose unwritten `w` the fragment
+/// program reads (`analysis::presence`).
 fn prune_io(vp: &mut Program, fp: &mut Program) {
+    use crate::analysis::presence;
+    // Its own declaration (which may be what gives it its semantic), or a higher one when
+    // no instruction holds it.
+    let holding: Vec<Reg> = presence::needs(vp, fp)
+        .into_iter()
+        .filter_map(|n| {
+            presence::holding_decl(vp, n)
+                .filter(|&d| d == n || !presence::held_by_instructions(vp, n))
+        })
+        .collect();
     let used = |p: &Program, r: Reg| {
         p.insts.iter().any(|i| i.dst.as_ref().is_some_and(|d| d.reg == r) || i.src.iter().any(|s| s.reg == r))
             || p.symbols.iter().any(|s| matches!(s.kind, hoist_asm::ir::SymKind::Attrib(a) | hoist_asm::ir::SymKind::Output(a) if a == r))
@@ -207,7 +219,7 @@ fn prune_io(vp: &mut Program, fp: &mut Program) {
         .retain(|d| !d.reg.file.is_input() || used(&fp_c, d.reg) || d.reg.file == RegFile::Misc);
     let vp_c = vp.clone();
     vp.io
-        .retain(|d| !d.reg.file.is_output() || used(&vp_c, d.reg));
+        .retain(|d| !d.reg.file.is_output() || used(&vp_c, d.reg) || holding.contains(&d.reg));
 }
 
 /// The R600-motivated peepholes that are on (seed 004), in the order that lets each feed

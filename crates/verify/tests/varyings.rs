@@ -115,12 +115,7 @@ fn textures() -> BTreeMap<u8, Arc<Texture>> {
 /// for bit like the original (with the mirrored parameters), and `pass` must have changed
 /// something. Returns the outcome.
 fn check(vp: &str, fp: &str, opts: &Options, pass: &str) -> hoist_opt::Outcome {
-    let (vp, fp) = (parse(vp), parse(fp));
-    let cfg = hoist_verify::Config::default();
-    let v = hoist_verify::optimize(&vp, &fp, opts, Some(&cfg)).expect("optimizes");
-    assert_eq!(v.status, Status::Validated, "{:?}", v.status);
-    assert!(v.rejected.is_empty(), "{:?}", v.rejected);
-    let out = v.outcome;
+    let out = renders_the_same(vp, fp, opts);
     assert!(
         out.varyings
             .changes
@@ -129,6 +124,18 @@ fn check(vp: &str, fp: &str, opts: &Options, pass: &str) -> hoist_opt::Outcome {
         "{pass} did nothing: {:?}",
         out.varyings.changes
     );
+    out
+}
+
+/// Optimizes and validates; the result must be validated with nothing rejected and render
+/// bit for bit like the original (with the mirrored parameters).
+fn renders_the_same(vp: &str, fp: &str, opts: &Options) -> hoist_opt::Outcome {
+    let (vp, fp) = (parse(vp), parse(fp));
+    let cfg = hoist_verify::Config::default();
+    let v = hoist_verify::optimize(&vp, &fp, opts, Some(&cfg)).expect("optimizes");
+    assert_eq!(v.status, Status::Validated, "{:?}", v.status);
+    assert!(v.rejected.is_empty(), "{:?}", v.rejected);
+    let out = v.outcome;
     let mut params = Params::default();
     for n in 0..4u16 {
         let v = [0.25 + f32::from(n), -0.5, 0.75, 2.0];
@@ -156,6 +163,59 @@ fn check(vp: &str, fp: &str, opts: &Options, pass: &str) -> hoist_opt::Outcome {
         );
     }
     out
+}
+
+/// A fragment read of an output register nothing writes reads 0 where the register exists
+/// (below a higher one the vertex program writes, or declared) and (0, 0, 0, 1) where it
+/// does not: the optimizer must not change which registers exist under such a read
+/// (`analysis::presence`). Each pair reads v0.w with two constants in an instruction kept
+/// in the fragment program (no literal can replace it: a pixel shader instruction reads
+/// two constant registers at most), so the read stays.
+#[test]
+fn removed_outputs_keep_what_unwritten_inputs_read() {
+    let cases = [
+        // oD1 is a constant, which varying_const propagates; its write then dies, and
+        // with it oD0, which made v0.w read 0 (soak seed 3555).
+        (
+            "vs_2_0\ndef c0, 0.25, 0.5, 0.75, 1\ndcl_position v0\nmov oPos, v0\nmov oD1, c0\n",
+            "ps_2_0\ndef c0, 0.5, 0.25, 2, 1\ndef c1, 0.125, 0, 0.5, 0.25\ndcl v0\ndcl v1\n\
+             mad r0, v0, c0, c1\nmul r0, r0, v1\nmov oC0, r0\n",
+            Some("varying_const"),
+        ),
+        // oD0.x and oD1 are written but never read: removing both leaves no colour
+        // register.
+        (
+            "vs_2_0\ndcl_position v0\ndcl_texcoord v1\nmov oPos, v0\nmov oD0.x, v1\n\
+             mov oD1, v1.yxzw\n",
+            "ps_2_0\ndef c0, 0.5, 0.25, 2, 1\ndef c1, 0.125, 0, 0.5, 0.25\ndcl v0\n\
+             mad r0, v0.w, c0, c1\nmov oC0, r0\n",
+            None,
+        ),
+        // vs_3_0: the colour output is declared, never written (soak seed 3713 and six
+        // others: the declaration was pruned).
+        (
+            "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_color0 o1\nmov o0, v0\n",
+            "ps_3_0\ndef c0, 0.5, 0.25, 2, 1\ndef c1, 0.125, 0, 0.5, 0.25\ndcl_color0 v0\n\
+             mad oC0, v0, c0, c1\n",
+            None,
+        ),
+    ];
+    let opts = Options {
+        stay: vec![(0, "the test keeps it".into())],
+        ..Options::default()
+    };
+    for (vp, fp, pass) in cases {
+        let out = match pass {
+            Some(p) => check(vp, fp, &opts, p),
+            None => renders_the_same(vp, fp, &opts),
+        };
+        let v0 = hoist_asm::ir::Reg::new(hoist_asm::ir::RegFile::Input, 0);
+        assert!(
+            out.fp.insts[0].src.iter().any(|s| s.reg == v0),
+            "the unwritten read stays\n{}",
+            hoist_asm::print(&out.fp)
+        );
+    }
 }
 
 #[test]

@@ -8,6 +8,7 @@ pub mod groups;
 pub mod interp;
 pub mod liveness;
 pub mod movable;
+pub mod presence;
 pub mod varyings;
 
 /// Analyses of a pair, shared by every evaluation of a choice and by `commute`.

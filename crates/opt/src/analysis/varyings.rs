@@ -18,6 +18,7 @@
 
 use super::defuse::DefUse;
 use super::interp::{InterpMap, Opacity, Origin};
+pub use super::presence::{implied_semantic, out_semantic};
 use crate::fxhash::FastMap as HashMap;
 use hoist_asm::ir::{Comp, ConstBinding, Interp, Program, Reg, RegFile, Semantic};
 use hoist_asm::ops::Op;
@@ -85,19 +86,6 @@ impl Class {
                 qualifier: Qualifier::of(fp, reg),
             },
         }
-    }
-}
-
-/// A fragment input's semantic when no declaration names it (as the executor reads it).
-pub fn implied_semantic(fp: &Program, reg: Reg) -> Option<Semantic> {
-    match (reg.file, reg.index, fp.dialect()) {
-        (RegFile::Input, 2, hoist_asm::Dialect::Arb) => Some(Semantic::Fog(0)),
-        (RegFile::Input, n, hoist_asm::Dialect::Arb) => Some(Semantic::Color(n.min(1) as u8)),
-        (RegFile::Input, n, hoist_asm::Dialect::D3d9) => Some(Semantic::Color(n as u8)),
-        (RegFile::TexCoord, n, _) => Some(Semantic::TexCoord(n as u8)),
-        (RegFile::Misc, 0, _) => Some(Semantic::WindowPos),
-        (RegFile::Misc, 1, _) => Some(Semantic::Face),
-        _ => None,
     }
 }
 
@@ -245,43 +233,7 @@ pub fn unwritten_value(vp: &Program, sem: Semantic, c: Comp) -> f32 {
 /// Whether the executor gives the vertex program an output register of semantic `sem`:
 /// every register of an output file up to the highest one the program declares or names.
 fn output_exists(vp: &Program, sem: Semantic) -> bool {
-    let files = [
-        RegFile::RastOut,
-        RegFile::AttrOut,
-        RegFile::TexCrdOut,
-        RegFile::Output,
-    ];
-    files.into_iter().any(|f| {
-        let mut n = 0u16;
-        let mut see = |r: Reg| {
-            if r.file == f {
-                n = n.max(r.index + 1);
-            }
-        };
-        vp.io.iter().for_each(|d| see(d.reg));
-        for i in &vp.insts {
-            if let Some(d) = &i.dst {
-                see(d.reg);
-            }
-            i.src.iter().for_each(|s| see(s.reg));
-        }
-        (0..n).any(|k| out_semantic(vp, Reg::new(f, k)) == Some(sem))
-    })
-}
-
-/// The semantic of a vertex output register, declared or implied by the register (as the
-/// executor reads it).
-pub fn out_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
-    p.semantic(reg).or(match (reg.file, reg.index) {
-        (RegFile::RastOut, 0) => Some(Semantic::Position(0)),
-        (RegFile::RastOut, 1) => Some(Semantic::Fog(0)),
-        (RegFile::RastOut, 2) => Some(Semantic::PointSize(0)),
-        (RegFile::AttrOut, n) if n < 2 => Some(Semantic::Color(n as u8)),
-        (RegFile::AttrOut, n) => Some(Semantic::BackColor((n - 2).min(1) as u8)),
-        (RegFile::TexCrdOut, n) => Some(Semantic::TexCoord(n as u8)),
-        (RegFile::Output, n) => Some(Semantic::Generic(n as u8)),
-        _ => None,
-    })
+    super::presence::output_reg(vp, sem).is_some()
 }
 
 /// The source of vertex register `reg`'s component `comp` as read right before instruction

@@ -5,9 +5,12 @@
 //! when `removable` allows it. Outputs are live when `live_out` says so: fragment colour and
 //! depth always; a vertex interpolant only when the fragment program still reads it. That is
 //! what removes interpolators that became unused after motion. Removing an instruction whose
-//! results nobody reads cannot change any output.
+//! results nobody reads cannot change any output, except which output registers exist,
+//! which decides what an unwritten interpolant reads: a write holding such a register the
+//! fragment program reads stays (`analysis::presence`).
 
 use crate::analysis::defuse::{DefUse, defines_in_program};
+use crate::analysis::presence;
 use crate::fxhash::FastSet as HashSet;
 use crate::tracked::{Line, Tracked};
 use hoist_asm::ir::{Comp, Program, Reg, RegFile, Semantic};
@@ -73,7 +76,8 @@ pub fn run(
 
 /// Vertex outputs still needed when `fp` is the fragment program: non-interpolant outputs
 /// always, interpolants (texture coordinates, colours, generic outputs) when `fp` reads
-/// that component of their semantic.
+/// that component of their semantic, and one write holding each output register whose
+/// unwritten `w` `fp` reads ([`presence::keeper`]).
 pub fn interpolants_read(vp: &Program, fp: &Program) -> impl Fn(Reg, Comp) -> bool + use<> {
     let mut read: Vec<(Semantic, Comp)> = Vec::new();
     for inst in &fp.insts {
@@ -92,7 +96,7 @@ pub fn interpolants_read(vp: &Program, fp: &Program) -> impl Fn(Reg, Comp) -> bo
     }
     let io: Vec<(Reg, Option<Semantic>)> =
         vp.io.iter().map(|d| (d.reg, Some(d.semantic))).collect();
-    move |reg: Reg, c: Comp| {
+    let read_live = move |reg: Reg, c: Comp| {
         let sem = io
             .iter()
             .find(|(r, _)| *r == reg)
@@ -108,5 +112,12 @@ pub fn interpolants_read(vp: &Program, fp: &Program) -> impl Fn(Reg, Comp) -> bo
             }
             _ => true,
         }
-    }
+    };
+    // Writes that keep an unwritten register the fragment program reads in the program
+    // (`analysis::presence`): without them its `w` would read 1 instead of 0.
+    let keepers: Vec<(Reg, Comp)> = presence::needs(vp, fp)
+        .into_iter()
+        .filter_map(|n| presence::keeper(vp, n, &read_live))
+        .collect();
+    move |reg: Reg, c: Comp| read_live(reg, c) || keepers.contains(&(reg, c))
 }
