@@ -1,0 +1,447 @@
+//! The entry point's interface: arguments and results onto attributes, interpolants and
+//! outputs; uniform globals onto parameter slots; private globals onto variables.
+
+use super::{Ev, Lower, Res, flat_len};
+use crate::bindings::UniformSlot;
+use crate::emit::{R, lanes};
+use crate::value::{C, Val};
+use hoist_asm::{Dialect, Op, Stage};
+use naga::{Binding, BuiltIn, Handle, Interpolation, Sampling, TypeInner};
+
+impl<'a> Lower<'a> {
+    fn stage_name(&self) -> &'static str {
+        match self.em.stage() {
+            Stage::Vertex => "vertex",
+            Stage::Fragment => "fragment",
+        }
+    }
+
+    /// The value of each entry-point argument.
+    pub fn entry_args(&mut self, ep: &naga::EntryPoint) -> Res<Vec<Ev>> {
+        let mut args = Vec::new();
+        for a in &ep.function.arguments {
+            let ty = &self.module.types[a.ty].inner;
+            let name = a.name.clone().unwrap_or_default();
+            let v = match (&a.binding, ty) {
+                (Some(b), _) => self.input(b, ty, &name)?,
+                (None, TypeInner::Struct { members, .. }) => {
+                    let mut v = Val::new();
+                    for m in members {
+                        let mty = &self.module.types[m.ty].inner;
+                        let mname = format!("{name}.{}", m.name.clone().unwrap_or_default());
+                        let b = m.binding.as_ref().ok_or_else(|| {
+                            self.refuse(naga::Span::default(), "entry argument without a binding")
+                        })?;
+                        v.extend(self.input(b, mty, &mname)?);
+                    }
+                    v
+                }
+                _ => {
+                    return Err(
+                        self.refuse(naga::Span::default(), "entry argument without a binding")
+                    );
+                }
+            };
+            args.push(Ev::Val(v));
+        }
+        Ok(args)
+    }
+
+    fn input(&mut self, b: &Binding, ty: &TypeInner, name: &str) -> Res<Val> {
+        let n = flat_len(self.module, ty);
+        let stage = self.stage_name();
+        let arb = self.em.dialect() == Dialect::Arb;
+        if n > 4 {
+            return Err(self.refuse(naga::Span::default(), format!("input `{name}` is not a scalar or vector")));
+        }
+        match (b, self.em.stage()) {
+            (Binding::Location { location, .. }, Stage::Vertex) => {
+                let l = self.small(*location, name)?;
+                let reg = if arb {
+                    format!("vertex.attrib[{l}]")
+                } else {
+                    format!("v{l} (dcl_{})", crate::emit::d3d_attr_usage(l))
+                };
+                let detail = if l == 0 {
+                    "generic attribute 0 aliases the position"
+                } else {
+                    ""
+                };
+                self.bindings
+                    .row_with("attribute", stage, name, &format!("@location({l})"), &reg, detail);
+                if !self.bindings.attributes.iter().any(|a| a.location == l) {
+                    self.bindings.attributes.push(crate::bindings::AttributeSlot {
+                        name: name.into(),
+                        location: l,
+                        components: n as u8,
+                    });
+                }
+                Ok(lanes(R::Attr(l), n))
+            }
+            (
+                Binding::Location {
+                    location,
+                    interpolation,
+                    sampling,
+                    ..
+                },
+                Stage::Fragment,
+            ) => {
+                let l = self.small(*location, name)?;
+                let detail = self.interpolation(*interpolation, *sampling, l, name)?;
+                let reg = if arb {
+                    format!("fragment.texcoord[{l}]")
+                } else {
+                    format!("v{l} (dcl_texcoord{l})")
+                };
+                self.bindings
+                    .row_with("varying", stage, name, &format!("@location({l})"), &reg, &detail);
+                let v = lanes(R::Vary(l), n);
+                if *interpolation == Some(Interpolation::Linear) {
+                    // Perspective-correct interpolation of v·w, times 1/w at the fragment.
+                    let w = C::Reg {
+                        reg: R::FragPos,
+                        lane: 3,
+                        neg: false,
+                    };
+                    let wv = vec![w; n];
+                    return self.mul(&v, &wv);
+                }
+                Ok(v)
+            }
+            (Binding::BuiltIn(BuiltIn::Position { .. }), Stage::Fragment) => {
+                let reg = if arb { "fragment.position" } else { "vPos" };
+                let detail = "window coordinates with y from the bottom (OpenGL's convention)";
+                self.bindings
+                    .row_with("builtin", stage, name, "position", reg, detail);
+                if !arb {
+                    // vPos has x and y only.
+                    let mut v = lanes(R::FragPos, 2);
+                    v.extend([C::Lit(0.5), C::Lit(1.0)]);
+                    v.truncate(n);
+                    self.bindings
+                        .note("D3D9's vPos has no z and w: fragment position z reads 0.5 and w 1");
+                    return Ok(v);
+                }
+                Ok(lanes(R::FragPos, n))
+            }
+            (Binding::BuiltIn(bi), _) => Err(self.refuse(
+                naga::Span::default(),
+                format!("the built-in {bi:?} has no equivalent in the assembly targets"),
+            )),
+        }
+    }
+
+    fn small(&self, location: u32, name: &str) -> Res<u8> {
+        let max = if self.em.stage() == Stage::Vertex { 16 } else { 8 };
+        if location >= max {
+            return Err(self.refuse(
+                naga::Span::default(),
+                format!("`{name}` is at location {location}; the target has {max} of them"),
+            ));
+        }
+        Ok(location as u8)
+    }
+
+    /// What an interpolation qualifier becomes, or why it cannot.
+    fn interpolation(
+        &mut self,
+        interp: Option<Interpolation>,
+        sampling: Option<Sampling>,
+        l: u8,
+        name: &str,
+    ) -> Res<String> {
+        let arb = self.em.dialect() == Dialect::Arb;
+        let mut detail = String::from("perspective");
+        match interp {
+            Some(Interpolation::Flat) => {
+                return Err(self.refuse(
+                    naga::Span::default(),
+                    format!(
+                        "`{name}` is flat: ARB and D3D9 9.0 interpolants are always interpolated \
+                         (no provoking-vertex value)"
+                    ),
+                ));
+            }
+            Some(Interpolation::Linear) if !arb => {
+                return Err(self.refuse(
+                    naga::Span::default(),
+                    format!(
+                        "`{name}` is linear (no perspective): emulated for ARB only (vPos has no \
+                         w); use --dialect arb"
+                    ),
+                ));
+            }
+            Some(Interpolation::Linear) => {
+                detail = "linear, emulated: the vertex program writes v·w and the fragment \
+                          program multiplies by fragment.position.w (1/w)"
+                    .into();
+            }
+            _ => {}
+        }
+        match sampling {
+            Some(Sampling::Centroid) if !arb => {
+                self.em.centroid.push(l);
+                detail.push_str(", centroid (dcl _centroid)");
+            }
+            Some(Sampling::Centroid | Sampling::Sample) => {
+                detail.push_str(", at the pixel centre (no multisampling: centroid = centre)");
+                self.bindings.note(
+                    "centroid/sample interpolation: Hoist renders without multisampling, where \
+                     it is the pixel centre",
+                );
+            }
+            _ => {}
+        }
+        Ok(detail)
+    }
+
+    /// Writes the entry point's result to the outputs.
+    pub fn entry_result(&mut self, ep: &naga::EntryPoint, v: &Val) -> Res<()> {
+        let Some(res) = &ep.function.result else {
+            return Ok(());
+        };
+        let ty = &self.module.types[res.ty].inner;
+        let mut outs: Vec<(Binding, String, usize, usize)> = Vec::new();
+        match (&res.binding, ty) {
+            (Some(b), _) => outs.push((b.clone(), "result".into(), 0, flat_len(self.module, ty))),
+            (None, TypeInner::Struct { members, .. }) => {
+                let mut off = 0;
+                for m in members {
+                    let n = flat_len(self.module, &self.module.types[m.ty].inner);
+                    if let Some(b) = &m.binding {
+                        outs.push((b.clone(), m.name.clone().unwrap_or_default(), off, n));
+                    }
+                    off += n;
+                }
+            }
+            _ => {}
+        }
+        let pos_w = outs.iter().find_map(|(b, _, off, _)| {
+            matches!(b, Binding::BuiltIn(BuiltIn::Position { .. })).then(|| v[off + 3])
+        });
+        for (b, name, off, n) in outs {
+            self.output(&b, &name, &v[off..off + n], pos_w)?;
+        }
+        Ok(())
+    }
+
+    fn output(&mut self, b: &Binding, name: &str, v: &[C], pos_w: Option<C>) -> Res<()> {
+        let stage = self.stage_name();
+        let arb = self.em.dialect() == Dialect::Arb;
+        let (reg, label, src) = match (b, self.em.stage()) {
+            (Binding::BuiltIn(BuiltIn::Position { .. }), Stage::Vertex) => {
+                (R::OutPos, if arb { "result.position" } else { "o0 (dcl_position)" }.to_string(), "position".to_string())
+            }
+            (Binding::Location { location, interpolation, .. }, Stage::Vertex) => {
+                let l = self.small(*location, name)?;
+                let mut v: Val = v.to_vec();
+                if *interpolation == Some(Interpolation::Linear) && arb {
+                    let w = pos_w.ok_or_else(|| {
+                        self.refuse(naga::Span::default(), "linear interpolation needs the position")
+                    })?;
+                    let wv = vec![w; v.len()];
+                    v = self.mul(&v, &wv)?;
+                }
+                let label = if arb {
+                    format!("result.texcoord[{l}]")
+                } else {
+                    format!("o{} (dcl_texcoord{l})", u16::from(l) + 1)
+                };
+                self.bindings.row("varying", stage, name, &format!("@location({l})"), &label);
+                self.store_out(R::OutVary(l), &v);
+                return Ok(());
+            }
+            (Binding::Location { location, .. }, Stage::Fragment) => {
+                let l = *location as u8;
+                if l > 3 {
+                    return Err(self.refuse(naga::Span::default(), "at most four colour outputs"));
+                }
+                let label = match (arb, l) {
+                    (true, 0) => "result.color".to_string(),
+                    (true, l) => format!("result.color[{l}]"),
+                    (false, l) => format!("oC{l}"),
+                };
+                (R::OutColor(l), label, format!("@location({l})"))
+            }
+            (Binding::BuiltIn(BuiltIn::FragDepth), Stage::Fragment) => {
+                let label = if arb { "result.depth.z" } else { "oDepth" };
+                self.bindings.row("output", stage, name, "frag_depth", label);
+                let c = [v[0]; 4];
+                let src = self.em.opnd(&c);
+                let mask = if arb { 4 } else { 15 };
+                self.em.push(Op::Mov, Some((R::OutDepth, mask)), vec![src]);
+                return Ok(());
+            }
+            (Binding::BuiltIn(BuiltIn::PointSize), Stage::Vertex) => {
+                self.bindings.note("the point size output is ignored (Hoist draws triangles)");
+                return Ok(());
+            }
+            (Binding::BuiltIn(bi), _) => {
+                return Err(self.refuse(
+                    naga::Span::default(),
+                    format!("the output built-in {bi:?} has no equivalent in the assembly targets"),
+                ));
+            }
+        };
+        self.bindings.row("output", stage, name, &src, &label);
+        self.store_out(reg, v);
+        Ok(())
+    }
+
+    fn store_out(&mut self, reg: R, v: &[C]) {
+        let n = v.len().min(4);
+        if n == 0 {
+            return;
+        }
+        let src = self.em.opnd(&v[..n]);
+        let mask = ((1u16 << n) - 1) as u8;
+        self.em.push(Op::Mov, Some((reg, mask)), vec![src]);
+    }
+
+    /// The slots of a uniform global, allocated on first use (shared by both stages).
+    pub fn uniform(&mut self, h: Handle<naga::GlobalVariable>) -> Res<Val> {
+        if let Some(v) = self.uniforms.get(&h) {
+            return Ok(v.clone());
+        }
+        let g = &self.module.global_variables[h];
+        let name = g.name.clone().unwrap_or_else(|| format!("uniform{}", h.index()));
+        let (group, binding) = g.binding.as_ref().map_or((0, 0), |b| (b.group, b.binding));
+        let mut leaves = Vec::new();
+        self.leaves(g.ty, &name, 0, &mut leaves);
+        let mut v = Val::new();
+        let mut slot = self
+            .bindings
+            .uniforms
+            .iter()
+            .find(|u| u.group == group && u.binding == binding && u.name.split('.').next() == Some(name.as_str()))
+            .map(|u| u.slot);
+        let fresh = slot.is_none();
+        let mut next = slot.take().unwrap_or_else(|| self.bindings.next_slot());
+        for (lname, ty, offset) in leaves {
+            let inner = &self.module.types[ty].inner;
+            let (cols, rows) = match inner {
+                TypeInner::Scalar(_) => (1, 1),
+                TypeInner::Vector { size, .. } => (1, *size as u8),
+                TypeInner::Matrix { columns, rows, .. } => (*columns as u16, *rows as u8),
+                _ => {
+                    return Err(self.refuse(
+                        naga::Span::default(),
+                        format!("uniform `{lname}` has a type the targets cannot hold"),
+                    ));
+                }
+            };
+            for c in 0..cols {
+                for r in 0..rows {
+                    v.push(C::Reg {
+                        reg: R::Uniform(next + c),
+                        lane: r,
+                        neg: false,
+                    });
+                }
+            }
+            if fresh {
+                self.bindings.uniforms.push(UniformSlot {
+                    name: lname.clone(),
+                    group,
+                    binding,
+                    offset,
+                    ty: type_name(self.module, ty),
+                    slot: next,
+                    slots: cols,
+                    lanes: rows,
+                });
+            }
+            for c in 0..cols {
+                let label = if self.em.dialect() == Dialect::Arb {
+                    format!("program.local[{}]", next + c)
+                } else {
+                    format!("c{}", next + c)
+                };
+                let pname = arb_name(&lname, cols > 1, c);
+                if !self.em.uniforms.iter().any(|(s, _)| *s == next + c) {
+                    self.em.uniforms.push((next + c, pname));
+                }
+                self.em.uniform_slots = self.em.uniform_slots.max(next + c + 1);
+                let stage = self.stage_name();
+                self.bindings.row(
+                    "uniform",
+                    stage,
+                    &if cols > 1 { format!("{lname}[{c}]") } else { lname.clone() },
+                    &format!("@group({group}) @binding({binding})"),
+                    &label,
+                );
+            }
+            next += cols;
+        }
+        self.uniforms.insert(h, v.clone());
+        Ok(v)
+    }
+
+    /// Scalar, vector and matrix leaves of a type with names and byte offsets.
+    fn leaves(&self, ty: Handle<naga::Type>, name: &str, base: u32, out: &mut Vec<(String, Handle<naga::Type>, u32)>) {
+        match &self.module.types[ty].inner {
+            TypeInner::Struct { members, .. } => {
+                for m in members {
+                    let n = format!("{name}.{}", m.name.clone().unwrap_or_default());
+                    self.leaves(m.ty, &n, base + m.offset, out);
+                }
+            }
+            TypeInner::Array { base: b, size: naga::ArraySize::Constant(n), stride } => {
+                for i in 0..n.get() {
+                    self.leaves(*b, &format!("{name}[{i}]"), base + i * stride, out);
+                }
+            }
+            _ => out.push((name.to_string(), ty, base)),
+        }
+    }
+
+    /// Slot of each private global (WGSL `var<private>`, GLSL's globals).
+    pub fn private_global(&mut self, h: Handle<naga::GlobalVariable>) -> Res<usize> {
+        if let Some(s) = self.globals.get(&h) {
+            return Ok(*s);
+        }
+        let g = &self.module.global_variables[h];
+        let n = flat_len(self.module, &self.module.types[g.ty].inner);
+        let v = match g.init {
+            Some(init) => self.const_expr(init)?,
+            None => vec![C::Lit(0.0); n],
+        };
+        self.mem.push(v);
+        let s = self.mem.len() - 1;
+        self.globals.insert(h, s);
+        Ok(s)
+    }
+}
+
+/// A WGSL-style name of a type, for the binding table.
+pub fn type_name(module: &naga::Module, ty: Handle<naga::Type>) -> String {
+    let scalar = |s: &naga::Scalar| match s.kind {
+        naga::ScalarKind::Float => "f32",
+        naga::ScalarKind::Sint => "i32",
+        naga::ScalarKind::Uint => "u32",
+        naga::ScalarKind::Bool => "bool",
+        naga::ScalarKind::AbstractInt | naga::ScalarKind::AbstractFloat => "abstract",
+    };
+    match &module.types[ty].inner {
+        TypeInner::Scalar(s) => scalar(s).into(),
+        TypeInner::Vector { size, scalar: s } => format!("vec{}<{}>", *size as u8, scalar(s)),
+        TypeInner::Matrix { columns, rows, scalar: s } => {
+            format!("mat{}x{}<{}>", *columns as u8, *rows as u8, scalar(s))
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+/// An ARB `PARAM` name for a uniform leaf (letters, digits and `_`).
+fn arb_name(name: &str, matrix: bool, col: u16) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    s = s.trim_matches('_').to_string();
+    if matrix {
+        s = format!("{s}_c{col}");
+    }
+    format!("u_{s}")
+}

@@ -1,0 +1,1 @@
+//! Scenes with GLSL sections (see crates/raster/SCENES.md).
