@@ -15,7 +15,7 @@ keep=0
 if [ "${1:-}" = --keep ]; then keep=1; shift; fi
 target="${1:?usage: scripts/fuzz.sh [--keep] TARGET [SECONDS]}"
 seconds="${2:-1800}"
-case "$target" in parse|optimize|execute|scene|permalink) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
+case "$target" in parse|optimize|execute|scene|permalink|front_wgsl|front_glsl) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
 command -v cargo-fuzz >/dev/null || cargo install -q cargo-fuzz
 
 corpus="fuzz/corpus/$target"
@@ -43,6 +43,11 @@ if [ -z "$(ls -A "$corpus")" ]; then
   cp "$regressions"/* "$corpus"/ 2>/dev/null || true
   case "$target" in
     scene) cp examples/*/*.shader_test "$corpus"/ ;;
+    front_wgsl) cp examples/wgsl/*.wgsl crates/front/tests/wgsl/*.wgsl "$corpus"/ 2>/dev/null || true ;;
+    front_glsl)
+      for v in examples/glsl/*.vert crates/front/tests/glsl/*.vert; do
+        [ -f "$v" ] && { cat "$v"; printf '\0'; cat "${v%.vert}.frag"; } > "$corpus/example-$(basename "${v%.vert}")"
+      done ;;
     parse|optimize|execute)
       dump="$(mktemp -d)"
       for flavor in arb d3d9; do

@@ -24,8 +24,10 @@ Exit status: 0 on success, 1 when a program has errors, 2 on a usage error.")]
 pub struct Args {
     /// A scene file (piglit shader_runner format): optimize its `[hoist] optimize` pair, then
     /// run the scene with the original and the optimized pair and compare every target
-    #[arg(conflicts_with_all = ["vp", "fp"], required_unless_present_all = ["vp", "fp"])]
+    #[arg(conflicts_with_all = ["vp", "fp", "wgsl", "glsl_vs"], required_unless_present_any = ["vp", "wgsl", "glsl_vs"])]
     scene: Option<PathBuf>,
+    #[command(flatten)]
+    source: crate::compile::Source,
     /// Vertex program
     #[arg(long, requires = "fp")]
     vp: Option<PathBuf>,
@@ -180,7 +182,16 @@ struct Validation<'a> {
     rounds: u32,
 }
 
-pub fn run(args: Args) -> u8 {
+pub fn run(mut args: Args) -> u8 {
+    if args.source.given() {
+        match args.source.to_files(args.target) {
+            Ok((vp, fp)) => {
+                args.vp = Some(vp);
+                args.fp = Some(fp);
+            }
+            Err(code) => return code,
+        }
+    }
     run_checked(&args).unwrap_or_else(|code| code)
 }
 

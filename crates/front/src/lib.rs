@@ -19,6 +19,7 @@
 pub mod adapt;
 pub mod bindings;
 pub mod emit;
+pub mod fuzz;
 pub mod lower;
 pub mod scene;
 pub mod value;
