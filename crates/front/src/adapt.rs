@@ -200,6 +200,7 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
     let mut notes = Vec::new();
     let mut next_binding = 0u32;
     let mut injected: Vec<&str> = Vec::new();
+    let mut samplers: Vec<(String, String)> = Vec::new();
     let vary_loc = |name: &str| varyings.iter().position(|v| v == name).map_or(0, |p| p as u8);
     let mut prev = 0usize;
     let mut i = 0;
@@ -251,8 +252,24 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
             "uniform" if depth == 0 && !has_layout_before(&toks, i) => {
                 let is_sampler = toks.get(i + 1).is_some_and(|(x, _)| x.starts_with("sampler"));
                 if is_sampler {
-                    repl = Some(format!("layout(binding = {next_binding}) uniform"));
-                    next_binding += 1;
+                    // naga reads separate textures and samplers: split the combined one.
+                    let kind = toks[i + 1].0;
+                    let name = toks.get(i + 2).map_or("", |x| x.0);
+                    let tex = kind.replace("sampler", "texture").replace("Shadow", "");
+                    let smp = if kind.ends_with("Shadow") { "samplerShadow" } else { "sampler" };
+                    out.put(
+                        &format!(
+                            "layout(binding = {next_binding}) uniform {tex} {name}; \
+                             layout(binding = {}) uniform {smp} {name}_hoist_s",
+                            next_binding + 1
+                        ),
+                        at,
+                    );
+                    samplers.push((name.to_string(), kind.to_string()));
+                    next_binding += 2;
+                    prev = toks.get(i + 2).map_or(src.len(), |(x, a)| a + x.len());
+                    i += 3;
+                    continue;
                 } else if toks.get(i + 2).is_some_and(|(x, _)| *x == "{") {
                     repl = Some(format!("layout(std140, binding = {next_binding}) uniform"));
                     next_binding += 1;
@@ -328,6 +345,10 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
                 injected.push(["MTC0", "MTC1", "MTC2", "MTC3"][usize::from(n)]);
             }
             "gl_FragData" => return Err(Diagnostic::error("F0010", "gl_FragData (several colour outputs) is not adapted: use layout(location = n) out", Span::new(at, at + t.len()))),
+            _ if samplers.iter().any(|(n, _)| n == t) => {
+                let kind = &samplers.iter().find(|(n, _)| n == t).expect("found").1;
+                repl = Some(format!("{kind}({t}, {t}_hoist_s)"));
+            }
             _ if STATE_MATRICES.iter().any(|(n, _)| *n == t) => {
                 repl = Some(format!("hoist_{t}"));
                 injected.push(STATE_MATRICES.iter().find(|(n, _)| *n == t).map_or("", |x| x.0));

@@ -305,20 +305,15 @@ impl<'a> Lower<'a> {
             return Ok(v.clone());
         }
         let g = &self.module.global_variables[h];
-        let name = g.name.clone().unwrap_or_else(|| format!("uniform{}", h.index()));
+        // GLSL's blocks without an instance name (and the adapted loose uniforms) expose
+        // their members by name: no prefix.
+        let name = g.name.clone().unwrap_or_default();
         let (group, binding) = g.binding.as_ref().map_or((0, 0), |b| (b.group, b.binding));
         let mut leaves = Vec::new();
         self.leaves(g.ty, &name, 0, &mut leaves);
         let mut v = Val::new();
-        let mut slot = self
-            .bindings
-            .uniforms
-            .iter()
-            .find(|u| u.group == group && u.binding == binding && u.name.split('.').next() == Some(name.as_str()))
-            .map(|u| u.slot);
-        let fresh = slot.is_none();
-        let mut next = slot.take().unwrap_or_else(|| self.bindings.next_slot());
         for (lname, ty, offset) in leaves {
+            let lname = lname.trim_start_matches('.').to_string();
             let inner = &self.module.types[ty].inner;
             let (cols, rows) = match inner {
                 TypeInner::Scalar(_) => (1, 1),
@@ -331,6 +326,12 @@ impl<'a> Lower<'a> {
                     ));
                 }
             };
+            if let Some(state) = self.state_matrix(&lname, cols, rows)? {
+                v.extend(state);
+                continue;
+            }
+            let existing = self.bindings.uniforms.iter().find(|u| u.name == lname).map(|u| u.slot);
+            let next = existing.unwrap_or_else(|| self.bindings.next_slot());
             for c in 0..cols {
                 for r in 0..rows {
                     v.push(C::Reg {
@@ -340,7 +341,7 @@ impl<'a> Lower<'a> {
                     });
                 }
             }
-            if fresh {
+            if existing.is_none() {
                 self.bindings.uniforms.push(UniformSlot {
                     name: lname.clone(),
                     group,
@@ -372,10 +373,38 @@ impl<'a> Lower<'a> {
                     &label,
                 );
             }
-            next += cols;
         }
         self.uniforms.insert(h, v.clone());
         Ok(v)
+    }
+
+    /// The legacy GLSL matrices (`hoist_gl_*`, see `adapt`) as ARB state rows.
+    fn state_matrix(&mut self, name: &str, cols: u16, rows: u8) -> Res<Option<Val>> {
+        let Some(gl) = name.strip_prefix("hoist_") else {
+            return Ok(None);
+        };
+        let Some((_, arb)) = crate::adapt::STATE_MATRICES.iter().find(|(n, _)| *n == gl) else {
+            return Ok(None);
+        };
+        if self.em.dialect() != Dialect::Arb {
+            return Err(self.refuse(
+                naga::Span::default(),
+                format!("{gl} is OpenGL state, which only ARB programs can bind: use --dialect arb"),
+            ));
+        }
+        let base = self.em.states.len() as u16;
+        for r in 0..rows {
+            self.em.states.push(format!("{arb}.row[{r}]"));
+        }
+        let stage = self.stage_name();
+        self.bindings.row("builtin", stage, gl, gl, arb);
+        let mut v = Val::new();
+        for c in 0..cols {
+            for r in 0..u16::from(rows) {
+                v.push(C::Reg { reg: R::State(base + r), lane: c as u8, neg: false });
+            }
+        }
+        Ok(Some(v))
     }
 
     /// Scalar, vector and matrix leaves of a type with names and byte offsets.
