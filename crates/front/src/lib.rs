@@ -154,6 +154,9 @@ pub fn compile_glsl(vs: &str, fs: &str, opts: &Options) -> Result<Compiled, Erro
         c.bindings.note(n.clone());
     }
     for (name, loc) in av.attributes.iter() {
+        if let Some(a) = c.bindings.attributes.iter_mut().find(|a| a.location == *loc) {
+            a.name = name.clone();
+        }
         c.bindings.row("attribute", "vertex", name, &format!("by name → location {loc}"), &format!("vertex.attrib[{loc}]"));
     }
     Ok(c)
