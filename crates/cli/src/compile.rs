@@ -10,13 +10,15 @@ use hoist_front::{Compiled, Options, SourceId};
 use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
-#[command(after_help = "Examples:\n  hoist compile examples/wgsl/uv-transform.wgsl\n  \
+#[command(
+    after_help = "Examples:\n  hoist compile examples/wgsl/uv-transform.wgsl\n  \
 hoist compile --glsl-vs a.vert --glsl-fs a.frag --dialect d3d9 --json\n\n\
 JSON (--json): one object with `vp`, `fp` (program text), `dialect` (arb|d3d9), `target`,\n\
 `bindings` (rows: kind, stage, name, source, register, detail; uniforms with slots and byte\n\
 offsets; textures with units; attributes; notes) and `spans` (`vp`/`fp`: per instruction\n\
 its index, assembly line, source, byte range and 1-based line/column).\n\n\
-Exit status: 0 on success, 1 when the source has errors or cannot lower, 2 on a usage error.")]
+Exit status: 0 on success, 1 when the source has errors or cannot lower, 2 on a usage error."
+)]
 pub struct Args {
     /// WGSL module with a @vertex and a @fragment entry point
     #[arg(required_unless_present_all = ["glsl_vs", "glsl_fs"], conflicts_with_all = ["glsl_vs", "glsl_fs"])]
@@ -78,7 +80,13 @@ impl Source {
 
     /// Compiles the source and writes the pair to a temporary directory: (vp, fp) paths.
     pub fn to_files(&self, target: Option<hoist_asm::ArbTarget>) -> Result<(PathBuf, PathBuf), u8> {
-        let c = compile_any(self.wgsl.as_deref(), self.glsl_vs.as_deref(), self.glsl_fs.as_deref(), &self.common, target)?;
+        let c = compile_any(
+            self.wgsl.as_deref(),
+            self.glsl_vs.as_deref(),
+            self.glsl_fs.as_deref(),
+            &self.common,
+            target,
+        )?;
         let dir = std::env::temp_dir().join(format!("hoist-front-{}", std::process::id()));
         std::fs::create_dir_all(&dir).map_err(|e| {
             util::error(format!("cannot create {}: {e}", dir.display()));
@@ -90,7 +98,11 @@ impl Source {
             .or(self.glsl_vs.as_deref())
             .and_then(Path::file_stem)
             .map_or("compiled".into(), |s| s.to_string_lossy().into_owned());
-        let ext = if c.dialect == Dialect::Arb { ("vp", "fp") } else { ("vsh", "psh") };
+        let ext = if c.dialect == Dialect::Arb {
+            ("vp", "fp")
+        } else {
+            ("vsh", "psh")
+        };
         let vp = dir.join(format!("{stem}.{}", ext.0));
         let fp = dir.join(format!("{stem}.{}", ext.1));
         for (p, t) in [(&vp, &c.vp), (&fp, &c.fp)] {
@@ -113,23 +125,37 @@ fn compile_any(
     let opts = Options {
         vertex: common.vertex.clone(),
         fragment: common.fragment.clone(),
-        dialect: common.dialect.as_deref().map(|d| if d == "d3d9" { Dialect::D3d9 } else { Dialect::Arb }),
+        dialect: common.dialect.as_deref().map(|d| {
+            if d == "d3d9" {
+                Dialect::D3d9
+            } else {
+                Dialect::Arb
+            }
+        }),
         target,
     };
-    let read = |p: &Path| util::read_source(p).map_err(|e| {
-        util::error(e);
-        2u8
-    });
+    let read = |p: &Path| {
+        util::read_source(p).map_err(|e| {
+            util::error(e);
+            2u8
+        })
+    };
     let (result, sources) = match (wgsl, vs, fs) {
         (Some(w), _, _) => {
             let s = read(w)?;
-            (hoist_front::compile_wgsl(&s, &opts), vec![(SourceId::Wgsl, w.to_path_buf(), s)])
+            (
+                hoist_front::compile_wgsl(&s, &opts),
+                vec![(SourceId::Wgsl, w.to_path_buf(), s)],
+            )
         }
         (None, Some(v), Some(f)) => {
             let (a, b) = (read(v)?, read(f)?);
             (
                 hoist_front::compile_glsl(&a, &b, &opts),
-                vec![(SourceId::GlslVertex, v.to_path_buf(), a), (SourceId::GlslFragment, f.to_path_buf(), b)],
+                vec![
+                    (SourceId::GlslVertex, v.to_path_buf(), a),
+                    (SourceId::GlslFragment, f.to_path_buf(), b),
+                ],
             )
         }
         _ => {
@@ -138,8 +164,19 @@ fn compile_any(
         }
     };
     result.map_err(|e| {
-        let (_, path, text) = sources.iter().find(|(id, _, _)| *id == e.source).unwrap_or(&sources[0]);
-        eprint!("{}", hoist_asm::diag::render(&e.diagnostics, &path.display().to_string(), text, util::stderr_color()));
+        let (_, path, text) = sources
+            .iter()
+            .find(|(id, _, _)| *id == e.source)
+            .unwrap_or(&sources[0]);
+        eprint!(
+            "{}",
+            hoist_asm::diag::render(
+                &e.diagnostics,
+                &path.display().to_string(),
+                text,
+                util::stderr_color()
+            )
+        );
         1
     })
 }
@@ -152,7 +189,13 @@ pub fn run(args: Args) -> u8 {
 }
 
 fn run_inner(args: &Args) -> Result<(), u8> {
-    let c = compile_any(args.file.as_deref(), args.glsl_vs.as_deref(), args.glsl_fs.as_deref(), &args.common, None)?;
+    let c = compile_any(
+        args.file.as_deref(),
+        args.glsl_vs.as_deref(),
+        args.glsl_fs.as_deref(),
+        &args.common,
+        None,
+    )?;
     for (p, t) in [(&args.out_vp, &c.vp), (&args.out_fp, &c.fp)] {
         if let Some(p) = p {
             std::fs::write(p, t).map_err(|e| {
@@ -170,7 +213,10 @@ fn run_inner(args: &Args) -> Result<(), u8> {
             "bindings": c.bindings,
             "spans": c.spans,
         });
-        util::write_stdout(&format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default()));
+        util::write_stdout(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        ));
         return Ok(());
     }
     let mut out = String::new();
@@ -191,7 +237,10 @@ fn run_inner(args: &Args) -> Result<(), u8> {
 fn table(c: &Compiled) -> String {
     let mut s = String::from("bindings:\n");
     for r in &c.bindings.rows {
-        s.push_str(&format!("  {:<9} {:<8} {:<24} {:<24} {}", r.kind, r.stage, r.name, r.source, r.register));
+        s.push_str(&format!(
+            "  {:<9} {:<8} {:<24} {:<24} {}",
+            r.kind, r.stage, r.name, r.source, r.register
+        ));
         if !r.detail.is_empty() {
             s.push_str(&format!("  ({})", r.detail));
         }

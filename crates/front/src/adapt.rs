@@ -54,7 +54,10 @@ pub const STATE_MATRICES: [(&str, &str); 6] = [
     ("gl_ModelViewProjectionMatrix", "state.matrix.mvp"),
     ("gl_ModelViewMatrix", "state.matrix.modelview"),
     ("gl_ProjectionMatrix", "state.matrix.projection"),
-    ("gl_ModelViewMatrixInverse", "state.matrix.modelview.inverse"),
+    (
+        "gl_ModelViewMatrixInverse",
+        "state.matrix.modelview.inverse",
+    ),
     ("gl_NormalMatrix", "state.matrix.modelview.invtrans"),
     ("gl_TextureMatrix0", "state.matrix.texture[0]"),
 ];
@@ -106,12 +109,17 @@ fn attribute_location(name: &str, used: &mut Vec<u8>) -> u8 {
 pub fn varying_names(src: &str, stage: ShaderStage) -> Vec<String> {
     let toks = tokens(src);
     let mut out = Vec::new();
-    let kw = if stage == ShaderStage::Vertex { "out" } else { "in" };
+    let kw = if stage == ShaderStage::Vertex {
+        "out"
+    } else {
+        "in"
+    };
     for (i, (t, _)) in toks.iter().enumerate() {
-        if (*t == "varying" || *t == kw) && depth_at(&toks, i) == 0 {
-            if let Some(name) = decl_name(&toks, i) {
-                out.push(name);
-            }
+        if (*t == "varying" || *t == kw)
+            && depth_at(&toks, i) == 0
+            && let Some(name) = decl_name(&toks, i)
+        {
+            out.push(name);
         }
     }
     for b in ["gl_FrontColor", "gl_Color", "gl_TexCoord"] {
@@ -141,7 +149,10 @@ fn decl_name(toks: &[(&str, usize)], i: usize) -> Option<String> {
         if *t == ";" || *t == "[" || *t == "=" {
             break;
         }
-        if t.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') {
+        if t.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+        {
             last = Some(t.to_string());
         }
     }
@@ -166,7 +177,10 @@ fn tokens(src: &str) -> Vec<(&str, usize)> {
             let end = src[i..].find('\n').map_or(b.len(), |k| i + k);
             out.push((&src[i..end], i));
             i = end;
-        } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+        } else if c.is_ascii_alphanumeric()
+            || c == b'_'
+            || c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+        {
             let s = i;
             while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
                 i += 1;
@@ -182,18 +196,30 @@ fn tokens(src: &str) -> Vec<(&str, usize)> {
 }
 
 /// Adapts one shader; `varyings` is the shared numbering of interpolants (by name).
-pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<Adapted, Diagnostic> {
+pub fn adapt_with(
+    src: &str,
+    stage: ShaderStage,
+    varyings: &[String],
+) -> Result<Adapted, Diagnostic> {
     let toks = tokens(src);
     let version = toks.iter().find(|(t, _)| t.starts_with("#version"));
     if let Some((v, _)) = version {
         let words: Vec<&str> = v.split_whitespace().collect();
         let num = words.get(1).copied().unwrap_or("");
         if matches!(num, "440" | "450" | "460") && words.get(2) != Some(&"es") {
-            return Ok(Adapted { text: src.to_string(), segs: vec![(0, 0, src.len(), true)], notes: Vec::new(), attributes: Vec::new() });
+            return Ok(Adapted {
+                text: src.to_string(),
+                segs: vec![(0, 0, src.len(), true)],
+                notes: Vec::new(),
+                attributes: Vec::new(),
+            });
         }
     }
     let vertex = stage == ShaderStage::Vertex;
-    let mut out = Out { text: String::new(), segs: Vec::new() };
+    let mut out = Out {
+        text: String::new(),
+        segs: Vec::new(),
+    };
     let mut decls = String::new();
     let mut used_attr: Vec<u8> = Vec::new();
     let mut attributes = Vec::new();
@@ -201,7 +227,12 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
     let mut next_binding = 0u32;
     let mut injected: Vec<&str> = Vec::new();
     let mut samplers: Vec<(String, String)> = Vec::new();
-    let vary_loc = |name: &str| varyings.iter().position(|v| v == name).map_or(0, |p| p as u8);
+    let vary_loc = |name: &str| {
+        varyings
+            .iter()
+            .position(|v| v == name)
+            .map_or(0, |p| p as u8)
+    };
     let mut prev = 0usize;
     let mut i = 0;
     if version.is_none() {
@@ -222,13 +253,16 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
             _ if t.starts_with('#') => {}
             "precision" => {
                 // `precision mediump float;` disappears.
-                let end = toks[i..].iter().position(|(x, _)| *x == ";").map_or(toks.len(), |k| i + k);
+                let end = toks[i..]
+                    .iter()
+                    .position(|(x, _)| *x == ";")
+                    .map_or(toks.len(), |k| i + k);
                 prev = toks.get(end).map_or(src.len(), |(_, a)| a + 1);
                 i = end + 1;
                 out.put("", at);
                 continue;
             }
-            "highp" | "mediump" | "lowp" | "invariant" if depth == 0 || true => repl = Some(String::new()),
+            "highp" | "mediump" | "lowp" | "invariant" => repl = Some(String::new()),
             "attribute" if vertex => {
                 let name = decl_name(&toks, i).unwrap_or_default();
                 let l = attribute_location(&name, &mut used_attr);
@@ -241,7 +275,9 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
                 attributes.push((name, l));
                 repl = Some(format!("layout(location = {l}) in"));
             }
-            "varying" | "out" | "in" if depth == 0 && is_decl(&toks, i) && !(t == "out" && !vertex) => {
+            "varying" | "out" | "in"
+                if depth == 0 && is_decl(&toks, i) && (vertex || t != "out") =>
+            {
                 let name = decl_name(&toks, i).unwrap_or_default();
                 let dir = if vertex { "out" } else { "in" };
                 repl = Some(format!("layout(location = {}) {dir}", vary_loc(&name)));
@@ -250,13 +286,19 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
                 repl = Some("layout(location = 0) out".to_string());
             }
             "uniform" if depth == 0 && !has_layout_before(&toks, i) => {
-                let is_sampler = toks.get(i + 1).is_some_and(|(x, _)| x.starts_with("sampler"));
+                let is_sampler = toks
+                    .get(i + 1)
+                    .is_some_and(|(x, _)| x.starts_with("sampler"));
                 if is_sampler {
                     // naga reads separate textures and samplers: split the combined one.
                     let kind = toks[i + 1].0;
                     let name = toks.get(i + 2).map_or("", |x| x.0);
                     let tex = kind.replace("sampler", "texture").replace("Shadow", "");
-                    let smp = if kind.ends_with("Shadow") { "samplerShadow" } else { "sampler" };
+                    let smp = if kind.ends_with("Shadow") {
+                        "samplerShadow"
+                    } else {
+                        "sampler"
+                    };
                     out.put(
                         &format!(
                             "layout(binding = {next_binding}) uniform {tex} {name}; \
@@ -275,7 +317,10 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
                     next_binding += 1;
                 } else {
                     // A loose uniform: its own block, members visible by name.
-                    let end = toks[i..].iter().position(|(x, _)| *x == ";").map_or(toks.len(), |k| i + k);
+                    let end = toks[i..]
+                        .iter()
+                        .position(|(x, _)| *x == ";")
+                        .map_or(toks.len(), |k| i + k);
                     let end_at = toks.get(end).map_or(src.len(), |(_, a)| *a);
                     let body = src[toks.get(i + 1).map_or(end_at, |x| x.1)..end_at].to_string();
                     let body = strip_init(&body);
@@ -286,8 +331,12 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
                     continue;
                 }
             }
-            "texture2D" | "texture3D" | "textureCube" | "texture1D" | "shadow2D" => repl = Some("texture".into()),
-            "texture2DProj" | "texture1DProj" | "texture3DProj" => repl = Some("textureProj".into()),
+            "texture2D" | "texture3D" | "textureCube" | "texture1D" | "shadow2D" => {
+                repl = Some("texture".into())
+            }
+            "texture2DProj" | "texture1DProj" | "texture3DProj" => {
+                repl = Some("textureProj".into())
+            }
             "texture2DLod" | "textureCubeLod" => repl = Some("textureLod".into()),
             "gl_FragColor" if !vertex => {
                 repl = Some("hoist_FragColor".into());
@@ -296,7 +345,9 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
             "gl_Vertex" if vertex => {
                 repl = Some("hoist_Vertex".into());
                 injected.push("layout(location = 0) in vec4 hoist_Vertex;");
-                if !used_attr.contains(&0) { used_attr.push(0); }
+                if !used_attr.contains(&0) {
+                    used_attr.push(0);
+                }
             }
             "gl_Normal" if vertex => {
                 repl = Some("hoist_Normal".into());
@@ -316,7 +367,10 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
             }
             "ftransform" if vertex => {
                 // ftransform() → the MVP matrix times the vertex.
-                let close = toks[i..].iter().position(|(x, _)| *x == ")").map_or(i, |k| i + k);
+                let close = toks[i..]
+                    .iter()
+                    .position(|(x, _)| *x == ")")
+                    .map_or(i, |k| i + k);
                 prev = toks.get(close).map_or(src.len(), |(_, a)| a + 1);
                 i = close + 1;
                 out.put("(hoist_gl_ModelViewProjectionMatrix * hoist_Vertex)", at);
@@ -333,25 +387,48 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
                         prev = toks[i + 3].1 + 1;
                         i += 4;
                         out.put(&format!("hoist_TexCoord{n}"), at);
-                        injected.push(["TC0", "TC1", "TC2", "TC3", "TC4", "TC5", "TC6", "TC7"][usize::from(n.min(7))]);
+                        injected.push(
+                            ["TC0", "TC1", "TC2", "TC3", "TC4", "TC5", "TC6", "TC7"]
+                                [usize::from(n.min(7))],
+                        );
                         continue;
                     }
-                    _ => return Err(Diagnostic::error("F0010", "gl_TexCoord needs a constant index here", Span::new(at, at + t.len()))),
+                    _ => {
+                        return Err(Diagnostic::error(
+                            "F0010",
+                            "gl_TexCoord needs a constant index here",
+                            Span::new(at, at + t.len()),
+                        ));
+                    }
                 }
             }
-            "gl_MultiTexCoord0" | "gl_MultiTexCoord1" | "gl_MultiTexCoord2" | "gl_MultiTexCoord3" if vertex => {
+            "gl_MultiTexCoord0" | "gl_MultiTexCoord1" | "gl_MultiTexCoord2"
+            | "gl_MultiTexCoord3"
+                if vertex =>
+            {
                 let n: u8 = t[t.len() - 1..].parse().unwrap_or(0);
                 repl = Some(format!("hoist_MultiTexCoord{n}"));
                 injected.push(["MTC0", "MTC1", "MTC2", "MTC3"][usize::from(n)]);
             }
-            "gl_FragData" => return Err(Diagnostic::error("F0010", "gl_FragData (several colour outputs) is not adapted: use layout(location = n) out", Span::new(at, at + t.len()))),
+            "gl_FragData" => {
+                return Err(Diagnostic::error(
+                    "F0010",
+                    "gl_FragData (several colour outputs) is not adapted: use layout(location = n) out",
+                    Span::new(at, at + t.len()),
+                ));
+            }
             _ if samplers.iter().any(|(n, _)| n == t) => {
                 let kind = &samplers.iter().find(|(n, _)| n == t).expect("found").1;
                 repl = Some(format!("{kind}({t}, {t}_hoist_s)"));
             }
             _ if STATE_MATRICES.iter().any(|(n, _)| *n == t) => {
                 repl = Some(format!("hoist_{t}"));
-                injected.push(STATE_MATRICES.iter().find(|(n, _)| *n == t).map_or("", |x| x.0));
+                injected.push(
+                    STATE_MATRICES
+                        .iter()
+                        .find(|(n, _)| *n == t)
+                        .map_or("", |x| x.0),
+                );
             }
             _ => {}
         }
@@ -368,21 +445,38 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
     injected.dedup();
     for d in injected {
         let line = match d {
-            "HOIST_COLOR" => format!("layout(location = {}) {} vec4 hoist_Color;", vary_loc("gl_Color"), if vertex { "out" } else { "in" }),
+            "HOIST_COLOR" => format!(
+                "layout(location = {}) {} vec4 hoist_Color;",
+                vary_loc("gl_Color"),
+                if vertex { "out" } else { "in" }
+            ),
             x if x.starts_with("TC") => {
                 let n = &x[2..];
-                format!("layout(location = {}) {} vec4 hoist_TexCoord{n};", vary_loc("gl_TexCoord") + n.parse::<u8>().unwrap_or(0), if vertex { "out" } else { "in" })
+                format!(
+                    "layout(location = {}) {} vec4 hoist_TexCoord{n};",
+                    vary_loc("gl_TexCoord") + n.parse::<u8>().unwrap_or(0),
+                    if vertex { "out" } else { "in" }
+                )
             }
             x if x.starts_with("MTC") => {
                 let n: u8 = x[3..].parse().unwrap_or(0);
-                format!("layout(location = {}) in vec4 hoist_MultiTexCoord{n};", 8 + n)
+                format!(
+                    "layout(location = {}) in vec4 hoist_MultiTexCoord{n};",
+                    8 + n
+                )
             }
             x if x.starts_with("STATE:") || x.starts_with("gl_") => {
                 let name = x.trim_start_matches("STATE:");
-                let ty = if name == "gl_NormalMatrix" { "mat3" } else { "mat4" };
+                let ty = if name == "gl_NormalMatrix" {
+                    "mat3"
+                } else {
+                    "mat4"
+                };
                 let b = next_binding;
                 next_binding += 1;
-                format!("layout(std140, binding = {b}) uniform hoist_state{b} {{ {ty} hoist_{name}; }};")
+                format!(
+                    "layout(std140, binding = {b}) uniform hoist_state{b} {{ {ty} hoist_{name}; }};"
+                )
             }
             other => other.to_string(),
         };
@@ -390,11 +484,15 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
         decls.push(' ');
     }
     if !decls.is_empty() {
-        notes.push("legacy built-ins were declared as variables (see the binding table)".to_string());
+        notes.push(
+            "legacy built-ins were declared as variables (see the binding table)".to_string(),
+        );
     }
     // Insert after the version line (same line, so later lines keep their numbers).
     let text = out.text;
-    let pos = text.find("#version 450\n").map_or(0, |p| p + "#version 450\n".len());
+    let pos = text
+        .find("#version 450\n")
+        .map_or(0, |p| p + "#version 450\n".len());
     let mut segs = out.segs;
     if !decls.is_empty() {
         for s in segs.iter_mut().filter(|s| s.0 >= pos) {
@@ -404,7 +502,12 @@ pub fn adapt_with(src: &str, stage: ShaderStage, varyings: &[String]) -> Result<
         segs.sort_by_key(|s| s.0);
     }
     let text = format!("{}{}{}", &text[..pos], decls, &text[pos..]);
-    Ok(Adapted { text, segs, notes, attributes })
+    Ok(Adapted {
+        text,
+        segs,
+        notes,
+        attributes,
+    })
 }
 
 /// [`adapt_with`] for one shader alone (interpolants numbered in its own order).
@@ -414,11 +517,17 @@ pub fn adapt(src: &str, stage: ShaderStage) -> Result<Adapted, Diagnostic> {
 
 fn is_decl(toks: &[(&str, usize)], i: usize) -> bool {
     // A storage qualifier at file scope followed by a type and a name.
-    toks.get(i + 1).is_some_and(|(t, _)| t.chars().next().is_some_and(|c| c.is_alphabetic()))
+    toks.get(i + 1)
+        .is_some_and(|(t, _)| t.chars().next().is_some_and(|c| c.is_alphabetic()))
 }
 
 fn has_layout_before(toks: &[(&str, usize)], i: usize) -> bool {
-    i > 0 && toks[..i].iter().rev().take_while(|(t, _)| *t != ";" && *t != "}").any(|(t, _)| *t == "layout")
+    i > 0
+        && toks[..i]
+            .iter()
+            .rev()
+            .take_while(|(t, _)| *t != ";" && *t != "}")
+            .any(|(t, _)| *t == "layout")
 }
 
 fn strip_init(body: &str) -> String {

@@ -84,11 +84,9 @@ impl Bindings {
         register: &str,
         detail: &str,
     ) {
-        if let Some(r) = self
-            .rows
-            .iter_mut()
-            .find(|r| r.kind == kind && r.name == name && r.source == source && r.register == register)
-        {
+        if let Some(r) = self.rows.iter_mut().find(|r| {
+            r.kind == kind && r.name == name && r.source == source && r.register == register
+        }) {
             if r.stage != stage {
                 r.stage = "both".into();
             }

@@ -197,7 +197,11 @@ impl Emitter {
     /// One operand reading `v` (1 to 4 components), materialised into a temporary when its
     /// components come from different registers or signs.
     pub fn opnd(&mut self, v: &[C]) -> Opnd {
-        assert!(!v.is_empty() && v.len() <= 4, "operand of {} lanes", v.len());
+        assert!(
+            !v.is_empty() && v.len() <= 4,
+            "operand of {} lanes",
+            v.len()
+        );
         if v.iter().all(|c| matches!(c, C::Lit(_))) {
             let vals: Vec<f32> = v
                 .iter()
@@ -299,7 +303,11 @@ impl Emitter {
     /// D3D9: at most two constant registers per pixel instruction and one per vertex
     /// instruction, one input register of each kind; extras are copied to temporaries.
     fn read_ports(&mut self, src: &mut [Opnd]) {
-        let max_const = if self.stage() == Stage::Fragment { 2 } else { 1 };
+        let max_const = if self.stage() == Stage::Fragment {
+            2
+        } else {
+            1
+        };
         let is_const = |r: R| matches!(r, R::Uniform(_) | R::Lit(_));
         let is_input = |r: R| matches!(r, R::Attr(_) | R::Vary(_));
         let mut consts: Vec<R> = Vec::new();
@@ -407,7 +415,11 @@ impl Emitter {
         let mut start = vec![usize::MAX; n];
         let mut end = vec![0usize; n];
         for (i, inst) in self.insts.iter().enumerate() {
-            let regs = inst.dst.iter().map(|d| d.0).chain(inst.src.iter().map(|s| s.reg));
+            let regs = inst
+                .dst
+                .iter()
+                .map(|d| d.0)
+                .chain(inst.src.iter().map(|s| s.reg));
             for r in regs {
                 if let R::Temp(t) = r {
                     let t = t as usize;
@@ -503,7 +515,11 @@ impl Emitter {
         if self.units.iter().any(|(_, t)| is_shadow(*t)) {
             out.push_str("OPTION ARB_fragment_program_shadow;\n");
         }
-        if self.outputs.iter().any(|(r, _)| matches!(r, R::OutColor(n) if *n > 0)) {
+        if self
+            .outputs
+            .iter()
+            .any(|(r, _)| matches!(r, R::OutColor(n) if *n > 0))
+        {
             out.push_str("OPTION ARB_draw_buffers;\n");
         }
         for (slot, name) in &self.uniforms {
@@ -668,7 +684,7 @@ impl Names<'_> {
         let mut ops: Vec<String> = Vec::new();
         if let Some((r, m)) = i.dst {
             let mut d = self.reg(r);
-            if m != 15 && !(r == R::OutDepth && !arb) {
+            if m != 15 && (arb || r != R::OutDepth) {
                 d.push('.');
                 for c in 0..4 {
                     if m & 1 << c != 0 {

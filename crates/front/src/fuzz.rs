@@ -10,19 +10,41 @@ fn check(r: Result<crate::Compiled, crate::Error>, lens: (usize, usize)) {
     match r {
         Ok(c) => {
             for text in [&c.vp, &c.fp] {
-                let p = hoist_asm::parse(text, &hoist_asm::ParseOptions::default().with_target(text, hoist_asm::ArbTarget::G80));
-                assert!(p.program.is_some(), "compiled text does not parse:\n{text}\n{:?}", p.diagnostics);
+                let p = hoist_asm::parse(
+                    text,
+                    &hoist_asm::ParseOptions::default()
+                        .with_target(text, hoist_asm::ArbTarget::G80),
+                );
+                assert!(
+                    p.program.is_some(),
+                    "compiled text does not parse:\n{text}\n{:?}",
+                    p.diagnostics
+                );
             }
             for s in c.spans.vp.iter().chain(&c.spans.fp) {
-                let len = if s.source == SourceId::GlslFragment { lens.1 } else { lens.0 };
-                assert!(s.start <= s.end && s.end <= len, "span {s:?} outside its source");
+                let len = if s.source == SourceId::GlslFragment {
+                    lens.1
+                } else {
+                    lens.0
+                };
+                assert!(
+                    s.start <= s.end && s.end <= len,
+                    "span {s:?} outside its source"
+                );
             }
         }
         Err(e) => {
             assert!(!e.diagnostics.is_empty(), "an error without a diagnostic");
-            let len = if e.source == SourceId::GlslFragment { lens.1 } else { lens.0 };
+            let len = if e.source == SourceId::GlslFragment {
+                lens.1
+            } else {
+                lens.0
+            };
             for d in &e.diagnostics {
-                assert!(d.span.end as usize <= len, "diagnostic span outside its source");
+                assert!(
+                    d.span.end as usize <= len,
+                    "diagnostic span outside its source"
+                );
             }
         }
     }
@@ -30,19 +52,31 @@ fn check(r: Result<crate::Compiled, crate::Error>, lens: (usize, usize)) {
 
 /// WGSL text, compiled for both dialects.
 pub fn wgsl(data: &[u8]) {
-    let Ok(src) = std::str::from_utf8(data) else { return };
+    let Ok(src) = std::str::from_utf8(data) else {
+        return;
+    };
     for d in [Dialect::Arb, Dialect::D3d9] {
-        let opts = Options { dialect: Some(d), ..Options::default() };
+        let opts = Options {
+            dialect: Some(d),
+            ..Options::default()
+        };
         check(compile_wgsl(src, &opts), (src.len(), src.len()));
     }
 }
 
 /// A GLSL pair: vertex and fragment text separated by the first NUL byte.
 pub fn glsl(data: &[u8]) {
-    let Ok(src) = std::str::from_utf8(data) else { return };
-    let (vs, fs) = src.split_once('\0').unwrap_or((src, "void main() { gl_FragColor = vec4(1.0); }"));
+    let Ok(src) = std::str::from_utf8(data) else {
+        return;
+    };
+    let (vs, fs) = src
+        .split_once('\0')
+        .unwrap_or((src, "void main() { gl_FragColor = vec4(1.0); }"));
     for d in [Dialect::Arb, Dialect::D3d9] {
-        let opts = Options { dialect: Some(d), ..Options::default() };
+        let opts = Options {
+            dialect: Some(d),
+            ..Options::default()
+        };
         check(compile_glsl(vs, fs, &opts), (vs.len(), fs.len()));
     }
 }

@@ -16,6 +16,9 @@
 //! what the targets cannot express (storage buffers, integer bit operations, dynamic
 //! indexing, flat interpolation, ...). Nothing here panics on bad input.
 
+// Diagnostics are returned by value through the whole lowering (one per failure).
+#![allow(clippy::result_large_err)]
+
 pub mod adapt;
 pub mod bindings;
 pub mod emit;
@@ -116,7 +119,11 @@ pub fn compile_wgsl(src: &str, opts: &Options) -> Result<Compiled, Error> {
     })?;
     let info = validate(&module, SourceId::Wgsl, &|s| s)?;
     let vs = pick(&module, naga::ShaderStage::Vertex, opts.vertex.as_deref())?;
-    let fs = pick(&module, naga::ShaderStage::Fragment, opts.fragment.as_deref())?;
+    let fs = pick(
+        &module,
+        naga::ShaderStage::Fragment,
+        opts.fragment.as_deref(),
+    )?;
     let stages = Stages {
         vs: (&module, &info, vs, &|s| s, SourceId::Wgsl),
         fs: (&module, &info, fs, &|s| s, SourceId::Wgsl),
@@ -154,35 +161,59 @@ pub fn compile_glsl(vs: &str, fs: &str, opts: &Options) -> Result<Compiled, Erro
         c.bindings.note(n.clone());
     }
     for (name, loc) in av.attributes.iter() {
-        if let Some(a) = c.bindings.attributes.iter_mut().find(|a| a.location == *loc) {
+        if let Some(a) = c
+            .bindings
+            .attributes
+            .iter_mut()
+            .find(|a| a.location == *loc)
+        {
             a.name = name.clone();
         }
-        c.bindings.row("attribute", "vertex", name, &format!("by name → location {loc}"), &format!("vertex.attrib[{loc}]"));
+        c.bindings.row(
+            "attribute",
+            "vertex",
+            name,
+            &format!("by name → location {loc}"),
+            &format!("vertex.attrib[{loc}]"),
+        );
     }
     Ok(c)
 }
 
-fn glsl_module(a: &adapt::Adapted, stage: naga::ShaderStage, id: SourceId) -> Result<naga::Module, Error> {
+fn glsl_module(
+    a: &adapt::Adapted,
+    stage: naga::ShaderStage,
+    id: SourceId,
+) -> Result<naga::Module, Error> {
     let mut fe = naga::front::glsl::Frontend::default();
-    fe.parse(&naga::front::glsl::Options::from(stage), &a.text).map_err(|e| Error {
-        source: id,
-        diagnostics: e
-            .errors
-            .iter()
-            .map(|err| {
-                Diagnostic::error("F0001", err.kind.to_string(), a.map(to_span(err.meta)))
-                    .with_label("naga")
-            })
-            .collect(),
-    })
+    fe.parse(&naga::front::glsl::Options::from(stage), &a.text)
+        .map_err(|e| Error {
+            source: id,
+            diagnostics: e
+                .errors
+                .iter()
+                .map(|err| {
+                    Diagnostic::error("F0001", err.kind.to_string(), a.map(to_span(err.meta)))
+                        .with_label("naga")
+                })
+                .collect(),
+        })
 }
 
 fn to_span(s: naga::Span) -> Span {
-    s.to_range().map_or(Span::NONE, |r| Span::new(r.start, r.end))
+    s.to_range()
+        .map_or(Span::NONE, |r| Span::new(r.start, r.end))
 }
 
-fn validate(m: &naga::Module, id: SourceId, map: &dyn Fn(Span) -> Span) -> Result<naga::valid::ModuleInfo, Error> {
-    let mut v = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all());
+fn validate(
+    m: &naga::Module,
+    id: SourceId,
+    map: &dyn Fn(Span) -> Span,
+) -> Result<naga::valid::ModuleInfo, Error> {
+    let mut v = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    );
     v.validate(m).map_err(|e| {
         let mut spans = e.spans();
         let (span, label) = spans
@@ -202,32 +233,59 @@ fn validate(m: &naga::Module, id: SourceId, map: &dyn Fn(Span) -> Span) -> Resul
 
 fn pick(m: &naga::Module, stage: naga::ShaderStage, name: Option<&str>) -> Result<usize, Error> {
     let cands: Vec<usize> = (0..m.entry_points.len())
-        .filter(|&i| m.entry_points[i].stage == stage && name.is_none_or(|n| m.entry_points[i].name == n))
+        .filter(|&i| {
+            m.entry_points[i].stage == stage && name.is_none_or(|n| m.entry_points[i].name == n)
+        })
         .collect();
-    let what = if stage == naga::ShaderStage::Vertex { "vertex" } else { "fragment" };
+    let what = if stage == naga::ShaderStage::Vertex {
+        "vertex"
+    } else {
+        "fragment"
+    };
     let id = SourceId::Wgsl;
     match cands.as_slice() {
         [i] => Ok(*i),
-        [] => Err(Error::one(id, Diagnostic::error(
-            "F0003",
-            match name {
-                Some(n) => format!("no {what} entry point named `{n}`"),
-                None => format!("no {what} entry point"),
-            },
-            Span::NONE,
-        ))),
-        _ => {
-            let names: Vec<&str> = cands.iter().map(|&i| m.entry_points[i].name.as_str()).collect();
-            Err(Error::one(id, Diagnostic::error(
-                "F0004",
-                format!("several {what} entry points ({}): pick one with --{what}", names.join(", ")),
+        [] => Err(Error::one(
+            id,
+            Diagnostic::error(
+                "F0003",
+                match name {
+                    Some(n) => format!("no {what} entry point named `{n}`"),
+                    None => format!("no {what} entry point"),
+                },
                 Span::NONE,
-            )))
+            ),
+        )),
+        _ => {
+            let names: Vec<&str> = cands
+                .iter()
+                .map(|&i| m.entry_points[i].name.as_str())
+                .collect();
+            Err(Error::one(
+                id,
+                Diagnostic::error(
+                    "F0004",
+                    format!(
+                        "several {what} entry points ({}): pick one with --{what}",
+                        names.join(", ")
+                    ),
+                    Span::NONE,
+                ),
+            ))
         }
     }
 }
 
-type StageIn<'a> = (&'a naga::Module, &'a naga::valid::ModuleInfo, usize, &'a dyn Fn(Span) -> Span, SourceId);
+/// An instruction's source bytes, when it has any.
+type ByteRange = Option<(usize, usize)>;
+
+type StageIn<'a> = (
+    &'a naga::Module,
+    &'a naga::valid::ModuleInfo,
+    usize,
+    &'a dyn Fn(Span) -> Span,
+    SourceId,
+);
 
 struct Stages<'a> {
     vs: StageIn<'a>,
@@ -245,7 +303,14 @@ fn finish(st: Stages<'_>, opts: &Options, vs_src: &str, fs_src: &str) -> Result<
             vp: inst_spans(&vp, &vspans, st.vs.4, vs_src),
             fp: inst_spans(&fp, &fspans, st.fs.4, fs_src),
         };
-        Ok(Compiled { vp, fp, dialect: d, target, bindings, spans })
+        Ok(Compiled {
+            vp,
+            fp,
+            dialect: d,
+            target,
+            bindings,
+            spans,
+        })
     };
     match opts.dialect {
         Some(d) => try_dialect(d),
@@ -256,7 +321,11 @@ fn finish(st: Stages<'_>, opts: &Options, vs_src: &str, fs_src: &str) -> Result<
     }
 }
 
-fn lower_stage(s: &StageIn<'_>, d: Dialect, bindings: &mut Bindings) -> Result<(String, Vec<Option<(usize, usize)>>), Error> {
+fn lower_stage(
+    s: &StageIn<'_>,
+    d: Dialect,
+    bindings: &mut Bindings,
+) -> Result<(String, Vec<ByteRange>), Error> {
     let (module, info, ep, map, id) = *s;
     let entry = &module.entry_points[ep];
     let vertex = entry.stage == naga::ShaderStage::Vertex;
@@ -267,14 +336,23 @@ fn lower_stage(s: &StageIn<'_>, d: Dialect, bindings: &mut Bindings) -> Result<(
         (Dialect::D3d9, false) => Profile::Ps3_0,
     };
     let mut l = lower::Lower::new(module, info, profile, bindings, map, id);
-    l.run_entry(entry, info.get_entry_point(ep)).map_err(|r| Error::one(id, r.0))?;
+    l.run_entry(entry, info.get_entry_point(ep))
+        .map_err(|r| Error::one(id, r.0))?;
     let title = format!("compiled by hoist-front from entry point `{}`", entry.name);
     Ok((l.em.print(&title), l.em.spans()))
 }
 
 /// Parses both texts under the target's limits; returns the target's id (ARB).
-fn check_text(vp: &str, fp: &str, d: Dialect, target: Option<ArbTarget>, id: SourceId) -> Result<Option<String>, Error> {
-    let parse = |text: &str, t: ArbTarget| hoist_asm::parse(text, &ParseOptions::default().with_target(text, t));
+fn check_text(
+    vp: &str,
+    fp: &str,
+    d: Dialect,
+    target: Option<ArbTarget>,
+    id: SourceId,
+) -> Result<Option<String>, Error> {
+    let parse = |text: &str, t: ArbTarget| {
+        hoist_asm::parse(text, &ParseOptions::default().with_target(text, t))
+    };
     let targets: Vec<ArbTarget> = match (d, target) {
         (Dialect::D3d9, _) => vec![ArbTarget::default()],
         (_, Some(t)) => vec![t],
@@ -283,7 +361,13 @@ fn check_text(vp: &str, fp: &str, d: Dialect, target: Option<ArbTarget>, id: Sou
     let mut last = Vec::new();
     for t in &targets {
         let (a, b) = (parse(vp, *t), parse(fp, *t));
-        let errs: Vec<Diagnostic> = a.diagnostics.iter().chain(&b.diagnostics).filter(|x| x.is_error()).cloned().collect();
+        let errs: Vec<Diagnostic> = a
+            .diagnostics
+            .iter()
+            .chain(&b.diagnostics)
+            .filter(|x| x.is_error())
+            .cloned()
+            .collect();
         if errs.is_empty() {
             return Ok((d == Dialect::Arb).then(|| t.id().to_string()));
         }
@@ -294,7 +378,10 @@ fn check_text(vp: &str, fp: &str, d: Dialect, target: Option<ArbTarget>, id: Sou
         id,
         Diagnostic::error(
             "F0300",
-            format!("the compiled programs do not fit the target: {}", first.message),
+            format!(
+                "the compiled programs do not fit the target: {}",
+                first.message
+            ),
             Span::NONE,
         )
         .with_hint(match d {
@@ -304,8 +391,16 @@ fn check_text(vp: &str, fp: &str, d: Dialect, target: Option<ArbTarget>, id: Sou
     ))
 }
 
-fn inst_spans(text: &str, spans: &[Option<(usize, usize)>], id: SourceId, src: &str) -> Vec<InstSpan> {
-    let parsed = hoist_asm::parse(text, &ParseOptions::default().with_target(text, ArbTarget::G80));
+fn inst_spans(
+    text: &str,
+    spans: &[Option<(usize, usize)>],
+    id: SourceId,
+    src: &str,
+) -> Vec<InstSpan> {
+    let parsed = hoist_asm::parse(
+        text,
+        &ParseOptions::default().with_target(text, ArbTarget::G80),
+    );
     let Some(p) = parsed.program else {
         return Vec::new();
     };
@@ -319,12 +414,12 @@ fn inst_spans(text: &str, spans: &[Option<(usize, usize)>], id: SourceId, src: &
             let lc = idx.line_col(start);
             Some(InstSpan {
                 inst: i,
-                line: lines.line_col(inst.span.start as usize).line as usize,
+                line: (lines.line_col(inst.span.start as usize).line as usize).saturating_sub(1),
                 source: id,
                 start,
                 end,
-                src_line: lc.line as usize + 1,
-                src_col: lc.col as usize + 1,
+                src_line: lc.line as usize,
+                src_col: lc.col as usize,
             })
         })
         .collect()

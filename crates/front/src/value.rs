@@ -21,6 +21,7 @@ impl C {
         }
     }
 
+    #[allow(clippy::should_implement_trait)]
     pub fn neg(self) -> C {
         match self {
             C::Lit(v) => C::Lit(-v),

@@ -9,7 +9,7 @@ mod oracles;
 
 use hoist_asm::{Dialect, ParseOptions};
 use hoist_front::{Compiled, Options};
-use hoist_raster::{Geometry, RenderConfig, Sampler, TexFormat, Texture, Filter, Wrap};
+use hoist_raster::{Filter, Geometry, RenderConfig, Sampler, TexFormat, Texture, Wrap};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -32,12 +32,17 @@ fn rand(seed: &mut u64) -> f32 {
 }
 
 fn quad() -> Vec<f32> {
-    vec![-1., -1., 0., 1., 0., 0., 1., -1., 0., 1., 1., 0., -1., 1., 0., 1., 0., 1., 1., 1., 0., 1., 1., 1.]
+    vec![
+        -1., -1., 0., 1., 0., 0., 1., -1., 0., 1., 1., 0., -1., 1., 0., 1., 0., 1., 1., 1., 0., 1.,
+        1., 1.,
+    ]
 }
 
 fn texels(seed: u64) -> Vec<u8> {
     let mut s = seed | 1;
-    (0..TEX * TEX * 4).map(|_| ((rand(&mut s) * 0.5 + 0.5) * 255.0) as u8).collect()
+    (0..TEX * TEX * 4)
+        .map(|_| ((rand(&mut s) * 0.5 + 0.5) * 255.0) as u8)
+        .collect()
 }
 
 /// Uniform values per slot (deterministic), in [-1, 1] (positive for names that read as
@@ -51,7 +56,11 @@ fn slot_values(c: &Compiled, seed: u64) -> Vec<(u16, [f32; 4])> {
             for x in v.iter_mut().take(usize::from(u.lanes)) {
                 let r = rand(&mut s);
                 let lname = u.name.to_ascii_lowercase();
-                *x = if lname.contains("shin") || lname.contains("freq") || lname.contains("zoom") || lname.contains("contrast") {
+                *x = if lname.contains("shin")
+                    || lname.contains("freq")
+                    || lname.contains("zoom")
+                    || lname.contains("contrast")
+                {
                     2.0 + 6.0 * r.abs()
                 } else {
                     r
@@ -64,20 +73,50 @@ fn slot_values(c: &Compiled, seed: u64) -> Vec<(u16, [f32; 4])> {
 }
 
 fn hoist_render(c: &Compiled, slots: &[(u16, [f32; 4])], tex: &[u8]) -> Vec<f32> {
-    let p = |t: &str| hoist_asm::parse(t, &ParseOptions::default().with_target(t, hoist_asm::ArbTarget::G80)).program.expect("parses");
+    let p = |t: &str| {
+        hoist_asm::parse(
+            t,
+            &ParseOptions::default().with_target(t, hoist_asm::ArbTarget::G80),
+        )
+        .program
+        .expect("parses")
+    };
     let (vp, fp) = (p(&c.vp), p(&c.fp));
-    let mut cfg = RenderConfig { width: SIZE, height: SIZE, ..RenderConfig::default() };
-    cfg.geometry = Geometry::Rect { x: -1.0, y: -1.0, w: 2.0, h: 2.0, tex: Some([0.0, 0.0, 1.0, 1.0]) };
+    let mut cfg = RenderConfig {
+        width: SIZE,
+        height: SIZE,
+        ..RenderConfig::default()
+    };
+    cfg.geometry = Geometry::Rect {
+        x: -1.0,
+        y: -1.0,
+        w: 2.0,
+        h: 2.0,
+        tex: Some([0.0, 0.0, 1.0, 1.0]),
+    };
     for (s, v) in slots {
         let bank = |sp: &mut hoist_raster::StageParams| {
-            if c.dialect == Dialect::Arb { sp.local.insert(*s, *v) } else { sp.env.insert(*s, *v) }
+            if c.dialect == Dialect::Arb {
+                sp.local.insert(*s, *v)
+            } else {
+                sp.env.insert(*s, *v)
+            }
         };
         bank(&mut cfg.params.vertex);
         bank(&mut cfg.params.fragment);
     }
     for t in &c.bindings.textures {
-        let texels: Vec<[f32; 4]> = tex.chunks(4).map(|q| [0, 1, 2, 3].map(|i| f32::from(q[i]) / 255.0)).collect();
-        let tx = Texture::new_2d(TEX, TEX, texels, TexFormat::Rgba8, Sampler::new(Filter::Nearest, Wrap::ClampToEdge));
+        let texels: Vec<[f32; 4]> = tex
+            .chunks(4)
+            .map(|q| [0, 1, 2, 3].map(|i| f32::from(q[i]) / 255.0))
+            .collect();
+        let tx = Texture::new_2d(
+            TEX,
+            TEX,
+            texels,
+            TexFormat::Rgba8,
+            Sampler::new(Filter::Nearest, Wrap::ClampToEdge),
+        );
         cfg.textures.insert(t.unit, Arc::new(tx));
     }
     let r = hoist_raster::render(Some(&vp), Some(&fp), &cfg).expect("renders");
@@ -86,10 +125,19 @@ fn hoist_render(c: &Compiled, slots: &[(u16, [f32; 4])], tex: &[u8]) -> Vec<f32>
 
 /// The WebGPU job of a WGSL module: uniform buffers laid out by the binding table's byte
 /// offsets; the texture and sampler at the bindings the source declares.
-fn webgpu_job(name: &str, wgsl: &str, c: &Compiled, slots: &[(u16, [f32; 4])], tex: &[u8]) -> Value {
+fn webgpu_job(
+    name: &str,
+    wgsl: &str,
+    c: &Compiled,
+    slots: &[(u16, [f32; 4])],
+    tex: &[u8],
+) -> Value {
     let mut buffers: Vec<(u32, u32, Vec<f32>)> = Vec::new();
     for u in &c.bindings.uniforms {
-        let i = match buffers.iter().position(|b| b.0 == u.group && b.1 == u.binding) {
+        let i = match buffers
+            .iter()
+            .position(|b| b.0 == u.group && b.1 == u.binding)
+        {
             Some(i) => i,
             None => {
                 buffers.push((u.group, u.binding, Vec::new()));
@@ -98,7 +146,10 @@ fn webgpu_job(name: &str, wgsl: &str, c: &Compiled, slots: &[(u16, [f32; 4])], t
         };
         let stride = if u.lanes <= 2 { 8 } else { 16 };
         for k in 0..u.slots {
-            let v = slots.iter().find(|s| s.0 == u.slot + k).map_or([0.0; 4], |s| s.1);
+            let v = slots
+                .iter()
+                .find(|s| s.0 == u.slot + k)
+                .map_or([0.0; 4], |s| s.1);
             let at = (u.offset + u32::from(k) * stride) as usize / 4;
             let buf = &mut buffers[i].2;
             if buf.len() < at + 4 {
@@ -124,22 +175,47 @@ fn webgpu_job(name: &str, wgsl: &str, c: &Compiled, slots: &[(u16, [f32; 4])], t
     })
 }
 
-fn webgl2_job(name: &str, vs: &str, fs: &str, c: &Compiled, slots: &[(u16, [f32; 4])], tex: &[u8]) -> Value {
-    let uniforms: Vec<Value> = c.bindings.uniforms.iter().map(|u| {
-        let mut d = Vec::new();
-        for k in 0..u.slots {
-            let v = slots.iter().find(|s| s.0 == u.slot + k).map_or([0.0; 4], |s| s.1);
-            d.extend_from_slice(&v[..usize::from(u.lanes)]);
-        }
-        let ty = match (u.slots, u.lanes) {
-            (1, 1) => "float".to_string(),
-            (1, n) => format!("vec{n}"),
-            (n, _) => format!("mat{n}"),
-        };
-        json!({"name": u.name, "type": ty, "data": d})
-    }).collect();
-    let textures: Vec<Value> = c.bindings.textures.iter().map(|t| json!({"name": t.name, "unit": t.unit, "width": TEX, "height": TEX, "data": tex})).collect();
-    let attributes: serde_json::Map<String, Value> = c.bindings.attributes.iter().map(|a| (a.name.clone(), json!(a.location))).collect();
+fn webgl2_job(
+    name: &str,
+    vs: &str,
+    fs: &str,
+    c: &Compiled,
+    slots: &[(u16, [f32; 4])],
+    tex: &[u8],
+) -> Value {
+    let uniforms: Vec<Value> = c
+        .bindings
+        .uniforms
+        .iter()
+        .map(|u| {
+            let mut d = Vec::new();
+            for k in 0..u.slots {
+                let v = slots
+                    .iter()
+                    .find(|s| s.0 == u.slot + k)
+                    .map_or([0.0; 4], |s| s.1);
+                d.extend_from_slice(&v[..usize::from(u.lanes)]);
+            }
+            let ty = match (u.slots, u.lanes) {
+                (1, 1) => "float".to_string(),
+                (1, n) => format!("vec{n}"),
+                (n, _) => format!("mat{n}"),
+            };
+            json!({"name": u.name, "type": ty, "data": d})
+        })
+        .collect();
+    let textures: Vec<Value> = c
+        .bindings
+        .textures
+        .iter()
+        .map(|t| json!({"name": t.name, "unit": t.unit, "width": TEX, "height": TEX, "data": tex}))
+        .collect();
+    let attributes: serde_json::Map<String, Value> = c
+        .bindings
+        .attributes
+        .iter()
+        .map(|a| (a.name.clone(), json!(a.location)))
+        .collect();
     // WebGL2 wants ES: a WebGL 1 shader stays as written (GLSL ES 1.00).
     json!({
         "name": name, "api": "webgl2", "width": SIZE, "height": SIZE, "vs": vs, "fs": fs,
@@ -155,16 +231,28 @@ struct Case {
 
 fn browser(jobs: &[Value]) -> Option<Vec<Value>> {
     let root = root();
-    if !root.join("tests/e2e/node_modules/playwright-core").exists() || !Path::new("/usr/bin/chromium").exists() {
-        oracles::skip("the browser oracle needs tests/e2e/node_modules (scripts/setup.sh) and /usr/bin/chromium");
+    if !root.join("tests/e2e/node_modules/playwright-core").exists()
+        || !Path::new("/usr/bin/chromium").exists()
+    {
+        oracles::skip(
+            "the browser oracle needs tests/e2e/node_modules (scripts/setup.sh) and /usr/bin/chromium",
+        );
         return None;
     }
-    let tag = jobs.first().and_then(|j| j["api"].as_str()).unwrap_or("none").to_string();
+    let tag = jobs
+        .first()
+        .and_then(|j| j["api"].as_str())
+        .unwrap_or("none")
+        .to_string();
     let dir = std::env::temp_dir().join(format!("hoist-gpu-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).ok()?;
     let (jp, op) = (dir.join("jobs.json"), dir.join("out.json"));
     std::fs::write(&jp, serde_json::to_string(jobs).ok()?).ok()?;
-    let st = std::process::Command::new("node").arg(root.join("tests/gpu/render.mjs")).arg(&jp).arg(&op).status();
+    let st = std::process::Command::new("node")
+        .arg(root.join("tests/gpu/render.mjs"))
+        .arg(&jp)
+        .arg(&op)
+        .status();
     match st {
         Ok(s) if s.success() => {}
         other => {
@@ -185,28 +273,58 @@ fn compare(cases: &[Case]) {
             failures.push(format!("{}: the browser refused it: {e}", case.name));
             continue;
         }
-        let px: Vec<f32> = r["pixels"].as_array().expect("pixels").iter().map(|v| v.as_f64().unwrap_or(f64::NAN) as f32).collect();
+        let px: Vec<f32> = r["pixels"]
+            .as_array()
+            .expect("pixels")
+            .iter()
+            .map(|v| v.as_f64().unwrap_or(f64::NAN) as f32)
+            .collect();
         assert_eq!(px.len(), case.hoist.len(), "{}", case.name);
-        let d = px.iter().zip(&case.hoist).map(|(a, b)| (a - b).abs()).fold(0.0f32, |m, x| if x.is_nan() { f32::INFINITY } else { m.max(x) });
+        let d = px
+            .iter()
+            .zip(&case.hoist)
+            .map(|(a, b)| (a - b).abs())
+            .fold(
+                0.0f32,
+                |m, x| if x.is_nan() { f32::INFINITY } else { m.max(x) },
+            );
         worst = worst.max(d);
         if d > TOLERANCE {
             failures.push(format!("{}: worst |Δ| {d}", case.name));
         }
     }
-    println!("{} pairs, worst |Δ| {worst:e} (tolerance {TOLERANCE:e})", cases.len());
+    println!(
+        "{} pairs, worst |Δ| {worst:e} (tolerance {TOLERANCE:e})",
+        cases.len()
+    );
     assert!(failures.is_empty(), "differences:\n{}", failures.join("\n"));
 }
 
 fn wgsl_case(name: &str, src: &str, dialect: Dialect, seed: u64) -> Case {
-    let c = hoist_front::compile_wgsl(src, &Options { dialect: Some(dialect), ..Options::default() })
-        .unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostics));
+    let c = hoist_front::compile_wgsl(
+        src,
+        &Options {
+            dialect: Some(dialect),
+            ..Options::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostics));
     let slots = slot_values(&c, seed);
     let tex = texels(seed);
-    Case { name: format!("{name} ({dialect:?})"), hoist: hoist_render(&c, &slots, &tex), job: webgpu_job(name, src, &c, &slots, &tex) }
+    Case {
+        name: format!("{name} ({dialect:?})"),
+        hoist: hoist_render(&c, &slots, &tex),
+        job: webgpu_job(name, src, &c, &slots, &tex),
+    }
 }
 
 fn files(dir: &str, ext: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join(dir)).expect("dir").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == ext)).collect();
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+        .expect("dir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
     v.sort();
     v
 }
@@ -232,11 +350,22 @@ fn webgl2_agrees_on_the_glsl_examples() {
         let fs = std::fs::read_to_string(v.with_extension("frag")).expect("read");
         let name = v.file_stem().unwrap().to_string_lossy().to_string();
         for d in [Dialect::Arb, Dialect::D3d9] {
-            let c = hoist_front::compile_glsl(&vs, &fs, &Options { dialect: Some(d), ..Options::default() })
-                .unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostics));
+            let c = hoist_front::compile_glsl(
+                &vs,
+                &fs,
+                &Options {
+                    dialect: Some(d),
+                    ..Options::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostics));
             let slots = slot_values(&c, 31 + i as u64);
             let tex = texels(31 + i as u64);
-            cases.push(Case { name: format!("{name} ({d:?})"), hoist: hoist_render(&c, &slots, &tex), job: webgl2_job(&name, &vs, &fs, &c, &slots, &tex) });
+            cases.push(Case {
+                name: format!("{name} ({d:?})"),
+                hoist: hoist_render(&c, &slots, &tex),
+                job: webgl2_job(&name, &vs, &fs, &c, &slots, &tex),
+            });
         }
     }
     compare(&cases);

@@ -40,11 +40,17 @@ impl<'a> Lower<'a> {
     fn pointee(&self, h: Handle<naga::Expression>) -> TypeInner {
         match self.ty(h) {
             TypeInner::Pointer { base, .. } => self.module.types[*base].inner.clone(),
-            TypeInner::ValuePointer { size: Some(size), scalar, .. } => TypeInner::Vector {
+            TypeInner::ValuePointer {
+                size: Some(size),
+                scalar,
+                ..
+            } => TypeInner::Vector {
                 size: *size,
                 scalar: *scalar,
             },
-            TypeInner::ValuePointer { size: None, scalar, .. } => TypeInner::Scalar(*scalar),
+            TypeInner::ValuePointer {
+                size: None, scalar, ..
+            } => TypeInner::Scalar(*scalar),
             other => other.clone(),
         }
     }
@@ -65,7 +71,9 @@ impl<'a> Lower<'a> {
         let v = match *expr {
             E::Literal(l) => vec![C::Lit(literal(l))],
             E::Constant(c) => self.const_expr(self.module.constants[c].init)?,
-            E::ZeroValue(ty) => vec![C::Lit(0.0); flat_len(self.module, &self.module.types[ty].inner)],
+            E::ZeroValue(ty) => {
+                vec![C::Lit(0.0); flat_len(self.module, &self.module.types[ty].inner)]
+            }
             E::Compose { ref components, .. } => {
                 let mut v = Val::new();
                 for c in components {
@@ -77,7 +85,11 @@ impl<'a> Lower<'a> {
                 let x = self.val(value)?;
                 vec![x[0]; size as usize]
             }
-            E::Swizzle { size, vector, pattern } => {
+            E::Swizzle {
+                size,
+                vector,
+                pattern,
+            } => {
                 let x = self.val(vector)?;
                 (0..size as usize).map(|i| x[pattern[i] as usize]).collect()
             }
@@ -86,7 +98,11 @@ impl<'a> Lower<'a> {
             E::LocalVariable(l) => {
                 let slot = self.frame().locals[l.index()];
                 let len = self.mem[slot].len();
-                return Ok(Ev::Ptr(Ptr { root: Root::Mem(slot), off: 0, len }));
+                return Ok(Ev::Ptr(Ptr {
+                    root: Root::Mem(slot),
+                    off: 0,
+                    len,
+                }));
             }
             E::Load { pointer } => match self.ev(pointer)? {
                 Ev::Ptr(p) => self.load(p, span)?,
@@ -106,13 +122,23 @@ impl<'a> Lower<'a> {
             E::AccessIndex { base, index } => return self.index(base, index as usize, span),
             E::Unary { op, expr } => self.unary(op, expr, span)?,
             E::Binary { op, left, right } => self.binary(op, left, right, span)?,
-            E::Select { condition, accept, reject } => {
+            E::Select {
+                condition,
+                accept,
+                reject,
+            } => {
                 let c = self.val(condition)?;
                 let a = self.val(accept)?;
                 let b = self.val(reject)?;
                 self.select(&c, &a, &b)?
             }
-            E::Math { fun, arg, arg1, arg2, .. } => self.math(fun, arg, arg1, arg2, span)?,
+            E::Math {
+                fun,
+                arg,
+                arg1,
+                arg2,
+                ..
+            } => self.math(fun, arg, arg1, arg2, span)?,
             E::Relational { fun, argument } => {
                 let x = self.val(argument)?;
                 match fun {
@@ -121,7 +147,11 @@ impl<'a> Lower<'a> {
                     _ => return Err(self.refuse(span, "isnan/isinf have no assembly equivalent")),
                 }
             }
-            E::As { expr, kind, convert } => self.cast(expr, kind, convert, span)?,
+            E::As {
+                expr,
+                kind,
+                convert,
+            } => self.cast(expr, kind, convert, span)?,
             E::Derivative { axis, expr, .. } => self.derivative(axis, expr, span)?,
             E::ImageSample { .. } => self.sample(expr, span)?,
             E::CallResult(_) => {
@@ -146,12 +176,20 @@ impl<'a> Lower<'a> {
         match gv.space {
             naga::AddressSpace::Uniform => {
                 let len = self.uniform(g)?.len();
-                Ok(Ev::Ptr(Ptr { root: Root::Uniform(g), off: 0, len }))
+                Ok(Ev::Ptr(Ptr {
+                    root: Root::Uniform(g),
+                    off: 0,
+                    len,
+                }))
             }
             naga::AddressSpace::Private | naga::AddressSpace::Function => {
                 let slot = self.private_global(g)?;
                 let len = self.mem[slot].len();
-                Ok(Ev::Ptr(Ptr { root: Root::Mem(slot), off: 0, len }))
+                Ok(Ev::Ptr(Ptr {
+                    root: Root::Mem(slot),
+                    off: 0,
+                    len,
+                }))
             }
             naga::AddressSpace::Handle => match self.module.types[gv.ty].inner {
                 TypeInner::Image { .. } => Ok(Ev::Image(g)),
@@ -191,7 +229,11 @@ impl<'a> Lower<'a> {
                 let ty = self.pointee(base);
                 let (off, len) = element(self.module, &ty, i)
                     .ok_or_else(|| self.refuse(span, "index out of range"))?;
-                Ok(Ev::Ptr(Ptr { root: p.root, off: p.off + off, len }))
+                Ok(Ev::Ptr(Ptr {
+                    root: p.root,
+                    off: p.off + off,
+                    len,
+                }))
             }
             Ev::Val(v) => {
                 let ty = self.ty(base).clone();
@@ -209,7 +251,9 @@ impl<'a> Lower<'a> {
         Ok(match self.module.global_expressions[h] {
             E::Literal(l) => vec![C::Lit(literal(l))],
             E::Constant(c) => self.const_expr(self.module.constants[c].init)?,
-            E::ZeroValue(ty) => vec![C::Lit(0.0); flat_len(self.module, &self.module.types[ty].inner)],
+            E::ZeroValue(ty) => {
+                vec![C::Lit(0.0); flat_len(self.module, &self.module.types[ty].inner)]
+            }
             E::Compose { ref components, .. } => {
                 let mut v = Val::new();
                 for c in components.clone() {
@@ -222,7 +266,12 @@ impl<'a> Lower<'a> {
         })
     }
 
-    fn unary(&mut self, op: naga::UnaryOperator, e: Handle<naga::Expression>, span: naga::Span) -> Res<Val> {
+    fn unary(
+        &mut self,
+        op: naga::UnaryOperator,
+        e: Handle<naga::Expression>,
+        span: naga::Span,
+    ) -> Res<Val> {
         let x = self.val(e)?;
         match op {
             naga::UnaryOperator::Negate => Ok(x.iter().map(|c| c.neg()).collect()),
@@ -234,11 +283,20 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn binary(&mut self, op: B, l: Handle<naga::Expression>, r: Handle<naga::Expression>, span: naga::Span) -> Res<Val> {
+    fn binary(
+        &mut self,
+        op: B,
+        l: Handle<naga::Expression>,
+        r: Handle<naga::Expression>,
+        span: naga::Span,
+    ) -> Res<Val> {
         let (lt, rt) = (self.ty(l).clone(), self.ty(r).clone());
         let a = self.val(l)?;
         let b = self.val(r)?;
-        let int = matches!(scalar_kind(&lt), Some(naga::ScalarKind::Sint | naga::ScalarKind::Uint));
+        let int = matches!(
+            scalar_kind(&lt),
+            Some(naga::ScalarKind::Sint | naga::ScalarKind::Uint)
+        );
         match op {
             B::Add => self.add(&a, &b),
             B::Subtract => self.sub(&a, &b),
@@ -265,14 +323,18 @@ impl<'a> Lower<'a> {
             }
             B::LogicalAnd => self.mul(&a, &b),
             B::LogicalOr => self.max(&a, &b),
-            B::And | B::InclusiveOr | B::ExclusiveOr if matches!(scalar_kind(&lt), Some(naga::ScalarKind::Bool)) => match op {
-                B::And => self.mul(&a, &b),
-                B::InclusiveOr => self.max(&a, &b),
-                _ => {
-                    let d = self.sub(&a, &b)?;
-                    self.abs(&d)
+            B::And | B::InclusiveOr | B::ExclusiveOr
+                if matches!(scalar_kind(&lt), Some(naga::ScalarKind::Bool)) =>
+            {
+                match op {
+                    B::And => self.mul(&a, &b),
+                    B::InclusiveOr => self.max(&a, &b),
+                    _ => {
+                        let d = self.sub(&a, &b)?;
+                        self.abs(&d)
+                    }
                 }
-            },
+            }
             _ => match (lits(&a), lits(&b)) {
                 (Some(x), Some(y)) => Ok(int_fold(op, &x, &y)),
                 _ => Err(self.refuse(span, "integer bit operations have no float equivalent")),
@@ -313,7 +375,9 @@ impl<'a> Lower<'a> {
     pub fn mat_vec(&mut self, m: &[C], cols: usize, rows: usize, v: &[C]) -> Res<Val> {
         let row = |i: usize| -> Vec<C> { (0..cols).map(|j| m[j * rows + i]).collect() };
         let one_reg = |r: &[C]| match r[0] {
-            C::Reg { reg, neg, .. } => r.iter().all(|c| matches!(c, C::Reg { reg: x, neg: n, .. } if *x == reg && *n == neg)),
+            C::Reg { reg, neg, .. } => r
+                .iter()
+                .all(|c| matches!(c, C::Reg { reg: x, neg: n, .. } if *x == reg && *n == neg)),
             C::Lit(_) => false,
         };
         if (0..rows).all(|i| one_reg(&row(i))) && cols >= 3 {
@@ -343,12 +407,22 @@ impl<'a> Lower<'a> {
     fn fold_all(&mut self, x: &[C], all: bool) -> Res<Val> {
         let mut acc = vec![x[0]];
         for c in &x[1..] {
-            acc = if all { self.mul(&acc, &[*c])? } else { self.max(&acc, &[*c])? };
+            acc = if all {
+                self.mul(&acc, &[*c])?
+            } else {
+                self.max(&acc, &[*c])?
+            };
         }
         Ok(acc)
     }
 
-    fn cast(&mut self, e: Handle<naga::Expression>, kind: naga::ScalarKind, convert: Option<u8>, span: naga::Span) -> Res<Val> {
+    fn cast(
+        &mut self,
+        e: Handle<naga::Expression>,
+        kind: naga::ScalarKind,
+        convert: Option<u8>,
+        span: naga::Span,
+    ) -> Res<Val> {
         let from = scalar_kind(self.ty(e));
         let x = self.val(e)?;
         use naga::ScalarKind as K;
@@ -365,7 +439,12 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn derivative(&mut self, axis: naga::DerivativeAxis, e: Handle<naga::Expression>, span: naga::Span) -> Res<Val> {
+    fn derivative(
+        &mut self,
+        axis: naga::DerivativeAxis,
+        e: Handle<naga::Expression>,
+        span: naga::Span,
+    ) -> Res<Val> {
         let x = self.val(e)?;
         if !self.em.has(Op::Dsx) {
             return Err(self.refuse(
@@ -386,10 +465,23 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn math(&mut self, fun: M, a0: Handle<naga::Expression>, a1: Option<Handle<naga::Expression>>, a2: Option<Handle<naga::Expression>>, span: naga::Span) -> Res<Val> {
+    fn math(
+        &mut self,
+        fun: M,
+        a0: Handle<naga::Expression>,
+        a1: Option<Handle<naga::Expression>>,
+        a2: Option<Handle<naga::Expression>>,
+        span: naga::Span,
+    ) -> Res<Val> {
         let x = self.val(a0)?;
-        let y = match a1 { Some(h) => self.val(h)?, None => Val::new() };
-        let z = match a2 { Some(h) => self.val(h)?, None => Val::new() };
+        let y = match a1 {
+            Some(h) => self.val(h)?,
+            None => Val::new(),
+        };
+        let z = match a2 {
+            Some(h) => self.val(h)?,
+            None => Val::new(),
+        };
         let ln2 = std::f32::consts::LN_2;
         match fun {
             M::Abs => self.abs(&x),
@@ -493,7 +585,10 @@ impl<'a> Lower<'a> {
                     return Err(self.refuse(span, "transpose of a non-matrix"));
                 };
                 let (c, r) = (columns as usize, rows as usize);
-                Ok((0..r).flat_map(|i| (0..c).map(move |j| (i, j))).map(|(i, j)| x[j * r + i]).collect())
+                Ok((0..r)
+                    .flat_map(|i| (0..c).map(move |j| (i, j)))
+                    .map(|(i, j)| x[j * r + i])
+                    .collect())
             }
             other => Err(self.refuse(
                 span,
@@ -527,17 +622,33 @@ impl<'a> Lower<'a> {
     }
 
     fn sample(&mut self, e: &E, span: naga::Span) -> Res<Val> {
-        let E::ImageSample { image, sampler, gather, coordinate, array_index, offset, level, depth_ref, .. } = *e else {
+        let E::ImageSample {
+            image,
+            sampler,
+            gather,
+            coordinate,
+            array_index,
+            offset,
+            level,
+            depth_ref,
+            ..
+        } = *e
+        else {
             unreachable!()
         };
         if gather.is_some() || array_index.is_some() || offset.is_some() {
-            return Err(self.refuse(span, "texture gathers, arrays and offsets have no ARB/D3D9 equivalent"));
+            return Err(self.refuse(
+                span,
+                "texture gathers, arrays and offsets have no ARB/D3D9 equivalent",
+            ));
         }
         let Ev::Image(img) = self.ev(image)? else {
             return Err(self.refuse(span, "the texture is not a global"));
         };
         let _ = self.ev(sampler)?;
-        let TypeInner::Image { dim, class, .. } = self.module.types[self.module.global_variables[img].ty].inner else {
+        let TypeInner::Image { dim, class, .. } =
+            self.module.types[self.module.global_variables[img].ty].inner
+        else {
             return Err(self.refuse(span, "not a texture"));
         };
         let shadow = matches!(class, naga::ImageClass::Depth { .. });
@@ -552,15 +663,32 @@ impl<'a> Lower<'a> {
         };
         let arb = self.em.dialect() == hoist_asm::Dialect::Arb;
         if shadow && (!arb || depth_ref.is_none()) {
-            return Err(self.refuse(span, "depth textures sample only with a comparison, and only in ARB (SHADOW targets)"));
+            return Err(self.refuse(
+                span,
+                "depth textures sample only with a comparison, and only in ARB (SHADOW targets)",
+            ));
         }
         let gv = &self.module.global_variables[img];
         let name = gv.name.clone().unwrap_or_default();
         let (group, binding) = gv.binding.as_ref().map_or((0, 0), |b| (b.group, b.binding));
         let unit = self.bindings.unit(&name, group, binding, target.arb_name());
-        let stage = if self.is_vertex() { "vertex" } else { "fragment" };
-        let reg = if arb { format!("texture[{unit}], {}", target.arb_name()) } else { format!("s{unit} (dcl_{})", target.d3d_name().unwrap_or("2d")) };
-        self.bindings.row("texture", stage, &name, &format!("@group({group}) @binding({binding})"), &reg);
+        let stage = if self.is_vertex() {
+            "vertex"
+        } else {
+            "fragment"
+        };
+        let reg = if arb {
+            format!("texture[{unit}], {}", target.arb_name())
+        } else {
+            format!("s{unit} (dcl_{})", target.d3d_name().unwrap_or("2d"))
+        };
+        self.bindings.row(
+            "texture",
+            stage,
+            &name,
+            &format!("@group({group}) @binding({binding})"),
+            &reg,
+        );
         let mut coord = self.val(coordinate)?;
         if let Some(d) = depth_ref {
             coord.truncate(2);
@@ -630,7 +758,9 @@ pub fn literal(l: naga::Literal) -> f32 {
 
 fn scalar_kind(t: &TypeInner) -> Option<naga::ScalarKind> {
     match t {
-        TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } | TypeInner::Matrix { scalar: s, .. } => Some(s.kind),
+        TypeInner::Scalar(s)
+        | TypeInner::Vector { scalar: s, .. }
+        | TypeInner::Matrix { scalar: s, .. } => Some(s.kind),
         _ => None,
     }
 }

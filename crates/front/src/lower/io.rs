@@ -52,7 +52,10 @@ impl<'a> Lower<'a> {
         let stage = self.stage_name();
         let arb = self.em.dialect() == Dialect::Arb;
         if n > 4 {
-            return Err(self.refuse(naga::Span::default(), format!("input `{name}` is not a scalar or vector")));
+            return Err(self.refuse(
+                naga::Span::default(),
+                format!("input `{name}` is not a scalar or vector"),
+            ));
         }
         match (b, self.em.stage()) {
             (Binding::Location { location, .. }, Stage::Vertex) => {
@@ -67,14 +70,22 @@ impl<'a> Lower<'a> {
                 } else {
                     ""
                 };
-                self.bindings
-                    .row_with("attribute", stage, name, &format!("@location({l})"), &reg, detail);
+                self.bindings.row_with(
+                    "attribute",
+                    stage,
+                    name,
+                    &format!("@location({l})"),
+                    &reg,
+                    detail,
+                );
                 if !self.bindings.attributes.iter().any(|a| a.location == l) {
-                    self.bindings.attributes.push(crate::bindings::AttributeSlot {
-                        name: name.into(),
-                        location: l,
-                        components: n as u8,
-                    });
+                    self.bindings
+                        .attributes
+                        .push(crate::bindings::AttributeSlot {
+                            name: name.into(),
+                            location: l,
+                            components: n as u8,
+                        });
                 }
                 Ok(lanes(R::Attr(l), n))
             }
@@ -94,8 +105,14 @@ impl<'a> Lower<'a> {
                 } else {
                     format!("v{l} (dcl_texcoord{l})")
                 };
-                self.bindings
-                    .row_with("varying", stage, name, &format!("@location({l})"), &reg, &detail);
+                self.bindings.row_with(
+                    "varying",
+                    stage,
+                    name,
+                    &format!("@location({l})"),
+                    &reg,
+                    &detail,
+                );
                 let v = lanes(R::Vary(l), n);
                 if *interpolation == Some(Interpolation::Linear) {
                     // Perspective-correct interpolation of v·w, times 1/w at the fragment.
@@ -133,7 +150,11 @@ impl<'a> Lower<'a> {
     }
 
     fn small(&self, location: u32, name: &str) -> Res<u8> {
-        let max = if self.em.stage() == Stage::Vertex { 16 } else { 8 };
+        let max = if self.em.stage() == Stage::Vertex {
+            16
+        } else {
+            8
+        };
         if location >= max {
             return Err(self.refuse(
                 naga::Span::default(),
@@ -230,15 +251,32 @@ impl<'a> Lower<'a> {
         let stage = self.stage_name();
         let arb = self.em.dialect() == Dialect::Arb;
         let (reg, label, src) = match (b, self.em.stage()) {
-            (Binding::BuiltIn(BuiltIn::Position { .. }), Stage::Vertex) => {
-                (R::OutPos, if arb { "result.position" } else { "o0 (dcl_position)" }.to_string(), "position".to_string())
-            }
-            (Binding::Location { location, interpolation, .. }, Stage::Vertex) => {
+            (Binding::BuiltIn(BuiltIn::Position { .. }), Stage::Vertex) => (
+                R::OutPos,
+                if arb {
+                    "result.position"
+                } else {
+                    "o0 (dcl_position)"
+                }
+                .to_string(),
+                "position".to_string(),
+            ),
+            (
+                Binding::Location {
+                    location,
+                    interpolation,
+                    ..
+                },
+                Stage::Vertex,
+            ) => {
                 let l = self.small(*location, name)?;
                 let mut v: Val = v.to_vec();
                 if *interpolation == Some(Interpolation::Linear) && arb {
                     let w = pos_w.ok_or_else(|| {
-                        self.refuse(naga::Span::default(), "linear interpolation needs the position")
+                        self.refuse(
+                            naga::Span::default(),
+                            "linear interpolation needs the position",
+                        )
                     })?;
                     let wv = vec![w; v.len()];
                     v = self.mul(&v, &wv)?;
@@ -248,7 +286,8 @@ impl<'a> Lower<'a> {
                 } else {
                     format!("o{} (dcl_texcoord{l})", u16::from(l) + 1)
                 };
-                self.bindings.row("varying", stage, name, &format!("@location({l})"), &label);
+                self.bindings
+                    .row("varying", stage, name, &format!("@location({l})"), &label);
                 self.store_out(R::OutVary(l), &v);
                 return Ok(());
             }
@@ -266,7 +305,8 @@ impl<'a> Lower<'a> {
             }
             (Binding::BuiltIn(BuiltIn::FragDepth), Stage::Fragment) => {
                 let label = if arb { "result.depth.z" } else { "oDepth" };
-                self.bindings.row("output", stage, name, "frag_depth", label);
+                self.bindings
+                    .row("output", stage, name, "frag_depth", label);
                 let c = [v[0]; 4];
                 let src = self.em.opnd(&c);
                 let mask = if arb { 4 } else { 15 };
@@ -274,7 +314,8 @@ impl<'a> Lower<'a> {
                 return Ok(());
             }
             (Binding::BuiltIn(BuiltIn::PointSize), Stage::Vertex) => {
-                self.bindings.note("the point size output is ignored (Hoist draws triangles)");
+                self.bindings
+                    .note("the point size output is ignored (Hoist draws triangles)");
                 return Ok(());
             }
             (Binding::BuiltIn(bi), _) => {
@@ -330,7 +371,12 @@ impl<'a> Lower<'a> {
                 v.extend(state);
                 continue;
             }
-            let existing = self.bindings.uniforms.iter().find(|u| u.name == lname).map(|u| u.slot);
+            let existing = self
+                .bindings
+                .uniforms
+                .iter()
+                .find(|u| u.name == lname)
+                .map(|u| u.slot);
             let next = existing.unwrap_or_else(|| self.bindings.next_slot());
             for c in 0..cols {
                 for r in 0..rows {
@@ -368,7 +414,11 @@ impl<'a> Lower<'a> {
                 self.bindings.row(
                     "uniform",
                     stage,
-                    &if cols > 1 { format!("{lname}[{c}]") } else { lname.clone() },
+                    &if cols > 1 {
+                        format!("{lname}[{c}]")
+                    } else {
+                        lname.clone()
+                    },
                     &format!("@group({group}) @binding({binding})"),
                     &label,
                 );
@@ -389,7 +439,9 @@ impl<'a> Lower<'a> {
         if self.em.dialect() != Dialect::Arb {
             return Err(self.refuse(
                 naga::Span::default(),
-                format!("{gl} is OpenGL state, which only ARB programs can bind: use --dialect arb"),
+                format!(
+                    "{gl} is OpenGL state, which only ARB programs can bind: use --dialect arb"
+                ),
             ));
         }
         let base = self.em.states.len() as u16;
@@ -401,14 +453,24 @@ impl<'a> Lower<'a> {
         let mut v = Val::new();
         for c in 0..cols {
             for r in 0..u16::from(rows) {
-                v.push(C::Reg { reg: R::State(base + r), lane: c as u8, neg: false });
+                v.push(C::Reg {
+                    reg: R::State(base + r),
+                    lane: c as u8,
+                    neg: false,
+                });
             }
         }
         Ok(Some(v))
     }
 
     /// Scalar, vector and matrix leaves of a type with names and byte offsets.
-    fn leaves(&self, ty: Handle<naga::Type>, name: &str, base: u32, out: &mut Vec<(String, Handle<naga::Type>, u32)>) {
+    fn leaves(
+        &self,
+        ty: Handle<naga::Type>,
+        name: &str,
+        base: u32,
+        out: &mut Vec<(String, Handle<naga::Type>, u32)>,
+    ) {
         match &self.module.types[ty].inner {
             TypeInner::Struct { members, .. } => {
                 for m in members {
@@ -416,7 +478,11 @@ impl<'a> Lower<'a> {
                     self.leaves(m.ty, &n, base + m.offset, out);
                 }
             }
-            TypeInner::Array { base: b, size: naga::ArraySize::Constant(n), stride } => {
+            TypeInner::Array {
+                base: b,
+                size: naga::ArraySize::Constant(n),
+                stride,
+            } => {
                 for i in 0..n.get() {
                     self.leaves(*b, &format!("{name}[{i}]"), base + i * stride, out);
                 }
@@ -455,7 +521,11 @@ pub fn type_name(module: &naga::Module, ty: Handle<naga::Type>) -> String {
     match &module.types[ty].inner {
         TypeInner::Scalar(s) => scalar(s).into(),
         TypeInner::Vector { size, scalar: s } => format!("vec{}<{}>", *size as u8, scalar(s)),
-        TypeInner::Matrix { columns, rows, scalar: s } => {
+        TypeInner::Matrix {
+            columns,
+            rows,
+            scalar: s,
+        } => {
             format!("mat{}x{}<{}>", *columns as u8, *rows as u8, scalar(s))
         }
         other => format!("{other:?}"),

@@ -40,7 +40,10 @@ impl<'a> Lower<'a> {
         let n = args.iter().map(|a| a.len()).max().unwrap_or(0);
         let mut out = Val::with_capacity(n);
         for i in 0..n {
-            let xs: Vec<C> = args.iter().map(|a| if a.len() == 1 { a[0] } else { a[i] }).collect();
+            let xs: Vec<C> = args
+                .iter()
+                .map(|a| if a.len() == 1 { a[0] } else { a[i] })
+                .collect();
             if let Some(l) = lits(&xs) {
                 out.push(C::Lit(fold(&l)));
                 continue;
@@ -157,7 +160,11 @@ impl<'a> Lower<'a> {
 
     /// D3D9 `cmp`: `s >= 0 ? x : y`.
     fn cmp_ge(&mut self, s: &[C], x: &[C], y: &[C]) -> Res<Val> {
-        self.cw(Op::CmpGe, &[s, x, y], |v| if v[0] >= 0.0 { v[1] } else { v[2] })
+        self.cw(
+            Op::CmpGe,
+            &[s, x, y],
+            |v| if v[0] >= 0.0 { v[1] } else { v[2] },
+        )
     }
 
     pub fn eq(&mut self, a: &[C], b: &[C]) -> Res<Val> {
@@ -183,10 +190,16 @@ impl<'a> Lower<'a> {
         }
         let nc: Val = c.iter().map(|x| x.neg()).collect();
         if self.em.has(Op::Cmp) {
-            return self.cw(Op::Cmp, &[&nc, a, b], |v| if v[0] < 0.0 { v[1] } else { v[2] });
+            return self.cw(
+                Op::Cmp,
+                &[&nc, a, b],
+                |v| if v[0] < 0.0 { v[1] } else { v[2] },
+            );
         }
         if self.em.has(Op::CmpGe) {
-            return self.cw(Op::CmpGe, &[&nc, b, a], |v| if v[0] >= 0.0 { v[1] } else { v[2] });
+            return self.cw(Op::CmpGe, &[&nc, b, a], |v| {
+                if v[0] >= 0.0 { v[1] } else { v[2] }
+            });
         }
         // Vertex programs have no compare-and-select: a·c + b·(1 − c), exact for finite values.
         self.bindings.note(

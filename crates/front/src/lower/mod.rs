@@ -146,7 +146,7 @@ impl<'a> Lower<'a> {
     /// Sets the emitter's current span (for the instructions that follow).
     pub fn at(&mut self, span: naga::Span) {
         let s = self.span_of(span);
-        self.em.span = (!s.is_none()).then(|| (s.start as usize, s.end as usize));
+        self.em.span = (!s.is_none()).then_some((s.start as usize, s.end as usize));
     }
 
     pub fn frame(&self) -> &Frame<'a> {

@@ -12,7 +12,11 @@ const MAX_UNROLL: usize = 1024;
 
 impl<'a> Lower<'a> {
     /// Runs entry point `ep` and writes its outputs.
-    pub fn run_entry(&mut self, ep: &'a naga::EntryPoint, info: &'a naga::valid::FunctionInfo) -> Res<()> {
+    pub fn run_entry(
+        &mut self,
+        ep: &'a naga::EntryPoint,
+        info: &'a naga::valid::FunctionInfo,
+    ) -> Res<()> {
         let args = self.entry_args(ep)?;
         let ret = self.call(&ep.function, info, args)?;
         let v = ret.unwrap_or_default();
@@ -20,7 +24,12 @@ impl<'a> Lower<'a> {
     }
 
     /// Inlines `fun` with `args`; returns its result.
-    pub fn call(&mut self, fun: &'a naga::Function, info: &'a naga::valid::FunctionInfo, args: Vec<Ev>) -> Res<Option<Val>> {
+    pub fn call(
+        &mut self,
+        fun: &'a naga::Function,
+        info: &'a naga::valid::FunctionInfo,
+        args: Vec<Ev>,
+    ) -> Res<Option<Val>> {
         if self.frames.len() > 64 {
             return Err(self.refuse(naga::Span::default(), "calls nest too deeply"));
         }
@@ -51,7 +60,9 @@ impl<'a> Lower<'a> {
         let r = self.list(&body, &spans);
         let frame = self.frames.pop().expect("pushed");
         match r? {
-            Flow::Break | Flow::Continue => Err(self.refuse(naga::Span::default(), "break outside a loop")),
+            Flow::Break | Flow::Continue => {
+                Err(self.refuse(naga::Span::default(), "break outside a loop"))
+            }
             _ => Ok(frame.ret),
         }
     }
@@ -61,7 +72,12 @@ impl<'a> Lower<'a> {
         for (i, s) in stmts.iter().enumerate() {
             let span = spans.get(i).copied().unwrap_or_default();
             self.tick(span)?;
-            if let S::If { condition, accept, reject } = s {
+            if let S::If {
+                condition,
+                accept,
+                reject,
+            } = s
+            {
                 let c = self.val(*condition)?;
                 let returns = has_return(accept) || has_return(reject);
                 if c[0].lit().is_none() && returns {
@@ -94,7 +110,11 @@ impl<'a> Lower<'a> {
                 }
             }
             S::Block(b) => return self.block(b),
-            S::If { condition, accept, reject } => {
+            S::If {
+                condition,
+                accept,
+                reject,
+            } => {
                 let c = self.val(*condition)?;
                 return match c[0].lit() {
                     Some(x) if x != 0.0 => self.block(accept),
@@ -105,7 +125,10 @@ impl<'a> Lower<'a> {
             S::Switch { selector, cases } => {
                 let v = self.val(*selector)?;
                 let Some(x) = v[0].lit() else {
-                    return Err(self.refuse(span, "a switch on a value that is not a constant after unrolling"));
+                    return Err(self.refuse(
+                        span,
+                        "a switch on a value that is not a constant after unrolling",
+                    ));
                 };
                 let mut on = false;
                 for case in cases {
@@ -124,7 +147,11 @@ impl<'a> Lower<'a> {
                     }
                 }
             }
-            S::Loop { body, continuing, break_if } => return self.looped(body, continuing, *break_if, span),
+            S::Loop {
+                body,
+                continuing,
+                break_if,
+            } => return self.looped(body, continuing, *break_if, span),
             S::Break => {
                 if self.real_loops > 0 && !self.path.is_empty() {
                     return Err(self.refuse(span, "break under a condition inside a real loop"));
@@ -151,7 +178,11 @@ impl<'a> Lower<'a> {
                 };
                 self.store(p, &v, span)?;
             }
-            S::Call { function, arguments, result } => {
+            S::Call {
+                function,
+                arguments,
+                result,
+            } => {
                 let mut args = Vec::new();
                 for a in arguments {
                     args.push(self.ev(*a)?);
@@ -165,7 +196,12 @@ impl<'a> Lower<'a> {
                 }
             }
             S::ControlBarrier(_) | S::MemoryBarrier(_) => {}
-            _ => return Err(self.refuse(span, "this statement has no equivalent in vertex/fragment assembly")),
+            _ => {
+                return Err(self.refuse(
+                    span,
+                    "this statement has no equivalent in vertex/fragment assembly",
+                ));
+            }
         }
         Ok(Flow::Normal)
     }
@@ -210,7 +246,11 @@ impl<'a> Lower<'a> {
         let cond = self.path_cond()?;
         let nc = cond.neg();
         let src = self.em.opnd(&[nc, nc, nc, nc]);
-        let op = if self.em.dialect() == Dialect::Arb { Op::Kil } else { Op::Texkil };
+        let op = if self.em.dialect() == Dialect::Arb {
+            Op::Kil
+        } else {
+            Op::Texkil
+        };
         self.em.push(op, None, vec![src]);
         Ok(())
     }
@@ -225,26 +265,34 @@ impl<'a> Lower<'a> {
     }
 
     /// Both arms on copies of the variables, merged with selects on `c`.
-    fn if_dynamic(&mut self, c: &[C], accept: &'a naga::Block, reject: &'a naga::Block, rest: Option<(&[&'a S], &[naga::Span])>, span: naga::Span) -> Res<Flow> {
+    fn if_dynamic(
+        &mut self,
+        c: &[C],
+        accept: &'a naga::Block,
+        reject: &'a naga::Block,
+        rest: Option<(&[&'a S], &[naga::Span])>,
+        span: naga::Span,
+    ) -> Res<Flow> {
         if self.real_loops > 0 {
             return self.if_real(c, accept, reject, span);
         }
         let c = vec![c[0]];
         let before = self.mem.clone();
         let ret_before = self.frame().ret.clone();
-        let arm = |me: &mut Self, b: &'a naga::Block, cond: Val| -> Res<(Flow, Vec<Val>, Option<Val>)> {
-            me.path.push(cond);
-            let mut stmts: Vec<&'a S> = b.iter().collect();
-            let mut spans: Vec<naga::Span> = b.span_iter().map(|(_, s)| *s).collect();
-            if let Some((r, rs)) = rest {
-                stmts.extend_from_slice(r);
-                spans.extend_from_slice(rs);
-            }
-            let f = me.list(&stmts, &spans);
-            me.path.pop();
-            let f = f?;
-            Ok((f, me.mem.clone(), me.frame().ret.clone()))
-        };
+        let arm =
+            |me: &mut Self, b: &'a naga::Block, cond: Val| -> Res<(Flow, Vec<Val>, Option<Val>)> {
+                me.path.push(cond);
+                let mut stmts: Vec<&'a S> = b.iter().collect();
+                let mut spans: Vec<naga::Span> = b.span_iter().map(|(_, s)| *s).collect();
+                if let Some((r, rs)) = rest {
+                    stmts.extend_from_slice(r);
+                    spans.extend_from_slice(rs);
+                }
+                let f = me.list(&stmts, &spans);
+                me.path.pop();
+                let f = f?;
+                Ok((f, me.mem.clone(), me.frame().ret.clone()))
+            };
         let (fa, ma, ra) = arm(self, accept, c.clone())?;
         self.mem = before.clone();
         self.frame_mut().ret = ret_before;
@@ -288,13 +336,22 @@ impl<'a> Lower<'a> {
     }
 
     /// D3D9 inside a real loop: `if_ne c, 0` … `else` … `endif`, variables pinned.
-    fn if_real(&mut self, c: &[C], accept: &'a naga::Block, reject: &'a naga::Block, span: naga::Span) -> Res<Flow> {
+    fn if_real(
+        &mut self,
+        c: &[C],
+        accept: &'a naga::Block,
+        reject: &'a naga::Block,
+        span: naga::Span,
+    ) -> Res<Flow> {
         // `if (c) { break; }` is `break_ne c, 0`.
         let only_break = |b: &naga::Block| b.iter().all(|s| matches!(s, S::Break | S::Emit(_)));
         if only_break(accept) && reject.is_empty() && accept.iter().any(|s| matches!(s, S::Break)) {
             let cond = self.em.opnd(&c[..1]);
             let zero = self.em.opnd(&[C::Lit(0.0)]);
-            self.em.flow(Op::Breakc(hoist_asm::ops::Cond::Ne), vec![cond.lane(0), zero.lane(0)]);
+            self.em.flow(
+                Op::Breakc(hoist_asm::ops::Cond::Ne),
+                vec![cond.lane(0), zero.lane(0)],
+            );
             return Ok(Flow::Normal);
         }
         let cond = self.em.opnd(&c[..1]);
@@ -309,7 +366,10 @@ impl<'a> Lower<'a> {
         }
         self.em.flow(Op::Endif, vec![]);
         if fa != Flow::Normal {
-            return Err(self.refuse(span, "break/continue/return mixed with other statements under a condition inside a loop"));
+            return Err(self.refuse(
+                span,
+                "break/continue/return mixed with other statements under a condition inside a loop",
+            ));
         }
         Ok(Flow::Normal)
     }
@@ -330,7 +390,13 @@ impl<'a> Lower<'a> {
     }
 
     /// Unrolls while the conditions fold; on D3D9 falls back to a `rep` loop.
-    fn looped(&mut self, body: &'a naga::Block, cont: &'a naga::Block, break_if: Option<Handle<naga::Expression>>, span: naga::Span) -> Res<Flow> {
+    fn looped(
+        &mut self,
+        body: &'a naga::Block,
+        cont: &'a naga::Block,
+        break_if: Option<Handle<naga::Expression>>,
+        span: naga::Span,
+    ) -> Res<Flow> {
         let saved_mem = self.mem.clone();
         let saved_insts = self.em.insts.len();
         let saved_budget = self.budget;
@@ -347,7 +413,13 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn unroll(&mut self, body: &'a naga::Block, cont: &'a naga::Block, break_if: Option<Handle<naga::Expression>>, span: naga::Span) -> Res<Flow> {
+    fn unroll(
+        &mut self,
+        body: &'a naga::Block,
+        cont: &'a naga::Block,
+        break_if: Option<Handle<naga::Expression>>,
+        span: naga::Span,
+    ) -> Res<Flow> {
         for _ in 0..MAX_UNROLL {
             self.clear_cache_after(body, cont);
             match self.block(body)? {
@@ -361,11 +433,19 @@ impl<'a> Lower<'a> {
                 match c[0].lit() {
                     Some(x) if x != 0.0 => return Ok(Flow::Normal),
                     Some(_) => {}
-                    None => return Err(self.refuse(span, "a loop whose exit condition is not a constant: needs --dialect d3d9")),
+                    None => {
+                        return Err(self.refuse(
+                            span,
+                            "a loop whose exit condition is not a constant: needs --dialect d3d9",
+                        ));
+                    }
                 }
             }
         }
-        Err(self.refuse(span, format!("the loop does not end within {MAX_UNROLL} unrolled iterations")))
+        Err(self.refuse(
+            span,
+            format!("the loop does not end within {MAX_UNROLL} unrolled iterations"),
+        ))
     }
 
     /// Forgets the cached values of the expressions a loop's blocks emit.
@@ -382,10 +462,20 @@ impl<'a> Lower<'a> {
     }
 
     /// D3D9 `rep i0` (255 iterations at most), every variable in registers.
-    fn real_loop(&mut self, body: &'a naga::Block, cont: &'a naga::Block, break_if: Option<Handle<naga::Expression>>, span: naga::Span) -> Res<Flow> {
+    fn real_loop(
+        &mut self,
+        body: &'a naga::Block,
+        cont: &'a naga::Block,
+        break_if: Option<Handle<naga::Expression>>,
+        span: naga::Span,
+    ) -> Res<Flow> {
         self.pin_all();
         self.bindings.note("loops whose trip count is not a constant run as D3D9 `rep` loops of at most 255 iterations");
-        let count = crate::emit::Opnd { reg: R::RepCount, swz: [0, 1, 2, 3], neg: false };
+        let count = crate::emit::Opnd {
+            reg: R::RepCount,
+            swz: [0, 1, 2, 3],
+            neg: false,
+        };
         self.em.flow(Op::Rep, vec![count]);
         self.real_loops += 1;
         let r = (|| {
@@ -398,7 +488,10 @@ impl<'a> Lower<'a> {
                 let c = self.val(b)?;
                 let cond = self.em.opnd(&c[..1]);
                 let zero = self.em.opnd(&[C::Lit(0.0)]);
-                self.em.flow(Op::Breakc(hoist_asm::ops::Cond::Ne), vec![cond.lane(0), zero.lane(0)]);
+                self.em.flow(
+                    Op::Breakc(hoist_asm::ops::Cond::Ne),
+                    vec![cond.lane(0), zero.lane(0)],
+                );
             }
             Ok(())
         })();
@@ -446,7 +539,9 @@ fn collect_emitted(b: &naga::Block, out: &mut Vec<usize>) {
                 collect_emitted(accept, out);
                 collect_emitted(reject, out);
             }
-            S::Loop { body, continuing, .. } => {
+            S::Loop {
+                body, continuing, ..
+            } => {
                 collect_emitted(body, out);
                 collect_emitted(continuing, out);
             }
@@ -455,7 +550,9 @@ fn collect_emitted(b: &naga::Block, out: &mut Vec<usize>) {
                     collect_emitted(&c.body, out);
                 }
             }
-            S::Call { result: Some(h), .. } => out.push(h.index()),
+            S::Call {
+                result: Some(h), ..
+            } => out.push(h.index()),
             _ => {}
         }
     }
