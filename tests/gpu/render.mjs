@@ -74,8 +74,19 @@ async function renderWebgpu(job) {
   const info = await module.getCompilationInfo();
   const msgs = info.messages.filter((m) => m.type === 'error');
   if (msgs.length) return { error: msgs.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('\n') };
+  // An explicit layout with every binding the job lists, so that a binding the shader does
+  // not use is no error (an 'auto' layout leaves it out of the bind group).
+  const vis = GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT;
+  const layouts = new Map();
+  const lay = (g, e) => { if (!layouts.has(g)) layouts.set(g, []); layouts.get(g).push(e); };
+  for (const b of job.buffers || []) lay(b.group, { binding: b.binding, visibility: vis, buffer: { type: 'uniform' } });
+  for (const t of job.textures || []) lay(t.group, { binding: t.binding, visibility: vis, texture: { sampleType: 'float' } });
+  for (const s of job.samplers || []) lay(s.group, { binding: s.binding, visibility: vis, sampler: { type: 'filtering' } });
+  const ngroups = layouts.size ? Math.max(...layouts.keys()) + 1 : 0;
+  const bgls = [];
+  for (let g = 0; g < ngroups; g++) bgls.push(device.createBindGroupLayout({ entries: layouts.get(g) || [] }));
   const pipeline = device.createRenderPipeline({
-    layout: 'auto',
+    layout: device.createPipelineLayout({ bindGroupLayouts: bgls }),
     vertex: {
       module, entryPoint: job.vertex,
       buffers: [{ arrayStride: 24, attributes: [
@@ -112,8 +123,8 @@ async function renderWebgpu(job) {
   const pass = enc.beginRenderPass({ colorAttachments: [{ view: target.createView(),
     clearValue: [0, 0, 0, 0], loadOp: 'clear', storeOp: 'store' }] });
   pass.setPipeline(pipeline);
-  for (const [g, entries] of groups) {
-    pass.setBindGroup(g, device.createBindGroup({ layout: pipeline.getBindGroupLayout(g), entries }));
+  for (let g = 0; g < ngroups; g++) {
+    pass.setBindGroup(g, device.createBindGroup({ layout: bgls[g], entries: groups.get(g) || [] }));
   }
   pass.setVertexBuffer(0, vb);
   pass.draw(4);

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 #[derive(Parser)]
 #[command(
     after_help = "Examples:\n  hoist compile examples/wgsl/uv-transform.wgsl\n  \
-hoist compile --glsl-vs a.vert --glsl-fs a.frag --dialect d3d9 --json\n\n\
+hoist compile --glsl-vs a.vert --glsl-fs a.frag --dialect d3d9 --json\n  \
+hoist compile shader.wgsl --vertex vs_main --fragment fs_main --target nv40 --out-vp a.vp --out-fp a.fp\n\n\
 JSON (--json): one object with `vp`, `fp` (program text), `dialect` (arb|d3d9), `target`,\n\
 `bindings` (rows: kind, stage, name, source, register, detail; uniforms with slots and byte\n\
 offsets; textures with units; attributes; notes) and `spans` (`vp`/`fp`: per instruction\n\
@@ -25,6 +26,10 @@ pub struct Args {
     file: Option<PathBuf>,
     #[command(flatten)]
     common: Common,
+    /// ARB target whose limits the programs must fit: r300, nv40 or g80 (default: the
+    /// smallest that fits; ignored, with a warning, for --dialect d3d9)
+    #[arg(long, value_parser = util::parse_target)]
+    target: Option<hoist_asm::ArbTarget>,
     /// GLSL vertex shader (Vulkan 440/450, or GLSL ES 1.00/3.00, desktop 1.10-1.50)
     #[arg(long, requires = "glsl_fs")]
     glsl_vs: Option<PathBuf>,
@@ -133,6 +138,7 @@ fn compile_any(
             }
         }),
         target,
+        ..Options::default()
     };
     let read = |p: &Path| {
         util::read_source(p).map_err(|e| {
@@ -194,8 +200,15 @@ fn run_inner(args: &Args) -> Result<(), u8> {
         args.glsl_vs.as_deref(),
         args.glsl_fs.as_deref(),
         &args.common,
-        None,
+        args.target,
     )?;
+    if let Some(t) = args.target
+        && c.dialect == Dialect::D3d9
+    {
+        eprintln!(
+            "warning: --target {t} does not apply to D3D9 programs (vs_3_0/ps_3_0 fix their own limits)"
+        );
+    }
     for (p, t) in [(&args.out_vp, &c.vp), (&args.out_fp, &c.fp)] {
         if let Some(p) = p {
             std::fs::write(p, t).map_err(|e| {

@@ -82,7 +82,8 @@ impl Out {
 /// Attribute location by name.
 fn attribute_location(name: &str, used: &mut Vec<u8>) -> u8 {
     let n = name.to_ascii_lowercase();
-    let want = if n.contains("pos") || n == "gl_vertex" || n == "vertex" {
+    // piglit's `piglit_vertex` / `piglit_texcoord` are what its draws supply.
+    let want = if n.contains("pos") || n.contains("vertex") {
         Some(0)
     } else if n.contains("normal") {
         Some(2)
@@ -410,12 +411,26 @@ pub fn adapt_with(
                 repl = Some(format!("hoist_MultiTexCoord{n}"));
                 injected.push(["MTC0", "MTC1", "MTC2", "MTC3"][usize::from(n)]);
             }
-            "gl_FragData" => {
-                return Err(Diagnostic::error(
-                    "F0010",
-                    "gl_FragData (several colour outputs) is not adapted: use layout(location = n) out",
-                    Span::new(at, at + t.len()),
-                ));
+            "gl_FragData" if !vertex => {
+                // gl_FragData[N] with a literal N: colour output N.
+                let n = toks.get(i + 2).and_then(|(x, _)| x.parse::<u8>().ok());
+                let close = toks.get(i + 3).is_some_and(|(x, _)| *x == "]");
+                match (n, close) {
+                    (Some(n @ 0..=3), true) => {
+                        prev = toks[i + 3].1 + 1;
+                        i += 4;
+                        out.put(&format!("hoist_FragData{n}"), at);
+                        injected.push(["FD0", "FD1", "FD2", "FD3"][usize::from(n)]);
+                        continue;
+                    }
+                    _ => {
+                        return Err(Diagnostic::error(
+                            "F0010",
+                            "gl_FragData needs a constant index from 0 to 3 here",
+                            Span::new(at, at + t.len()),
+                        ));
+                    }
+                }
             }
             _ if samplers.iter().any(|(n, _)| n == t) => {
                 let kind = &samplers.iter().find(|(n, _)| n == t).expect("found").1;
@@ -457,6 +472,10 @@ pub fn adapt_with(
                     vary_loc("gl_TexCoord") + n.parse::<u8>().unwrap_or(0),
                     if vertex { "out" } else { "in" }
                 )
+            }
+            x if x.starts_with("FD") => {
+                let n = &x[2..];
+                format!("layout(location = {n}) out vec4 hoist_FragData{n};")
             }
             x if x.starts_with("MTC") => {
                 let n: u8 = x[3..].parse().unwrap_or(0);

@@ -68,6 +68,11 @@ pub struct Bindings {
     pub attributes: Vec<AttributeSlot>,
     /// What was emulated or approximated, in words.
     pub notes: Vec<String>,
+    /// Units fixed by name (`Options::units`), and whether the others take unit 0.
+    #[serde(skip)]
+    pub unit_hints: Option<Vec<(String, u8)>>,
+    #[serde(skip)]
+    pub gl_units: bool,
 }
 
 impl Bindings {
@@ -118,7 +123,8 @@ impl Bindings {
             .unwrap_or(0)
     }
 
-    /// The unit of texture `name` (`group`, `binding`), assigned in order of first use.
+    /// The unit of texture `name` (`group`, `binding`): the hinted one, else unit 0 under
+    /// GL's rule, else the first unit neither used nor hinted, in order of first use.
     pub fn unit(&mut self, name: &str, group: u32, binding: u32, target: &str) -> u8 {
         if let Some(t) = self
             .textures
@@ -127,7 +133,17 @@ impl Bindings {
         {
             return t.unit;
         }
-        let unit = self.textures.len() as u8;
+        let hints = self.unit_hints.as_deref().unwrap_or(&[]);
+        let hinted = hints.iter().find(|(n, _)| n == name).map(|h| h.1);
+        let unit = match hinted {
+            Some(u) => u,
+            None if self.gl_units && self.unit_hints.is_some() => 0,
+            None => (0u8..=255)
+                .find(|u| {
+                    !self.textures.iter().any(|t| t.unit == *u) && !hints.iter().any(|h| h.1 == *u)
+                })
+                .unwrap_or(0),
+        };
         self.textures.push(TextureUnit {
             name: name.into(),
             group,

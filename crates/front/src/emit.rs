@@ -9,36 +9,12 @@
 //! with one instruction per line, in order, so instruction `i` of the parsed program is
 //! entry `i` of [`Emitter::spans`].
 
+pub use crate::value::R;
 use crate::value::{C, Val};
 use hoist_asm::ir::TexTarget;
 use hoist_asm::ops::Cond;
 use hoist_asm::{Dialect, Op, Profile, Stage};
 use std::fmt::Write;
-
-/// A register before allocation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum R {
-    Temp(u32),
-    /// Vertex input: generic attribute `n` (ARB `vertex.attrib[n]`, D3D9 `v#` whose usage
-    /// aliases slot `n`).
-    Attr(u8),
-    /// Fragment input interpolant `n` (ARB `fragment.texcoord[n]`, D3D9 `dcl_texcoordn`).
-    Vary(u8),
-    FragPos,
-    Face,
-    /// Host-set uniform slot (ARB `program.local[n]`, D3D9 `c#n`).
-    Uniform(u16),
-    /// Literal pool entry.
-    Lit(u16),
-    /// ARB state binding, by index into [`Emitter::states`].
-    State(u16),
-    OutPos,
-    OutVary(u8),
-    OutColor(u8),
-    OutDepth,
-    /// D3D9 `i0`, the `rep` count.
-    RepCount,
-}
 
 /// A source operand.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -374,6 +350,30 @@ impl Emitter {
         self.push(Op::Ifc(Cond::Ne), None, vec![cond.lane(0), zero.lane(0)]);
     }
 
+    /// Removes instructions whose result nobody reads: a write to a temporary that no
+    /// instruction reads anywhere (whatever the control flow), repeated until none is left.
+    /// The lowering computes some values it ends up not needing (the `1 − c` of an arm
+    /// without a `discard`, a select's unused operand, a texture fetch whose result a
+    /// literal condition discarded).
+    pub fn dce(&mut self) {
+        loop {
+            let mut read = vec![false; self.next_temp as usize];
+            for i in &self.insts {
+                for s in &i.src {
+                    if let R::Temp(t) = s.reg {
+                        read[t as usize] = true;
+                    }
+                }
+            }
+            let before = self.insts.len();
+            self.insts
+                .retain(|i| !matches!(i.dst, Some((R::Temp(t), _)) if !read[t as usize]));
+            if self.insts.len() == before {
+                return;
+            }
+        }
+    }
+
     /// Source spans by instruction, in the order printed.
     pub fn spans(&self) -> Vec<Option<(usize, usize)>> {
         self.insts.iter().map(|i| i.span).collect()
@@ -664,7 +664,7 @@ impl Names<'_> {
             t.push('-');
         }
         t.push_str(&self.reg(s.reg));
-        if s.reg != R::RepCount {
+        if s.reg != R::RepCount && s.reg != R::Face {
             t.push_str(&swizzle(s.swz));
         }
         t

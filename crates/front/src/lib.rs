@@ -20,92 +20,116 @@
 #![allow(clippy::result_large_err)]
 
 pub mod adapt;
+pub mod api;
 pub mod bindings;
 pub mod emit;
 pub mod fuzz;
+pub mod generate;
 pub mod lower;
 pub mod scene;
 pub mod value;
 
+pub use api::{Compiled, Error, InstSpan, Options, SourceId, Spans};
 use bindings::Bindings;
 use hoist_asm::diag::LineIndex;
 use hoist_asm::{ArbTarget, Diagnostic, Dialect, ParseOptions, Profile, Span};
-use serde::{Deserialize, Serialize};
 
-/// Which text a span points into.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SourceId {
-    Wgsl,
-    GlslVertex,
-    GlslFragment,
+/// Deepest nesting of brackets plus operators chained in one statement that a source may
+/// have: naga's front ends recurse once per level, and a deeper input would overflow the
+/// stack (an abort, not an error) before they could report anything.
+pub const MAX_NESTING: usize = 255;
+
+/// The nesting [`MAX_NESTING`] bounds, and where it is deepest.
+fn nesting(src: &str) -> (usize, usize) {
+    let (mut depth, mut ops, mut worst, mut at) = (0usize, 0usize, 0usize, 0usize);
+    let b = src.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                if b[i] == b'}' {
+                    ops = 0;
+                }
+            }
+            b';' => ops = 0,
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'&' | b'|' | b'^' | b'?' | b'!'
+            | b'=' | b',' | b'.' => ops += 1,
+            _ => {}
+        }
+        if depth + ops > worst {
+            worst = depth + ops;
+            at = i;
+        }
+        i += 1;
+    }
+    (worst, at)
 }
 
-/// What to compile and for which target.
-#[derive(Clone, Debug, Default)]
-pub struct Options {
-    /// WGSL entry point names (the only one of each stage when `None`).
-    pub vertex: Option<String>,
-    pub fragment: Option<String>,
-    /// `None`: ARB when the pair lowers to straight-line code, else D3D9.
-    pub dialect: Option<Dialect>,
-    /// ARB limits to fit (`None`: the smallest target the programs fit).
-    pub target: Option<ArbTarget>,
+fn check_nesting(src: &str, id: SourceId) -> Result<(), Error> {
+    let (n, at) = nesting(src);
+    if n <= MAX_NESTING {
+        return Ok(());
+    }
+    Err(Error::one(
+        id,
+        Diagnostic::error(
+            "F0005",
+            format!(
+                "the source nests too deeply to compile ({n} levels of brackets and chained \
+                 operators; at most {MAX_NESTING})"
+            ),
+            Span::new(at, at + 1),
+        )
+        .with_hint("split the expression into several statements"),
+    ))
 }
 
-/// One emitted instruction and the source it came from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct InstSpan {
-    /// Index of the instruction in the program (`Program::insts`).
-    pub inst: usize,
-    /// 0-based line of the instruction in the assembly text.
-    pub line: usize,
-    pub source: SourceId,
-    /// Byte range in that source.
-    pub start: usize,
-    pub end: usize,
-    /// 1-based line and column of `start`.
-    pub src_line: usize,
-    pub src_col: usize,
-}
-
-/// Spans of both programs.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Spans {
-    pub vp: Vec<InstSpan>,
-    pub fp: Vec<InstSpan>,
-}
-
-/// A compiled pair.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Compiled {
-    pub vp: String,
-    pub fp: String,
-    pub dialect: Dialect,
-    /// The ARB target the programs were checked against (ARB only).
-    pub target: Option<String>,
-    pub bindings: Bindings,
-    pub spans: Spans,
-}
-
-/// Why a pair did not compile: diagnostics at spans of one source.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Error {
-    pub source: SourceId,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-impl Error {
-    fn one(source: SourceId, d: Diagnostic) -> Error {
-        Error {
-            source,
-            diagnostics: vec![d],
+/// Runs `f` on a thread with a large stack where there are threads (naga's front ends and
+/// the evaluator recurse over the source's nesting).
+fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let mut slot = None;
+        let mut f = Some(f);
+        let ran = std::thread::scope(|s| {
+            let body = || f.take().map(|f| f());
+            match std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(s, body)
+            {
+                Ok(h) => Some(h.join()),
+                Err(_) => None,
+            }
+        });
+        match ran {
+            Some(Ok(v)) => slot = v,
+            Some(Err(p)) => std::panic::resume_unwind(p),
+            None => {}
+        }
+        match (slot, f) {
+            (Some(v), _) => v,
+            (None, Some(f)) => f(),
+            (None, None) => unreachable!("the thread ran the function"),
         }
     }
+    #[cfg(target_arch = "wasm32")]
+    f()
 }
 
 /// Compiles a WGSL module's vertex and fragment entry points.
 pub fn compile_wgsl(src: &str, opts: &Options) -> Result<Compiled, Error> {
+    check_nesting(src, SourceId::Wgsl)?;
+    on_big_stack(|| compile_wgsl_here(src, opts))
+}
+
+fn compile_wgsl_here(src: &str, opts: &Options) -> Result<Compiled, Error> {
     let module = naga::front::wgsl::parse_str(src).map_err(|e| {
         let (span, label) = e
             .labels()
@@ -134,6 +158,12 @@ pub fn compile_wgsl(src: &str, opts: &Options) -> Result<Compiled, Error> {
 /// Compiles a GLSL vertex and fragment shader (Vulkan GLSL 440/450 as naga reads it, or
 /// GLSL ES 1.00/3.00 and desktop 1.10–1.50, adapted first).
 pub fn compile_glsl(vs: &str, fs: &str, opts: &Options) -> Result<Compiled, Error> {
+    check_nesting(vs, SourceId::GlslVertex)?;
+    check_nesting(fs, SourceId::GlslFragment)?;
+    on_big_stack(|| compile_glsl_here(vs, fs, opts))
+}
+
+fn compile_glsl_here(vs: &str, fs: &str, opts: &Options) -> Result<Compiled, Error> {
     let mut names = adapt::varying_names(vs, naga::ShaderStage::Vertex);
     for n in adapt::varying_names(fs, naga::ShaderStage::Fragment) {
         if !names.contains(&n) {
@@ -295,7 +325,11 @@ struct Stages<'a> {
 /// Lowers both stages under the chosen (or first fitting) dialect and checks the text.
 fn finish(st: Stages<'_>, opts: &Options, vs_src: &str, fs_src: &str) -> Result<Compiled, Error> {
     let try_dialect = |d: Dialect| -> Result<Compiled, Error> {
-        let mut bindings = Bindings::default();
+        let mut bindings = Bindings {
+            unit_hints: opts.units.clone(),
+            gl_units: opts.gl_units,
+            ..Bindings::default()
+        };
         let (vp, vspans) = lower_stage(&st.vs, d, &mut bindings)?;
         let (fp, fspans) = lower_stage(&st.fs, d, &mut bindings)?;
         let target = check_text(&vp, &fp, d, opts.target, st.fs.4)?;
@@ -338,6 +372,7 @@ fn lower_stage(
     let mut l = lower::Lower::new(module, info, profile, bindings, map, id);
     l.run_entry(entry, info.get_entry_point(ep))
         .map_err(|r| Error::one(id, r.0))?;
+    l.em.dce();
     let title = format!("compiled by hoist-front from entry point `{}`", entry.name);
     Ok((l.em.print(&title), l.em.spans()))
 }

@@ -2,9 +2,33 @@
 //! struct) is a flat list of components in naga's order (matrices column by column), each
 //! a known literal or a lane of a register with an optional negation. Booleans are 1.0 and
 //! 0.0 and integers are their float value, which is how loops with constant trip counts
-//! unroll: their counters stay literals.
+//! unroll: their counters stay literals. Registers ([`R`]) are the emitter's, before
+//! allocation.
 
-use crate::emit::R;
+/// A register before allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum R {
+    Temp(u32),
+    /// Vertex input: generic attribute `n` (ARB `vertex.attrib[n]`, D3D9 `v#` whose usage
+    /// aliases slot `n`).
+    Attr(u8),
+    /// Fragment input interpolant `n` (ARB `fragment.texcoord[n]`, D3D9 `dcl_texcoordn`).
+    Vary(u8),
+    FragPos,
+    Face,
+    /// Host-set uniform slot (ARB `program.local[n]`, D3D9 `c#n`).
+    Uniform(u16),
+    /// Literal pool entry.
+    Lit(u16),
+    /// ARB state binding, by index into the emitter's `states`.
+    State(u16),
+    OutPos,
+    OutVary(u8),
+    OutColor(u8),
+    OutDepth,
+    /// D3D9 `i0`, the `rep` count.
+    RepCount,
+}
 
 /// One component.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -96,11 +96,13 @@ fn derivatives_choose_d3d9_and_constant_loops_unroll_for_arb() {
 
 #[test]
 fn every_instruction_carries_a_span_inside_its_source() {
-    let src = std::fs::read_to_string(concat!(
+    let scene = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/wgsl/lighting.wgsl"
+        "/../../examples/wgsl/lighting.shader_test"
     ))
     .unwrap();
+    let src = scene.split("[wgsl]\n").nth(1).unwrap();
+    let src = src.split("\n[test]").next().unwrap().to_string();
     let c = compile_wgsl(&src, &Options::default()).expect("compiles");
     let fp = hoist_asm::parse(&c.fp, &hoist_asm::ParseOptions::default())
         .program

@@ -1,14 +1,18 @@
-//! The browser differentials: every example pair (and generated WGSL programs) rendered by
-//! Chromium's own compilers — WebGPU for WGSL, WebGL2 for GLSL ES — and by the executor
-//! running Hoist's compiled assembly, with the same uniforms, texture and quad; the images
-//! must agree within `TOLERANCE`. Needs node, `tests/e2e/node_modules` and Chromium; skips
-//! with a notice when they are missing (fails under `HOIST_REQUIRE_ORACLES=1`).
+//! The browser differentials: every example scene (`examples/wgsl`, `examples/glsl`) and a
+//! sample of generated WGSL programs (one per builtin, `hoist_front::generate`) rendered
+//! by Chromium's own compilers — WebGPU (Dawn/Tint on SwiftShader) for WGSL, WebGL2
+//! (ANGLE on SwiftShader) for GLSL ES — and by the executor running Hoist's compiled
+//! assembly in both dialects, with the same uniforms, textures and quad; the images must
+//! agree within `TOLERANCE` at every pixel. Needs node, `tests/e2e/node_modules` and
+//! Chromium (`tests/gpu/render.mjs`); skips with a notice when they are missing (fails
+//! under `HOIST_REQUIRE_ORACLES=1`).
 
 #[path = "../../../tests/support/oracles.rs"]
 mod oracles;
 
 use hoist_asm::{Dialect, ParseOptions};
 use hoist_front::{Compiled, Options};
+use hoist_raster::scene::{Command, ParamKind, RunOptions, TexSource};
 use hoist_raster::{Filter, Geometry, RenderConfig, Sampler, TexFormat, Texture, Wrap};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -318,55 +322,220 @@ fn wgsl_case(name: &str, src: &str, dialect: Dialect, seed: u64) -> Case {
     }
 }
 
-fn files(dir: &str, ext: &str) -> Vec<PathBuf> {
+fn files(dir: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
         .expect("dir")
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .filter(|p| p.extension().is_some_and(|e| e == "shader_test"))
         .collect();
     v.sort();
     v
 }
 
+/// The body of section `[name]` of a scene.
+fn section<'a>(text: &'a str, name: &str) -> &'a str {
+    let head = format!("[{name}]\n");
+    let Some(at) = text.find(&head) else {
+        return "";
+    };
+    let body = &text[at + head.len()..];
+    let end = body.find("\n[").map_or(body.len(), |e| e + 1);
+    &body[..end]
+}
+
+/// What an example scene draws, for the browser: its window size, the parameter slots
+/// its `uniform` lines set, its texture (as RGBA8 texels) and its draw's quad.
+struct Drawn {
+    size: u32,
+    slots: Vec<(u16, [f32; 4])>,
+    texels: Vec<u8>,
+    vertices: Vec<f32>,
+}
+
+fn drawn(name: &str, scene: &hoist_raster::scene::Scene) -> Drawn {
+    let mut d = Drawn {
+        size: SIZE,
+        slots: Vec::new(),
+        texels: Vec::new(),
+        vertices: Vec::new(),
+    };
+    for (_, c) in &scene.commands {
+        match c {
+            Command::Window(_, w, h) => {
+                assert_eq!(w, h, "{name}: square windows only");
+                d.size = *w;
+            }
+            Command::Param {
+                stage: hoist_asm::Stage::Fragment,
+                kind: ParamKind::Local | ParamKind::Env,
+                index,
+                value,
+            } => d.slots.push((*index, *value)),
+            Command::Texture(unit, TexSource::Pattern(p, w, h), o) => {
+                assert_eq!(*unit, 0, "{name}: one texture, on unit 0");
+                assert!(
+                    o.sampler.mag == Filter::Nearest && o.sampler.wrap == Wrap::ClampToEdge,
+                    "{name}: the browser job samples nearest, clamped"
+                );
+                assert_eq!(*w, TEX, "{name}: {TEX}×{TEX} textures");
+                let img = hoist_raster::pattern::generate(p, *w, *h);
+                d.texels = img
+                    .pixels
+                    .iter()
+                    .flat_map(|px| px.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8))
+                    .collect();
+            }
+            Command::Draw(Geometry::Rect {
+                x,
+                y,
+                w,
+                h,
+                tex: Some([s, t, sw, th]),
+            }) => {
+                let mut v = Vec::new();
+                for (px, py, u, vv) in [
+                    (*x, *y, *s, *t),
+                    (x + w, *y, s + sw, *t),
+                    (*x, y + h, *s, t + th),
+                    (x + w, y + h, s + sw, t + th),
+                ] {
+                    v.extend([px, py, 0.0, 1.0, u, vv]);
+                }
+                d.vertices = v;
+            }
+            _ => {}
+        }
+    }
+    assert!(!d.vertices.is_empty(), "{name}: no `draw rect tex`");
+    d
+}
+
+fn example_case(path: &Path, dialect: Dialect) -> Case {
+    let name = path.file_stem().unwrap().to_string_lossy().to_string();
+    let text = std::fs::read_to_string(path).expect("read");
+    let opts = Options {
+        dialect: Some(dialect),
+        ..Options::default()
+    };
+    let ro = RunOptions::default();
+    let p = hoist_front::scene::parse(&text, &ro.caps, &opts)
+        .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    let r = hoist_raster::scene::run(&p.scene, &ro).expect("runs");
+    let hoist: Vec<f32> = r.targets["window"]
+        .pixels
+        .iter()
+        .flatten()
+        .copied()
+        .collect();
+    let c = &p.translated.as_ref().expect("compiled").compiled;
+    let d = drawn(&name, &p.scene);
+    let mut job = if text.contains("[wgsl]") {
+        webgpu_job(&name, section(&text, "wgsl"), c, &d.slots, &d.texels)
+    } else {
+        webgl2_job(
+            &name,
+            section(&text, "vertex shader"),
+            section(&text, "fragment shader"),
+            c,
+            &d.slots,
+            &d.texels,
+        )
+    };
+    job["width"] = json!(d.size);
+    job["height"] = json!(d.size);
+    job["vertices"] = json!(d.vertices);
+    Case {
+        name: format!("{name} ({dialect:?})"),
+        hoist,
+        job,
+    }
+}
+
 #[test]
 fn webgpu_agrees_on_the_wgsl_examples() {
     let mut cases = Vec::new();
-    for (i, f) in files("examples/wgsl", "wgsl").iter().enumerate() {
-        let src = std::fs::read_to_string(f).expect("read");
-        let name = f.file_stem().unwrap().to_string_lossy().to_string();
+    for f in files("examples/wgsl") {
         for d in [Dialect::Arb, Dialect::D3d9] {
-            cases.push(wgsl_case(&name, &src, d, 17 + i as u64));
+            cases.push(example_case(&f, d));
         }
     }
+    assert!(cases.len() >= 10);
     compare(&cases);
 }
 
 #[test]
 fn webgl2_agrees_on_the_glsl_examples() {
     let mut cases = Vec::new();
-    for (i, v) in files("examples/glsl", "vert").iter().enumerate() {
-        let vs = std::fs::read_to_string(v).expect("read");
-        let fs = std::fs::read_to_string(v.with_extension("frag")).expect("read");
-        let name = v.file_stem().unwrap().to_string_lossy().to_string();
+    for f in files("examples/glsl") {
         for d in [Dialect::Arb, Dialect::D3d9] {
-            let c = hoist_front::compile_glsl(
-                &vs,
-                &fs,
-                &Options {
-                    dialect: Some(d),
-                    ..Options::default()
-                },
-            )
-            .unwrap_or_else(|e| panic!("{name}: {:?}", e.diagnostics));
-            let slots = slot_values(&c, 31 + i as u64);
-            let tex = texels(31 + i as u64);
-            cases.push(Case {
-                name: format!("{name} ({d:?})"),
-                hoist: hoist_render(&c, &slots, &tex),
-                job: webgl2_job(&name, &vs, &fs, &c, &slots, &tex),
-            });
+            cases.push(example_case(&f, d));
         }
     }
+    assert!(cases.len() >= 8);
     compare(&cases);
+}
+
+/// One generated program per builtin (seeds `0 .. BUILTINS.len()`), each in the dialects
+/// it compiles for; depth comparisons are left out (the browser job binds colour
+/// textures only) and counted.
+#[test]
+fn webgpu_agrees_on_generated_programs() {
+    let n = hoist_front::generate::BUILTINS.len() as u64;
+    let mut cases = Vec::new();
+    let mut left_out = 0;
+    for seed in 0..n {
+        let g = hoist_front::generate::wgsl(seed);
+        if !g.d3d9() {
+            left_out += 1;
+            continue;
+        }
+        for (d, ok) in [(Dialect::Arb, g.arb()), (Dialect::D3d9, true)] {
+            if ok {
+                cases.push(wgsl_case(&g.label(), &g.wgsl, d, 1000 + seed));
+            }
+        }
+    }
+    println!(
+        "generated: {} programs, {left_out} depth-compare programs left out",
+        n
+    );
+    compare(&cases);
+}
+
+/// The probe lines of the examples, from the browser's images (what pins the examples'
+/// results: `cargo test -p hoist-front --test gpu -- --ignored --nocapture probes`).
+#[test]
+#[ignore]
+fn probes_from_the_browser() {
+    let mut paths = files("examples/wgsl");
+    paths.extend(files("examples/glsl"));
+    let cases: Vec<Case> = paths
+        .iter()
+        .map(|p| example_case(p, Dialect::Arb))
+        .collect();
+    let jobs: Vec<Value> = cases.iter().map(|c| c.job.clone()).collect();
+    let Some(out) = browser(&jobs) else { return };
+    for ((case, r), path) in cases.iter().zip(&out).zip(&paths) {
+        let size = case.job["width"].as_u64().unwrap_or(32) as usize;
+        let px: Vec<f64> = r["pixels"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{}: {r}", case.name))
+            .iter()
+            .map(|v| v.as_f64().unwrap_or(f64::NAN))
+            .collect();
+        println!("== {}", path.display());
+        for (fx, fy) in [
+            (0.1, 0.15),
+            (0.5, 0.5),
+            (0.85, 0.3),
+            (0.3, 0.8),
+            (0.75, 0.75),
+        ] {
+            let (x, y) = ((fx * size as f64) as usize, (fy * size as f64) as usize);
+            let at = (y * size + x) * 4;
+            let v: Vec<String> = px[at..at + 4].iter().map(|c| format!("{c:.4}")).collect();
+            println!("probe rgba {x} {y} ({})", v.join(", "));
+        }
+    }
 }

@@ -91,7 +91,7 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, label: &str, p: Problem) {
+    pub(crate) fn add(&mut self, label: &str, p: Problem) {
         match &p {
             Problem::Generator(_) => self.generator += 1,
             Problem::Panic(_) => self.panics += 1,
@@ -450,6 +450,18 @@ pub fn first_difference(a: &Program, b: &Program) -> String {
 
 /// Soaks seeds `first .. first + n` of one dialect on `threads` threads.
 pub fn soak(first: u64, n: u64, flavor: Flavor, threads: usize) -> Tally {
+    soak_with(first, n, threads, &|seed, tally| {
+        soak_one(seed, flavor, tally)
+    })
+}
+
+/// Runs `one` on seeds `first .. first + n` on `threads` threads and merges the tallies.
+pub fn soak_with(
+    first: u64,
+    n: u64,
+    threads: usize,
+    one: &(dyn Fn(u64, &mut Tally) + Sync),
+) -> Tally {
     let threads = threads.max(1) as u64;
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
@@ -458,7 +470,7 @@ pub fn soak(first: u64, n: u64, flavor: Flavor, threads: usize) -> Tally {
                     let mut tally = Tally::default();
                     let mut seed = first + t;
                     while seed < first + n {
-                        soak_one(seed, flavor, &mut tally);
+                        one(seed, &mut tally);
                         seed += threads;
                     }
                     tally

@@ -1,7 +1,6 @@
 //! Expressions: values, pointers, constants, operators and the builtins.
 
 use super::{Ev, Lower, Ptr, Res, Root, element, flat_len};
-use crate::emit::R;
 use crate::value::{C, Val, lits};
 use hoist_asm::Op;
 use hoist_asm::ir::TexTarget;
@@ -782,6 +781,3 @@ fn int_fold(op: B, x: &[f32], y: &[f32]) -> Val {
         })
         .collect()
 }
-
-#[allow(dead_code)]
-fn _unused(_: R) {}

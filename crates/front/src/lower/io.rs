@@ -5,6 +5,7 @@ use super::{Ev, Lower, Res, flat_len};
 use crate::bindings::UniformSlot;
 use crate::emit::{R, lanes};
 use crate::value::{C, Val};
+use hoist_asm::ops::Cond;
 use hoist_asm::{Dialect, Op, Stage};
 use naga::{Binding, BuiltIn, Handle, Interpolation, Sampling, TypeInner};
 
@@ -142,11 +143,48 @@ impl<'a> Lower<'a> {
                 }
                 Ok(lanes(R::FragPos, n))
             }
+            (Binding::BuiltIn(BuiltIn::FrontFacing), Stage::Fragment) => self.front_facing(name),
             (Binding::BuiltIn(bi), _) => Err(self.refuse(
                 naga::Span::default(),
                 format!("the built-in {bi:?} has no equivalent in the assembly targets"),
             )),
         }
+    }
+
+    /// `front_facing` / `gl_FrontFacing`: 1.0 on front faces, from D3D9's `vFace` (which
+    /// may only be compared: `if_gt vFace, 0`). ARB fragment programs have no facing.
+    fn front_facing(&mut self, name: &str) -> Res<Val> {
+        if self.em.dialect() == Dialect::Arb {
+            return Err(self.refuse(
+                naga::Span::default(),
+                "front_facing (gl_FrontFacing): ARB fragment programs have no facing register; \
+                 D3D9's vFace has it (--dialect d3d9)",
+            ));
+        }
+        self.bindings.row_with(
+            "builtin",
+            "fragment",
+            name,
+            "front_facing",
+            "vFace",
+            "1 on front (counter-clockwise) faces, else 0: if_gt vFace, 0",
+        );
+        let t = self.em.materialize(&[C::Lit(0.0)]);
+        let face = self.em.opnd(&[C::Reg {
+            reg: R::Face,
+            lane: 0,
+            neg: false,
+        }]);
+        let zero = self.em.opnd(&[C::Lit(0.0)]);
+        self.em.flow(Op::Ifc(Cond::Gt), vec![face, zero.lane(0)]);
+        let one = self.em.opnd(&[C::Lit(1.0)]);
+        self.em.push(Op::Mov, Some((t, 1)), vec![one]);
+        self.em.flow(Op::Endif, vec![]);
+        Ok(vec![C::Reg {
+            reg: t,
+            lane: 0,
+            neg: false,
+        }])
     }
 
     fn small(&self, location: u32, name: &str) -> Res<u8> {

@@ -97,7 +97,7 @@ pub struct Lower<'a> {
     /// Maps naga's spans back to the text the user wrote (GLSL adaptation).
     pub map_span: &'a dyn Fn(Span) -> Span,
     /// Which source this stage's spans point into (for the binding table).
-    pub source: crate::SourceId,
+    pub source: crate::api::SourceId,
 }
 
 /// Statements and expressions evaluated before a program is refused as too long.
@@ -110,7 +110,7 @@ impl<'a> Lower<'a> {
         profile: Profile,
         bindings: &'a mut Bindings,
         map_span: &'a dyn Fn(Span) -> Span,
-        source: crate::SourceId,
+        source: crate::api::SourceId,
     ) -> Lower<'a> {
         Lower {
             module,

@@ -17,6 +17,16 @@ impl<'a> Lower<'a> {
         ep: &'a naga::EntryPoint,
         info: &'a naga::valid::FunctionInfo,
     ) -> Res<()> {
+        // Private globals get their slots first: a slot made inside one arm of an `if`
+        // would not exist in the other arm's copy of the variables.
+        for (h, g) in self.module.global_variables.iter() {
+            if matches!(
+                g.space,
+                naga::AddressSpace::Private | naga::AddressSpace::Function
+            ) {
+                self.private_global(h)?;
+            }
+        }
         let args = self.entry_args(ep)?;
         let ret = self.call(&ep.function, info, args)?;
         let v = ret.unwrap_or_default();
