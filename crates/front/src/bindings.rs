@@ -38,6 +38,9 @@ pub struct UniformSlot {
     pub slots: u16,
     /// Components per slot.
     pub lanes: u8,
+    /// The initial value the source gives it (GLSL `uniform T x = ...;`), column by column.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init: Option<Vec<f32>>,
 }
 
 /// A texture unit and what the source bound to it.

@@ -170,6 +170,11 @@ fn compile_glsl_here(vs: &str, fs: &str, opts: &Options) -> Result<Compiled, Err
             names.push(n);
         }
     }
+    // gl_TexCoord[n] takes the locations from its own onwards: keep it last.
+    if let Some(p) = names.iter().position(|n| n == "gl_TexCoord") {
+        let t = names.remove(p);
+        names.push(t);
+    }
     let av = adapt::adapt_with(vs, naga::ShaderStage::Vertex, &names)
         .map_err(|d| Error::one(SourceId::GlslVertex, d))?;
     let af = adapt::adapt_with(fs, naga::ShaderStage::Fragment, &names)

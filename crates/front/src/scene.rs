@@ -162,6 +162,16 @@ fn uniform_line(l: &str) -> Result<UniformLine<'_>, String> {
     if values.is_empty() {
         return Err(format!("uniform `{name}` has no value"));
     }
+    let int = ty.starts_with("int")
+        || ty.starts_with("uint")
+        || ty.starts_with("ivec")
+        || ty.starts_with("uvec");
+    if int && values.iter().any(|v| f64::from(v.abs()) > 16_777_216.0) {
+        return Err(format!(
+            "uniform `{name}`: an integer beyond ±2^24, which a float register cannot hold \
+             exactly (integers are floats in ARB and D3D9 programs)"
+        ));
+    }
     Ok(UniformLine { ty, name, values })
 }
 
@@ -222,31 +232,38 @@ fn parameters(u: &UniformLine<'_>, c: &Compiled) -> Vec<String> {
         };
         let per = usize::from(slot.slots) * usize::from(slot.lanes);
         let take = per.min(vals.len());
-        for k in 0..slot.slots {
-            let lanes = usize::from(slot.lanes);
-            let from = usize::from(k) * lanes;
-            if from >= take {
-                break;
-            }
-            let mut v = [0.0f32; 4];
-            for (j, x) in vals[from..take.min(from + lanes)].iter().enumerate() {
-                v[j] = *x;
-            }
-            let bank = if c.dialect == Dialect::Arb {
-                "local"
-            } else {
-                "env"
-            };
-            let n = slot.slot + k;
-            let t = v.map(crate::emit::fmt_f32).join(", ");
-            out.push(format!("parameter {bank}_vp {n} ({t})"));
-            out.push(format!("parameter {bank}_fp {n} ({t})"));
-        }
+        out.extend(slot_lines(c, slot, &vals[..take]));
         vals = &vals[take..];
         match index.as_mut() {
             Some(i) => *i += 1,
             None => break,
         }
+    }
+    out
+}
+
+/// The `parameter` lines (both stages) giving `slot` the values `vals`, column by column.
+fn slot_lines(c: &Compiled, slot: &crate::bindings::UniformSlot, vals: &[f32]) -> Vec<String> {
+    let mut out = Vec::new();
+    let lanes = usize::from(slot.lanes);
+    for k in 0..slot.slots {
+        let from = usize::from(k) * lanes;
+        if from >= vals.len() {
+            break;
+        }
+        let mut v = [0.0f32; 4];
+        for (j, x) in vals[from..vals.len().min(from + lanes)].iter().enumerate() {
+            v[j] = *x;
+        }
+        let bank = if c.dialect == Dialect::Arb {
+            "local"
+        } else {
+            "env"
+        };
+        let n = slot.slot + k;
+        let t = v.map(crate::emit::fmt_f32).join(", ");
+        out.push(format!("parameter {bank}_vp {n} ({t})"));
+        out.push(format!("parameter {bank}_fp {n} ({t})"));
     }
     out
 }
@@ -440,6 +457,16 @@ pub fn translate(text: &str, opts: &Options) -> Result<Option<Translated>, Vec<D
             )]);
         } else {
             out.push(raw, line);
+            if test.is_some_and(|s| s.line == line) {
+                // Uniforms' initial values (GLSL initializers), before any command.
+                for slot in &c.bindings.uniforms {
+                    if let Some(init) = &slot.init {
+                        for p in slot_lines(&c, slot, init) {
+                            out.push(&p, line);
+                        }
+                    }
+                }
+            }
         }
     }
     let header = |n: &str| secs.iter().find(|s| s.name == n).map(|s| s.line);

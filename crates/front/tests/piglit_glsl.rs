@@ -58,7 +58,12 @@ fn reason(code: &str, msg: &str) -> String {
             }
             (Some(q), c) if c == q => quote = None,
             (Some(_), _) => {}
-            (None, c) if c.is_ascii_digit() => {
+            // A number on its own (not a digit inside a word such as `d3d9`).
+            (None, c)
+                if c.is_ascii_digit()
+                    && (s.ends_with('N')
+                        || !s.chars().next_back().is_some_and(|p| p.is_alphanumeric())) =>
+            {
                 if !s.ends_with('N') {
                     s.push('N');
                 }

@@ -68,7 +68,7 @@ impl<'a> Lower<'a> {
 
     fn eval_inner(&mut self, h: Handle<naga::Expression>, expr: &E, span: naga::Span) -> Res<Ev> {
         let v = match *expr {
-            E::Literal(l) => vec![C::Lit(literal(l))],
+            E::Literal(l) => vec![C::Lit(self.literal(l, span)?)],
             E::Constant(c) => self.const_expr(self.module.constants[c].init)?,
             E::ZeroValue(ty) => {
                 vec![C::Lit(0.0); flat_len(self.module, &self.module.types[ty].inner)]
@@ -248,7 +248,7 @@ impl<'a> Lower<'a> {
     pub fn const_expr(&mut self, h: Handle<naga::Expression>) -> Res<Val> {
         let span = self.module.global_expressions.get_span(h);
         Ok(match self.module.global_expressions[h] {
-            E::Literal(l) => vec![C::Lit(literal(l))],
+            E::Literal(l) => vec![C::Lit(self.literal(l, span)?)],
             E::Constant(c) => self.const_expr(self.module.constants[c].init)?,
             E::ZeroValue(ty) => {
                 vec![C::Lit(0.0); flat_len(self.module, &self.module.types[ty].inner)]
@@ -734,6 +734,38 @@ impl<'a> Lower<'a> {
         let at = self.em.push(Op::Texldd, Some((t, 15)), src);
         self.em.set_tex(at, unit, target);
         Ok(crate::emit::lanes(t, 4))
+    }
+}
+
+/// The largest integer magnitude a float register holds exactly (2^24).
+pub const EXACT_INT: f64 = 16_777_216.0;
+
+impl Lower<'_> {
+    /// A literal's value; an integer too large for a float register to hold exactly is
+    /// refused (integers live in float registers, exact within ±2^24).
+    fn literal(&self, l: naga::Literal, span: naga::Span) -> Res<f32> {
+        use naga::Literal as L;
+        let int = match l {
+            L::U32(v) => Some(f64::from(v)),
+            L::I32(v) => Some(f64::from(v)),
+            L::U64(v) => Some(v as f64),
+            L::I64(v) => Some(v as f64),
+            L::AbstractInt(v) => Some(v as f64),
+            L::U16(_) | L::I16(_) | L::F64(_) | L::F32(_) | L::F16(_) | L::Bool(_) => None,
+            L::AbstractFloat(_) => None,
+        };
+        if let Some(v) = int
+            && v.abs() > EXACT_INT
+        {
+            return Err(self.refuse(
+                span,
+                format!(
+                    "the integer {v} is beyond ±2^24: integers live in float registers, exact \
+                     only up to 2^24 (no 32-bit wrap-around)"
+                ),
+            ));
+        }
+        Ok(literal(l))
     }
 }
 

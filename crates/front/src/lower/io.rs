@@ -390,8 +390,15 @@ impl<'a> Lower<'a> {
         let (group, binding) = g.binding.as_ref().map_or((0, 0), |b| (b.group, b.binding));
         let mut leaves = Vec::new();
         self.leaves(g.ty, &name, 0, &mut leaves);
+        let mut init = self.uniform_init(g.ty)?;
         let mut v = Val::new();
         for (lname, ty, offset) in leaves {
+            let n = flat_len(self.module, &self.module.types[ty].inner);
+            let leaf_init: Option<Vec<f32>> = init.as_mut().and_then(|vals| {
+                let take = n.min(vals.len());
+                let head: Vec<f32> = vals.drain(..take).collect();
+                (head.len() == n).then_some(head)
+            });
             let lname = lname.trim_start_matches('.').to_string();
             let inner = &self.module.types[ty].inner;
             let (cols, rows) = match inner {
@@ -435,6 +442,7 @@ impl<'a> Lower<'a> {
                     slot: next,
                     slots: cols,
                     lanes: rows,
+                    init: leaf_init,
                 });
             }
             for c in 0..cols {
@@ -464,6 +472,32 @@ impl<'a> Lower<'a> {
         }
         self.uniforms.insert(h, v.clone());
         Ok(v)
+    }
+
+    /// The initial value of an adapted loose GLSL uniform (a block with one member `x`,
+    /// whose initializer `adapt` kept as the constant `hoist_init_x`), flat.
+    fn uniform_init(&mut self, ty: naga::Handle<naga::Type>) -> Res<Option<Vec<f32>>> {
+        let TypeInner::Struct { members, .. } = &self.module.types[ty].inner else {
+            return Ok(None);
+        };
+        let [m] = members.as_slice() else {
+            return Ok(None);
+        };
+        let want = format!(
+            "{}{}",
+            crate::adapt::INIT_PREFIX,
+            m.name.as_deref().unwrap_or("")
+        );
+        let Some((_, c)) = self
+            .module
+            .constants
+            .iter()
+            .find(|(_, c)| c.name.as_deref() == Some(want.as_str()))
+        else {
+            return Ok(None);
+        };
+        let v = self.const_expr(c.init)?;
+        Ok(crate::value::lits(&v))
     }
 
     /// The legacy GLSL matrices (`hoist_gl_*`, see `adapt`) as ARB state rows.

@@ -508,6 +508,12 @@ impl<'a> Lower<'a> {
         self.real_loops -= 1;
         r?;
         self.em.flow(Op::Endrep, vec![]);
+        if self.real_loops == 0 {
+            // Past the outermost real loop no back edge reads the homes: the variables
+            // are values again (their homes' lanes), and a store is no `mov` into a home,
+            // which an `if` evaluated on both arms would otherwise clobber.
+            self.pinned.clear();
+        }
         Ok(Flow::Normal)
     }
 
