@@ -73,6 +73,8 @@ pub const STATE_MATRICES: [(&str, &str); 6] = [
 
 /// The prefix of the constants holding uniforms' initial values.
 pub const INIT_PREFIX: &str = "hoist_init_";
+/// The prefix of the float uniforms standing in for boolean ones.
+pub const BOOL_PREFIX: &str = "hoist_ub_";
 
 struct Out {
     text: String,
@@ -155,7 +157,10 @@ pub fn varying_names(src: &str, stage: ShaderStage) -> Vec<String> {
             && let Some(name) = decl_name(&toks, i)
             && name != "gl_TexCoord"
         {
-            out.push(name);
+            // An array takes one location per element: the name stands for each.
+            for _ in 0..decl_size(&toks, i) {
+                out.push(name.clone());
+            }
         }
     }
     for b in ["gl_FrontColor", "gl_Color", "gl_TexCoord"] {
@@ -178,6 +183,24 @@ fn decl_name(toks: &[Tok<'_>], i: usize) -> Option<String> {
         }
     }
     last
+}
+
+/// The number of elements of the declaration after a qualifier at `i` (`x[4]` → 4).
+fn decl_size(toks: &[Tok<'_>], i: usize) -> usize {
+    for (k, (t, _)) in toks.iter().enumerate().skip(i + 1) {
+        match *t {
+            ";" | "=" => break,
+            "[" => {
+                return toks
+                    .get(k + 1)
+                    .and_then(|(n, _)| n.parse::<usize>().ok())
+                    .unwrap_or(1)
+                    .clamp(1, 16);
+            }
+            _ => {}
+        }
+    }
+    1
 }
 
 fn is_ident(t: &str) -> bool {
@@ -745,10 +768,27 @@ impl<'a> Adapter<'a> {
         let end_at = self.toks.get(end).map_or(self.src.len(), |(_, a)| *a);
         let body_at = self.toks.get(i + 1).map_or(end_at, |x| x.1).min(end_at);
         let body = strip_precision(&self.src[body_at..end_at]);
-        let (decl, init) = match body.split_once('=') {
+        let (mut decl, mut init) = match body.split_once('=') {
             Some((d, e)) => (d.trim().to_string(), Some(e.trim().to_string())),
             None => (body.trim().to_string(), None),
         };
+        let words: Vec<String> = decl
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
+        let mut after = String::new();
+        if let [ty, name] = words.as_slice()
+            && let Some(fty) = bool_as_float(ty)
+        {
+            // A uniform block cannot hold booleans: a float stands in, and the boolean
+            // the shader reads is set from it before `main`.
+            decl = format!("{fty} {BOOL_PREFIX}{name}");
+            init = init.map(|e| format!("{fty}({e})"));
+            after = format!("; {ty} {name}");
+            self.prologue
+                .push(format!("{name} = {ty}({BOOL_PREFIX}{name});"));
+        }
         if let Some(init) = init
             && let Some(name) = decl
                 .split(|c: char| !c.is_alphanumeric() && c != '_')
@@ -759,7 +799,7 @@ impl<'a> Adapter<'a> {
             self.trailer.push(format!("const {cdecl} = {init};"));
         }
         self.out.put(
-            &format!("layout(std140, binding = {nb}) uniform hoist_u{nb} {{ {decl}; }}"),
+            &format!("layout(std140, binding = {nb}) uniform hoist_u{nb} {{ {decl}; }}{after}"),
             at,
         );
         self.next_binding += 1;
@@ -819,7 +859,11 @@ impl<'a> Adapter<'a> {
         }
         let end = self.src.len();
         self.out.put(&tail, end);
-        // Declarations go after the version line (on it, so later lines keep their numbers).
+        // Declarations go on a line of their own after the version line (before any other
+        // directive, which must start its line).
+        if !decls.is_empty() {
+            decls.push('\n');
+        }
         let text = self.out.text;
         let pos = text
             .find("#version 450\n")
@@ -866,6 +910,15 @@ impl<'a> Adapter<'a> {
             }
         }
         d
+    }
+}
+
+/// The float type standing in for a boolean uniform's (`bool` → `float`, `bvecN` → `vecN`).
+fn bool_as_float(ty: &str) -> Option<String> {
+    match ty {
+        "bool" => Some("float".into()),
+        "bvec2" | "bvec3" | "bvec4" => Some(ty[1..].to_string()),
+        _ => None,
     }
 }
 
@@ -953,7 +1006,11 @@ pub fn adapt_with(
     for i in 0..a.toks.len() {
         if a.depth[i] == 0
             && (i == 0 || matches!(a.toks[i - 1].0, ";" | "}") || a.toks[i - 1].0.starts_with('#'))
-            && global_init(&a.toks, i).is_some()
+            && (global_init(&a.toks, i).is_some()
+                || a.toks[i].0 == "uniform"
+                    && a.toks
+                        .get(i + 1)
+                        .is_some_and(|t| bool_as_float(t.0).is_some()))
         {
             a.prologue.push(String::new());
             break;

@@ -41,6 +41,10 @@ pub struct UniformSlot {
     /// The initial value the source gives it (GLSL `uniform T x = ...;`), column by column.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init: Option<Vec<f32>>,
+    /// The OpenGL state matrix whose rows the slots hold (D3D9 has no state bindings: the
+    /// host sets slot `slot + r` to row `r` of, e.g., `state.matrix.mvp` before each draw).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
 }
 
 /// A texture unit and what the source bound to it.

@@ -17,9 +17,11 @@
 //! first free unit (WGSL).
 
 use crate::{Compiled, Error, Options, SourceId, compile_glsl, compile_wgsl};
+use hoist_asm::Stage;
 use hoist_asm::diag::LineIndex;
+use hoist_asm::state::{MatrixMod, MatrixName, StateRef};
 use hoist_asm::{ArbTarget, Diagnostic, Dialect, Span};
-use hoist_raster::scene::Scene;
+use hoist_raster::scene::{Command, ParamKind, Scene};
 use hoist_raster::{Caps, RenderError};
 
 /// A scene with its sources compiled.
@@ -268,6 +270,33 @@ fn slot_lines(c: &Compiled, slot: &crate::bindings::UniformSlot, vals: &[f32]) -
     out
 }
 
+/// A `probe` with more numbers than its form takes, cut to those piglit reads (its
+/// `sscanf` ignores the rest): `probe rgb X Y R G B`, `probe rgba X Y R G B A`,
+/// `probe all rgb R G B`, `probe all rgba R G B A`.
+fn probe_as_piglit_reads_it(t: &str) -> Option<String> {
+    let words: Vec<&str> = t.split_whitespace().collect();
+    let (head, n) = match words.as_slice() {
+        ["probe", "rgb", ..] => (2, 5),
+        ["probe", "rgba", ..] => (2, 6),
+        ["probe", "all", "rgb", ..] => (3, 3),
+        ["probe", "all", "rgba", ..] => (3, 4),
+        _ => return None,
+    };
+    let rest = words[head..].join(" ");
+    let nums: Vec<&str> = rest
+        .split([' ', ',', '(', ')', ';'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    if nums.len() <= n {
+        return None;
+    }
+    Some(format!(
+        "{} {}",
+        words[..head].join(" "),
+        nums[..n].join(" ")
+    ))
+}
+
 /// Options from `[hoist]`: `vertex`, `fragment`, `dialect`, `target` (explicit options win).
 fn hoist_options(
     text: &str,
@@ -343,12 +372,20 @@ fn compile(text: &str, secs: &[Section<'_>], opts: &Options) -> Result<Compiled,
         } else {
             offsets.0
         };
+        // A diagnostic without a place in the source points at the section's header.
+        let header = secs
+            .iter()
+            .filter(|s| SOURCE_SECTIONS.contains(&s.name.as_str()))
+            .find(|s| s.start == off)
+            .map_or(Span::NONE, |s| line_span(text, s.line));
         e.diagnostics
             .into_iter()
             .map(|mut d| {
-                if !d.span.is_none() {
-                    d.span = Span::new(d.span.start as usize + off, d.span.end as usize + off);
-                }
+                d.span = if d.span.is_none() {
+                    header
+                } else {
+                    Span::new(d.span.start as usize + off, d.span.end as usize + off)
+                };
                 d
             })
             .collect()
@@ -446,8 +483,13 @@ pub fn translate(text: &str, opts: &Options) -> Result<Option<Translated>, Vec<D
             for p in params {
                 out.push(&p, line);
             }
-        } else if in_test(line) && t == "link success" {
+        } else if in_test(line) && (t == "link success" || t.starts_with("hint ")) {
+            // Linking succeeded; a GL hint changes nothing here.
             out.push("", line);
+        } else if in_test(line)
+            && let Some(p) = probe_as_piglit_reads_it(t)
+        {
+            out.push(&p, line);
         } else if in_test(line) && t == "link error" {
             return Err(vec![at_line(
                 text,
@@ -533,6 +575,7 @@ pub fn parse(text: &str, caps: &Caps, opts: &Options) -> Result<Parsed, Vec<Diag
     for (line, _) in scene.commands.iter_mut() {
         *line = map(*line);
     }
+    set_state_before_draws(&mut scene, &t.compiled);
     for pair in scene.programs.values_mut() {
         for p in [&mut pair.vertex, &mut pair.fragment].into_iter().flatten() {
             p.line = map(p.line);
@@ -542,6 +585,62 @@ pub fn parse(text: &str, caps: &Caps, opts: &Options) -> Result<Parsed, Vec<Diag
         scene,
         translated: Some(t),
     })
+}
+
+/// D3D9 programs read OpenGL's matrices from constants (`UniformSlot::state`): each draw
+/// is preceded by setting them from the state of the moment, in both stages.
+fn set_state_before_draws(scene: &mut Scene, c: &Compiled) {
+    let mut sets = Vec::new();
+    for u in c.bindings.uniforms.iter() {
+        let Some(binding) = &u.state else { continue };
+        for r in 0..u.slots {
+            if let Some(state) = matrix_state(binding, r as u8) {
+                for stage in [Stage::Vertex, Stage::Fragment] {
+                    sets.push(Command::ParamState {
+                        stage,
+                        kind: ParamKind::Env,
+                        index: u.slot + r,
+                        state,
+                    });
+                }
+            }
+        }
+    }
+    if sets.is_empty() {
+        return;
+    }
+    let mut out = Vec::with_capacity(scene.commands.len());
+    for (line, cmd) in std::mem::take(&mut scene.commands) {
+        if matches!(cmd, Command::Draw(_)) {
+            out.extend(sets.iter().map(|s| (line, s.clone())));
+        }
+        out.push((line, cmd));
+    }
+    scene.commands = out;
+}
+
+/// Row `row` of an ARB matrix binding (`state.matrix.mvp`, `state.matrix.modelview.invtrans`).
+fn matrix_state(binding: &str, row: u8) -> Option<StateRef> {
+    let rest = binding.strip_prefix("state.matrix.")?;
+    let (name, modifier) = match rest.split_once('.') {
+        Some((n, m)) => (n, Some(m)),
+        None => (rest, None),
+    };
+    let name = match name {
+        "mvp" => MatrixName::Mvp,
+        "modelview" => MatrixName::Modelview(0),
+        "projection" => MatrixName::Projection,
+        "texture[0]" => MatrixName::Texture(0),
+        _ => return None,
+    };
+    let m = match modifier {
+        None => MatrixMod::Normal,
+        Some("inverse") => MatrixMod::Inverse,
+        Some("transpose") => MatrixMod::Transpose,
+        Some("invtrans") => MatrixMod::InvTrans,
+        Some(_) => return None,
+    };
+    Some(StateRef::Matrix(name, m, row))
 }
 
 /// A raster error as a diagnostic at its input line.

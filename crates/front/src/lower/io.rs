@@ -393,6 +393,7 @@ impl<'a> Lower<'a> {
         let mut init = self.uniform_init(g.ty)?;
         let mut v = Val::new();
         for (lname, ty, offset) in leaves {
+            let lname = lname.replace(crate::adapt::BOOL_PREFIX, "");
             let n = flat_len(self.module, &self.module.types[ty].inner);
             let leaf_init: Option<Vec<f32>> = init.as_mut().and_then(|vals| {
                 let take = n.min(vals.len());
@@ -443,6 +444,7 @@ impl<'a> Lower<'a> {
                     slots: cols,
                     lanes: rows,
                     init: leaf_init,
+                    state: None,
                 });
             }
             for c in 0..cols {
@@ -509,12 +511,7 @@ impl<'a> Lower<'a> {
             return Ok(None);
         };
         if self.em.dialect() != Dialect::Arb {
-            return Err(self.refuse(
-                naga::Span::default(),
-                format!(
-                    "{gl} is OpenGL state, which only ARB programs can bind: use --dialect arb"
-                ),
-            ));
+            return Ok(Some(self.state_constants(gl, arb, cols, rows)));
         }
         let base = self.em.states.len() as u16;
         for r in 0..rows {
@@ -533,6 +530,59 @@ impl<'a> Lower<'a> {
             }
         }
         Ok(Some(v))
+    }
+
+    /// D3D9 has no OpenGL state: the matrix's rows go in constants (one per row), which
+    /// the host sets from the state before each draw (`hoist_front::scene` does).
+    fn state_constants(&mut self, gl: &str, arb: &str, cols: u16, rows: u8) -> Val {
+        let existing = self
+            .bindings
+            .uniforms
+            .iter()
+            .find(|u| u.name == gl)
+            .map(|u| u.slot);
+        let base = existing.unwrap_or_else(|| self.bindings.next_slot());
+        if existing.is_none() {
+            self.bindings.uniforms.push(UniformSlot {
+                name: gl.to_string(),
+                group: 0,
+                binding: 0,
+                offset: 0,
+                ty: format!("rows of {arb}"),
+                slot: base,
+                slots: u16::from(rows),
+                lanes: cols as u8,
+                init: None,
+                state: Some(arb.to_string()),
+            });
+        }
+        for r in 0..u16::from(rows) {
+            if !self.em.uniforms.iter().any(|(s, _)| *s == base + r) {
+                self.em.uniforms.push((base + r, format!("{gl}_row{r}")));
+            }
+        }
+        self.em.uniform_slots = self.em.uniform_slots.max(base + u16::from(rows));
+        let stage = self.stage_name();
+        let last = base + u16::from(rows) - 1;
+        self.bindings.row_with(
+            "builtin",
+            stage,
+            gl,
+            gl,
+            &format!("c{base}..c{last}"),
+            &format!("the rows of {arb}, which the host sets before each draw"),
+        );
+        let mut v = Val::new();
+        for c in 0..cols {
+            for r in 0..u16::from(rows) {
+                v.push(C::Reg {
+                    reg: R::Uniform(base + r),
+                    lane: c as u8,
+                    neg: false,
+                });
+            }
+        }
+        v
     }
 
     /// Scalar, vector and matrix leaves of a type with names and byte offsets.

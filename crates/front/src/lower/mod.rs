@@ -92,6 +92,8 @@ pub struct Lower<'a> {
     pub path: Vec<Val>,
     /// Depth of real (D3D9) loops being emitted.
     pub real_loops: u32,
+    /// The register a real loop's breaks set (its outer `rep` stops on it).
+    pub break_flag: Option<R>,
     /// Budget of statements evaluated (unrolling and inlining), against runaway input.
     pub budget: u64,
     /// Maps naga's spans back to the text the user wrote (GLSL adaptation).
@@ -124,6 +126,7 @@ impl<'a> Lower<'a> {
             frames: Vec::new(),
             path: Vec::new(),
             real_loops: 0,
+            break_flag: None,
             budget: BUDGET,
             map_span,
             source,

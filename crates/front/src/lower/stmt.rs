@@ -357,11 +357,7 @@ impl<'a> Lower<'a> {
         let only_break = |b: &naga::Block| b.iter().all(|s| matches!(s, S::Break | S::Emit(_)));
         if only_break(accept) && reject.is_empty() && accept.iter().any(|s| matches!(s, S::Break)) {
             let cond = self.em.opnd(&c[..1]);
-            let zero = self.em.opnd(&[C::Lit(0.0)]);
-            self.em.flow(
-                Op::Breakc(hoist_asm::ops::Cond::Ne),
-                vec![cond.lane(0), zero.lane(0)],
-            );
+            self.real_break(Some(cond));
             return Ok(Flow::Normal);
         }
         let cond = self.em.opnd(&c[..1]);
@@ -388,7 +384,7 @@ impl<'a> Lower<'a> {
         let stmts: Vec<&'a S> = b.iter().collect();
         for s in stmts {
             if let S::Break = s {
-                self.em.flow(Op::Break, vec![]);
+                self.real_break(None);
                 continue;
             }
             match self.stmt(s, span)? {
@@ -480,12 +476,20 @@ impl<'a> Lower<'a> {
         span: naga::Span,
     ) -> Res<Flow> {
         self.pin_all();
-        self.bindings.note("loops whose trip count is not a constant run as D3D9 `rep` loops of at most 255 iterations");
+        self.bindings.note(
+            "loops whose trip count is not a constant run as two nested D3D9 `rep` loops \
+             (255 × 255 = 65025 iterations at most)",
+        );
         let count = crate::emit::Opnd {
             reg: R::RepCount,
             swz: [0, 1, 2, 3],
             neg: false,
         };
+        // A `rep` runs at most 255 times: an inner `rep` runs the body, and the outer one
+        // repeats it until a break set the flag.
+        let flag = self.em.materialize(&[C::Lit(0.0)]);
+        let outer_flag = self.break_flag.replace(flag);
+        self.em.flow(Op::Rep, vec![count]);
         self.em.flow(Op::Rep, vec![count]);
         self.real_loops += 1;
         let r = (|| {
@@ -497,16 +501,20 @@ impl<'a> Lower<'a> {
             if let Some(b) = break_if {
                 let c = self.val(b)?;
                 let cond = self.em.opnd(&c[..1]);
-                let zero = self.em.opnd(&[C::Lit(0.0)]);
-                self.em.flow(
-                    Op::Breakc(hoist_asm::ops::Cond::Ne),
-                    vec![cond.lane(0), zero.lane(0)],
-                );
+                self.real_break(Some(cond));
             }
             Ok(())
         })();
         self.real_loops -= 1;
+        self.break_flag = outer_flag;
         r?;
+        self.em.flow(Op::Endrep, vec![]);
+        let f = self.em.opnd(&lanes(flag, 1));
+        let zero = self.em.opnd(&[C::Lit(0.0)]);
+        self.em.flow(
+            Op::Breakc(hoist_asm::ops::Cond::Ne),
+            vec![f.lane(0), zero.lane(0)],
+        );
         self.em.flow(Op::Endrep, vec![]);
         if self.real_loops == 0 {
             // Past the outermost real loop no back edge reads the homes: the variables
@@ -515,6 +523,31 @@ impl<'a> Lower<'a> {
             self.pinned.clear();
         }
         Ok(Flow::Normal)
+    }
+
+    /// Leaves the real loop (when `cond` is not zero): the break flag records it, so the
+    /// outer `rep` of the pair stops too.
+    fn real_break(&mut self, cond: Option<crate::emit::Opnd>) {
+        let flag = self.break_flag;
+        match cond {
+            Some(c) => {
+                if let Some(f) = flag {
+                    self.em.push(Op::Mov, Some((f, 1)), vec![c.lane(0)]);
+                }
+                let zero = self.em.opnd(&[C::Lit(0.0)]);
+                self.em.flow(
+                    Op::Breakc(hoist_asm::ops::Cond::Ne),
+                    vec![c.lane(0), zero.lane(0)],
+                );
+            }
+            None => {
+                if let Some(f) = flag {
+                    let one = self.em.opnd(&[C::Lit(1.0)]);
+                    self.em.push(Op::Mov, Some((f, 1)), vec![one]);
+                }
+                self.em.flow(Op::Break, vec![]);
+            }
+        }
     }
 
     /// Moves every variable into home registers (stores become `mov`s from here on).
