@@ -1,5 +1,5 @@
 //! A debugging aid: `cargo run -p hoist-front --example compile -- FILE [arb|d3d9]` prints
-//! what a WGSL module compiles to (programs and binding table), or for a `.shader_test`
+//! what a WGSL module (or `gen:SEED`, a generated one) compiles to (programs and binding table), or for a `.shader_test`
 //! scene the scene `hoist_front::scene::translate` writes, or the diagnostics. Runs on a
 //! thread with a 2 MiB stack, as the test harness does.
 
@@ -24,7 +24,15 @@ fn main() {
 }
 
 fn run(path: &str, dialect: Option<hoist_asm::Dialect>) {
-    let src = std::fs::read_to_string(path).expect("read");
+    // `gen:SEED`: the generated WGSL program of that seed.
+    let src = match path.strip_prefix("gen:") {
+        Some(seed) => {
+            let g = hoist_front::generate::wgsl(seed.parse().unwrap_or(0));
+            println!("{}", g.wgsl);
+            g.wgsl
+        }
+        None => std::fs::read_to_string(path).expect("read"),
+    };
     let opts = hoist_front::Options {
         dialect,
         ..Default::default()

@@ -257,6 +257,35 @@ impl Emitter {
         if self.dialect() == Dialect::D3d9 && !op.is_flow() {
             self.read_ports(&mut src);
         }
+        if self.dialect() == Dialect::D3d9 && op.is_texture() {
+            // D3D9 texture coordinates (and gradients) take no modifier: negate in a copy.
+            for s in src.iter_mut().filter(|s| s.neg) {
+                let t = self.temp();
+                self.push(Op::Mov, Some((t, 15)), vec![*s]);
+                *s = Opnd {
+                    reg: t,
+                    swz: [0, 1, 2, 3],
+                    neg: false,
+                };
+            }
+        }
+        if self.dialect() == Dialect::D3d9 && op == Op::Xpd {
+            // D3D9 `crs` sources take no swizzle: copy a swizzled one to a temporary.
+            for s in src.iter_mut() {
+                if s.swz[..3] == [0, 1, 2] {
+                    s.swz = [0, 1, 2, 3];
+                    continue;
+                }
+                let t = self.temp();
+                let copy = Opnd { neg: false, ..*s };
+                self.push(Op::Mov, Some((t, 7)), vec![copy]);
+                *s = Opnd {
+                    reg: t,
+                    swz: [0, 1, 2, 3],
+                    neg: s.neg,
+                };
+            }
+        }
         if let Some((r, m)) = dst
             && matches!(r, R::OutPos | R::OutVary(_) | R::OutColor(_) | R::OutDepth)
         {

@@ -35,6 +35,11 @@ fn check(r: Result<crate::Compiled, crate::Error>, lens: (usize, usize)) {
         }
         Err(e) => {
             assert!(!e.diagnostics.is_empty(), "an error without a diagnostic");
+            assert!(
+                e.diagnostics.iter().all(|d| d.code != "F0301"),
+                "the lowering wrote an invalid program: {:?}",
+                e.diagnostics
+            );
             let len = if e.source == SourceId::GlslFragment {
                 lens.1
             } else {

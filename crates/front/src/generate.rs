@@ -65,6 +65,9 @@ pub const D3D9_ONLY: &[&str] = &["dpdx", "dpdy", "fwidth", "textureSampleGrad"];
 /// Builtins only ARB lowers (depth comparison: ARB's SHADOW targets).
 pub const ARB_ONLY: &[&str] = &["textureSampleCompare"];
 
+/// Builtin calls a program makes at most (beyond them, operands are named values).
+const MAX_CALLS: usize = 14;
+
 /// A generated module.
 #[derive(Clone, Debug)]
 pub struct Generated {
@@ -126,6 +129,10 @@ struct Gen {
     used: Vec<&'static str>,
     /// Named values in scope (name, type).
     scope: Vec<(String, Ty)>,
+    /// How many entries at the start of `scope` are affine in the fragment's position.
+    linear: usize,
+    /// Builtin calls so far (at most [`MAX_CALLS`], so programs fit ps_3_0's 512 slots).
+    calls: usize,
     /// Generating the vertex stage (no trig in ARB, no textures or derivatives).
     vertex: bool,
     /// At the top level of the fragment function (textures and derivatives allowed).
@@ -183,7 +190,7 @@ impl Gen {
     }
 
     fn expr(&mut self, ty: Ty, depth: u32) -> String {
-        if depth == 0 || self.chance(0.2) {
+        if depth == 0 || self.calls >= MAX_CALLS || self.chance(0.2) {
             return match self.below(5) {
                 0 => format!("({} * {})", self.leaf(ty), self.lit()),
                 1 => format!("({} + {})", self.leaf(ty), self.lit()),
@@ -245,6 +252,7 @@ impl Gen {
     /// The type a builtin returning `ty` is called with (per-component builtins keep it).
     fn call(&mut self, b: &'static str, ty: Ty, d: u32) -> String {
         self.note(b);
+        self.calls += 1;
         let n = ty.name();
         let e = |g: &mut Gen, t: Ty| g.expr(t, d);
         match b {
@@ -304,11 +312,27 @@ impl Gen {
                 let (p, q) = (e(self, ty), e(self, ty));
                 format!("select({x}, {y}, {p} < {q})")
             }
-            "dpdx" | "dpdy" | "fwidth" => format!("{b}({})", e(self, ty)),
+            // Of an affine function of the interpolants: fine and coarse derivatives (and
+            // whichever pixels of the quad an implementation takes) then agree.
+            "dpdx" | "dpdy" | "fwidth" => {
+                let (a, b2) = (self.linear_leaf(ty), self.linear_leaf(ty));
+                let (x, y) = (self.lit(), self.lit());
+                format!("{b}({a} * {x} + {b2} * {y})")
+            }
             t if t.starts_with("texture") => self.texture(t, ty, d),
             // abs, sign, floor, ceil, fract, trunc, round, saturate
             _ => format!("{b}({})", e(self, ty)),
         }
+    }
+
+    /// A named value affine in the fragment's position (the interpolants, the position,
+    /// the uniforms: the first `linear` entries of the scope).
+    fn linear_leaf(&mut self, ty: Ty) -> String {
+        let saved = std::mem::take(&mut self.scope);
+        self.scope = saved[..self.linear.min(saved.len()).max(1)].to_vec();
+        let l = self.leaf(ty);
+        self.scope = saved;
+        l
     }
 
     /// A vector of type `ty` at least 1 long (`normalize`'s argument).
@@ -359,6 +383,8 @@ pub fn wgsl(seed: u64) -> Generated {
         state: seed ^ 0x5EED_F00D,
         used: Vec::new(),
         scope: Vec::new(),
+        linear: 0,
+        calls: 0,
         vertex: true,
         top: false,
         allow_d3d9_only: D3D9_ONLY.contains(&forced),
@@ -413,7 +439,10 @@ pub fn wgsl(seed: u64) -> Generated {
         ("u.k1".into(), Ty::V4),
         ("u.k2".into(), Ty::V4),
     ];
-    let mut body = String::new();
+    // The fragment position (in pixels of the 32 × 32 target of the differential), scaled.
+    let mut body = String::from("  let p = i.pos.xy * 0.03125;\n");
+    g.scope.push(("p".into(), Ty::V2));
+    g.linear = g.scope.len();
     g.top = true;
     let forced_ty = match forced {
         "dot" | "length" | "distance" | "textureSampleCompare" => Ty::F,
@@ -438,9 +467,9 @@ pub fn wgsl(seed: u64) -> Generated {
     g.scope.push(("h".into(), Ty::V4));
     let init = g.expr(Ty::V4, 1);
     body.push_str(&format!("  var acc: vec4<f32> = {init};\n"));
-    let trips = 1 + g.below(4);
+    let trips = 1 + g.below(3);
     g.scope.push(("acc".into(), Ty::V4));
-    let step = g.expr(Ty::V4, 2);
+    let step = g.expr(Ty::V4, 1);
     body.push_str(&format!(
         "  for (var n = 0; n < {trips}; n++) {{\n    acc = acc * 0.5 + {step} * f32(n + 1) * 0.25;\n  }}\n"
     ));

@@ -414,6 +414,21 @@ fn check_text(
         last = errs;
     }
     let first = &last[0];
+    if !first.code.starts_with("E03") {
+        // Not a limit: the lowering wrote something the dialect does not allow.
+        return Err(Error::one(
+            id,
+            Diagnostic::error(
+                "F0301",
+                format!(
+                    "internal error: the compiled program breaks a rule of {}: {} (please report it)",
+                    if d == Dialect::Arb { "ARB" } else { "D3D9" },
+                    first.message
+                ),
+                Span::NONE,
+            ),
+        ));
+    }
     Err(Error::one(
         id,
         Diagnostic::error(

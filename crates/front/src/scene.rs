@@ -591,6 +591,17 @@ pub fn parse(text: &str, caps: &Caps, opts: &Options) -> Result<Parsed, Vec<Diag
 /// is preceded by setting them from the state of the moment, in both stages.
 fn set_state_before_draws(scene: &mut Scene, c: &Compiled) {
     let mut sets = Vec::new();
+    let kind = if c.dialect == Dialect::Arb {
+        ParamKind::Local
+    } else {
+        ParamKind::Env
+    };
+    let viewport = c
+        .bindings
+        .uniforms
+        .iter()
+        .find(|u| u.state.as_deref() == Some("viewport"))
+        .map(|u| u.slot);
     for u in c.bindings.uniforms.iter() {
         let Some(binding) = &u.state else { continue };
         for r in 0..u.slots {
@@ -606,13 +617,41 @@ fn set_state_before_draws(scene: &mut Scene, c: &Compiled) {
             }
         }
     }
-    if sets.is_empty() {
+    if sets.is_empty() && viewport.is_none() {
         return;
     }
+    // The bound target's size, followed through the commands.
+    let mut sizes: std::collections::BTreeMap<String, (u32, u32)> =
+        [("window".to_string(), scene.window)].into();
+    let mut bound = "window".to_string();
     let mut out = Vec::with_capacity(scene.commands.len());
     for (line, cmd) in std::mem::take(&mut scene.commands) {
-        if matches!(cmd, Command::Draw(_)) {
-            out.extend(sets.iter().map(|s| (line, s.clone())));
+        match &cmd {
+            Command::Window(_, w, h) => {
+                sizes.insert("window".into(), (*w, *h));
+            }
+            Command::NewTarget(n, _, w, h) => {
+                sizes.insert(n.clone(), (*w, *h));
+            }
+            Command::Bind(n) => bound = n.clone(),
+            Command::Draw(_) => {
+                out.extend(sets.iter().map(|s| (line, s.clone())));
+                if let Some(slot) = viewport {
+                    let (w, h) = sizes.get(&bound).copied().unwrap_or(scene.window);
+                    for stage in [Stage::Vertex, Stage::Fragment] {
+                        out.push((
+                            line,
+                            Command::Param {
+                                stage,
+                                kind,
+                                index: slot,
+                                value: [w as f32, h as f32, 0.0, 0.0],
+                            },
+                        ));
+                    }
+                }
+            }
+            _ => {}
         }
         out.push((line, cmd));
     }

@@ -55,6 +55,10 @@ fn slot_values(c: &Compiled, seed: u64) -> Vec<(u16, [f32; 4])> {
     let mut s = seed | 1;
     let mut out = Vec::new();
     for u in &c.bindings.uniforms {
+        if u.state.as_deref() == Some("viewport") {
+            out.push((u.slot, [SIZE as f32, SIZE as f32, 0.0, 0.0]));
+            continue;
+        }
         for k in 0..u.slots {
             let mut v = [0.0; 4];
             for x in v.iter_mut().take(usize::from(u.lanes)) {
@@ -137,7 +141,7 @@ fn webgpu_job(
     tex: &[u8],
 ) -> Value {
     let mut buffers: Vec<(u32, u32, Vec<f32>)> = Vec::new();
-    for u in &c.bindings.uniforms {
+    for u in c.bindings.uniforms.iter().filter(|u| u.state.is_none()) {
         let i = match buffers
             .iter()
             .position(|b| b.0 == u.group && b.1 == u.binding)
@@ -191,6 +195,7 @@ fn webgl2_job(
         .bindings
         .uniforms
         .iter()
+        .filter(|u| u.state.is_none())
         .map(|u| {
             let mut d = Vec::new();
             for k in 0..u.slots {
@@ -348,6 +353,7 @@ fn section<'a>(text: &'a str, name: &str) -> &'a str {
 /// its `uniform` lines set, its texture (as RGBA8 texels) and its draw's quad.
 struct Drawn {
     size: u32,
+    tex_size: (u32, u32),
     slots: Vec<(u16, [f32; 4])>,
     texels: Vec<u8>,
     vertices: Vec<f32>,
@@ -356,6 +362,7 @@ struct Drawn {
 fn drawn(name: &str, scene: &hoist_raster::scene::Scene) -> Drawn {
     let mut d = Drawn {
         size: SIZE,
+        tex_size: (TEX, TEX),
         slots: Vec::new(),
         texels: Vec::new(),
         vertices: Vec::new(),
@@ -378,7 +385,7 @@ fn drawn(name: &str, scene: &hoist_raster::scene::Scene) -> Drawn {
                     o.sampler.mag == Filter::Nearest && o.sampler.wrap == Wrap::ClampToEdge,
                     "{name}: the browser job samples nearest, clamped"
                 );
-                assert_eq!(*w, TEX, "{name}: {TEX}×{TEX} textures");
+                d.tex_size = (*w, *h);
                 let img = hoist_raster::pattern::generate(p, *w, *h);
                 d.texels = img
                     .pixels
@@ -444,6 +451,12 @@ fn example_case(path: &Path, dialect: Dialect) -> Case {
     };
     job["width"] = json!(d.size);
     job["height"] = json!(d.size);
+    if let Some(ts) = job["textures"].as_array_mut() {
+        for t in ts {
+            t["width"] = json!(d.tex_size.0);
+            t["height"] = json!(d.tex_size.1);
+        }
+    }
     job["vertices"] = json!(d.vertices);
     Case {
         name: format!("{name} ({dialect:?})"),

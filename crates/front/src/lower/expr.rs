@@ -453,6 +453,11 @@ impl<'a> Lower<'a> {
         }
         match axis {
             naga::DerivativeAxis::X => self.cw(Op::Dsx, &[&x], |_| 0.0),
+            // WGSL's y runs down the framebuffer, the executor's (GL's, GLSL's) up.
+            naga::DerivativeAxis::Y if self.source == crate::api::SourceId::Wgsl => {
+                let d = self.cw(Op::Dsy, &[&x], |_| 0.0)?;
+                Ok(d.iter().map(|c| c.neg()).collect())
+            }
             naga::DerivativeAxis::Y => self.cw(Op::Dsy, &[&x], |_| 0.0),
             naga::DerivativeAxis::Width => {
                 let dx = self.cw(Op::Dsx, &[&x], |_| 0.0)?;
@@ -702,6 +707,10 @@ impl<'a> Lower<'a> {
             }
             naga::SampleLevel::Zero => (Op::Texldl, Some(vec![C::Lit(0.0)])),
             naga::SampleLevel::Exact(l) if !arb => (Op::Texldl, Some(self.val(l)?)),
+            naga::SampleLevel::Exact(l) if self.val(l)?[0].lit() == Some(0.0) => {
+                self.bindings.note("textureSampleLevel(…, 0) is read as TEX in ARB: the same when the texture has one level");
+                (Op::Tex, None)
+            }
             naga::SampleLevel::Bias(b) => (Op::Txb, Some(self.val(b)?)),
             naga::SampleLevel::Gradient { x, y } if self.em.has(Op::Texldd) => {
                 let gx = self.val(x)?;

@@ -128,26 +128,97 @@ impl<'a> Lower<'a> {
                 Ok(v)
             }
             (Binding::BuiltIn(BuiltIn::Position { .. }), Stage::Fragment) => {
-                let reg = if arb { "fragment.position" } else { "vPos" };
-                let detail = "window coordinates with y from the bottom (OpenGL's convention)";
-                self.bindings
-                    .row_with("builtin", stage, name, "position", reg, detail);
-                if !arb {
-                    // vPos has x and y only.
-                    let mut v = lanes(R::FragPos, 2);
-                    v.extend([C::Lit(0.5), C::Lit(1.0)]);
-                    v.truncate(n);
-                    self.bindings
-                        .note("D3D9's vPos has no z and w: fragment position z reads 0.5 and w 1");
-                    return Ok(v);
-                }
-                Ok(lanes(R::FragPos, n))
+                self.frag_position(name, n)
             }
             (Binding::BuiltIn(BuiltIn::FrontFacing), Stage::Fragment) => self.front_facing(name),
             (Binding::BuiltIn(bi), _) => Err(self.refuse(
                 naga::Span::default(),
                 format!("the built-in {bi:?} has no equivalent in the assembly targets"),
             )),
+        }
+    }
+
+    /// The fragment position in the source's convention: GLSL's `gl_FragCoord` counts y
+    /// up from the bottom, WGSL's `position` down from the top, both at pixel centres.
+    /// ARB's `fragment.position` is GLSL's; D3D9's `vPos` holds the integer pixel with y
+    /// from the top and no z or w. Where the two differ in y, the flip needs the target's
+    /// height: a parameter the host sets before each draw ([`Self::viewport`]).
+    fn frag_position(&mut self, name: &str, n: usize) -> Res<Val> {
+        let arb = self.em.dialect() == Dialect::Arb;
+        let wgsl = self.source == crate::api::SourceId::Wgsl;
+        let reg = if arb { "fragment.position" } else { "vPos" };
+        let detail = match (arb, wgsl) {
+            (true, false) => "window coordinates, y up from the bottom: the same",
+            (false, true) => "vPos + 0.5: pixel centres, y down from the top",
+            (true, true) => "y flipped to WGSL's (down from the top) with the target's height",
+            (false, false) => {
+                "vPos + 0.5, y flipped to GLSL's (up from the bottom) with the target's height"
+            }
+        };
+        let stage = self.stage_name();
+        self.bindings
+            .row_with("builtin", stage, name, "position", reg, detail);
+        let mut v = if arb {
+            lanes(R::FragPos, 4)
+        } else {
+            self.bindings
+                .note("D3D9's vPos has no z and w: the fragment position's z reads 0.5 and w 1");
+            let xy = self.add(&lanes(R::FragPos, 2), &[C::Lit(0.5)])?;
+            vec![xy[0], xy[1], C::Lit(0.5), C::Lit(1.0)]
+        };
+        if arb == wgsl {
+            let h = self.viewport(1);
+            v[1] = self.sub(&[h], &[v[1]])?[0];
+        }
+        v.truncate(n);
+        Ok(v)
+    }
+
+    /// Lane `lane` of the viewport parameter (width, height of the render target), which
+    /// the host sets before each draw (`UniformSlot::state` is `viewport`).
+    pub fn viewport(&mut self, lane: u8) -> C {
+        let name = "hoist.viewport";
+        let slot = match self.bindings.uniforms.iter().find(|u| u.name == name) {
+            Some(u) => u.slot,
+            None => {
+                let slot = self.bindings.next_slot();
+                self.bindings.uniforms.push(UniformSlot {
+                    name: name.into(),
+                    group: 0,
+                    binding: 0,
+                    offset: 0,
+                    ty: "vec2<f32>".into(),
+                    slot,
+                    slots: 1,
+                    lanes: 2,
+                    init: None,
+                    state: Some("viewport".into()),
+                });
+                slot
+            }
+        };
+        if !self.em.uniforms.iter().any(|(s, _)| *s == slot) {
+            self.em.uniforms.push((slot, "hoist_viewport".into()));
+        }
+        self.em.uniform_slots = self.em.uniform_slots.max(slot + 1);
+        let stage = self.stage_name();
+        let label = if self.em.dialect() == Dialect::Arb {
+            format!("program.local[{slot}]")
+        } else {
+            format!("c{slot}")
+        };
+        self.bindings.row_with(
+            "builtin",
+            stage,
+            name,
+            "viewport",
+            &label,
+            "the render target's width and height, which the host sets before each draw",
+        );
+        C::Reg {
+            reg: R::Uniform(slot),
+            lane,
+            neg: false,
         }
     }
 

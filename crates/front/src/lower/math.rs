@@ -128,6 +128,11 @@ impl<'a> Lower<'a> {
         if let Some(l) = lits(a) {
             return Ok(l.iter().map(|x| C::Lit(x.clamp(0.0, 1.0))).collect());
         }
+        if self.em.dialect() == hoist_asm::Dialect::Arb && self.is_vertex() {
+            // ARB vertex programs have no `_SAT`.
+            let m = self.max(a, &[C::Lit(0.0)])?;
+            return self.min(&m, &[C::Lit(1.0)]);
+        }
         let mut out = Val::new();
         for chunk in a.chunks(4) {
             let src = self.em.opnd(chunk);
