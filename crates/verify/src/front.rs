@@ -70,7 +70,7 @@ pub fn soak_one(seed: u64, tally: &mut Tally) {
             o.vp_limits = Some(Profile::ArbVp1.limits_for(target));
             o.fp_limits = Some(Profile::ArbFp1.limits_for(target));
         }
-        soak::check(&label, &vp, &fp, &o, (&cfg, &fresh), tally);
+        soak::check_under(&label, &vp, &fp, &o, (&cfg, &fresh), target, tally);
     }
 }
 

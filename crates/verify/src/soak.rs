@@ -347,6 +347,20 @@ pub fn check(
     cfg: (&Config, &Config),
     tally: &mut Tally,
 ) {
+    check_under(label, vp, fp, opts, cfg, hoist_asm::ArbTarget::default(), tally);
+}
+
+/// [`check`] for a pair parsed under ARB target `target` (the printed result is parsed
+/// back under it).
+pub fn check_under(
+    label: &str,
+    vp: &Program,
+    fp: &Program,
+    opts: &Options,
+    cfg: (&Config, &Config),
+    target: hoist_asm::ArbTarget,
+    tally: &mut Tally,
+) {
     let (cfg, fresh) = cfg;
     let v: Validated = match guarded(|| crate::optimize(vp, fp, opts, Some(cfg))) {
         Ok(Ok(v)) => v,
@@ -384,7 +398,10 @@ pub fn check(
     }
     for p in [&out.vp, &out.fp] {
         let text = hoist_asm::print(p);
-        match parse(&text) {
+        let back = hoist_asm::parse(&text, &ParseOptions::default().with_target(&text, target))
+            .into_result()
+            .map_err(|d| hoist_asm::diag::render(&d, "generated", &text, false));
+        match back {
             Ok(q) if q.eq_ignoring_spans(p) => {}
             Ok(q) => tally.add(
                 label,
