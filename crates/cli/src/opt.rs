@@ -57,7 +57,9 @@ pub struct Args {
     #[arg(long, default_value = "optimal", value_parser = ["greedy", "optimal", "exhaustive"])]
     selection: String,
     /// Move instructions that read host-set fragment parameters (the host must then set
-    /// the vertex copies listed in the report)
+    /// the vertex copies listed in the report). On by default for pairs compiled from
+    /// GLSL or WGSL (--wgsl, --glsl-vs/--glsl-fs, scenes with shader sections): their
+    /// uniforms are the host's, set for both stages
     #[arg(long)]
     mirror_params: bool,
     /// Apply only the first K movable groups
@@ -191,6 +193,13 @@ pub fn run(mut args: Args) -> u8 {
             }
             Err(code) => return code,
         }
+        // A compiled pair's uniforms are the host's, set for both stages.
+        args.mirror_params = true;
+    }
+    if let Some(path) = &args.scene
+        && std::fs::read_to_string(path).is_ok_and(|t| hoist_front::scene::has_sources(&t))
+    {
+        args.mirror_params = true;
     }
     run_checked(&args).unwrap_or_else(|code| code)
 }

@@ -148,12 +148,25 @@ fn nagas_message_comes_at_its_line() {
 
 #[test]
 fn glsl_pairs_compile() {
+    let (vs, fs) = (tmp("a.vert"), tmp("a.frag"));
+    std::fs::write(
+        &vs,
+        "attribute vec4 position;\nattribute vec2 texcoord;\nvarying vec2 v_uv;\n\
+         void main() { v_uv = texcoord; gl_Position = position; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &fs,
+        "precision mediump float;\nuniform sampler2D u_image;\nvarying vec2 v_uv;\n\
+         void main() { gl_FragColor = texture2D(u_image, v_uv * 0.5); }\n",
+    )
+    .unwrap();
     let r = hoist(&[
         "compile",
         "--glsl-vs",
-        "examples/glsl/webgl-textured.vert",
+        vs.to_str().unwrap(),
         "--glsl-fs",
-        "examples/glsl/webgl-textured.frag",
+        fs.to_str().unwrap(),
         "--json",
     ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
@@ -189,4 +202,54 @@ fn run_reads_scenes_with_shader_sections() {
     assert_eq!(r.status.code(), Some(1));
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(err.contains("s.shader_test:5:"), "{err}");
+}
+
+/// Every WGSL and GLSL example: `hoist opt` moves work out of its fragment program, the
+/// optimized pair validates, and the scene renders the same both ways.
+#[test]
+fn the_motion_shortens_every_example() {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples"));
+    let mut n = 0;
+    for dir in ["wgsl", "glsl"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
+            let p = e.path();
+            if p.extension().is_none_or(|x| x != "shader_test") {
+                continue;
+            }
+            n += 1;
+            let r = hoist(&["opt", p.to_str().unwrap(), "--json"]);
+            let out = String::from_utf8_lossy(&r.stdout);
+            assert!(
+                r.status.success(),
+                "{}: {}{out}",
+                p.display(),
+                String::from_utf8_lossy(&r.stderr)
+            );
+            let j: serde_json::Value = serde_json::from_str(
+                out.split("\n}\n")
+                    .next()
+                    .map(|s| format!("{s}\n}}"))
+                    .as_deref()
+                    .unwrap_or(""),
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}: {out}", p.display()));
+            let slots = |s: &serde_json::Value| {
+                ["alu", "tex", "flow"]
+                    .iter()
+                    .map(|k| s[*k].as_u64().expect("slot count"))
+                    .sum::<u64>()
+            };
+            let before = slots(&j["before"]["fp_slots"]);
+            let after = slots(&j["after"]["fp_slots"]);
+            let verdict =
+                out.contains("window: bit-identical") || out.contains("window: equivalent");
+            assert!(verdict, "{}: {out}", p.display());
+            assert!(
+                after < before,
+                "{}: fragment slots {before} -> {after}",
+                p.display()
+            );
+        }
+    }
+    assert!(n >= 10);
 }

@@ -313,7 +313,7 @@ impl Emitter {
         } else {
             1
         };
-        let is_const = |r: R| matches!(r, R::Uniform(_) | R::Lit(_));
+        let is_const = |r: R| matches!(r, R::Uniform(_) | R::Lit(_) | R::Viewport);
         let is_input = |r: R| matches!(r, R::Attr(_) | R::Vary(_));
         let mut consts: Vec<R> = Vec::new();
         let mut inputs: Vec<R> = Vec::new();
@@ -399,6 +399,24 @@ impl Emitter {
                 .retain(|i| !matches!(i.dst, Some((R::Temp(t), _)) if !read[t as usize]));
             if self.insts.len() == before {
                 return;
+            }
+        }
+    }
+
+    /// Whether an instruction reads `reg`.
+    pub fn reads(&self, reg: R) -> bool {
+        self.insts
+            .iter()
+            .any(|i| i.src.iter().any(|s| s.reg == reg))
+    }
+
+    /// Replaces register `from` by `to` in every operand.
+    pub fn replace(&mut self, from: R, to: R) {
+        for i in &mut self.insts {
+            for s in &mut i.src {
+                if s.reg == from {
+                    s.reg = to;
+                }
             }
         }
     }
@@ -684,6 +702,7 @@ impl Names<'_> {
             (R::OutDepth, true) => "result.depth".into(),
             (R::OutDepth, false) => "oDepth".into(),
             (R::RepCount, _) => "i0".into(),
+            (R::Viewport, _) => "hoist_viewport".into(),
         }
     }
 

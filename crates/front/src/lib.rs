@@ -378,6 +378,7 @@ fn lower_stage(
     l.run_entry(entry, info.get_entry_point(ep))
         .map_err(|r| Error::one(id, r.0))?;
     l.em.dce();
+    l.place_viewport();
     let title = format!("compiled by hoist-front from entry point `{}`", entry.name);
     Ok((l.em.print(&title), l.em.spans()))
 }

@@ -22,6 +22,9 @@ pub enum R {
     Lit(u16),
     /// ARB state binding, by index into the emitter's `states`.
     State(u16),
+    /// The viewport parameter (width, height), until the stage is done: it gets its slot
+    /// only when an instruction still reads it then.
+    Viewport,
     OutPos,
     OutVary(u8),
     OutColor(u8),

@@ -347,7 +347,15 @@ pub fn check(
     cfg: (&Config, &Config),
     tally: &mut Tally,
 ) {
-    check_under(label, vp, fp, opts, cfg, hoist_asm::ArbTarget::default(), tally);
+    check_under(
+        label,
+        vp,
+        fp,
+        opts,
+        cfg,
+        hoist_asm::ArbTarget::default(),
+        tally,
+    );
 }
 
 /// [`check`] for a pair parsed under ARB target `target` (the printed result is parsed

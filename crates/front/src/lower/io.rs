@@ -167,16 +167,28 @@ impl<'a> Lower<'a> {
             vec![xy[0], xy[1], C::Lit(0.5), C::Lit(1.0)]
         };
         if arb == wgsl {
-            let h = self.viewport(1);
+            let h = C::Reg {
+                reg: R::Viewport,
+                lane: 1,
+                neg: false,
+            };
             v[1] = self.sub(&[h], &[v[1]])?[0];
         }
         v.truncate(n);
         Ok(v)
     }
 
-    /// Lane `lane` of the viewport parameter (width, height of the render target), which
-    /// the host sets before each draw (`UniformSlot::state` is `viewport`).
-    pub fn viewport(&mut self, lane: u8) -> C {
+    /// The slot of the viewport parameter (width, height of the render target), which the
+    /// host sets before each draw (`UniformSlot::state` is `viewport`), given to
+    /// [`R::Viewport`] when the stage's instructions still read it.
+    pub fn place_viewport(&mut self) {
+        if self.em.reads(R::Viewport) {
+            let slot = self.viewport_slot();
+            self.em.replace(R::Viewport, R::Uniform(slot));
+        }
+    }
+
+    fn viewport_slot(&mut self) -> u16 {
         let name = "hoist.viewport";
         let slot = match self.bindings.uniforms.iter().find(|u| u.name == name) {
             Some(u) => u.slot,
@@ -215,11 +227,7 @@ impl<'a> Lower<'a> {
             &label,
             "the render target's width and height, which the host sets before each draw",
         );
-        C::Reg {
-            reg: R::Uniform(slot),
-            lane,
-            neg: false,
-        }
+        slot
     }
 
     /// `front_facing` / `gl_FrontFacing`: 1.0 on front faces, from D3D9's `vFace` (which
