@@ -57,7 +57,7 @@ if [ -z "$(ls -A "$corpus")" ]; then
       dump="$(mktemp -d)"
       for flavor in arb d3d9; do
         for seed in $(seq 1 12); do
-          cargo run -q --release -p hoist-verify --bin hoist-soak -- 1 --only "$flavor" --first "$seed" --dump "$dump/p" >/dev/null
+          cargo run -q --release -p hoist-verify --features cli --bin hoist-soak -- 1 --only "$flavor" --first "$seed" --dump "$dump/p" >/dev/null
           if [ "$target" = parse ]; then
             cp "$dump/p/vp.txt" "$corpus/pair-$flavor-$seed-vp"
             cp "$dump/p/fp.txt" "$corpus/pair-$flavor-$seed-fp"

@@ -9,4 +9,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-1000}"
 shift || true
-exec cargo run --quiet --profile soak -p hoist-verify --features front --bin hoist-soak -- "$n" "$@"
+exec cargo run --quiet --profile soak -p hoist-verify --features cli,front --bin hoist-soak -- "$n" "$@"

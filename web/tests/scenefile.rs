@@ -13,10 +13,11 @@ mod oracles;
 use hoist_asm::ArbTarget;
 use hoist_raster::image::{Image, Verdict};
 use hoist_raster::scene::{self, RunOptions, SceneResult};
+use hoist_web::doc::examples;
 use hoist_web::doc::{Doc, Pattern, TexSpec};
-use hoist_web::render::{self, Images, Task};
-use hoist_web::scenefile::{self, NOTE};
-use hoist_web::{analysis, examples};
+use hoist_web::page::scenefile::{self, NOTE};
+use hoist_web::worker::analysis;
+use hoist_web::worker::render::{self, Images, Task};
 use std::path::{Path, PathBuf};
 
 /// What `hoist run FILE` computes (crates/cli/src/run.rs): default options, images by name.

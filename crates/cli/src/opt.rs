@@ -500,10 +500,16 @@ fn run_checked(args: &Args) -> Result<u8, u8> {
 /// What translation validation checked, in one line.
 fn validation_line(v: &hoist_verify::Validated) -> String {
     match (&v.status, &v.report) {
-        (hoist_verify::Status::Validated, Some(r)) => format!(
-            "validation: passed on {} input sets ({} vertices, {} transported values, {} fragments, {} pixels)",
-            r.input_sets, r.vertices, r.values, r.fragments, r.pixels
-        ),
+        (hoist_verify::Status::Validated, Some(r)) => {
+            let mut s = format!(
+                "validation: passed on {} input sets ({} vertices, {} transported values, {} fragments, {} pixels)",
+                r.input_sets, r.vertices, r.values, r.fragments, r.pixels
+            );
+            if !r.textures.is_empty() {
+                s.push_str(&format!("; textures {}", r.textures.join("; ")));
+            }
+            s
+        }
         (s, _) => format!("validation: {}", s.describe()),
     }
 }
@@ -545,27 +551,7 @@ fn compare_scene(sc: hoist_raster::scene::Scene, res: &Outcome) -> Result<(Strin
     for (target, e) in hoist_verify::scene::compare(&before, &after) {
         let ok = e.holds();
         all &= ok;
-        let verdict = match &e.verdict {
-            hoist_raster::Verdict::Identical => "bit-identical".to_string(),
-            hoist_raster::Verdict::Differs {
-                max_abs_diff, x, y, ..
-            } if ok => {
-                format!("equivalent: max |Δ| = {max_abs_diff:e} (at {x}, {y})")
-            }
-            hoist_raster::Verdict::Differs {
-                max_abs_diff,
-                x,
-                y,
-                a,
-                b,
-                ..
-            } => {
-                format!("DIFFERENT: max |Δ| = {max_abs_diff:e} at ({x}, {y}): {a:?} vs {b:?}")
-            }
-            hoist_raster::Verdict::SizeMismatch { a, b } => {
-                format!("DIFFERENT: sizes {a:?} vs {b:?}")
-            }
-        };
+        let verdict = format!("{:#}", e.wording());
         text.push_str(&format!("  {target}: {verdict}\n"));
     }
     text.push_str(&format!(

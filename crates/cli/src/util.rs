@@ -95,11 +95,17 @@ pub fn hint_target(
     profile: Option<Profile>,
     target: ArbTarget,
 ) {
-    if !diags.iter().any(|d| d.code == "E0301") {
+    if !diags
+        .iter()
+        .any(|d| d.code == hoist_asm::Code::TARGET_LIMIT)
+    {
         return;
     }
     if let Some(t) = hoist_asm::fitting_target(source, profile, target) {
-        for d in diags.iter_mut().filter(|d| d.code == "E0301") {
+        for d in diags
+            .iter_mut()
+            .filter(|d| d.code == hoist_asm::Code::TARGET_LIMIT)
+        {
             d.hint = Some(format!("fits under --target {t} ({})", t.name()));
         }
     }

@@ -415,7 +415,7 @@ fn check_text(
         last = errs;
     }
     let first = &last[0];
-    if !first.code.starts_with("E03") {
+    if !first.code.is_limit() {
         // Not a limit: the lowering wrote something the dialect does not allow.
         return Err(Error::one(
             id,

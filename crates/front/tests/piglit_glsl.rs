@@ -92,7 +92,7 @@ fn run_one(text: &str) -> Outcome {
     let opts = RunOptions::default();
     let parsed = match hoist_front::scene::parse(text, &opts.caps, &Options::default()) {
         Ok(p) => p,
-        Err(d) => return Outcome::Refused(reason(&d[0].code, &d[0].message)),
+        Err(d) => return Outcome::Refused(reason(&d[0].code.to_string(), &d[0].message)),
     };
     let dialect = match parsed.translated.as_ref().map(|t| t.compiled.dialect) {
         Some(hoist_asm::Dialect::D3d9) => "D3D9",

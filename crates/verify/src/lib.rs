@@ -17,10 +17,12 @@ pub mod front;
 pub mod fuzz;
 pub mod generate;
 pub mod linear;
+pub mod linear_recover;
 pub mod optimize;
 pub mod scene;
 pub mod soak;
 pub mod validate;
+pub mod verdict;
 
 pub use optimize::{Rejection, Status, Validated, optimize};
 pub use validate::{Check, Config, Failure, Report};
