@@ -76,11 +76,12 @@ struct Inputs {
     params: StageParams,
     textures: BTreeMap<u8, Arc<Texture>>,
     attribs: Vec<[[f32; 4]; ATTRIBS]>,
+    seed: u64,
 }
 
 impl Inputs {
-    fn new(p: &Program) -> Inputs {
-        let mut rng = Rng::new(PROBE_SEED);
+    fn new(p: &Program, seed: u64) -> Inputs {
+        let mut rng = Rng::new(seed);
         let mut v4 = || std::array::from_fn(|_| (rng.unit() * 2.0 - 1.0) as f32);
         let mut params = StageParams::default();
         for c in &p.consts {
@@ -99,6 +100,7 @@ impl Inputs {
             params,
             textures: crate::generate::textures(p),
             attribs,
+            seed,
         }
     }
 
@@ -117,7 +119,8 @@ impl Inputs {
                 vec![true; PROBES],
             ),
             Stage::Fragment => {
-                let f = run_fragments(&cp, &env, PROBES, false, false, &fragment_input)
+                let input = |lane, s| fragment_input(self.seed, lane, s);
+                let f = run_fragments(&cp, &env, PROBES, false, false, &input)
                     .map_err(|e| e.to_string())?;
                 let live = f.killed.iter().map(|k| !k).collect();
                 (f.outputs, live)
@@ -153,11 +156,11 @@ impl Inputs {
     }
 }
 
-/// A fragment's interpolant: seeded by the lane and the semantic, so that every probe of
-/// one check sees the same values.
-fn fragment_input(lane: usize, s: Semantic) -> [f32; 4] {
+/// A fragment's interpolant: seeded by the check's seed, the lane and the semantic, so that
+/// every probe of one check sees the same values.
+fn fragment_input(seed: u64, lane: usize, s: Semantic) -> [f32; 4] {
     let key = format!("{s:?}");
-    let h = key.bytes().fold(PROBE_SEED ^ lane as u64, |h, b| {
+    let h = key.bytes().fold(seed ^ lane as u64, |h, b| {
         h.wrapping_mul(0x100_0000_01B3) ^ u64::from(b)
     });
     let mut rng = Rng::new(h);
@@ -179,9 +182,15 @@ fn row_reg(file: &str, index: u16) -> Option<Reg> {
     .map(|f| Reg::new(f, index))
 }
 
-/// Runs `prog` and the probes of every variable, and compares each row with A·x + b.
+/// Runs `prog` and the probes of every variable, and compares each row with A·x + b (the
+/// page's check: its inputs come from one fixed seed).
 pub fn check(prog: &Program, rec: &Recovered) -> Probes {
-    let inp = Inputs::new(prog);
+    check_seeded(prog, rec, PROBE_SEED)
+}
+
+/// [`check`] on the random inputs of `seed` (tests vary it across programs).
+pub fn check_seeded(prog: &Program, rec: &Recovered, seed: u64) -> Probes {
+    let inp = Inputs::new(prog, seed);
     match compare(prog, rec, &inp) {
         Ok(p) => p,
         Err(failure) => Probes {

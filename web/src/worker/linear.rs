@@ -561,6 +561,8 @@ mod tests {
         };
         let d = editor_side(&doc(text, Input::System)).diagnostics;
         assert_eq!(d.len(), 1);
+        // The editor shows `error[linear]`.
+        assert_eq!(d[0].code.to_string(), "linear");
         let at = LineIndex::new(text).line_col(d[0].span.start as usize);
         assert_eq!((at.line, at.col), (3, 3));
         assert_eq!(

@@ -52,6 +52,8 @@ mod tests {
         let diags = side(&broken).diagnostics;
         assert_eq!(diags.len(), 1, "{diags:?}");
         let d = &diags[0];
+        // The editor shows `error[scene]`.
+        assert_eq!(d.code.to_string(), "scene");
         let at = LineIndex::new(&broken).line_col(d.span.start as usize);
         assert_eq!(at.line as usize, broken.lines().count());
         assert_eq!(at.col, 3);
