@@ -13,7 +13,8 @@
 //! elimination keeps a write that holds each ([`keeper`]), and the pipeline keeps a
 //! declaration that does ([`holding_decl`]). Declarations hold a register only where the
 //! program text keeps them: ARB's (printed as `OUTPUT`) and vs_3_0's `dcl`; vs_1_1 and
-//! vs_2_x name an output only by writing it.
+//! vs_2_x name an output only by writing it. The register semantics the executor reads
+//! ([`implied_semantic`], [`out_semantic`]) live here too; `varyings` re-exports them.
 
 use hoist_asm::ir::{Comp, Program, Reg, RegFile, Semantic};
 use hoist_asm::profile::Profile;
