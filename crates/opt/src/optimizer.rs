@@ -358,7 +358,7 @@ fn commute(vp: &Program, fp: &Program, opts: &Options) -> (Program, Vec<usize>) 
         analysis: Some(&a),
         ..passes::Env::new(&limits)
     };
-    match passes::run("commute", &mut fp_work, &env) {
+    match passes::run(passes::Id::commute, &mut fp_work, &env) {
         passes::Report::Rewritten(commuted) => (fp_work.program, commuted),
         _ => (fp.clone(), Vec::new()),
     }
