@@ -19,79 +19,114 @@ fn input_of(fp: &Program, m: &Inputs64, reg: hoist_asm::Reg) -> [f64; 4] {
         .unwrap_or(UNWRITTEN.map(f64::from))
 }
 
+/// The registers a program has written, by file and index: a straight-line program writes
+/// a handful, so a list searched in order is enough.
+#[derive(Default)]
+struct Regs(Vec<((RegFile, u16), [f64; 4])>);
+
+impl Regs {
+    fn get(&self, key: (RegFile, u16)) -> Option<[f64; 4]> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
+    /// The register `key`, zero until written.
+    fn slot(&mut self, key: (RegFile, u16)) -> &mut [f64; 4] {
+        let at = match self.0.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                self.0.push((key, [0.0; 4]));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[at].1
+    }
+}
+
+/// Operation `op` on component `c` of its sources; `None` for an operation this does not
+/// know.
+fn lane(op: Op, src: &[[f64; 4]], c: usize) -> Option<f64> {
+    let x = |k: usize| src[k][c];
+    Some(match op {
+        Op::Mov => x(0),
+        Op::Abs => x(0).abs(),
+        Op::Add => x(0) + x(1),
+        Op::Sub => x(0) - x(1),
+        Op::Mul => x(0) * x(1),
+        Op::Mad => x(0) * x(1) + x(2),
+        Op::Min => x(0).min(x(1)),
+        Op::Max => x(0).max(x(1)),
+        Op::Flr => x(0).floor(),
+        Op::Frc => x(0) - x(0).floor(),
+        Op::Lrp => x(0) * (x(1) - x(2)) + x(2),
+        Op::Slt => f64::from(u8::from(x(0) < x(1))),
+        Op::Sge => f64::from(u8::from(x(0) >= x(1))),
+        Op::Cmp => {
+            if x(0) < 0.0 {
+                x(1)
+            } else {
+                x(2)
+            }
+        }
+        Op::CmpGe => {
+            if x(0) >= 0.0 {
+                x(1)
+            } else {
+                x(2)
+            }
+        }
+        _ => return None,
+    })
+}
+
 /// The fragment program's colour output evaluated in double precision, when it is straight
 /// arithmetic this knows (`None` otherwise: textures, flow control, other operations).
 pub fn eval64(fp: &Program, consts: &[[f32; 4]], inputs: &Inputs64) -> Option<[f64; 4]> {
-    let mut regs: HashMap<(RegFile, u16), [f64; 4]> = HashMap::new();
+    let mut regs = Regs::default();
     for inst in &fp.insts {
-        let src: Vec<[f64; 4]> = inst
-            .src
-            .iter()
-            .map(|s| {
-                if s.rel.is_some() {
-                    return None;
-                }
-                let raw = match s.reg.file {
-                    RegFile::Temp => regs.get(&(RegFile::Temp, s.reg.index)).copied()?,
-                    RegFile::Input | RegFile::TexCoord | RegFile::Misc => {
-                        input_of(fp, inputs, s.reg)
-                    }
-                    RegFile::Const => consts.get(usize::from(s.reg.index))?.map(f64::from),
-                    _ => return None,
-                };
-                let mut v = [0.0; 4];
-                for (i, o) in v.iter_mut().enumerate() {
-                    let c = raw[usize::from(s.swizzle.get(i as u8))];
-                    let c = if s.abs { c.abs() } else { c };
-                    *o = if s.negate { -c } else { c };
-                }
-                Some(v)
-            })
-            .collect::<Option<_>>()?;
-        let each = |f: &dyn Fn(usize) -> f64| -> [f64; 4] { std::array::from_fn(f) };
+        // The operations below read at most three sources.
+        let mut read = [[0.0; 4]; 3];
+        if inst.src.len() > read.len() {
+            return None;
+        }
+        for (v, s) in read.iter_mut().zip(&inst.src) {
+            if s.rel.is_some() {
+                return None;
+            }
+            let raw = match s.reg.file {
+                RegFile::Temp => regs.get((RegFile::Temp, s.reg.index))?,
+                RegFile::Input | RegFile::TexCoord | RegFile::Misc => input_of(fp, inputs, s.reg),
+                RegFile::Const => consts.get(usize::from(s.reg.index))?.map(f64::from),
+                _ => return None,
+            };
+            for (i, o) in v.iter_mut().enumerate() {
+                let c = raw[usize::from(s.swizzle.get(i as u8))];
+                let c = if s.abs { c.abs() } else { c };
+                *o = if s.negate { -c } else { c };
+            }
+        }
+        let src = &read[..inst.src.len()];
         let dot = |n: usize| (0..n).map(|c| src[0][c] * src[1][c]).sum::<f64>();
         let r: [f64; 4] = match inst.op {
-            Op::Mov => src[0],
-            Op::Abs => src[0].map(f64::abs),
-            Op::Add => each(&|c| src[0][c] + src[1][c]),
-            Op::Sub => each(&|c| src[0][c] - src[1][c]),
-            Op::Mul => each(&|c| src[0][c] * src[1][c]),
-            Op::Mad => each(&|c| src[0][c] * src[1][c] + src[2][c]),
-            Op::Min => each(&|c| src[0][c].min(src[1][c])),
-            Op::Max => each(&|c| src[0][c].max(src[1][c])),
-            Op::Flr => src[0].map(f64::floor),
-            Op::Frc => src[0].map(|v| v - v.floor()),
-            Op::Lrp => each(&|c| src[0][c] * (src[1][c] - src[2][c]) + src[2][c]),
-            Op::Slt => each(&|c| f64::from(u8::from(src[0][c] < src[1][c]))),
-            Op::Sge => each(&|c| f64::from(u8::from(src[0][c] >= src[1][c]))),
-            Op::Cmp => each(&|c| {
-                if src[0][c] < 0.0 {
-                    src[1][c]
-                } else {
-                    src[2][c]
-                }
-            }),
-            Op::CmpGe => each(&|c| {
-                if src[0][c] >= 0.0 {
-                    src[1][c]
-                } else {
-                    src[2][c]
-                }
-            }),
             Op::Dp3 => [dot(3); 4],
             Op::Dp4 => [dot(4); 4],
             Op::Dph => [dot(3) + src[1][3]; 4],
-            _ => return None,
+            op => {
+                let mut r = [0.0; 4];
+                for (c, v) in r.iter_mut().enumerate() {
+                    *v = lane(op, src, c)?;
+                }
+                r
+            }
         };
         let d = inst.dst.as_ref()?;
-        let slot = regs.entry((d.reg.file, d.reg.index)).or_insert([0.0; 4]);
+        let slot = regs.slot((d.reg.file, d.reg.index));
         for (c, v) in r.iter().enumerate() {
             if d.mask.0 & (1 << c) != 0 {
                 slot[c] = if inst.sat { v.clamp(0.0, 1.0) } else { *v };
             }
         }
     }
-    regs.get(&(RegFile::ColorOut, 0)).copied()
+    regs.get((RegFile::ColorOut, 0))
 }
 
 #[cfg(test)]
