@@ -6,8 +6,7 @@
 //! Each front end runs these around its own operand rules (`arb::rules`, `d3d9::rules`);
 //! [`crate::validate::check`] runs the same sequence for a program of either dialect.
 
-use crate::code;
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, code};
 use crate::ir::{ConstBinding, Dialect, Program, Reg, RegFile, Span, Stage, SymKind};
 use crate::ops::{Op, Shape};
 use crate::profile::{Limits, Profile, file_count, src_count};

@@ -97,15 +97,20 @@ impl Code {
 
 /// The [`Code`] written `$text`, made and checked when compiled: `code!("E0102")`.
 ///
+/// ```
+/// assert_eq!(hoist_asm::code!("E0102").to_string(), "E0102");
+/// ```
+///
 /// ```compile_fail
 /// let _ = hoist_asm::code!("E01"); // not a letter and four digits: does not compile
 /// ```
 #[macro_export]
 macro_rules! code {
     ($text:literal) => {
-        const { $crate::Code::new($text) }
+        const { $crate::diag::Code::new($text) }
     };
 }
+pub use code;
 
 /// Byte-wise equality, for `const fn`.
 const fn same(a: &[u8], b: &[u8]) -> bool {

@@ -3,8 +3,7 @@
 //! Codes are stable: `E10xx` syntax and options, `E11xx` names and operands, `E12xx`
 //! bindings, `E13xx` whole-program rules; warnings use `W1xxx`.
 
-use crate::code;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, code};
 use crate::ir::Span;
 
 /// One problem found in an ARB program.

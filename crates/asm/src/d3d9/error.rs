@@ -58,8 +58,7 @@
 
 use super::printer::{mask_text, swizzle_text};
 use super::regs::{DefKind, OLD_MNEMONICS, op_name, reg_name};
-use crate::code;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, code};
 use crate::ir::{
     ConstBinding, Dialect, Reg, RegFile, Semantic, Span, Swizzle, TexTarget, WriteMask,
 };

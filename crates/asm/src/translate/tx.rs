@@ -1,8 +1,7 @@
 //! The translator's shared state: the program being built, literal slots, scratch
 //! temporaries, and the helpers both directions use.
 
-use crate::code;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, code};
 use crate::ir::*;
 use crate::ops::{Op, Shape};
 use crate::profile::Profile;
