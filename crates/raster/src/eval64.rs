@@ -8,29 +8,29 @@ use crate::program::{UNWRITTEN, in_semantic};
 use hoist_asm::Op;
 use hoist_asm::Program;
 use hoist_asm::ir::{RegFile, Semantic};
-use std::collections::HashMap;
+/// Four-component values by key, in the order first set: a pixel has a handful of inputs
+/// and a straight-line program writes a handful of registers, so a list searched in order
+/// is enough.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Values<K>(Vec<(K, [f64; 4])>);
 
-/// The fragment program's inputs by semantic, in double precision.
-pub type Inputs64 = HashMap<Semantic, [f64; 4]>;
-
-fn input_of(fp: &Program, m: &Inputs64, reg: hoist_asm::Reg) -> [f64; 4] {
-    in_semantic(fp, reg)
-        .and_then(|s| m.get(&s).copied())
-        .unwrap_or(UNWRITTEN.map(f64::from))
+impl<K> Default for Values<K> {
+    fn default() -> Self {
+        Values(Vec::new())
+    }
 }
 
-/// The registers a program has written, by file and index: a straight-line program writes
-/// a handful, so a list searched in order is enough.
-#[derive(Default)]
-struct Regs(Vec<((RegFile, u16), [f64; 4])>);
+impl<K: Copy + PartialEq> Values<K> {
+    pub fn new() -> Self {
+        Self::default()
+    }
 
-impl Regs {
-    fn get(&self, key: (RegFile, u16)) -> Option<[f64; 4]> {
+    pub fn get(&self, key: K) -> Option<[f64; 4]> {
         self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
     }
 
-    /// The register `key`, zero until written.
-    fn slot(&mut self, key: (RegFile, u16)) -> &mut [f64; 4] {
+    /// The value of `key`, zero until set.
+    pub fn slot(&mut self, key: K) -> &mut [f64; 4] {
         let at = match self.0.iter().position(|(k, _)| *k == key) {
             Some(at) => at,
             None => {
@@ -40,6 +40,19 @@ impl Regs {
         };
         &mut self.0[at].1
     }
+
+    pub fn insert(&mut self, key: K, value: [f64; 4]) {
+        *self.slot(key) = value;
+    }
+}
+
+/// The fragment program's inputs by semantic, in double precision.
+pub type Inputs64 = Values<Semantic>;
+
+fn input_of(fp: &Program, m: &Inputs64, reg: hoist_asm::Reg) -> [f64; 4] {
+    in_semantic(fp, reg)
+        .and_then(|s| m.get(s))
+        .unwrap_or(UNWRITTEN.map(f64::from))
 }
 
 /// Operation `op` on component `c` of its sources; `None` for an operation this does not
@@ -81,7 +94,7 @@ fn lane(op: Op, src: &[[f64; 4]], c: usize) -> Option<f64> {
 /// The fragment program's colour output evaluated in double precision, when it is straight
 /// arithmetic this knows (`None` otherwise: textures, flow control, other operations).
 pub fn eval64(fp: &Program, consts: &[[f32; 4]], inputs: &Inputs64) -> Option<[f64; 4]> {
-    let mut regs = Regs::default();
+    let mut regs = Values::<(RegFile, u16)>::new();
     for inst in &fp.insts {
         // The operations below read at most three sources.
         let mut read = [[0.0; 4]; 3];
@@ -154,7 +167,8 @@ mod tests {
             &Default::default(),
             &Default::default(),
         );
-        let inputs = Inputs64::from([(Semantic::TexCoord(0), [1.0, 2.0, 3.0, 4.0])]);
+        let mut inputs = Inputs64::new();
+        inputs.insert(Semantic::TexCoord(0), [1.0, 2.0, 3.0, 4.0]);
         let out = eval64(&fp, &consts, &inputs).expect("straight arithmetic");
         // a = (4·0.25, 3·-2, 2·3, 1·0.5) = (1, -6, 6, 0.5); a.xy -= 3 → (-2, -9);
         // result = sat(a·0.5 + 0.75) = sat(-0.25, -3.75, 3.75, 1.0).
