@@ -67,6 +67,11 @@ impl Code {
         matches!(self.0, Repr::Numbered { letter: b'W', .. })
     }
 
+    /// A resource limit of the profile (`E03xx`, `checks`): a larger target may fit.
+    pub const fn is_limit(self) -> bool {
+        matches!(self.0, Repr::Numbered { letter: b'E', number } if number / 100 == 3)
+    }
+
     pub const fn parse(text: &str) -> Option<Code> {
         let b = text.as_bytes();
         let mut w = 0;
@@ -373,6 +378,9 @@ mod tests {
     #[test]
     #[cfg(not(target_arch = "wasm32"))] // serde_json is a native dev-dependency
     fn codes_are_values_written_as_text() {
+        assert!(Code::TARGET_LIMIT.is_limit() && Code::new("E0306").is_limit());
+        assert!(!Code::new("E0201").is_limit() && !Code::new("W0302").is_limit());
+        assert!(!Code::SCENE.is_limit());
         let c = Code::new("E0302");
         assert_eq!(c, Code::TEMP_LIMIT);
         assert_ne!(c, Code::TARGET_LIMIT);

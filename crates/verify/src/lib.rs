@@ -12,6 +12,8 @@
 //! - [`linear`]: emitted linear-expression code (seed 003) run and iterated in the executor;
 //! - [`soak`]: many generated pairs through all of the above, counting what went wrong.
 
+#[cfg(feature = "front")]
+pub mod front;
 pub mod fuzz;
 pub mod generate;
 pub mod linear;
