@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Soaks the optimizer: N generated vertex/fragment pairs per dialect (ARB and Direct3D 9)
-# through optimize, translation validation and a fresh render check. Prints panics,
-# mismatches and groups validation rejected; exits non-zero on a panic, a mismatch or a
-# round-trip failure. Extra arguments go to hoist-soak (--first SEED, --only arb|d3d9, ...).
+# Soaks the optimizer and the executor: N generated vertex/fragment pairs per dialect (ARB
+# and Direct3D 9) through optimize, translation validation and a fresh render check, and
+# each pair run compiled and interpreted (kernels of both stages and a render, bit for bit).
+# Prints panics, mismatches, groups validation rejected, compiled-versus-interpreted
+# differences and the counts of every texture target, fetch, mask and texture drawn; exits
+# non-zero on a panic, a mismatch, a round-trip failure or a difference. Extra arguments go to hoist-soak (--first SEED, --only arb|d3d9, ...).
 # Built with the `soak` profile: optimized, with the per-pass IR checks and overflow checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."

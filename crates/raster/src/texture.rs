@@ -1,5 +1,6 @@
-//! Textures and sampling: 1D, 2D, RECT, 3D and cube maps; RGBA8 and RGBA32F; nearest and
-//! bilinear filtering; clamp-to-edge and repeat; mipmaps with LOD selection.
+//! Textures and sampling: 1D, 2D, RECT, 3D and cube maps; RGBA8, RGBA32F and depth; nearest
+//! and bilinear filtering; clamp-to-edge and repeat; mipmaps with LOD selection; shadow
+//! comparisons.
 //!
 //! Sampling follows the OpenGL 2.1 specification, section 3.8.8: `u = s·W`, nearest picks
 //! `floor(u)`, linear blends the texels around `u - 1/2`; the LOD is
@@ -12,9 +13,14 @@
 //! stored as floats `n/255`; the conversion happens once at upload.
 //!
 //! Linear interpolation is `a + f·(b - a)`, first along u, then v, then w/levels.
+//!
+//! Depth textures ([`TexFormat::Depth`]) and compare mode ([`Sampler::compare`]) follow the
+//! rules written in [`hoist_asm::semantics`] (section "Shadow fetches and depth textures"):
+//! each fetched texel is turned into RGBA by [`Lookup`] before filtering.
 
 use crate::compile::{LANES, Row, TexKind};
 use hoist_asm::ir::TexTarget;
+pub use hoist_asm::semantics::{CompareFunc, DepthMode};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -40,13 +46,20 @@ pub enum Wrap {
     Repeat,
 }
 
-/// Filtering and wrapping of a texture unit.
+/// Filtering and wrapping of a texture unit, and how a depth texture reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub struct Sampler {
     pub min: Filter,
     pub mag: Filter,
     pub mip: MipFilter,
     pub wrap: Wrap,
+    /// `TEXTURE_COMPARE_MODE` = `COMPARE_R_TO_TEXTURE` with this function; `None` = `NONE`.
+    /// Only depth textures sampled through a shadow target compare.
+    #[serde(default)]
+    pub compare: Option<CompareFunc>,
+    /// `DEPTH_TEXTURE_MODE` of a depth texture (ignored for colour textures).
+    #[serde(default)]
+    pub depth_mode: DepthMode,
 }
 
 impl Sampler {
@@ -56,6 +69,7 @@ impl Sampler {
             mag: filter,
             mip: MipFilter::None,
             wrap,
+            ..Sampler::default()
         }
     }
 }
@@ -65,6 +79,10 @@ pub enum TexFormat {
     Rgba8,
     #[default]
     Rgba32F,
+    /// A depth texture: one value per texel, component 0, stored clamped to [0, 1] (the
+    /// other components are ignored); it reads through [`Sampler::depth_mode`] and, on a
+    /// shadow target, [`Sampler::compare`].
+    Depth,
 }
 
 /// Shape of a texture.
@@ -164,17 +182,31 @@ impl Texture {
         t
     }
 
-    /// Applies the storage format to every texel (RGBA8 quantisation).
+    /// Applies the storage format to every texel (RGBA8 quantisation; depth clamped to
+    /// [0, 1] in component 0, the others zeroed).
     pub fn quantize(&mut self) {
-        if self.format == TexFormat::Rgba8 {
-            for l in &mut self.levels {
-                for t in &mut l.texels {
-                    for v in t.iter_mut() {
-                        *v = quantize8(*v);
+        let format = self.format;
+        for l in &mut self.levels {
+            for t in &mut l.texels {
+                match format {
+                    TexFormat::Rgba8 => *t = t.map(quantize8),
+                    TexFormat::Depth => {
+                        *t = [hoist_asm::semantics::depth_value(t[0]), 0.0, 0.0, 0.0]
                     }
+                    TexFormat::Rgba32F => {}
                 }
             }
         }
+    }
+
+    /// The same texture as a depth texture (component 0 of every texel is the depth),
+    /// read through `compare` and `mode`.
+    pub fn into_depth(mut self, compare: Option<CompareFunc>, mode: DepthMode) -> Texture {
+        self.format = TexFormat::Depth;
+        self.sampler.compare = compare;
+        self.sampler.depth_mode = mode;
+        self.quantize();
+        self
     }
 
     /// Adds the full mipmap chain by 2×2 (or 2×2×2) box filtering of level 0.
@@ -291,6 +323,48 @@ fn linear_coords(s: f32, n: u32, wrap: Wrap, normalized: bool) -> (usize, usize,
     (wrap_index(i0, n, wrap), wrap_index(i0 + 1, n, wrap), f)
 }
 
+/// How a fetched texel reads: as stored (colour), or a depth value expanded by the depth
+/// mode, compared first against a reference when the fetch compares (see
+/// [`hoist_asm::semantics`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lookup {
+    Colour,
+    Depth {
+        compare: Option<(CompareFunc, f32)>,
+        mode: DepthMode,
+    },
+}
+
+impl Lookup {
+    #[inline(always)]
+    fn read(self, t: [f32; 4]) -> [f32; 4] {
+        match self {
+            Lookup::Colour => t,
+            Lookup::Depth { compare, mode } => {
+                let v = match compare {
+                    Some((f, r)) => {
+                        if f.passes(r, t[0]) {
+                            1.0
+                        } else {
+                            0.0
+                        }
+                    }
+                    None => t[0],
+                };
+                mode.expand(v)
+            }
+        }
+    }
+}
+
+/// What addresses and reads texels besides the coordinates and the filter.
+#[derive(Clone, Copy, Debug)]
+struct Access {
+    wrap: Wrap,
+    normalized: bool,
+    look: Lookup,
+}
+
 /// Samples one level at coordinates (already divided, RECT unnormalised).
 fn sample_level(
     lv: &Level,
@@ -298,17 +372,23 @@ fn sample_level(
     coords: [f32; 3],
     dims: u8,
     filter: Filter,
-    wrap: Wrap,
-    normalized: bool,
+    acc: Access,
 ) -> [f32; 4] {
+    let Access {
+        wrap,
+        normalized,
+        look,
+    } = acc;
     let w = lv.width.max(1);
     let h = lv.height.max(1);
     let d = lv.depth.max(1);
     let at = |x: usize, y: usize, z: usize| -> [f32; 4] {
-        lv.texels
-            .get((z * h as usize + y) * w as usize + x)
-            .copied()
-            .unwrap_or(BORDERLESS)
+        look.read(
+            lv.texels
+                .get((z * h as usize + y) * w as usize + x)
+                .copied()
+                .unwrap_or(BORDERLESS),
+        )
     };
     match filter {
         Filter::Nearest => {
@@ -374,6 +454,14 @@ fn cube_face(x: f32, y: f32, z: f32) -> (u32, f32, f32) {
     (face, 0.5 * (sc / ma + 1.0), 0.5 * (tc / ma + 1.0))
 }
 
+/// `SHADOW1D`, `SHADOW2D` or `SHADOWRECT`.
+pub fn is_shadow(target: TexTarget) -> bool {
+    matches!(
+        target,
+        TexTarget::Shadow1D | TexTarget::Shadow2D | TexTarget::ShadowRect
+    )
+}
+
 fn target_fits(tex: &Texture, target: TexTarget) -> bool {
     matches!(
         (tex.shape, target),
@@ -412,6 +500,10 @@ pub fn sample_batch(
         }
     };
     let smp = tex.sampler;
+    let depth = tex.format == TexFormat::Depth;
+    let compare = smp
+        .compare
+        .filter(|_| depth && is_shadow(target));
     let normalized = !matches!(target, TexTarget::Rect | TexTarget::ShadowRect);
     let dims: u8 = match target {
         TexTarget::T1D | TexTarget::Shadow1D => 1,
@@ -443,6 +535,7 @@ pub fn sample_batch(
         && tex.shape == TexShape::D2
         && smp.wrap == Wrap::ClampToEdge
         && base.depth == 1
+        && !depth
     {
         nearest_2d(base, cs, out);
         return;
@@ -455,6 +548,19 @@ pub fn sample_batch(
     let lambda = lod(tex, kind, target, dims, nlev, coord, cs, grads, quads);
     for l in 0..LANES {
         let (mut x, mut y, mut z) = (cs[0][l], cs[1][l], cs[2][l]);
+        let look = if depth {
+            Lookup::Depth {
+                compare: compare.map(|f| (f, hoist_asm::semantics::shadow_ref(z))),
+                mode: smp.depth_mode,
+            }
+        } else {
+            Lookup::Colour
+        };
+        let acc = Access {
+            wrap: smp.wrap,
+            normalized,
+            look,
+        };
         let mut slice = 0;
         if target == TexTarget::Cube {
             let (f, s, t) = cube_face(x, y, z);
@@ -464,7 +570,7 @@ pub fn sample_batch(
             z = 0.0;
         }
         let dims_eff = if target == TexTarget::Cube { 2 } else { dims };
-        let v = filtered(tex, lambda[l], nlev, slice, [x, y, z], dims_eff, normalized);
+        let v = filtered(tex, lambda[l], nlev, slice, [x, y, z], dims_eff, acc);
         for c in 0..4 {
             out[c][l] = v[c];
         }
@@ -594,7 +700,7 @@ fn filtered(
     slice: u32,
     c3: [f32; 3],
     dims_eff: u8,
-    normalized: bool,
+    acc: Access,
 ) -> [f32; 4] {
     let smp = tex.sampler;
     let base = &tex.levels[0];
@@ -605,13 +711,13 @@ fn filtered(
     };
     let maxlev = (nlev - 1) as f32;
     if !(lam > c_switch) {
-        sample_level(base, slice, c3, dims_eff, smp.mag, smp.wrap, normalized)
+        sample_level(base, slice, c3, dims_eff, smp.mag, acc)
     } else if nlev == 1 {
-        sample_level(base, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
+        sample_level(base, slice, c3, dims_eff, smp.min, acc)
     } else {
         match smp.mip {
             MipFilter::None => {
-                sample_level(base, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
+                sample_level(base, slice, c3, dims_eff, smp.min, acc)
             }
             MipFilter::Nearest => {
                 let d = if lam <= 0.5 {
@@ -620,7 +726,7 @@ fn filtered(
                     ((lam + 0.5).ceil() - 1.0).min(maxlev)
                 };
                 let lv = &tex.levels[d.max(0.0) as usize];
-                sample_level(lv, slice, c3, dims_eff, smp.min, smp.wrap, normalized)
+                sample_level(lv, slice, c3, dims_eff, smp.min, acc)
             }
             MipFilter::Linear => {
                 let lam = lam.min(maxlev);
@@ -633,8 +739,7 @@ fn filtered(
                     c3,
                     dims_eff,
                     smp.min,
-                    smp.wrap,
-                    normalized,
+                    acc,
                 );
                 if f > 0.0 && d2 > d1 {
                     let b = sample_level(
@@ -643,8 +748,7 @@ fn filtered(
                         c3,
                         dims_eff,
                         smp.min,
-                        smp.wrap,
-                        normalized,
+                        acc,
                     );
                     lerp4(f, a, b)
                 } else {

@@ -312,6 +312,7 @@ fn random_textures(rng: &mut SmallRng, c: &Compiled) -> TextureSets {
             mag: Filter::Nearest,
             mip: MipFilter::Nearest,
             wrap: Wrap::Repeat,
+            ..Sampler::default()
         };
         let t = Texture::for_target(target, 8, sampler, &mut |_, _, _| {
             std::array::from_fn(|_| rng.random_range(0.0..1.0f32))

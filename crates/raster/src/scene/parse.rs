@@ -2,7 +2,9 @@
 
 use super::{Command, ParamKind, Scene, SceneProgram, TexOptions, TexSource, WINDOW_SIZE, serr};
 use crate::pattern::{self, Pattern};
-use crate::texture::{Filter, MipFilter, Sampler, TexFormat, TexShape, Wrap};
+use crate::texture::{
+    CompareFunc, DepthMode, Filter, MipFilter, Sampler, TexFormat, TexShape, Wrap,
+};
 use crate::{Caps, Geometry, RenderError, TargetFormat};
 use hoist_asm::{ParseOptions, Stage};
 
@@ -81,6 +83,7 @@ fn parse_tex_options(words: &[&str], line: u32) -> Result<TexOptions, RenderErro
                 o.format = match val {
                     "rgba8" => TexFormat::Rgba8,
                     "rgba32f" => TexFormat::Rgba32F,
+                    "depth" => TexFormat::Depth,
                     _ => return Err(serr(line, format!("unknown texture format `{val}`"))),
                 };
                 i += 2;
@@ -103,6 +106,20 @@ fn parse_tex_options(words: &[&str], line: u32) -> Result<TexOptions, RenderErro
             "rect" => {
                 o.shape = TexShape::Rect;
                 i += 1;
+            }
+            "compare" => {
+                o.sampler.compare = match val {
+                    "none" => None,
+                    f => Some(CompareFunc::from_name(f).ok_or_else(|| {
+                        serr(line, format!("unknown compare function `{f}`"))
+                    })?),
+                };
+                i += 2;
+            }
+            "depth_mode" => {
+                o.sampler.depth_mode = DepthMode::from_name(val)
+                    .ok_or_else(|| serr(line, format!("unknown depth texture mode `{val}`")))?;
+                i += 2;
             }
             _ => return Err(serr(line, format!("unknown texture option `{key}`"))),
         }
@@ -206,6 +223,7 @@ impl<'a> CommandLine<'a> {
                         mag: Filter::Nearest,
                         mip: MipFilter::Nearest,
                         wrap: Wrap::ClampToEdge,
+                        ..Sampler::default()
                     },
                     format: TexFormat::Rgba8,
                     shape: TexShape::D2,

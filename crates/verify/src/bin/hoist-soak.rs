@@ -78,12 +78,13 @@ fn main() -> std::process::ExitCode {
             tally.summary(name),
             1000.0 * secs / tally.pairs.max(1) as f64
         );
+        println!("{}", tally.exec.summary(name));
         failures += tally.failures();
     }
     println!("soak total: {:.1} s", start.elapsed().as_secs_f64());
     if failures > 0 {
         println!(
-            "soak FAILED: {failures} failures (panics, errors, mismatches, round-trip or generator failures)"
+            "soak FAILED: {failures} failures (panics, errors, mismatches, round-trip or generator failures, compiled-versus-interpreted differences)"
         );
         std::process::ExitCode::FAILURE
     } else {
