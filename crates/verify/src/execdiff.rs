@@ -100,7 +100,7 @@ impl ExecTally {
                 .fetches
                 .entry(format!("{dialect} {stage} {name} {target}"))
                 .or_default() += 1;
-            *self.masks.entry(i.dst.map_or(15, |d| d.mask.0)).or_default() += 1;
+            *self.masks.entry(i.dst.as_ref().map_or(15, |d| d.mask.0)).or_default() += 1;
             let s = &i.src[0];
             let swz = !s.swizzle.is_identity();
             let key = match (swz, s.negate) {
