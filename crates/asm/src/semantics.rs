@@ -61,7 +61,9 @@ use crate::profile::Dialect;
 pub const FLT_MAX: f32 = f32::MAX;
 
 /// `TEXTURE_COMPARE_FUNC`: the shadow test `R op D` of a reference R against a depth D.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum CompareFunc {
     Never,
     Less,
@@ -123,7 +125,9 @@ impl CompareFunc {
 }
 
 /// `DEPTH_TEXTURE_MODE`: how a depth texel's value becomes RGBA.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum DepthMode {
     #[default]
     Luminance,

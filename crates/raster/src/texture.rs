@@ -501,9 +501,7 @@ pub fn sample_batch(
     };
     let smp = tex.sampler;
     let depth = tex.format == TexFormat::Depth;
-    let compare = smp
-        .compare
-        .filter(|_| depth && is_shadow(target));
+    let compare = smp.compare.filter(|_| depth && is_shadow(target));
     let normalized = !matches!(target, TexTarget::Rect | TexTarget::ShadowRect);
     let dims: u8 = match target {
         TexTarget::T1D | TexTarget::Shadow1D => 1,
@@ -716,9 +714,7 @@ fn filtered(
         sample_level(base, slice, c3, dims_eff, smp.min, acc)
     } else {
         match smp.mip {
-            MipFilter::None => {
-                sample_level(base, slice, c3, dims_eff, smp.min, acc)
-            }
+            MipFilter::None => sample_level(base, slice, c3, dims_eff, smp.min, acc),
             MipFilter::Nearest => {
                 let d = if lam <= 0.5 {
                     0.0
@@ -733,23 +729,10 @@ fn filtered(
                 let d1 = lam.floor().max(0.0);
                 let d2 = (d1 + 1.0).min(maxlev);
                 let f = lam - d1;
-                let a = sample_level(
-                    &tex.levels[d1 as usize],
-                    slice,
-                    c3,
-                    dims_eff,
-                    smp.min,
-                    acc,
-                );
+                let a = sample_level(&tex.levels[d1 as usize], slice, c3, dims_eff, smp.min, acc);
                 if f > 0.0 && d2 > d1 {
-                    let b = sample_level(
-                        &tex.levels[d2 as usize],
-                        slice,
-                        c3,
-                        dims_eff,
-                        smp.min,
-                        acc,
-                    );
+                    let b =
+                        sample_level(&tex.levels[d2 as usize], slice, c3, dims_eff, smp.min, acc);
                     lerp4(f, a, b)
                 } else {
                     a

@@ -271,12 +271,7 @@ fn vs_program(target: TexTarget, k: usize) -> String {
 fn compare_kernel(p: &Program, textures: &[Option<&Texture>], seed: u64) -> Option<String> {
     let k = compile(p).unwrap_or_else(|e| panic!("{e}"));
     let compiled = jit::prepare(&k).unwrap_or_else(|e| panic!("refused: {e}"));
-    let consts = const_table(
-        p,
-        k.const_len,
-        &StageParams::default(),
-        &GlState::default(),
-    );
+    let consts = const_table(p, k.const_len, &StageParams::default(), &GlState::default());
     let env = ExecEnv {
         consts: &consts,
         textures,
@@ -392,15 +387,28 @@ fn every_target_fetch_mask_and_texture_is_bit_identical_compiled() {
         .flat_map(|op| d3d_targets.map(|t| (op, t)))
         .collect();
     let vs: Vec<(&str, TexTarget)> = d3d_targets.map(|t| ("texldl", t)).to_vec();
-    let n_arb = run_cells(&arb, &|op, t, k| arb_program(op, t, k), &mut problems, &mut covered);
-    let n_ps = run_cells(&ps, &|op, t, k| ps_program(op, t, k), &mut problems, &mut covered);
+    let n_arb = run_cells(
+        &arb,
+        &|op, t, k| arb_program(op, t, k),
+        &mut problems,
+        &mut covered,
+    );
+    let n_ps = run_cells(
+        &ps,
+        &|op, t, k| ps_program(op, t, k),
+        &mut problems,
+        &mut covered,
+    );
     let mut vs_cov = BTreeMap::new();
     let n_vs = run_cells(&vs, &|_, t, k| vs_program(t, k), &mut problems, &mut vs_cov);
     println!(
         "texture matrix: {n_arb} ARB fragment, {n_ps} ps_3_0 and {n_vs} vs_3_0 kernels of four fetches, compiled against interpreted"
     );
     for (cell, masks) in covered.iter().chain(vs_cov.iter()) {
-        assert!(masks.iter().all(|&m| m), "{cell}: not every write mask drawn");
+        assert!(
+            masks.iter().all(|&m| m),
+            "{cell}: not every write mask drawn"
+        );
     }
     assert_eq!(covered.len(), arb.len() + ps.len(), "{problems:?}");
     assert!(
@@ -482,7 +490,10 @@ fn checked(fp: &str, t: &Texture, size: u32) -> Image {
     let a = quad_render(fp, t.clone(), Exec::Interp, size);
     let b = quad_render(fp, t.clone(), Exec::Compiled, size);
     for (x, y) in a.pixels.iter().zip(&b.pixels) {
-        assert!((0..4).all(|c| same(x[c], y[c])), "{x:?} against {y:?}\n{fp}");
+        assert!(
+            (0..4).all(|c| same(x[c], y[c])),
+            "{x:?} against {y:?}\n{fp}"
+        );
     }
     a
 }
@@ -493,8 +504,14 @@ fn ramp(filter: Filter, compare: Option<CompareFunc>, mode: DepthMode) -> Textur
     let texels = (0..64)
         .map(|i| [((i % 8) as f32 + 0.5) / 8.0, 0.9, 0.9, 0.9])
         .collect();
-    Texture::new_2d(8, 8, texels, TexFormat::Depth, Sampler::new(filter, Wrap::ClampToEdge))
-        .into_depth(compare, mode)
+    Texture::new_2d(
+        8,
+        8,
+        texels,
+        TexFormat::Depth,
+        Sampler::new(filter, Wrap::ClampToEdge),
+    )
+    .into_depth(compare, mode)
 }
 
 fn shadow_fp(target: &str, r: f32) -> String {
@@ -529,7 +546,11 @@ fn depth_textures_and_compare_follow_the_semantics() {
             8,
         );
         for (i, p) in img.pixels.iter().enumerate() {
-            assert_eq!(*p, [d(i % 8), d(i % 8), d(i % 8), 1.0], "{target} pixel {i}");
+            assert_eq!(
+                *p,
+                [d(i % 8), d(i % 8), d(i % 8), 1.0],
+                "{target} pixel {i}"
+            );
         }
     }
     // Linear: the four texels are compared first, then blended. At a 16×16 target pixel
@@ -537,11 +558,19 @@ fn depth_textures_and_compare_follow_the_semantics() {
     // weights are ¾ and ¼ on the texels: one passes, one fails.
     let img = checked(
         &shadow_fp("SHADOW2D", 0.5),
-        &ramp(Filter::Linear, Some(CompareFunc::Lequal), DepthMode::Intensity),
+        &ramp(
+            Filter::Linear,
+            Some(CompareFunc::Lequal),
+            DepthMode::Intensity,
+        ),
         16,
     );
     let at = |x: usize| img.pixels[5 * 16 + x][0];
-    assert_eq!(at(7), 0.25, "x 7: s = 15/32, between texel 3 (fails) and 4 (passes)");
+    assert_eq!(
+        at(7),
+        0.25,
+        "x 7: s = 15/32, between texel 3 (fails) and 4 (passes)"
+    );
     assert_eq!(at(8), 0.75);
     assert_eq!(at(2), 0.0);
     assert_eq!(at(13), 1.0);
@@ -552,7 +581,10 @@ fn depth_textures_and_compare_follow_the_semantics() {
             &ramp(Filter::Nearest, Some(CompareFunc::Lequal), DepthMode::Red),
             8,
         );
-        assert!(img.pixels.iter().all(|p| *p == [want, 0.0, 0.0, 1.0]), "r = {r}");
+        assert!(
+            img.pixels.iter().all(|p| *p == [want, 0.0, 0.0, 1.0]),
+            "r = {r}"
+        );
     }
 }
 

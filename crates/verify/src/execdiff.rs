@@ -100,7 +100,10 @@ impl ExecTally {
                 .fetches
                 .entry(format!("{dialect} {stage} {name} {target}"))
                 .or_default() += 1;
-            *self.masks.entry(i.dst.as_ref().map_or(15, |d| d.mask.0)).or_default() += 1;
+            *self
+                .masks
+                .entry(i.dst.as_ref().map_or(15, |d| d.mask.0))
+                .or_default() += 1;
             let s = &i.src[0];
             let swz = !s.swizzle.is_identity();
             let key = match (swz, s.negate) {
@@ -184,7 +187,11 @@ fn filter(rng: &mut SmallRng) -> Filter {
 /// One random texture for `target` and a word for its kind.
 pub fn texture(target: TexTarget, rng: &mut SmallRng) -> (Texture, String) {
     let min = filter(rng);
-    let mag = if rng.random_bool(0.8) { min } else { filter(rng) };
+    let mag = if rng.random_bool(0.8) {
+        min
+    } else {
+        filter(rng)
+    };
     let sampler = Sampler {
         min,
         mag,

@@ -23,7 +23,10 @@ fn short_soak_in_both_dialects() {
         println!("soak {}", tally.summary(name));
         println!("{}", tally.exec.summary(name));
         failures += tally.failures();
-        assert!(tally.exec.renders > 0 && tally.exec.kernels > 0, "{name}: nothing compared");
+        assert!(
+            tally.exec.renders > 0 && tally.exec.kernels > 0,
+            "{name}: nothing compared"
+        );
         if flavor == Flavor::Arb {
             assert!(
                 tally.exec.fetches.keys().any(|k| k.contains("SHADOW")),

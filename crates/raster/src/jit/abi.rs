@@ -104,8 +104,7 @@ pub fn inline_target(target: TexTarget) -> bool {
 /// that is never inline (a `SHADOW2D`, `1D` or `RECT` fetch of a 2D texture).
 pub fn needs_general(k: &Kernel, unit: u8, desc: &TexDesc) -> bool {
     desc.mode == MODE_GENERIC
-        || k
-            .samplers
+        || k.samplers
             .iter()
             .any(|&(u, t)| u == unit && !inline_target(t))
 }

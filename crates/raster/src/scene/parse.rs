@@ -110,9 +110,10 @@ fn parse_tex_options(words: &[&str], line: u32) -> Result<TexOptions, RenderErro
             "compare" => {
                 o.sampler.compare = match val {
                     "none" => None,
-                    f => Some(CompareFunc::from_name(f).ok_or_else(|| {
-                        serr(line, format!("unknown compare function `{f}`"))
-                    })?),
+                    f => Some(
+                        CompareFunc::from_name(f)
+                            .ok_or_else(|| serr(line, format!("unknown compare function `{f}`")))?,
+                    ),
                 };
                 i += 2;
             }

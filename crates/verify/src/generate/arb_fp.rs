@@ -15,9 +15,9 @@ use super::builder::{
 };
 use super::{Iface, Rng, VKind};
 use hoist_asm::ir::TexTarget;
-use hoist_raster::texture::is_shadow;
 use hoist_asm::ops::tex_coord_lanes;
 use hoist_asm::{Op, Profile};
+use hoist_raster::texture::is_shadow;
 
 /// The ARBfp1.0 arithmetic opcodes of the generic step.
 const OPS: [(Op, u32); 28] = [
