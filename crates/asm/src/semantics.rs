@@ -199,6 +199,22 @@ pub fn sat(x: f32) -> f32 {
     }
 }
 
+/// `MAX`/`max`: `b` when `b > a` or `a` is NaN, else `a` (the first operand on a tie, so
+/// `max(+0, -0)` is +0 and `max(-0, +0)` is -0). Written with a comparison: `f32::max`
+/// leaves the sign of equal zeros unspecified, and its result changed with the build (a
+/// fuzzing build of the interpreter gave -0 where the release build and the compiled
+/// kernels give +0).
+#[inline(always)]
+pub fn max(a: f32, b: f32) -> f32 {
+    if b > a || a.is_nan() { b } else { a }
+}
+
+/// `MIN`/`min`: `b` when `b < a` or `a` is NaN, else `a` (see [`max`]).
+#[inline(always)]
+pub fn min(a: f32, b: f32) -> f32 {
+    if b < a || a.is_nan() { b } else { a }
+}
+
 /// `floor`, exact for every input, written so that it vectorises on baseline x86-64
 /// (SSE2 has no rounding instruction and `f32::floor` becomes a libm call there): values
 /// of magnitude ≥ 2^23, infinities and NaN are already integral and returned as they are.
@@ -462,6 +478,18 @@ mod tests {
             );
             assert_eq!(floor(x).to_bits(), libm::floorf(x).to_bits(), "{x}");
         }
+    }
+
+    #[test]
+    fn max_and_min_keep_the_first_zero_and_skip_nan() {
+        assert_eq!(max(0.0, -0.0).to_bits(), 0.0f32.to_bits());
+        assert_eq!(max(-0.0, 0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(min(-0.0, 0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(min(0.0, -0.0).to_bits(), 0.0f32.to_bits());
+        assert_eq!(max(f32::NAN, 1.0), 1.0);
+        assert_eq!(min(2.0, f32::NAN), 2.0);
+        assert_eq!(max(1.0, 2.0), 2.0);
+        assert_eq!(min(1.0, 2.0), 1.0);
     }
 
     #[test]

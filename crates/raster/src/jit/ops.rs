@@ -1,5 +1,5 @@
 //! Code for each kernel instruction, on `v128` locals, in the interpreter's exact operation
-//! order ([`crate::exec`]): no fused multiply-add, `min`/`max` as Rust's `f32::min`/`max`
+//! order ([`crate::exec`]): no fused multiply-add, `min`/`max` as [`crate::alu::min`]/`max`
 //! (the other operand when one is NaN, the first on a tie), comparisons and selects where
 //! the interpreter branches, transcendentals lane by lane through the `libm` imports.
 
@@ -46,7 +46,7 @@ pub(super) fn select(g: &mut Gen, mask: u32, a: u32, b: u32) -> u32 {
     t
 }
 
-/// Rust's `f32::max(a, b)` as the interpreter runs it: `b > a ? b : a`, `b` when `a` is NaN.
+/// [`crate::alu::max`]: `b > a ? b : a`, `b` when `a` is NaN.
 pub(super) fn max(g: &mut Gen, a: u32, b: u32) -> u32 {
     let gt = bin(g, b, a, I::F32x4Gt);
     let nan = bin(g, a, a, I::F32x4Ne);
@@ -54,7 +54,7 @@ pub(super) fn max(g: &mut Gen, a: u32, b: u32) -> u32 {
     select(g, m, b, a)
 }
 
-/// Rust's `f32::min(a, b)`: `b < a ? b : a`, `b` when `a` is NaN.
+/// [`crate::alu::min`]: `b < a ? b : a`, `b` when `a` is NaN.
 pub(super) fn min(g: &mut Gen, a: u32, b: u32) -> u32 {
     let lt = bin(g, b, a, I::F32x4Lt);
     let nan = bin(g, a, a, I::F32x4Ne);
