@@ -23,3 +23,39 @@ pub fn skip(why: &str) {
     );
     println!("SKIP: {why}");
 }
+
+/// The arbref binary (llvmpipe through OSMesa): `HOIST_ARBREF`, or built once per test
+/// binary from `../shared/tools/arbref` into the target's temporary directory. The tests of
+/// a file run in parallel: one builds, the others wait for it, and the binary appears under
+/// its name only once it is whole (built aside, then renamed), so no test ever runs a
+/// half-written file.
+pub fn arbref() -> Result<PathBuf, String> {
+    if let Ok(p) = std::env::var("HOIST_ARBREF") {
+        return Ok(PathBuf::from(p));
+    }
+    static BUILT: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let script = shared("tools/arbref/build.sh")
+                .ok_or("../shared/tools/arbref is not next to the repository")?;
+            let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("arbref");
+            if out.exists() {
+                return Ok(out);
+            }
+            let part = out.with_file_name(format!("arbref.part{}", std::process::id()));
+            let st = std::process::Command::new("sh")
+                .arg(script)
+                .arg(&part)
+                .output()
+                .map_err(|e| format!("cannot run build.sh: {e}"))?;
+            if !st.status.success() {
+                return Err(format!(
+                    "arbref does not build: {}",
+                    String::from_utf8_lossy(&st.stderr)
+                ));
+            }
+            std::fs::rename(&part, &out).map_err(|e| format!("arbref: {e}"))?;
+            Ok(out)
+        })
+        .clone()
+}

@@ -18,7 +18,7 @@
 use crate::dag::{self, Dag};
 use crate::doc::{Doc, ParamKey};
 use crate::reach::{self, Reach};
-use hoist_asm::ir::{ConstBinding, RegFile};
+use hoist_asm::ir::{ConstBinding, RegFile, TexTarget};
 use hoist_asm::profile::Limits;
 use hoist_asm::{ArbTarget, Diagnostic, Dialect, ParseOptions, Profile, Program, Stage};
 use hoist_opt::annotate::{self, Annotated, SourceLines};
@@ -185,6 +185,9 @@ pub struct Analysis {
     pub params: Vec<ParamKey>,
     /// Texture units the fragment programs sample.
     pub units: Vec<u8>,
+    /// Each unit with the target it is sampled as (a unit sampled as two targets appears
+    /// twice), by unit: what the draw must supply ([`crate::render::base_scene`]).
+    pub targets: Vec<(u8, TexTarget)>,
 }
 
 impl Analysis {
@@ -255,6 +258,19 @@ pub fn host_params(p: &Program) -> Vec<ParamKey> {
     out.sort();
     out.dedup();
     out
+}
+
+/// The (unit, target) pairs a program samples.
+pub fn texture_targets(p: &Program) -> Vec<(u8, TexTarget)> {
+    let mut u: Vec<(u8, TexTarget)> = p.samplers.iter().map(|s| (s.unit, s.target)).collect();
+    u.extend(
+        p.insts
+            .iter()
+            .filter_map(|i| i.tex.map(|t| (t.unit, t.target))),
+    );
+    u.sort_by_key(|&(unit, t)| (unit, t.arb_name()));
+    u.dedup();
+    u
 }
 
 /// Texture units a program samples.
@@ -329,6 +345,7 @@ pub fn parse(doc: &Doc) -> Analysis {
         before,
         params: Vec::new(),
         units: Vec::new(),
+        targets: Vec::new(),
     };
     a.collect_inputs();
     a
@@ -446,6 +463,7 @@ impl Analysis {
     fn collect_inputs(&mut self) {
         let mut params = Vec::new();
         let mut units = Vec::new();
+        let mut targets = Vec::new();
         let programs = [
             self.vp.program.as_ref(),
             self.fp.program.as_ref(),
@@ -455,13 +473,17 @@ impl Analysis {
         for p in programs.into_iter().flatten() {
             params.extend(host_params(p));
             units.extend(texture_units(p));
+            targets.extend(texture_targets(p));
         }
         params.sort();
         params.dedup();
         units.sort();
         units.dedup();
+        targets.sort_by_key(|&(unit, t): &(u8, TexTarget)| (unit, t.arb_name()));
+        targets.dedup();
         self.params = params;
         self.units = units;
+        self.targets = targets;
     }
 }
 

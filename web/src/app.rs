@@ -185,6 +185,8 @@ struct Report {
     optimizer_ms: f64,
     /// What causes a DIFFERENT verdict (culprit group, cancellation), once known.
     guidance: Option<crate::guidance::Guidance>,
+    /// Texture units sampled with a target no texture fits (`render::unsupplied`).
+    unsupplied: Vec<String>,
     /// The linear-expression mode (`crate::components::linear::report`).
     linear: crate::components::linear::Report,
     /// Merges of the vector-packing pass (vertex, fragment), when it ran.
@@ -254,6 +256,11 @@ fn report() -> Result<JsValue, JsValue> {
                 render::rendered_view(r, s.doc.inputs.tolerance, trust.as_ref()).map(|v| v.headline)
             }),
             guidance: s.rendered.as_ref().and_then(|r| r.guidance.clone()),
+            unsupplied: s
+                .rendered
+                .as_ref()
+                .map(|r| r.unsupplied.clone())
+                .unwrap_or_default(),
             validation: trust.as_ref().map(|t| t.summary.clone()),
             validated: trust.as_ref().is_some_and(|t| t.validated),
             rejected: trust.map(|t| t.rejected).unwrap_or_default(),

@@ -287,7 +287,8 @@ impl Runner {
                     .analysis
                     .as_ref()
                     .is_some_and(|a| guidance::unset(&self.doc, a));
-                rendered.weak = guidance::weakness(rendered.images(), unset);
+                rendered.weak =
+                    guidance::weakness(rendered.images(), unset, !rendered.unsupplied.is_empty());
                 let different = rendered.verdict.as_ref().is_some_and(|v| {
                     render::verdict_view(v, self.doc.inputs.tolerance).kind
                         == render::VerdictKind::Different
@@ -423,7 +424,7 @@ fn candidate_differs(
     opts.stay.extend(cx.stays.iter().cloned());
     let opt = hoist_opt::Optimizer::new(v, f, &opts).map_err(|e| e.to_string())?;
     let out = opt.with_groups(groups)?;
-    let base = render::base_scene(doc, &a.units, images)?;
+    let base = render::base_scene(doc, &a.targets, images)?;
     let sc = hoist_verify::scene::with_optimized(&base, &out);
     let run = hoist_raster::scene::run(
         &sc,

@@ -32,6 +32,9 @@ pub enum Weak {
     Constant,
     /// The programs read host parameters and none is set: every one reads 0.
     Unset,
+    /// A texture unit is sampled with a target no texture fits: it reads (0, 0, 0, 1)
+    /// (`Rendered::unsupplied` says which).
+    Unsupplied,
 }
 
 impl Weak {
@@ -39,6 +42,7 @@ impl Weak {
         match self {
             Weak::Constant => "proves little: the image is constant",
             Weak::Unset => "proves little: every parameter it reads is unset",
+            Weak::Unsupplied => "proves little: a texture unit has no texture of its target",
         }
     }
 
@@ -53,6 +57,11 @@ impl Weak {
                 "the images agree, but every parameter the programs read is 0; set them \
                  (or randomise the inputs) to test the pair"
             }
+            Weak::Unsupplied => {
+                "the images agree, but a texture unit is sampled with a target it has no \
+                 texture for, so every such lookup reads (0, 0, 0, 1); give the unit a \
+                 source in the Inputs panel to test the pair"
+            }
         }
     }
 }
@@ -65,9 +74,13 @@ pub fn is_constant(img: &Image) -> bool {
         .is_none_or(|f| img.pixels.iter().all(|p| bits(p) == bits(f)))
 }
 
-/// What weakens an agreeing render of `doc`, if anything.
-pub fn weakness(images: [Option<&Image>; 2], unset: bool) -> Option<Weak> {
-    if images.iter().flatten().any(|i| is_constant(i)) {
+/// What weakens an agreeing render of `doc`, if anything: an unsupplied texture target
+/// first (it is why an image is constant, when one is), then a constant image, then unset
+/// parameters.
+pub fn weakness(images: [Option<&Image>; 2], unset: bool, unsupplied: bool) -> Option<Weak> {
+    if unsupplied {
+        Some(Weak::Unsupplied)
+    } else if images.iter().flatten().any(|i| is_constant(i)) {
         Some(Weak::Constant)
     } else if unset {
         Some(Weak::Unset)
@@ -616,10 +629,13 @@ mod tests {
     fn constant_images_and_unset_parameters_prove_little() {
         let mut img = Image::new(4, 4, [0.25; 4]);
         assert!(is_constant(&img));
-        assert_eq!(weakness([Some(&img), None], false), Some(Weak::Constant));
+        assert_eq!(
+            weakness([Some(&img), None], false, false),
+            Some(Weak::Constant)
+        );
         img.pixels[5][1] = 0.5;
-        assert_eq!(weakness([Some(&img), Some(&img)], false), None);
-        assert_eq!(weakness([Some(&img), None], true), Some(Weak::Unset));
+        assert_eq!(weakness([Some(&img), Some(&img)], false, false), None);
+        assert_eq!(weakness([Some(&img), None], true, false), Some(Weak::Unset));
         // A pair that only reads an unset parameter: constant, and said so.
         let d = small(
             CANCEL_VP,

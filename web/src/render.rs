@@ -7,7 +7,8 @@
 //! difference heat map).
 
 use crate::analysis::{Analysis, Trust};
-use crate::doc::{Doc, ParamKey, Pattern, TexSpec, ViewMap};
+use crate::doc::{Doc, Inputs, ParamKey, Pattern, TexSpec, ViewMap};
+use hoist_asm::ir::TexTarget;
 use hoist_asm::{Program, Stage};
 use hoist_raster::image::{Image, ToRgba8, Verdict};
 use hoist_raster::job::Progress;
@@ -15,7 +16,7 @@ use hoist_raster::scene::{
     self, Command, ParamKind, ProgramPair, RunOptions, Scene, SceneJob, SceneResult, TexOptions,
     TexSource,
 };
-use hoist_raster::texture::TexShape;
+use hoist_raster::texture::{self, TexShape};
 use hoist_raster::{Caps, Filter, Geometry, Sampler, TargetFormat, TexFormat, Wrap, pattern};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -51,8 +52,11 @@ pub fn caps() -> Caps {
     }
 }
 
-/// The texture command of a unit's settings.
-pub fn texture_command(spec: &TexSpec, images: &Images) -> Command {
+/// The texture command of a unit's settings, for a unit sampled as `target`: the image
+/// made a texture of the target's shape as `hoist render --texture-target` and arbref make
+/// it (a cube map of six faces, a 3D texture of four slices, ...), in the format the
+/// target gets (`texture::format_for_target`: where a shadow target's depth format goes).
+pub fn texture_command(spec: &TexSpec, target: TexTarget, images: &Images) -> Command {
     let src = match (spec.pattern, images.get(&spec.unit)) {
         (Pattern::Image, Some(_)) => TexSource::Image(image_name(spec.unit)),
         (p, _) => {
@@ -69,25 +73,54 @@ pub fn texture_command(spec: &TexSpec, images: &Images) -> Command {
     } else {
         Filter::Nearest
     };
-    let wrap = if spec.repeat {
+    let shape = TexShape::of_target(target);
+    // Rectangles have no repeat in GL (arbref clamps them too).
+    let wrap = if spec.repeat && shape != TexShape::Rect {
         Wrap::Repeat
     } else {
         Wrap::ClampToEdge
+    };
+    let format = if spec.rgba8 {
+        TexFormat::Rgba8
+    } else {
+        TexFormat::Rgba32F
     };
     Command::Texture(
         spec.unit,
         src,
         TexOptions {
             sampler: Sampler::new(filter, wrap),
-            format: if spec.rgba8 {
-                TexFormat::Rgba8
-            } else {
-                TexFormat::Rgba32F
-            },
-            shape: TexShape::D2,
+            format: texture::format_for_target(target, format),
+            shape,
             mipmap: false,
         },
     )
+}
+
+/// Units `targets` samples with a target no texture the scene binds to them fits: they read
+/// GL's incomplete texture, (0, 0, 0, 1). One line each, for people.
+pub fn unsupplied(sc: &Scene, targets: &[(u8, TexTarget)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for &(u, t) in targets {
+        let bound: Vec<TexShape> = sc
+            .commands
+            .iter()
+            .filter_map(|(_, c)| match c {
+                Command::Texture(cu, _, o) if *cu == u => Some(o.shape),
+                _ => None,
+            })
+            .collect();
+        let why = match bound.first() {
+            None => "it has no texture".to_string(),
+            Some(_) if bound.iter().any(|s| s.fits(t)) => continue,
+            Some(s) => format!("it holds a {} texture", s.name().to_ascii_uppercase()),
+        };
+        out.push(format!(
+            "texture unit {u} is sampled as {} but {why}: it reads (0, 0, 0, 1)",
+            t.arb_name()
+        ));
+    }
+    out
 }
 
 fn param_command(key: ParamKey, value: [f32; 4]) -> Command {
@@ -139,9 +172,68 @@ pub fn scene_binds(scene: &Scene, unit: u8) -> bool {
     })
 }
 
+/// What a texture unit is sampled as and what the draw gives it, for the Inputs panel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitTexture {
+    /// The target the unit is sampled as (the first, for a unit sampled as two).
+    pub target: TexTarget,
+    /// The texture in words: "CUBE six 256×256 faces", "as the scene binds it".
+    pub shape: String,
+    /// Why lookups of this unit read (0, 0, 0, 1), when they do (`render::unsupplied`).
+    pub flag: Option<String>,
+}
+
+/// The target and texture of unit `u` of an analysis, given the document's inputs and its
+/// parsed scene (`None` for a bare pair).
+pub fn unit_texture(
+    a: &Analysis,
+    inputs: &Inputs,
+    scene: Option<&Scene>,
+    u: u8,
+) -> Option<UnitTexture> {
+    let targets: Vec<(u8, TexTarget)> =
+        a.targets.iter().copied().filter(|(x, _)| *x == u).collect();
+    let &(_, target) = targets.first()?;
+    let explicit = inputs.textures.iter().any(|t| t.unit == u);
+    let from_scene = !explicit && scene.is_some_and(|s| scene_binds(s, u));
+    let shape = TexShape::of_target(target);
+    let spec = inputs.texture(u);
+    let text = if from_scene {
+        "as the scene binds it".to_string()
+    } else if spec.pattern == Pattern::Image {
+        format!("{} made of the picture", shape.name().to_ascii_uppercase())
+    } else {
+        shape.describe(spec.size, spec.size)
+    };
+    // The flag: what the draw's scene binds, checked against every target of the unit.
+    let flag = scene
+        .filter(|_| from_scene)
+        .map(|s| unsupplied(s, &targets))
+        .unwrap_or_else(|| {
+            let supplied = Scene {
+                commands: vec![(0, texture_command(&spec, target, &Default::default()))],
+                ..Scene::default()
+            };
+            unsupplied(&supplied, &targets)
+        })
+        .into_iter()
+        .next();
+    Some(UnitTexture {
+        target,
+        shape: text,
+        flag,
+    })
+}
+
 /// The scene a document renders, before programs are put in: its own scene (parsed), or
-/// the GPGPU quad on a float target. Inputs-panel overrides are applied.
-pub fn base_scene(doc: &Doc, units: &[u8], images: &Images) -> Result<Scene, String> {
+/// the GPGPU quad on a float target. Inputs-panel overrides are applied; every unit
+/// `targets` samples gets a texture of its target's shape (the first target of a unit
+/// sampled as two: [`unsupplied`] names the other).
+pub fn base_scene(
+    doc: &Doc,
+    targets: &[(u8, TexTarget)],
+    images: &Images,
+) -> Result<Scene, String> {
     let inputs = &doc.inputs;
     let (w, h) = (inputs.width, inputs.height);
     let mut sc = match &doc.scene {
@@ -169,10 +261,12 @@ pub fn base_scene(doc: &Doc, units: &[u8], images: &Images) -> Result<Scene, Str
     // Textures: explicit settings replace the scene's bindings of that unit; units the
     // scene leaves unbound get their (default) settings up front.
     let mut front = Vec::new();
-    for &u in units {
+    let mut units: Vec<(u8, TexTarget)> = targets.to_vec();
+    units.dedup_by_key(|(u, _)| *u);
+    for &(u, target) in &units {
         let explicit = inputs.textures.iter().find(|t| t.unit == u);
         if !scene_binds(&sc, u) || explicit.is_some() {
-            let cmd = texture_command(&inputs.texture(u), images);
+            let cmd = texture_command(&inputs.texture(u), target, images);
             let mut replaced = false;
             for (_, c) in &mut sc.commands {
                 if matches!(c, Command::Texture(cu, src, _) if *cu == u && !matches!(src, TexSource::Target(_)))
@@ -219,6 +313,8 @@ pub struct Plan {
     /// The target shown and compared.
     pub display: String,
     pub images: BTreeMap<String, Vec<u8>>,
+    /// Units sampled with a target no texture fits ([`unsupplied`]).
+    pub unsupplied: Vec<String>,
 }
 
 fn with_pair(mut sc: Scene, vp: &Program, fp: &Program) -> Scene {
@@ -235,7 +331,8 @@ pub fn plan(doc: &Doc, a: &Analysis, images: &Images) -> Result<Option<Plan>, St
     let Some((v, f)) = a.original_pair() else {
         return Ok(None);
     };
-    let base = base_scene(doc, &a.units, images)?;
+    let base = base_scene(doc, &a.targets, images)?;
+    let unsupplied = unsupplied(&base, &a.targets);
     let with_outcome = a
         .outcome
         .as_ref()
@@ -258,6 +355,7 @@ pub fn plan(doc: &Doc, a: &Analysis, images: &Images) -> Result<Option<Plan>, St
             .iter()
             .map(|(u, b)| (image_name(*u), (**b).clone()))
             .collect(),
+        unsupplied,
     }))
 }
 
@@ -317,6 +415,10 @@ pub struct Rendered {
     /// What causes a DIFFERENT verdict (`crate::guidance`).
     #[serde(default)]
     pub guidance: Option<crate::guidance::Guidance>,
+    /// Texture units sampled with a target no texture fits ([`unsupplied`]): they read
+    /// (0, 0, 0, 1), so an agreeing verdict proves little about them.
+    #[serde(default)]
+    pub unsupplied: Vec<String>,
 }
 
 impl Rendered {
@@ -344,6 +446,7 @@ impl Rendered {
             ms_optimized,
             weak: None,
             guidance: None,
+            unsupplied: task.plan.unsupplied.clone(),
         }
     }
 
@@ -359,6 +462,7 @@ impl Rendered {
             ms_optimized: 0.0,
             weak: None,
             guidance: None,
+            unsupplied: Vec::new(),
         }
     }
 
@@ -661,6 +765,9 @@ pub fn rendered_view(r: &Rendered, tolerance: f32, trust: Option<&Trust>) -> Opt
         && matches!(view.kind, VerdictKind::Identical | VerdictKind::Equivalent)
     {
         view.detail = format!("{} (the verdict alone: {})", w.advice(), view.headline);
+        if w == crate::guidance::Weak::Unsupplied && !r.unsupplied.is_empty() {
+            view.detail = format!("{}; {}", r.unsupplied.join("; "), view.detail);
+        }
         view.headline = w.headline().into();
         view.kind = VerdictKind::ProvesLittle;
     }
@@ -770,9 +877,17 @@ pub fn heat_color(d: f32) -> [u8; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::analyze;
+    use crate::analysis::{analyze, parse};
     use crate::doc::Doc;
     use hoist_asm::ir::ConstBinding;
+
+    fn doc(vp: &str, fp: &str) -> Doc {
+        Doc {
+            vp: vp.into(),
+            fp: fp.into(),
+            ..Doc::default()
+        }
+    }
 
     fn fig3() -> Doc {
         let mut d = Doc {
@@ -1100,7 +1215,12 @@ mod tests {
             index: 2,
         };
         d.inputs.set_param(key, [5.0; 4]);
-        let sc = base_scene(&d, &[0, 1], &Images::new()).unwrap();
+        let sc = base_scene(
+            &d,
+            &[(0, TexTarget::T2D), (1, TexTarget::T2D)],
+            &Images::new(),
+        )
+        .unwrap();
         assert_eq!(sc.window, (64, 32));
         assert_eq!(scene_param(&sc, key), Some([5.0; 4]));
         // Unit 0 keeps the scene's gradient; unit 1 (unbound) gets the default checker.
@@ -1116,10 +1236,116 @@ mod tests {
             pattern: Pattern::Noise,
             ..TexSpec::new(0)
         });
-        let sc = base_scene(&d, &[0], &Images::new()).unwrap();
+        let sc = base_scene(&d, &[(0, TexTarget::T2D)], &Images::new()).unwrap();
         assert!(sc.commands.iter().any(|(_, c)| matches!(
             c,
             Command::Texture(0, TexSource::Pattern(pattern::Pattern::Noise(_), ..), _)
         )));
+    }
+    /// The issue's lighting pair: a direction normalised through a cube map (unit 0), a
+    /// 3D lookup (unit 1) and a 1D ramp (unit 2).
+    const CUBE_VP: &str = "!!ARBvp1.0\nMOV result.position, vertex.position;\n\
+        MOV result.texcoord[0], vertex.texcoord[0];\nEND\n";
+    const CUBE_FP: &str = "!!ARBfp1.0\nTEMP d, n, v, r;\nMAD d, fragment.texcoord[0], 2, -1;\n\
+        MOV d.z, 0.4;\nTEX n, d, texture[0], CUBE;\nTEX v, fragment.texcoord[0], texture[1], 3D;\n\
+        TEX r, fragment.texcoord[0], texture[2], 1D;\nDP3 n.w, n, v;\nMAD result.color, n, v, r.w;\nEND\n";
+
+    fn rendered(d: &Doc) -> Box<crate::render::Rendered> {
+        let t0 = std::time::Instant::now();
+        let mut r = crate::engine::Runner::new(
+            crate::engine::Job {
+                id: 1,
+                doc: d.clone(),
+                images: Default::default(),
+                fail: None,
+                force: None,
+            },
+            Box::new(move || t0.elapsed().as_secs_f64() * 1e3),
+        );
+        r.run_to_end()
+            .into_iter()
+            .find_map(|e| match e {
+                crate::engine::Event::Rendered { rendered, .. } => Some(rendered),
+                _ => None,
+            })
+            .expect("a render")
+    }
+
+    /// Every unit gets a texture of the shape its target samples, named as such in the
+    /// Inputs panel; the cube-map pair renders varied colours, not the incomplete
+    /// texture's constant black, and nothing is flagged.
+    #[test]
+    fn every_target_gets_a_texture_of_its_shape() {
+        let mut d = doc(CUBE_VP, CUBE_FP);
+        (d.inputs.width, d.inputs.height) = (24, 24);
+        let a = parse(&d);
+        assert_eq!(
+            a.targets,
+            [
+                (0, TexTarget::Cube),
+                (1, TexTarget::T3D),
+                (2, TexTarget::T1D)
+            ]
+        );
+        let shapes: Vec<(String, String, Option<String>)> = [0, 1, 2]
+            .map(|u| {
+                let t = unit_texture(&a, &d.inputs, None, u).unwrap();
+                (t.target.arb_name().to_string(), t.shape, t.flag)
+            })
+            .to_vec();
+        assert_eq!(
+            shapes,
+            [
+                ("CUBE".into(), "CUBE six 256×256 faces".into(), None),
+                ("3D".into(), "3D 256×256×4".into(), None),
+                ("1D".into(), "1D 256".into(), None),
+            ]
+        );
+        let r = rendered(&d);
+        assert!(r.unsupplied.is_empty(), "{:?}", r.unsupplied);
+        let img = r.images()[0].expect("rendered");
+        assert!(!crate::guidance::is_constant(img));
+        let black = img.pixels.iter().filter(|p| p[..3] == [0.0; 3]).count();
+        assert!(black < img.pixels.len() / 2, "{black} black pixels");
+        assert_ne!(r.weak, Some(crate::guidance::Weak::Unsupplied));
+        // Randomised inputs keep the shapes (noise of the same target).
+        let mut e = d.clone();
+        crate::supplied::randomize(&mut e.inputs, &a, 3);
+        let t = unit_texture(&a, &e.inputs, None, 0).unwrap();
+        assert_eq!((t.shape.as_str(), t.flag), ("CUBE six 256×256 faces", None));
+    }
+
+    /// A scene that binds a 2D texture to the unit a CUBE lookup samples is flagged in the
+    /// Inputs panel and in the render, whose agreeing verdict then proves little; choosing
+    /// a pattern for the unit supplies the cube map and clears the flag.
+    #[test]
+    fn a_target_without_its_texture_is_flagged_never_trusted() {
+        let fp = "!!ARBfp1.0\nTEMP d;\nMAD d, fragment.texcoord[0], 2, -1;\nMOV d.z, 0.4;\n\
+                  TEX result.color, d, texture[0], CUBE;\nEND\n";
+        let mut d = doc(CUBE_VP, fp);
+        d.scene = Some("[test]\nwindow rgba32f 16 16\ntexture rgbw 0 (8, 8)\ndraw quad\n".into());
+        (d.inputs.width, d.inputs.height) = (16, 16);
+        let a = parse(&d);
+        let sc = hoist_raster::scene::parse(d.scene.as_deref().unwrap(), &caps()).unwrap();
+        let t = unit_texture(&a, &d.inputs, Some(&sc), 0).unwrap();
+        assert_eq!(t.shape, "as the scene binds it");
+        let flag = t.flag.expect("flagged");
+        assert!(
+            flag.contains("sampled as CUBE but it holds a 2D texture"),
+            "{flag}"
+        );
+        let r = rendered(&d);
+        assert_eq!(r.unsupplied, std::slice::from_ref(&flag));
+        assert_eq!(r.weak, Some(crate::guidance::Weak::Unsupplied));
+        let v = rendered_view(&r, 1e-4, None).unwrap();
+        assert_eq!(v.kind, VerdictKind::ProvesLittle);
+        assert!(v.detail.contains(&flag), "{}", v.detail);
+        // The Inputs panel's own pattern replaces the scene's texture: a cube map.
+        d.inputs.set_texture(TexSpec::new(0));
+        let t = unit_texture(&a, &d.inputs, Some(&sc), 0).unwrap();
+        assert_eq!((t.shape.as_str(), t.flag), ("CUBE six 256×256 faces", None));
+        let r = rendered(&d);
+        assert!(r.unsupplied.is_empty());
+        assert!(!crate::guidance::is_constant(r.images()[0].unwrap()));
     }
 }

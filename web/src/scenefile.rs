@@ -15,8 +15,10 @@
 
 use crate::doc::{Doc, Inputs, ParamKey, Pattern, TexSpec};
 use crate::examples::{self, hoist_key};
+use hoist_asm::ir::TexTarget;
 use hoist_asm::{ArbTarget, Dialect};
 use hoist_raster::scene::{self, Command, Scene, TexSource};
+use hoist_raster::texture::TexShape;
 
 /// Prefix of the comments an export adds (dropped again on import).
 pub const NOTE: &str = "# hoist-export:";
@@ -231,25 +233,34 @@ fn num(v: f32) -> String {
 }
 
 /// The `texture` command of a unit's settings (`image`: the user picture's file name).
-pub fn texture_line(spec: &TexSpec, image: Option<&str>) -> String {
+pub fn texture_line(spec: &TexSpec, target: TexTarget, image: Option<&str>) -> String {
     let src = match (spec.pattern, image) {
         (Pattern::Image, Some(name)) => format!("image {} {name}", spec.unit),
         (p, _) => {
             let s = spec.size;
             let pat = match p {
                 Pattern::Gradient => "gradient".to_string(),
-                Pattern::Noise => "noise:1".to_string(),
+                Pattern::Noise => format!("noise:{}", spec.seed),
                 _ => format!("checker:{}", (s / 8).max(1)),
             };
             format!("pattern {} {pat}@{s}x{s}", spec.unit)
         }
     };
-    format!(
+    let shape = TexShape::of_target(target);
+    let mut line = format!(
         "texture {src} filter {} wrap {} format {}",
         if spec.linear { "linear" } else { "nearest" },
-        if spec.repeat { "repeat" } else { "clamp" },
+        if spec.repeat && shape != TexShape::Rect {
+            "repeat"
+        } else {
+            "clamp"
+        },
         if spec.rgba8 { "rgba8" } else { "rgba32f" },
-    )
+    );
+    if shape != TexShape::D2 {
+        line.push_str(&format!(" shape {}", shape.name()));
+    }
+    line
 }
 
 /// The `parameter` command of a host-set value.
@@ -288,9 +299,14 @@ impl Edits {
 }
 
 /// The Inputs panel's overrides as edits of the scene `sc` (parsed from the text being
-/// edited), as `render::base_scene` applies them: size, textures of the sampled `units`,
+/// edited), as `render::base_scene` applies them: size, textures of the sampled units (shaped for their targets),
 /// parameters. `images`: the user pictures' file names by unit.
-fn input_edits(sc: &Scene, inputs: &Inputs, units: &[u8], images: &[(u8, String)]) -> Edits {
+fn input_edits(
+    sc: &Scene,
+    inputs: &Inputs,
+    targets: &[(u8, TexTarget)],
+    images: &[(u8, String)],
+) -> Edits {
     let mut e = Edits::default();
     let (w, h) = (inputs.width, inputs.height);
     for (line, c) in &sc.commands {
@@ -304,7 +320,9 @@ fn input_edits(sc: &Scene, inputs: &Inputs, units: &[u8], images: &[(u8, String)
             e.replace.insert(*line, format!("window {f} {w} {h}"));
         }
     }
-    for &u in units {
+    let mut units = targets.to_vec();
+    units.dedup_by_key(|(u, _)| *u);
+    for (u, target) in units {
         let explicit = inputs.textures.iter().any(|t| t.unit == u);
         let bound = |c: &Command| matches!(c, Command::Texture(cu, src, _) if *cu == u && !matches!(src, TexSource::Target(_)));
         if explicit || !sc.commands.iter().any(|(_, c)| bound(c)) {
@@ -312,7 +330,7 @@ fn input_edits(sc: &Scene, inputs: &Inputs, units: &[u8], images: &[(u8, String)
                 .iter()
                 .find(|(iu, _)| *iu == u)
                 .map(|(_, n)| n.as_str());
-            e.set(sc, bound, texture_line(&inputs.texture(u), image));
+            e.set(sc, bound, texture_line(&inputs.texture(u), target, image));
         }
     }
     for p in &inputs.params {
@@ -535,10 +553,10 @@ pub fn export(doc: &Doc, images: &[(u8, String)]) -> String {
         .clone()
         .unwrap_or_else(|| quad_scene(doc.inputs.width, doc.inputs.height));
     let pair = hoist_key(&rest, "optimize").unwrap_or_default();
-    let units = crate::analysis::parse(doc).units;
+    let targets = crate::analysis::parse(doc).targets;
     let mut extra = Vec::new();
     let edits = match scene::parse(&rest, &crate::render::caps()) {
-        Ok(sc) => input_edits(&sc, &doc.inputs, &units, images),
+        Ok(sc) => input_edits(&sc, &doc.inputs, &targets, images),
         Err(e) => {
             extra.push(format!(
                 "the scene does not parse ({e}); the Inputs panel's settings are not in it"

@@ -288,6 +288,7 @@ async fn output_shows_images_and_the_verdict() {
         ms_original: 1.0,
         ms_optimized: 1.0,
         weak: None,
+        unsupplied: Vec::new(),
         guidance: Some(hoist_web::guidance::Guidance {
             culprit: Some(hoist_web::guidance::Culprit {
                 group: 1,
@@ -479,6 +480,7 @@ async fn identical_output(trust: Option<Trust>, engine_error: Option<&str>) -> E
             ms_original: 0.0,
             ms_optimized: 0.0,
             weak: None,
+            unsupplied: Vec::new(),
             guidance: None,
         }))),
         progress: None,
@@ -608,6 +610,7 @@ fn jobs_and_events_cross_the_wire_intact() {
         ms_original: 2.0,
         ms_optimized: 3.0,
         weak: Some(hoist_web::guidance::Weak::Constant),
+        unsupplied: Vec::new(),
         guidance: None,
     }
     .with_display(hoist_web::doc::ViewMap::default());

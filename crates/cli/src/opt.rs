@@ -480,10 +480,16 @@ fn run_checked(args: &Args) -> Result<u8, u8> {
 /// What translation validation checked, in one line.
 fn validation_line(v: &hoist_verify::Validated) -> String {
     match (&v.status, &v.report) {
-        (hoist_verify::Status::Validated, Some(r)) => format!(
-            "validation: passed on {} input sets ({} vertices, {} transported values, {} fragments, {} pixels)",
-            r.input_sets, r.vertices, r.values, r.fragments, r.pixels
-        ),
+        (hoist_verify::Status::Validated, Some(r)) => {
+            let mut s = format!(
+                "validation: passed on {} input sets ({} vertices, {} transported values, {} fragments, {} pixels)",
+                r.input_sets, r.vertices, r.values, r.fragments, r.pixels
+            );
+            if !r.textures.is_empty() {
+                s.push_str(&format!("; textures {}", r.textures.join("; ")));
+            }
+            s
+        }
         (s, _) => format!("validation: {}", s.describe()),
     }
 }

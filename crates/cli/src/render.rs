@@ -7,7 +7,9 @@ use hoist_raster::image::{self, ToRgba8};
 use hoist_raster::job::RenderJob;
 use hoist_raster::pattern;
 use hoist_raster::raster::CompiledProgram;
+use hoist_raster::texture::TexShape;
 use hoist_raster::{Filter, Geometry, RenderConfig, Sampler, TexFormat, Texture, Wrap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -17,7 +19,8 @@ use std::time::Instant;
 hoist render --vp conv3.vp --fp conv3.fp --size 512x512 --local-fp 0 0.001953125,0,0,0 \\\n      \
 --texture 0 noise:1@512x512 --out a.pfm\n  \
 hoist render --vp fig3.vsh --fp fig3.psh --env-fp 3 -256,0,0,0 --texture 0 gradient --out b.png\n\n\
-Textures: checker[:CELL] | gradient | noise:SEED | rgbw | FILE.pfm | FILE.png, optional @WxH.\n\
+Textures: checker[:CELL] | gradient | noise:SEED | rgbw | FILE.pfm | FILE.png, optional @WxH;\n\
+--texture-target makes a unit's image a 1D, 3D, cube or rectangle texture as arbref does.\n\
 Output: .pfm writes PF4 (RGBA float32 little-endian, rows bottom-to-top), .png writes RGBA8.\n\
 Exit status: 0 on success, 1 on a program or render error, 2 on a usage error.")]
 pub struct Args {
@@ -38,6 +41,10 @@ pub struct Args {
     /// Texture for a unit: UNIT SPEC (repeatable)
     #[arg(long, num_args = 2, value_names = ["UNIT", "SPEC"], action = clap::ArgAction::Append)]
     texture: Vec<String>,
+    /// Upload a unit's image as another target, texel for texel as arbref does:
+    /// UNIT 1d|2d|3d|cube|rect (repeatable; rect always clamps)
+    #[arg(long, num_args = 2, value_names = ["UNIT", "TARGET"], action = clap::ArgAction::Append)]
+    texture_target: Vec<String>,
     /// Default size of generated textures
     #[arg(long, default_value = "256x256", value_parser = parse_size)]
     tex_size: (u32, u32),
@@ -204,6 +211,7 @@ fn pairs(v: &[String], what: &str) -> Result<Vec<(u16, [f32; 4])>, String> {
 fn texture_from_spec(
     spec: &str,
     default: (u32, u32),
+    shape: TexShape,
     sampler: Sampler,
     caps: &hoist_raster::Caps,
 ) -> Result<Texture, String> {
@@ -222,13 +230,32 @@ fn texture_from_spec(
         caps.check_texture(w, h, 1).map_err(|e| e.to_string())?;
         pattern::generate(&p, w, h)
     };
-    Ok(Texture::new_2d(
-        img.width,
-        img.height,
-        img.pixels,
+    let (w, h, d) = shape.extent(img.width, img.height);
+    caps.check_texture(w, h, d).map_err(|e| e.to_string())?;
+    Ok(Texture::from_image(
+        &img,
+        shape,
         TexFormat::Rgba32F,
         sampler,
     ))
+}
+
+/// `--texture-target UNIT 1d|2d|3d|cube|rect` pairs.
+fn texture_targets(v: &[String]) -> Result<BTreeMap<u8, TexShape>, String> {
+    v.chunks(2)
+        .map(|c| {
+            let unit: u8 = c[0]
+                .parse()
+                .ok()
+                .filter(|u| *u < 32)
+                .ok_or_else(|| format!("--texture-target: `{}` is not a unit (0..31)", c[0]))?;
+            let t = c.get(1).map_or("", |s| s.as_str());
+            let shape = TexShape::from_name(t).ok_or_else(|| {
+                format!("--texture-target: `{t}` is not a target (1d, 2d, 3d, cube or rect)")
+            })?;
+            Ok((unit, shape))
+        })
+        .collect()
 }
 
 fn build(
@@ -265,6 +292,7 @@ fn build(
         w => return Err(format!("bad --wrap `{w}` (clamp or repeat)")),
     };
     let sampler = Sampler::new(filter, wrap);
+    let shapes = texture_targets(&args.texture_target)?;
     for c in args.texture.chunks(2) {
         let unit: u8 = c[0]
             .parse()
@@ -272,7 +300,12 @@ fn build(
             .filter(|u| *u < 32)
             .ok_or_else(|| format!("--texture: `{}` is not a unit (0..31)", c[0]))?;
         let spec = c.get(1).map_or("", |s| s.as_str());
-        let t = texture_from_spec(spec, args.tex_size, sampler, &cfg.caps)?;
+        let shape = shapes.get(&unit).copied().unwrap_or_default();
+        let sampler = match shape {
+            TexShape::Rect => Sampler::new(filter, Wrap::ClampToEdge),
+            _ => sampler,
+        };
+        let t = texture_from_spec(spec, args.tex_size, shape, sampler, &cfg.caps)?;
         if !args.quiet {
             println!(
                 "texture unit {unit}: {spec} ({}x{} RGBA32F, {}, {})",

@@ -105,6 +105,10 @@ pub fn ortho(l: f32, r: f32, b: f32, t: f32, n: f32, f: f32) -> Mat4 {
     m.map(|row| row.map(|v| if v.is_finite() { v as f32 } else { 0.0 }))
 }
 
+fn one() -> f32 {
+    1.0
+}
+
 /// GL state visible to programs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GlState {
@@ -114,6 +118,14 @@ pub struct GlState {
     pub program: [Mat4; 8],
     pub depth_range: (f32, f32),
     pub fog_color: [f32; 4],
+    /// `GL_FOG_DENSITY`, `GL_FOG_START`, `GL_FOG_END` (`state.fog.params`, and the ARB fog
+    /// options' factor, `crate::fog`).
+    #[serde(default = "one")]
+    pub fog_density: f32,
+    #[serde(default)]
+    pub fog_start: f32,
+    #[serde(default = "one")]
+    pub fog_end: f32,
     pub point_size: f32,
     pub texenv_color: [[f32; 4]; 8],
 }
@@ -127,6 +139,9 @@ impl Default for GlState {
             program: [IDENTITY; 8],
             depth_range: (0.0, 1.0),
             fog_color: [0.0; 4],
+            fog_density: 1.0,
+            fog_start: 0.0,
+            fog_end: 1.0,
             point_size: 1.0,
             texenv_color: [[0.0; 4]; 8],
         }
@@ -196,7 +211,12 @@ impl GlState {
                 _ => [0.0; 4],
             },
             StateRef::FogColor => self.fog_color,
-            StateRef::FogParams => [1.0, 0.0, 1.0, 1.0],
+            StateRef::FogParams => [
+                self.fog_density,
+                self.fog_start,
+                self.fog_end,
+                1.0 / (self.fog_end - self.fog_start),
+            ],
             StateRef::ClipPlane(_) => [0.0; 4],
             StateRef::PointSize => [self.point_size, 0.0, 1e9, 1.0],
             StateRef::PointAttenuation => [1.0, 0.0, 0.0, 1.0],

@@ -45,6 +45,7 @@
 pub use hoist_asm::semantics as alu;
 pub mod compile;
 pub mod exec;
+pub mod fog;
 pub mod glstate;
 pub mod image;
 pub mod jit;

@@ -57,10 +57,13 @@ pub struct CompiledProgram {
 }
 
 impl CompiledProgram {
+    /// Compiles `p` as it executes: an ARB fog option becomes appended instructions
+    /// ([`crate::fog`]), which `program` then holds too.
     pub fn new(p: &Program) -> Result<CompiledProgram, RenderError> {
+        let program = crate::fog::lower(p);
         Ok(CompiledProgram {
-            program: p.clone(),
-            kernel: crate::compile::compile(p)?,
+            kernel: crate::compile::compile(&program)?,
+            program,
         })
     }
 }

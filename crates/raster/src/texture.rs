@@ -98,6 +98,88 @@ pub enum TexShape {
     Cube,
 }
 
+impl TexShape {
+    pub const ALL: [TexShape; 5] = [
+        TexShape::D1,
+        TexShape::D2,
+        TexShape::D3,
+        TexShape::Cube,
+        TexShape::Rect,
+    ];
+
+    /// The shape a texture needs for `target` to sample it. A shadow target samples its
+    /// base shape; its storage format is [`format_for_target`]'s business.
+    pub fn of_target(target: TexTarget) -> TexShape {
+        match target {
+            TexTarget::T1D | TexTarget::Shadow1D => TexShape::D1,
+            TexTarget::T2D | TexTarget::Shadow2D => TexShape::D2,
+            TexTarget::T3D => TexShape::D3,
+            TexTarget::Cube => TexShape::Cube,
+            TexTarget::Rect | TexTarget::ShadowRect => TexShape::Rect,
+        }
+    }
+
+    /// The word arbref's `--texture-target` and the scene option `shape` use.
+    pub fn name(self) -> &'static str {
+        match self {
+            TexShape::D1 => "1d",
+            TexShape::D2 => "2d",
+            TexShape::D3 => "3d",
+            TexShape::Cube => "cube",
+            TexShape::Rect => "rect",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<TexShape> {
+        TexShape::ALL
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(s))
+    }
+
+    /// Width, height and depth (cube: 6 faces) of the texture [`Texture::from_image`] makes
+    /// of a `w`×`h` image.
+    pub fn extent(self, w: u32, h: u32) -> (u32, u32, u32) {
+        match self {
+            TexShape::D1 => (w, 1, 1),
+            TexShape::D2 | TexShape::Rect => (w, h, 1),
+            TexShape::D3 => (w, h, SLICES_3D),
+            TexShape::Cube => (w.min(h), w.min(h), 6),
+        }
+    }
+
+    /// In words, for people, the texture [`Texture::from_image`] makes of a `w`×`h` image:
+    /// "3D 256×256×4", "CUBE six 256×256 faces".
+    pub fn describe(self, w: u32, h: u32) -> String {
+        let (w, h, d) = self.extent(w, h);
+        self.describe_extent(w, h, d)
+    }
+
+    /// In words, for people, a texture of this shape and level-0 size.
+    pub fn describe_extent(self, w: u32, h: u32, d: u32) -> String {
+        match self {
+            TexShape::D1 => format!("1D {w}"),
+            TexShape::D2 => format!("2D {w}×{h}"),
+            TexShape::Rect => format!("RECT {w}×{h}"),
+            TexShape::D3 => format!("3D {w}×{h}×{d}"),
+            TexShape::Cube => format!("CUBE six {w}×{h} faces"),
+        }
+    }
+}
+
+/// Slices of the 3D texture made of an image (arbref's `--texture-target 3d`).
+pub const SLICES_3D: u32 = 4;
+
+/// The storage format of a texture supplied for a unit sampled as `target`, given the
+/// format asked for. This is the one place where a shadow target would get a depth
+/// texture: every target is a colour texture today, sampled by a shadow target as
+/// `hoist_asm::semantics` says (a depth format with compare mode is switched on here).
+pub fn format_for_target(target: TexTarget, asked: TexFormat) -> TexFormat {
+    match target {
+        TexTarget::Shadow1D | TexTarget::Shadow2D | TexTarget::ShadowRect => asked,
+        _ => asked,
+    }
+}
+
 /// One mipmap level; texels row by row from t = 0, then slice by slice.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Level {
@@ -180,6 +262,75 @@ impl Texture {
             t.generate_mipmaps();
         }
         t
+    }
+
+    /// The texture of `shape` made of a `W`×`H` image, texel for texel as arbref's
+    /// `--texture-target` builds it (its README, "Texture targets"): 1D: `W` texels, texel
+    /// x = image(x, 0); 2D and RECT: the image; 3D: `W`×`H`×4, slice z, texel (x, y) =
+    /// image(x, (y + z·⌊H/4⌋) mod H); CUBE: six S×S faces (S = min(W, H)) in GL order +X,
+    /// −X, +Y, −Y, +Z, −Z, face f, texel (x, y) = image((x + f·⌊S/6⌋) mod S, y). One level,
+    /// stored in `format`. The caller bounds the size ([`TexShape::extent`]).
+    pub fn from_image(
+        img: &crate::image::Image,
+        shape: TexShape,
+        format: TexFormat,
+        sampler: Sampler,
+    ) -> Texture {
+        let (iw, ih) = (img.width.max(1), img.height.max(1));
+        let (w, h, d) = shape.extent(iw, ih);
+        let at = |x: u32, y: u32| {
+            img.pixels
+                .get((y * img.width + x) as usize)
+                .copied()
+                .unwrap_or(BORDERLESS)
+        };
+        let texels: Vec<[f32; 4]> = match shape {
+            TexShape::D2 | TexShape::Rect => img.pixels.clone(),
+            TexShape::D1 => (0..w).map(|x| at(x, 0)).collect(),
+            TexShape::D3 => {
+                let step = ih / SLICES_3D;
+                let mut v = Vec::with_capacity((w * h * d) as usize);
+                for z in 0..d {
+                    for y in 0..h {
+                        v.extend((0..w).map(|x| at(x, (y + z * step) % ih)));
+                    }
+                }
+                v
+            }
+            TexShape::Cube => {
+                let step = w / 6;
+                let mut v = Vec::with_capacity((w * h * d) as usize);
+                for f in 0..d {
+                    for y in 0..h {
+                        v.extend((0..w).map(|x| at((x + f * step) % w, y)));
+                    }
+                }
+                v
+            }
+        };
+        let mut t = Texture {
+            shape,
+            format,
+            levels: vec![Level::new(w, h, d, texels)],
+            sampler,
+        };
+        t.quantize();
+        t
+    }
+
+    /// Its shape and size in words ("CUBE six 8×8 faces").
+    pub fn describe(&self) -> String {
+        let (w, h, d) = self
+            .levels
+            .first()
+            .map_or((0, 0, 0), |l| (l.width, l.height, l.depth));
+        self.shape.describe_extent(w, h, d)
+    }
+
+    /// Whether sampling this texture with `target` reads its texels (else the unit reads
+    /// as incomplete: (0, 0, 0, 1)).
+    pub fn fits(&self, target: TexTarget) -> bool {
+        !self.levels.is_empty() && target_fits(self, target)
     }
 
     /// Applies the storage format to every texel (RGBA8 quantisation; depth clamped to
@@ -463,8 +614,20 @@ pub fn is_shadow(target: TexTarget) -> bool {
 }
 
 fn target_fits(tex: &Texture, target: TexTarget) -> bool {
+    tex.shape.fits(target)
+}
+
+impl TexShape {
+    /// Whether a lookup with `target` reads a texture of this shape (else it reads GL's
+    /// incomplete texture, (0, 0, 0, 1)).
+    pub fn fits(self, target: TexTarget) -> bool {
+        shape_fits(self, target)
+    }
+}
+
+fn shape_fits(shape: TexShape, target: TexTarget) -> bool {
     matches!(
-        (tex.shape, target),
+        (shape, target),
         (TexShape::D1 | TexShape::D2, TexTarget::T1D | TexTarget::T2D)
             | (TexShape::Rect, TexTarget::Rect)
             | (TexShape::D2, TexTarget::Rect)
@@ -702,6 +865,16 @@ fn filtered(
 ) -> [f32; 4] {
     let smp = tex.sampler;
     let base = &tex.levels[0];
+    // Cube faces clamp to their edges whatever the wrap mode (llvmpipe, seamless filtering
+    // off: a face's neighbour texels are never its own opposite edge).
+    let acc = if tex.shape == TexShape::Cube {
+        Access {
+            wrap: Wrap::ClampToEdge,
+            ..acc
+        }
+    } else {
+        acc
+    };
     let c_switch = if smp.mag == Filter::Linear && smp.mip == MipFilter::Nearest {
         0.5
     } else {
@@ -819,6 +992,80 @@ mod tests {
             [out[0][0], out[1][0], out[2][0], out[3][0]],
             [0.0, 0.0, 0.0, 1.0]
         );
+    }
+
+    /// arbref's README, "Texture targets", texel by texel, on a non-square image.
+    #[test]
+    fn shapes_take_the_texels_arbref_gives_them() {
+        let img = crate::pattern::generate(&crate::pattern::Pattern::Noise(3), 13, 9);
+        let at = |x: u32, y: u32| img.pixels[(y * 13 + x) as usize];
+        let make = |s| Texture::from_image(&img, s, TexFormat::Rgba32F, Sampler::default());
+        let texel = |t: &Texture, x: u32, y: u32, z: u32| {
+            let l = &t.levels[0];
+            l.texels[((z * l.height + y) * l.width + x) as usize]
+        };
+        let d1 = make(TexShape::D1);
+        assert_eq!((d1.levels[0].width, d1.levels[0].height), (13, 1));
+        assert!((0..13).all(|x| texel(&d1, x, 0, 0) == at(x, 0)));
+        for s in [TexShape::D2, TexShape::Rect] {
+            let t = make(s);
+            assert_eq!(t.shape, s);
+            assert_eq!(t.levels[0].texels, img.pixels);
+        }
+        let d3 = make(TexShape::D3);
+        let l = &d3.levels[0];
+        assert_eq!((l.width, l.height, l.depth), (13, 9, 4));
+        for z in 0..4 {
+            for y in 0..9 {
+                for x in 0..13 {
+                    assert_eq!(texel(&d3, x, y, z), at(x, (y + z * 2) % 9));
+                }
+            }
+        }
+        let cube = make(TexShape::Cube);
+        let l = &cube.levels[0];
+        assert_eq!((l.width, l.height, l.depth), (9, 9, 6));
+        for f in 0..6 {
+            for y in 0..9 {
+                for x in 0..9 {
+                    assert_eq!(texel(&cube, x, y, f), at((x + f) % 9, y));
+                }
+            }
+        }
+        assert_eq!(TexShape::Cube.describe(13, 9), "CUBE six 9×9 faces");
+        assert_eq!(TexShape::from_name("CUBE"), Some(TexShape::Cube));
+        assert_eq!(TexShape::of_target(TexTarget::Shadow2D), TexShape::D2);
+        assert!(cube.fits(TexTarget::Cube) && !cube.fits(TexTarget::T2D));
+    }
+
+    /// Linear filtering at a cube face's edge reads the edge texel again, even with repeat
+    /// (llvmpipe: no wrap onto the face's opposite edge).
+    #[test]
+    fn cube_faces_clamp_to_their_edges() {
+        let img = crate::image::Image {
+            width: 2,
+            height: 2,
+            pixels: vec![[0.0; 4], [1.0; 4], [0.0; 4], [1.0; 4]],
+        };
+        let sample = |wrap| {
+            let smp = Sampler::new(Filter::Linear, wrap);
+            let t = Texture::from_image(&img, TexShape::Cube, TexFormat::Rgba32F, smp);
+            // +Z face, s = 1 (its right edge: texel x = 1 of the first face).
+            let c = rows([0.999_999, 0.0, 1.0, 1.0]);
+            let mut out = [[0.0; LANES]; 4];
+            sample_batch(
+                Some(&t),
+                TexKind::Tex,
+                TexTarget::Cube,
+                [&c[0], &c[1], &c[2], &c[3]],
+                None,
+                true,
+                refs(&mut out),
+            );
+            out[0][0]
+        };
+        assert_eq!(sample(Wrap::ClampToEdge), 1.0);
+        assert_eq!(sample(Wrap::Repeat), 1.0);
     }
 
     #[test]

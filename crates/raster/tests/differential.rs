@@ -29,38 +29,6 @@ fn shared() -> Option<PathBuf> {
     oracles::shared("tools/arbref/arbref.c").and(oracles::shared(""))
 }
 
-fn arbref(shared: &Path) -> Result<PathBuf, String> {
-    if let Ok(p) = std::env::var("HOIST_ARBREF") {
-        return Ok(PathBuf::from(p));
-    }
-    // The tests of this file run in parallel: one builds, the others wait for it, and the
-    // binary appears under its name only once it is whole (built aside, then renamed), so
-    // no test ever runs a half-written file.
-    static BUILT: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("arbref");
-            if out.exists() {
-                return Ok(out);
-            }
-            let part = out.with_file_name(format!("arbref.part{}", std::process::id()));
-            let st = Command::new("sh")
-                .arg(shared.join("tools/arbref/build.sh"))
-                .arg(&part)
-                .output()
-                .map_err(|e| format!("cannot run build.sh: {e}"))?;
-            if !st.status.success() {
-                return Err(format!(
-                    "arbref does not build: {}",
-                    String::from_utf8_lossy(&st.stderr)
-                ));
-            }
-            std::fs::rename(&part, &out).map_err(|e| format!("arbref: {e}"))?;
-            Ok(out)
-        })
-        .clone()
-}
-
 /// The shared directory, the arbref binary and a scratch directory `sub` for a test; `None`
 /// (with the skip notice printed) when the oracle is not available.
 fn oracle(sub: &str) -> Option<(PathBuf, PathBuf, PathBuf)> {
@@ -68,7 +36,7 @@ fn oracle(sub: &str) -> Option<(PathBuf, PathBuf, PathBuf)> {
         skip("../shared/tools/arbref is not next to the repository");
         return None;
     };
-    let bin = match arbref(&shared) {
+    let bin = match oracles::arbref() {
         Ok(b) => b,
         Err(e) => {
             skip(&e);

@@ -79,3 +79,90 @@ fn incremental_scene_job_matches_a_full_run() {
         }
     }
 }
+
+/// A scene's fog state (`fog color|density|start|end`) reaches the ARB fog options of both
+/// executors: every pixel is the fog equation evaluated in f64 on the interpolated fog
+/// coordinate, with the colour clamped to [0, 1] first, alpha kept (clamped).
+#[test]
+fn scene_fog_state_reaches_the_fog_options() {
+    use hoist_raster::jit::{Exec, set_default_exec};
+    let (color, fog) = ([0.9f64, 0.6, 1.4, -0.5], [0.2f64, 0.4, 0.6, 0.8]);
+    let (density, start, end) = (0.7f64, 0.5f64, 2.5f64);
+    for mode in ["linear", "exp", "exp2"] {
+        let text = format!(
+            "[vertex program]\n!!ARBvp1.0\nMOV result.position, vertex.position;\n\
+             MAD result.fogcoord.x, vertex.texcoord[0].x, 4, -1;\nEND\n\
+             [fragment program]\n!!ARBfp1.0\nOPTION ARB_fog_{mode};\n\
+             MOV result.color, {{0.9, 0.6, 1.4, -0.5}};\nEND\n\
+             [test]\nwindow rgba32f 64 1\nfog color 0.2 0.4 0.6 0.8\nfog density 0.7\n\
+             fog start 0.5\nfog end 2.5\ndraw quad\n"
+        );
+        let sc = scene::parse(&text, &Caps::default()).unwrap();
+        for exec in [Exec::Interp, Exec::Compiled] {
+            set_default_exec(exec);
+            let r = scene::run(&sc, &RunOptions::default()).unwrap();
+            let img = &r.targets["window"];
+            let mut worst = 0.0f64;
+            for x in 0..64u32 {
+                let c = 4.0 * (f64::from(x) + 0.5) / 64.0 - 1.0;
+                let f = match mode {
+                    "linear" => (end - c) / (end - start),
+                    "exp" => (-density * c).exp(),
+                    _ => (-(density * c).powi(2)).exp(),
+                }
+                .clamp(0.0, 1.0);
+                let px = img.get(x, 0).unwrap();
+                for k in 0..4 {
+                    let cr = color[k].clamp(0.0, 1.0);
+                    let want = if k < 3 {
+                        f * cr + (1.0 - f) * fog[k]
+                    } else {
+                        cr
+                    };
+                    worst = worst.max((f64::from(px[k]) - want).abs());
+                }
+            }
+            println!("fog {mode} ({exec:?}): largest difference from f64 {worst:e}");
+            assert!(worst < 1e-6, "{mode} {exec:?}: {worst}");
+        }
+        set_default_exec(Exec::Interp);
+    }
+    // A malformed fog command is an error at its line.
+    let e = scene::parse("[test]\nfog haze 1\n", &Caps::default()).unwrap_err();
+    assert!(e.to_string().contains("line 2"), "{e}");
+    let e = scene::parse("[test]\nfog density -1\n", &Caps::default()).unwrap_err();
+    assert!(e.to_string().contains("negative"), "{e}");
+}
+
+/// `texture pattern UNIT SPEC shape 1d|2d|3d|cube|rect` supplies that shape: a cube map
+/// read by a CUBE lookup is not the incomplete texture's (0, 0, 0, 1), and a 2D texture
+/// read by the same lookup is.
+#[test]
+fn scene_texture_shapes_fit_their_targets() {
+    let run = |shape: &str| {
+        let text = format!(
+            "[fragment program]\n!!ARBfp1.0\nTEMP d;\nMAD d, fragment.texcoord[0], 2, -1;\n\
+             MOV d.z, 0.5;\nTEX result.color, d, texture[0], CUBE;\nEND\n\
+             [test]\nwindow rgba32f 16 16\ntexture pattern 0 gradient@8x8 {shape}\ndraw quad\n"
+        );
+        let sc = scene::parse(&text, &Caps::default()).unwrap();
+        scene::run(&sc, &RunOptions::default()).unwrap().targets["window"].clone()
+    };
+    let cube = run("shape cube");
+    assert!(cube.pixels.iter().all(|p| p[0] > 0.0 && p[1] > 0.0));
+    let flat = run("");
+    assert!(flat.pixels.iter().all(|p| *p == [0.0, 0.0, 0.0, 1.0]));
+    let e = scene::parse(
+        "[test]\ntexture pattern 0 checker shape sphere\n",
+        &Caps::default(),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("unknown texture shape"), "{e}");
+    // A 3D texture is four slices of the image: the caps see all of them.
+    let caps = Caps {
+        max_texture_bytes: 64 * 64 * 16 * 2,
+        ..Caps::default()
+    };
+    assert!(scene::parse("[test]\ntexture pattern 0 checker@64x64\n", &caps).is_ok());
+    assert!(scene::parse("[test]\ntexture pattern 0 checker@64x64 shape 3d\n", &caps).is_err());
+}

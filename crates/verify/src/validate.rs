@@ -43,6 +43,7 @@ use hoist_asm::ir::{ConstBinding, Dialect, RegFile, Semantic, TexTarget, WriteMa
 use hoist_opt::Outcome;
 use hoist_raster::probe::{self, StageEnv};
 use hoist_raster::raster::{CompiledProgram, geometry_vertices, in_semantic};
+use hoist_raster::texture::TexShape;
 use hoist_raster::{
     ATTRIBS, Caps, DrawState, Filter, Geometry, Mesh, MipFilter, Params, RenderConfig, Sampler,
     StageParams, Texture, Wrap,
@@ -125,6 +126,10 @@ pub struct Report {
     pub max_affine_error: f64,
     /// Largest absolute pixel difference of the rendered check.
     pub max_render_diff: f32,
+    /// The textures every input set supplies, by unit, for the target each unit is
+    /// sampled as ("unit 0 (CUBE): six 8×8 faces of noise, six 16×16 smooth faces").
+    #[serde(default)]
+    pub textures: Vec<String>,
     pub failure: Option<Failure>,
 }
 
@@ -161,7 +166,14 @@ pub fn validate(vp: &Program, fp: &Program, out: &Outcome, cfg: &Config) -> Resu
         opt_fp: compile(&out.fp)?,
     };
     let traceable = !c.source.kernel.has_flow;
-    let mut report = Report::default();
+    let (targets, conflict) = sampled_targets(&c);
+    if let Some(why) = conflict {
+        return Err(why);
+    }
+    let mut report = Report {
+        textures: targets.iter().map(|&(u, t)| texture_line(u, t)).collect(),
+        ..Report::default()
+    };
     for set in input_sets(&c, cfg.seed) {
         report.input_sets += 1;
         let opt_params = mirrored(&set.params, &set.state.gl, out);
@@ -298,13 +310,67 @@ fn random_params(rng: &mut SmallRng, programs: &[&Program]) -> StageParams {
 /// A noise texture and a smooth one for every (unit, target) the programs sample.
 type TextureSets = (BTreeMap<u8, Arc<Texture>>, BTreeMap<u8, Arc<Texture>>);
 
-fn random_textures(rng: &mut SmallRng, c: &Compiled) -> TextureSets {
+/// Edges of the noise textures (exact checks) and of the smooth ones (rendered check).
+const TEXTURE_SIZES: (u32, u32) = (8, 16);
+
+/// Width, height and depth of [`Texture::for_target`]'s texture of edge `size`.
+fn extent(t: TexTarget, size: u32) -> (u32, u32, u32) {
+    match TexShape::of_target(t) {
+        TexShape::D1 => (size, 1, 1),
+        TexShape::D2 | TexShape::Rect => (size, size, 1),
+        TexShape::D3 => (size, size, size),
+        TexShape::Cube => (size, size, 6),
+    }
+}
+
+/// The target each unit is sampled as, by unit; `Some(why)` when a unit is sampled with
+/// targets no one texture fits (its other lookups would read (0, 0, 0, 1), so nothing
+/// could be validated about them).
+fn sampled_targets(c: &Compiled) -> (Vec<(u8, TexTarget)>, Option<String>) {
     let mut units: BTreeMap<u8, TexTarget> = BTreeMap::new();
     for k in [&c.vp, &c.fp, &c.opt_vp, &c.opt_fp] {
         for &(unit, target) in &k.kernel.samplers {
-            units.entry(unit).or_insert(target);
+            let first = *units.entry(unit).or_insert(target);
+            if TexShape::of_target(first) != TexShape::of_target(target) {
+                let why = format!(
+                    "texture unit {unit} is sampled as {} and as {}, and a unit holds one \
+                     texture: the {} lookups would read (0, 0, 0, 1)",
+                    first.arb_name(),
+                    target.arb_name(),
+                    target.arb_name()
+                );
+                return (Vec::new(), Some(why));
+            }
         }
     }
+    (units.into_iter().collect(), None)
+}
+
+/// One unit's supplied textures in words: "unit 0: CUBE six 8×8 faces (noise), CUBE six
+/// 16×16 faces (smooth)".
+fn texture_line(unit: u8, t: TexTarget) -> String {
+    let shape = TexShape::of_target(t);
+    let words = |size| {
+        let (w, h, d) = extent(t, size);
+        shape.describe_extent(w, h, d)
+    };
+    let shadow = if matches!(
+        t,
+        TexTarget::Shadow1D | TexTarget::Shadow2D | TexTarget::ShadowRect
+    ) {
+        format!(" ({})", t.arb_name())
+    } else {
+        String::new()
+    };
+    format!(
+        "unit {unit}{shadow}: {} (noise), {} (smooth)",
+        words(TEXTURE_SIZES.0),
+        words(TEXTURE_SIZES.1)
+    )
+}
+
+fn random_textures(rng: &mut SmallRng, c: &Compiled) -> TextureSets {
+    let (units, _) = sampled_targets(c);
     let (mut noise, mut smooth) = (BTreeMap::new(), BTreeMap::new());
     for (unit, target) in units {
         let sampler = Sampler {
@@ -314,19 +380,20 @@ fn random_textures(rng: &mut SmallRng, c: &Compiled) -> TextureSets {
             wrap: Wrap::Repeat,
             ..Sampler::default()
         };
-        let t = Texture::for_target(target, 8, sampler, &mut |_, _, _| {
+        let t = Texture::for_target(target, TEXTURE_SIZES.0, sampler, &mut |_, _, _| {
             std::array::from_fn(|_| rng.random_range(0.0..1.0f32))
         });
         noise.insert(unit, Arc::new(t));
         let phase: [f32; 4] = std::array::from_fn(|_| rng.random_range(0.0..6.0f32));
         let sampler = Sampler::new(Filter::Linear, Wrap::ClampToEdge);
-        let t = Texture::for_target(target, 16, sampler, &mut |x, y, z| {
+        let t = Texture::for_target(target, TEXTURE_SIZES.1, sampler, &mut |x, y, z| {
             // A smooth function of where the texel is (for cube maps, of its direction, so
             // that it stays smooth across faces).
             let p = if target == TexTarget::Cube {
-                cube_direction(16, x, y, z)
+                cube_direction(TEXTURE_SIZES.1, x, y, z)
             } else {
-                [x as f32 / 16.0, y as f32 / 16.0, z as f32 / 16.0]
+                let n = TEXTURE_SIZES.1 as f32;
+                [x as f32 / n, y as f32 / n, z as f32 / n]
             };
             std::array::from_fn(|i| 0.5 + 0.4 * (phase[i] + 2.0 * p[0] + 1.5 * p[1] + p[2]).sin())
         });
@@ -523,7 +590,8 @@ impl SetRun<'_> {
         opt: &[Varyings],
         transported: &dyn Fn(usize, Semantic, u8) -> Option<(f32, String)>,
     ) -> Result<(), Failure> {
-        let reads = reads_of(&self.out.fp);
+        // As it executes: an ARB fog option's appended code reads the fog coordinate.
+        let reads = reads_of(&self.c.opt_fp.program);
         for (v, (o, p)) in orig.iter().zip(opt).enumerate() {
             for &(sem, mask) in &reads {
                 let (a, b) = (lookup(o, sem), lookup(p, sem));

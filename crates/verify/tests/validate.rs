@@ -126,3 +126,123 @@ fn selects_with_a_possibly_infinite_side_stay() {
         );
     }
 }
+
+/// Generated ARB pairs with a fog option added to the fragment program (the fog
+/// coordinate is whatever the vertex program writes, or the unwritten 0): optimized,
+/// validated with no group rejected, printed, re-parsed and checked again on fresh inputs,
+/// as the soak does. The fog code runs after the program in both pairs, so motion must
+/// keep the fog coordinate and the colour it blends exactly.
+#[test]
+fn generated_pairs_with_fog_options_validate() {
+    use hoist_verify::generate::{Flavor, pair};
+    let mut tally = hoist_verify::soak::Tally::default();
+    let (mut skipped, mut fogged) = (0, 0);
+    for seed in 0..90u64 {
+        let mode = ["linear", "exp", "exp2"][seed as usize % 3];
+        let p = pair(seed, Flavor::Arb);
+        let fp_text = p.fp.replacen(
+            "!!ARBfp1.0\n",
+            &format!("!!ARBfp1.0\nOPTION ARB_fog_{mode};\n"),
+            1,
+        );
+        let parsed = |t: &str| hoist_asm::parse(t, &ParseOptions::default()).into_result();
+        let (Ok(vp), Ok(fp)) = (parsed(&p.vp), parsed(&fp_text)) else {
+            // Over the target's limits once the option takes its share.
+            skipped += 1;
+            continue;
+        };
+        fogged += u32::from(vp.insts.iter().any(|i| {
+            i.dst
+                .as_ref()
+                .is_some_and(|d| d.reg == hoist_asm::Reg::new(hoist_asm::ir::RegFile::RastOut, 1))
+        }));
+        let (opts, cfg, fresh) = hoist_verify::soak::settings(seed, &vp, &fp);
+        tally.pairs += 1;
+        hoist_verify::soak::check(&p.label, &vp, &fp, &opts, (&cfg, &fresh), &mut tally);
+    }
+    println!(
+        "{} ({skipped} over their limits with the option, {fogged} with a written fog coordinate)",
+        tally.summary("fog pairs")
+    );
+    assert!(
+        tally.pairs >= 60 && tally.improved > 10,
+        "{}",
+        tally.summary("fog")
+    );
+    assert!(fogged >= 10, "{fogged}");
+    assert!(tally.problems.is_empty(), "{}", tally.details());
+}
+
+/// The fog coordinate is an interpolant the fog code reads: an optimized vertex program
+/// that changes it is caught per vertex, though the fragment program never names it.
+#[test]
+fn a_changed_fog_coordinate_is_caught_per_vertex() {
+    let vp = parse(
+        "!!ARBvp1.0\nPARAM k = program.env[0];\nMOV result.position, vertex.position;\n\
+         MOV result.texcoord[0], vertex.texcoord[0];\nMAD result.fogcoord.x, vertex.texcoord[0].x, k.x, k.y;\nEND\n",
+    );
+    let fp = parse(
+        "!!ARBfp1.0\nOPTION ARB_fog_exp2;\nPARAM c = {0.5, 2, -1, 3};\nTEMP a;\n\
+         MUL a, fragment.texcoord[0], c;\nMAD a, a, c.wzyx, c.y;\nADD a, a, c.zzxx;\n\
+         MOV result.color, a;\nEND\n",
+    );
+    let v = hoist_verify::optimize(&vp, &fp, &Options::default(), Some(&Config::default()))
+        .expect("optimizes");
+    assert_eq!(v.status, Status::Validated);
+    assert!(v.outcome.after.fp_slots.total() < v.outcome.before.fp_slots.total());
+    let mut out = v.outcome;
+    let fog = hoist_asm::Reg::new(hoist_asm::ir::RegFile::RastOut, 1);
+    let at = out
+        .vp
+        .insts
+        .iter()
+        .position(|i| i.dst.as_ref().is_some_and(|d| d.reg == fog))
+        .expect("the fog coordinate is still written");
+    out.vp.insts[at].src[0].negate ^= true;
+    let r = hoist_verify::validate::validate(&vp, &fp, &out, &Config::default()).unwrap();
+    let f = r.failure.expect("caught");
+    assert_eq!(f.check, Check::Vertex, "{f}");
+    assert!(f.detail.contains("Fog"), "{f}");
+}
+
+/// Validation describes the textures it supplies, by the target each unit is sampled as,
+/// and refuses to call a pair validated when a unit is sampled as two shapes.
+#[test]
+fn input_sets_supply_every_target_its_shape() {
+    let vp = parse(
+        "!!ARBvp1.0\nMOV result.position, vertex.position;\nMOV result.texcoord[0], vertex.texcoord[0];\nEND\n",
+    );
+    let fp = parse(
+        "!!ARBfp1.0\nTEMP a, b;\nMAD a, fragment.texcoord[0], 2, -1;\nTEX b, a, texture[0], CUBE;\n\
+         TEX a, fragment.texcoord[0], texture[1], 3D;\nTEX a.x, a, texture[2], RECT;\n\
+         ADD result.color, a, b;\nEND\n",
+    );
+    let v = hoist_verify::optimize(&vp, &fp, &Options::default(), Some(&Config::default()))
+        .expect("optimizes");
+    assert_eq!(v.status, Status::Validated);
+    let r = v.report.expect("report");
+    assert_eq!(
+        r.textures,
+        [
+            "unit 0: CUBE six 8×8 faces (noise), CUBE six 16×16 faces (smooth)",
+            "unit 1: 3D 8×8×8 (noise), 3D 16×16×16 (smooth)",
+            "unit 2: RECT 8×8 (noise), RECT 16×16 (smooth)",
+        ]
+    );
+    // A hand-made outcome whose fragment program samples unit 0 as 2D too.
+    let mut out = v.outcome.clone();
+    let at = out
+        .fp
+        .insts
+        .iter()
+        .position(|i| i.tex.is_some_and(|t| t.unit == 0))
+        .unwrap();
+    let mut second = out.fp.insts[at].clone();
+    second.tex.as_mut().unwrap().target = hoist_asm::ir::TexTarget::T2D;
+    out.fp.insts.insert(at + 1, second);
+    let e = hoist_verify::validate::validate(&vp, &fp, &out, &Config::default()).unwrap_err();
+    assert!(
+        e.contains("texture unit 0 is sampled as CUBE and as 2D"),
+        "{e}"
+    );
+}

@@ -174,9 +174,23 @@ fn texture_unit(p: &InputsProps, u: u8, errors: &Errors, readers: &Readers) -> H
     } else {
         spec.pattern.name()
     };
+    let used = p
+        .analysis
+        .as_ref()
+        .and_then(|a| render::unit_texture(a, &p.inputs, p.scene.as_deref(), u));
+    let legend = match &used {
+        Some(t) => format!("texture unit {u} · {}", t.target.arb_name()),
+        None => format!("texture unit {u}"),
+    };
     html! {
-        <fieldset class="unit">
-            <legend>{ format!("texture unit {u}") }</legend>
+        <fieldset class="unit" data-unit={u.to_string()}>
+            <legend>{ legend }</legend>
+            if let Some(t) = &used {
+                <span class="unit-shape">{ t.shape.clone() }</span>
+                if let Some(f) = &t.flag {
+                    <span class="unit-flag" role="alert">{ f.clone() }</span>
+                }
+            }
             <label>{ "source " }
                 <select onchange={on_pattern} aria-label={format!("Texture {u} source")}>
                     if scene_binds {

@@ -244,6 +244,13 @@ pub enum ArbError {
         used: u32,
         max: u32,
     },
+    RelativeArrayDuplicate {
+        binding: String,
+        array: String,
+        /// The other relatively addressed array that binds it (`None`: the same one).
+        other: Option<String>,
+        first: Span,
+    },
 }
 
 impl ArbError {
@@ -355,6 +362,7 @@ impl ArbError {
             TexTargetConflict { .. } => "E1304",
             TexIndirections { .. } => "W1305",
             TooManyAttributes { .. } => "E1306",
+            RelativeArrayDuplicate { .. } => "E1307",
         }
     }
 
@@ -384,6 +392,7 @@ impl ArbError {
             TexTargetConflict { first_span, .. } => {
                 d = d.with_related(*first_span, "first target here")
             }
+            RelativeArrayDuplicate { first, .. } => d = d.with_related(*first, "first bound here"),
             _ => {}
         }
         d
@@ -754,6 +763,23 @@ impl ArbError {
                 "too many dependent texture reads".into(),
                 Some("each texture read whose coordinate was computed in the current phase starts a new phase; \
                       compute coordinates in the vertex program to save phases".into()),
+            ),
+            RelativeArrayDuplicate { binding, array, other, .. } => (
+                match other {
+                    None => format!(
+                        "`{binding}` is bound twice in `{array}`, which is addressed relatively"
+                    ),
+                    Some(o) => format!(
+                        "`{binding}` is bound in `{array}` and in `{o}`, both addressed relatively"
+                    ),
+                },
+                "bound again".into(),
+                Some(
+                    "each element of a parameter array read with `[A0.x + n]` must have its own \
+                     binding (ARB_vertex_program; Mesa also refuses one binding in two such arrays); \
+                     read a repeated value through a second name instead"
+                        .into(),
+                ),
             ),
             TooManyAttributes { used, max } => (
                 format!("program uses {used} attributes, the limit is {max}"),

@@ -9,7 +9,7 @@
 
 use super::bindings::stage_name;
 use super::error::{ArbError, Spanned};
-use super::resolve::{is_shadow, option_group, option_name, option_stage};
+use super::resolve::{SlotKey, is_shadow, option_group, option_name, option_stage, slot_key};
 use crate::diag::Diagnostic;
 use crate::ir::*;
 use crate::ops::{Class, Op};
@@ -57,7 +57,67 @@ pub fn check_rules(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
         texture_target(p, inst, &mut targets, &mut out);
     }
     program_limits(p, limits, &mut out);
+    relative_arrays(p, &mut out);
     out.iter().map(Spanned::to_diagnostic).collect()
+}
+
+/// ARB_vertex_program: the elements of a parameter array addressed relatively are
+/// distinct bindings (literals excepted). Mesa lays every relatively addressed array out in
+/// one list where each program parameter or state vector may appear once, so it also
+/// refuses one binding in two such arrays; so does Hoist.
+fn relative_arrays(p: &Program, out: &mut Vec<Spanned>) {
+    let mut arrays: Vec<(u16, u16)> = Vec::new();
+    for s in p.insts.iter().flat_map(|i| &i.src) {
+        if let Some(rel) = &s.rel
+            && s.reg.file == RegFile::Const
+            && !arrays.contains(&(rel.lo, rel.hi))
+        {
+            arrays.push((rel.lo, rel.hi));
+        }
+    }
+    let name = |lo: u16| {
+        p.symbols
+            .iter()
+            .find(|s| matches!(s.kind, SymKind::Param { base, array: true, .. } if base == lo))
+            .map_or_else(
+                || format!("the array at parameter {lo}"),
+                |s| s.name.clone(),
+            )
+    };
+    let mut seen: HashMap<SlotKey, (usize, u16)> = HashMap::new();
+    for &(lo, hi) in &arrays {
+        for slot in lo..hi {
+            let Some(c) = p.consts.get(usize::from(slot)) else {
+                continue;
+            };
+            if matches!(c.binding, ConstBinding::Literal(_)) {
+                continue;
+            }
+            match seen.get(&slot_key(&c.binding)) {
+                Some(&(first, first_lo)) => {
+                    let e = ArbError::RelativeArrayDuplicate {
+                        binding: binding_text(&c.binding),
+                        array: name(first_lo),
+                        other: (first_lo != lo).then(|| name(lo)),
+                        first: p.consts[first].span,
+                    };
+                    out.push(e.at(c.span));
+                }
+                None => {
+                    seen.insert(slot_key(&c.binding), (usize::from(slot), lo));
+                }
+            }
+        }
+    }
+}
+
+fn binding_text(b: &ConstBinding) -> String {
+    match b {
+        ConstBinding::Env(n) => format!("program.env[{n}]"),
+        ConstBinding::Local(n) => format!("program.local[{n}]"),
+        ConstBinding::State(s) => super::bindings::state_text(*s),
+        ConstBinding::Literal(l) => format!("{:?}", l.value),
+    }
 }
 
 /// Options of the wrong stage, and two options of one group (fog modes, precision hints).

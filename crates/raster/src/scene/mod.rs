@@ -79,6 +79,15 @@ pub struct TexOptions {
     pub mipmap: bool,
 }
 
+/// One `fog` command.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FogSetting {
+    Color([f32; 4]),
+    Density(f32),
+    Start(f32),
+    End(f32),
+}
+
 /// A `[test]` command.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -145,6 +154,9 @@ pub enum Command {
     /// `use program [NAME]`.
     Use(String),
     Tolerance(f32),
+    /// `fog color r g b a`, `fog density d`, `fog start s`, `fog end e`: GL's fog state,
+    /// what `state.fog.*` read and the ARB fog options apply.
+    Fog(FogSetting),
     /// `compare A B [T]`: a probe that passes when two targets agree within T (default 0:
     /// bit-identical; NaN equals NaN).
     Compare(String, String, f32, String),

@@ -1,6 +1,8 @@
 //! Reading a scene: sections, programs and `[test]` commands, with line numbers.
 
-use super::{Command, ParamKind, Scene, SceneProgram, TexOptions, TexSource, WINDOW_SIZE, serr};
+use super::{
+    Command, FogSetting, ParamKind, Scene, SceneProgram, TexOptions, TexSource, WINDOW_SIZE, serr,
+};
 use crate::pattern::{self, Pattern};
 use crate::texture::{
     CompareFunc, DepthMode, Filter, MipFilter, Sampler, TexFormat, TexShape, Wrap,
@@ -122,6 +124,15 @@ fn parse_tex_options(words: &[&str], line: u32) -> Result<TexOptions, RenderErro
                     .ok_or_else(|| serr(line, format!("unknown depth texture mode `{val}`")))?;
                 i += 2;
             }
+            "shape" => {
+                o.shape = TexShape::from_name(val).ok_or_else(|| {
+                    serr(
+                        line,
+                        format!("unknown texture shape `{val}` (1d, 2d, 3d, cube or rect)"),
+                    )
+                })?;
+                i += 2;
+            }
             _ => return Err(serr(line, format!("unknown texture option `{key}`"))),
         }
     }
@@ -240,8 +251,10 @@ impl<'a> CommandLine<'a> {
                     "pattern" => {
                         let (p, sz) = pattern::parse_spec(what).map_err(|e| serr(self.line, e))?;
                         let (w, h) = sz.unwrap_or((256, 256));
+                        let (tw, th, td) = opts.shape.extent(w, h);
                         self.caps
                             .check_texture(w, h, 1)
+                            .and_then(|_| self.caps.check_texture(tw, th, td))
                             .map_err(|e| serr(self.line, e.to_string()))?;
                         TexSource::Pattern(p, w, h)
                     }
@@ -465,6 +478,27 @@ fn parse_command(l: &str, line: u32, caps: &Caps) -> Result<Command, RenderError
                 None => 0.0,
             };
             Command::Compare(a.to_string(), words[2].to_string(), tol, l.to_string())
+        }
+        ("fog", what) => {
+            let rest = c.rest_after(2);
+            Command::Fog(match what {
+                "color" => FogSetting::Color(vec4(&floats_n(rest, 4, line, "fog color")?)),
+                "density" => {
+                    let d = floats_n(rest, 1, line, "fog density")?[0];
+                    if !(d >= 0.0) {
+                        return Err(serr(line, "fog density must not be negative"));
+                    }
+                    FogSetting::Density(d)
+                }
+                "start" => FogSetting::Start(floats_n(rest, 1, line, "fog start")?[0]),
+                "end" => FogSetting::End(floats_n(rest, 1, line, "fog end")?[0]),
+                _ => {
+                    return Err(serr(
+                        line,
+                        format!("unknown fog setting `{what}` (color, density, start or end)"),
+                    ));
+                }
+            })
         }
         ("tolerance", _) => {
             let v = floats_n(c.rest_after(1), 1, line, "tolerance")?;

@@ -2,8 +2,8 @@
 //! time, and the probes.
 
 use super::{
-    Command, CompiledPair, ParamKind, Scene, SceneProgram, TOLERANCE_FLOAT, TOLERANCE_RGBA8,
-    TexOptions, TexSource, serr,
+    Command, CompiledPair, FogSetting, ParamKind, Scene, SceneProgram, TOLERANCE_FLOAT,
+    TOLERANCE_RGBA8, TexOptions, TexSource, serr,
 };
 use crate::image::{Image, decode_png};
 use crate::job::Progress;
@@ -243,10 +243,11 @@ impl SceneJob {
                 }
             }
         };
+        let (w, h, d) = o.shape.extent(img.width, img.height);
         caps.check_texture(img.width, img.height, 1)
+            .and_then(|_| caps.check_texture(w, h, d))
             .map_err(|e| serr(line, e.to_string()))?;
-        let mut t = Texture::new_2d(img.width, img.height, img.pixels, o.format, o.sampler);
-        t.shape = o.shape;
+        let mut t = Texture::from_image(&img, o.shape, o.format, o.sampler);
         if o.mipmap && o.shape != TexShape::Rect {
             t.generate_mipmaps();
         }
@@ -431,6 +432,15 @@ impl SceneJob {
                 self.program = name.clone();
             }
             Command::Tolerance(t) => self.tolerance = Some(*t),
+            Command::Fog(f) => {
+                let gl = &mut self.state.gl;
+                match *f {
+                    FogSetting::Color(c) => gl.fog_color = c,
+                    FogSetting::Density(d) => gl.fog_density = d,
+                    FogSetting::Start(v) => gl.fog_start = v,
+                    FogSetting::End(v) => gl.fog_end = v,
+                }
+            }
             Command::Compare(a, b, tol, text) => {
                 let r = self.compare_targets(line, a, b, *tol, text)?;
                 self.result.probes.push(r);

@@ -25,11 +25,21 @@ pub(super) fn uniform(g: &mut Gen, binding: String, params: &mut Vec<String>) ->
     }
     g.const_slots += 1;
     let info = Info::new(HOST, 0.0, Class::Uniform);
-    let text = match g.const_style {
-        ConstStyle::Table => {
-            g.table.push(Some(binding));
-            format!("c[{}]", g.table.len() - 1)
-        }
+    // Each binding once in `c`, and none of the rows of the vertex program's `mvp[4]`
+    // array: both may be addressed relatively, and relatively addressed arrays bind each
+    // parameter once (ARB_vertex_program, Mesa; E1307).
+    let style = match g.const_style {
+        ConstStyle::Table if binding.starts_with("state.matrix.mvp.row[") => ConstStyle::Inline,
+        s => s,
+    };
+    let text = match style {
+        ConstStyle::Table => match g.table.iter().position(|e| e.as_ref() == Some(&binding)) {
+            Some(i) => format!("c[{i}]"),
+            None => {
+                g.table.push(Some(binding));
+                format!("c[{}]", g.table.len() - 1)
+            }
+        },
         ConstStyle::Named => {
             let name = format!("u{}", params.len());
             params.push(format!("PARAM {name} = {binding};"));
