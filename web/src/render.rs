@@ -8,7 +8,7 @@
 
 use crate::analysis::{Analysis, Trust};
 use crate::doc::{Doc, Inputs, ParamKey, Pattern, TexSpec, ViewMap};
-use hoist_asm::ir::TexTarget;
+use hoist_asm::ir::{TexTarget, unit_name};
 use hoist_asm::{Program, Stage};
 use hoist_raster::image::{Image, ToRgba8, Verdict};
 use hoist_raster::job::Progress;
@@ -116,7 +116,8 @@ pub fn unsupplied(sc: &Scene, targets: &[(u8, TexTarget)]) -> Vec<String> {
             Some(s) => format!("it holds a {} texture", s.name().to_ascii_uppercase()),
         };
         out.push(format!(
-            "texture unit {u} is sampled as {} but {why}: it reads (0, 0, 0, 1)",
+            "texture {} is sampled as {} but {why}: it reads (0, 0, 0, 1)",
+            unit_name(u),
             t.arb_name()
         ));
     }
@@ -1347,5 +1348,53 @@ mod tests {
         let r = rendered(&d);
         assert!(r.unsupplied.is_empty());
         assert!(!crate::guidance::is_constant(r.images()[0].unwrap()));
+    }
+
+    /// D3D9's vertex samplers are units of their own (16 + #): a vs_3_0 `s0` sampled as 2D
+    /// and a ps_3_0 `s0` sampled as CUBE each get a texture of their shape, the Inputs
+    /// panel names the vertex one, nothing is flagged, and a document keeps its settings.
+    #[test]
+    fn d3d9_vertex_samplers_get_their_own_textures() {
+        let vp = "vs_3_0\ndcl_position v0\ndcl_texcoord v1\ndcl_position o0\ndcl_texcoord o1\n\
+                  dcl_color o2\ndcl_2d s0\nmov r0, v1\nmov r0.w, c0.x\ntexldl r1, r0, s0\n\
+                  mov o0, v0\nmov o1, v1\nmov o2, r1\n";
+        let fp = "ps_3_0\ndcl_texcoord v0\ndcl_color v1\ndcl_cube s0\ndef c0, 2, -1, 0.4, 0\n\
+                  mad r0, v0, c0.x, c0.y\nmov r0.z, c0.z\ntexld r1, r0, s0\nadd oC0, r1, v1\n";
+        let mut d = doc(vp, fp);
+        (d.inputs.width, d.inputs.height) = (16, 16);
+        let a = parse(&d);
+        assert_eq!(a.targets, [(0, TexTarget::Cube), (16, TexTarget::T2D)]);
+        let t = unit_texture(&a, &d.inputs, None, 16).unwrap();
+        assert_eq!((t.shape.as_str(), t.flag), ("2D 256×256", None));
+        let sc = base_scene(&d, &a.targets, &Images::new()).unwrap();
+        let shapes: Vec<(u8, TexShape)> = sc
+            .commands
+            .iter()
+            .filter_map(|(_, c)| match c {
+                Command::Texture(u, _, o) => Some((*u, o.shape)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(shapes, [(0, TexShape::Cube), (16, TexShape::D2)]);
+        assert!(unsupplied(&sc, &a.targets).is_empty());
+        let r = rendered(&d);
+        assert!(r.unsupplied.is_empty(), "{:?}", r.unsupplied);
+        assert_ne!(r.weak, Some(crate::guidance::Weak::Unsupplied));
+        // A unit without its texture is named as the vertex sampler it is.
+        let bare = Scene::default();
+        let flags = unsupplied(&bare, &[(16, TexTarget::T2D)]);
+        assert_eq!(
+            flags,
+            [
+                "texture vertex sampler s0 (unit 16) is sampled as 2D but it has no texture: \
+              it reads (0, 0, 0, 1)"
+            ]
+        );
+        // The document keeps a vertex sampler's settings.
+        let mut spec = TexSpec::new(17);
+        spec.size = 32;
+        d.inputs.set_texture(spec);
+        let d = d.sanitize().unwrap();
+        assert_eq!(d.inputs.texture(17).size, 32);
     }
 }

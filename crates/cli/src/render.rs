@@ -3,6 +3,7 @@
 //! so one command line runs on both and the images compare directly.
 
 use crate::util;
+use hoist_asm::ir::{parse_unit, unit_name};
 use hoist_raster::image::{self, ToRgba8};
 use hoist_raster::job::RenderJob;
 use hoist_raster::pattern;
@@ -38,7 +39,7 @@ pub struct Args {
     size: (u32, u32),
     #[arg(long, value_parser = util::parse_target, help = util::TARGET_HELP)]
     target: Option<hoist_asm::ArbTarget>,
-    /// Texture for a unit: UNIT SPEC (repeatable)
+    /// Texture for a unit: UNIT SPEC (repeatable; UNIT vsN is D3D9's vertex sampler N)
     #[arg(long, num_args = 2, value_names = ["UNIT", "SPEC"], action = clap::ArgAction::Append)]
     texture: Vec<String>,
     /// Upload a unit's image as another target, texel for texel as arbref does:
@@ -244,11 +245,12 @@ fn texture_from_spec(
 fn texture_targets(v: &[String]) -> Result<BTreeMap<u8, TexShape>, String> {
     v.chunks(2)
         .map(|c| {
-            let unit: u8 = c[0]
-                .parse()
-                .ok()
-                .filter(|u| *u < 32)
-                .ok_or_else(|| format!("--texture-target: `{}` is not a unit (0..31)", c[0]))?;
+            let unit = parse_unit(&c[0]).ok_or_else(|| {
+                format!(
+                    "--texture-target: `{}` is not a unit (0..31, vs0..vs15)",
+                    c[0]
+                )
+            })?;
             let t = c.get(1).map_or("", |s| s.as_str());
             let shape = TexShape::from_name(t).ok_or_else(|| {
                 format!("--texture-target: `{t}` is not a target (1d, 2d, 3d, cube or rect)")
@@ -294,11 +296,8 @@ fn build(
     let sampler = Sampler::new(filter, wrap);
     let shapes = texture_targets(&args.texture_target)?;
     for c in args.texture.chunks(2) {
-        let unit: u8 = c[0]
-            .parse()
-            .ok()
-            .filter(|u| *u < 32)
-            .ok_or_else(|| format!("--texture: `{}` is not a unit (0..31)", c[0]))?;
+        let unit = parse_unit(&c[0])
+            .ok_or_else(|| format!("--texture: `{}` is not a unit (0..31, vs0..vs15)", c[0]))?;
         let spec = c.get(1).map_or("", |s| s.as_str());
         let shape = shapes.get(&unit).copied().unwrap_or_default();
         let sampler = match shape {
@@ -308,7 +307,8 @@ fn build(
         let t = texture_from_spec(spec, args.tex_size, shape, sampler, &cfg.caps)?;
         if !args.quiet {
             println!(
-                "texture unit {unit}: {spec} ({}x{} RGBA32F, {}, {})",
+                "texture {}: {spec} ({}x{} RGBA32F, {}, {})",
+                unit_name(unit),
                 t.levels[0].width,
                 t.levels[0].height,
                 args.filter,

@@ -12,7 +12,7 @@
 //! compiled), and what depth textures and compare mode return (the rules of
 //! `hoist_asm::semantics`), checked against values computed here from the texels.
 
-use hoist_asm::ir::TexTarget;
+use hoist_asm::ir::{TexTarget, sampler_unit};
 use hoist_asm::{ParseOptions, Program, Stage};
 use hoist_raster::compile::{LANES, compile};
 use hoist_raster::exec::{ExecEnv, Machine};
@@ -348,7 +348,17 @@ fn run_cells(
             let texs: Vec<Texture> = (0..4)
                 .map(|u| texture(target, c, (ci * 4 + u) as u64 + 7))
                 .collect();
-            let refs: Vec<Option<&Texture>> = texs.iter().map(Some).collect();
+            // s0..s3 are units 0..3 in a pixel program, 16..19 in a vertex program.
+            let mut refs: Vec<Option<&Texture>> = vec![None; 32];
+            for (u, t) in texs.iter().enumerate() {
+                refs[usize::from(sampler_unit(p.stage(), u as u8))] = Some(t);
+            }
+            let bare = p
+                .insts
+                .iter()
+                .filter_map(|i| i.tex)
+                .find(|t| refs[t.unit as usize].is_none());
+            assert!(bare.is_none(), "{op} {target:?}: no texture at {bare:?}");
             if let Some(d) = compare_kernel(&p, &refs, ci as u64) {
                 problems.push(format!("{op} {target:?} {c:?}: {d}\n{text}"));
             }

@@ -39,7 +39,7 @@
 //! [`Outcome`] it returns.
 
 use hoist_asm::Program;
-use hoist_asm::ir::{ConstBinding, Dialect, RegFile, Semantic, TexTarget, WriteMask};
+use hoist_asm::ir::{ConstBinding, Dialect, RegFile, Semantic, TexTarget, WriteMask, unit_name};
 use hoist_opt::Outcome;
 use hoist_raster::probe::{self, StageEnv};
 use hoist_raster::raster::{CompiledProgram, geometry_vertices, in_semantic};
@@ -333,8 +333,9 @@ fn sampled_targets(c: &Compiled) -> (Vec<(u8, TexTarget)>, Option<String>) {
             let first = *units.entry(unit).or_insert(target);
             if TexShape::of_target(first) != TexShape::of_target(target) {
                 let why = format!(
-                    "texture unit {unit} is sampled as {} and as {}, and a unit holds one \
+                    "texture {} is sampled as {} and as {}, and a unit holds one \
                      texture: the {} lookups would read (0, 0, 0, 1)",
+                    unit_name(unit),
                     first.arb_name(),
                     target.arb_name(),
                     target.arb_name()
@@ -363,7 +364,8 @@ fn texture_line(unit: u8, t: TexTarget) -> String {
         String::new()
     };
     format!(
-        "unit {unit}{shadow}: {} (noise), {} (smooth)",
+        "{}{shadow}: {} (noise), {} (smooth)",
+        unit_name(unit),
         words(TEXTURE_SIZES.0),
         words(TEXTURE_SIZES.1)
     )

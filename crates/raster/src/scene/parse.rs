@@ -8,6 +8,7 @@ use crate::texture::{
     CompareFunc, DepthMode, Filter, MipFilter, Sampler, TexFormat, TexShape, Wrap,
 };
 use crate::{Caps, Geometry, RenderError, TargetFormat};
+use hoist_asm::ir::parse_unit;
 use hoist_asm::{ParseOptions, Stage};
 
 /// Parses floats the way piglit and arbref do: `(`, `)`, `,`, `;` and blanks separate
@@ -202,10 +203,10 @@ impl<'a> CommandLine<'a> {
     /// `texture rgbw|miptree|pattern|image|target UNIT ...`.
     fn texture(&self, kind: &str) -> Result<Command, RenderError> {
         let unit_s = self.words.get(2).copied().unwrap_or("");
-        let unit: u8 = unit_s.parse().ok().filter(|u| *u < 32).ok_or_else(|| {
+        let unit = parse_unit(unit_s).ok_or_else(|| {
             serr(
                 self.line,
-                format!("`{unit_s}` is not a texture unit (0..31)"),
+                format!("`{unit_s}` is not a texture unit (0..31, or vs0..vs15)"),
             )
         })?;
         Ok(match kind {
