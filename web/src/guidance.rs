@@ -329,8 +329,8 @@ fn eval64(fp: &Program, consts: &[[f32; 4]], inputs: &Inputs64) -> Option<[f64; 
             Op::Sub => each(&|c| src[0][c] - src[1][c]),
             Op::Mul => each(&|c| src[0][c] * src[1][c]),
             Op::Mad => each(&|c| src[0][c] * src[1][c] + src[2][c]),
-            Op::Min => each(&|c| src[0][c].min(src[1][c])),
-            Op::Max => each(&|c| src[0][c].max(src[1][c])),
+            Op::Min => each(&|c| min64(src[0][c], src[1][c])),
+            Op::Max => each(&|c| max64(src[0][c], src[1][c])),
             Op::Flr => src[0].map(f64::floor),
             Op::Frc => src[0].map(|v| v - v.floor()),
             Op::Lrp => each(&|c| src[0][c] * (src[1][c] - src[2][c]) + src[2][c]),
@@ -359,11 +359,25 @@ fn eval64(fp: &Program, consts: &[[f32; 4]], inputs: &Inputs64) -> Option<[f64; 
         let slot = regs.entry((d.reg.file, d.reg.index)).or_insert([0.0; 4]);
         for (c, v) in r.iter().enumerate() {
             if d.mask.0 & (1 << c) != 0 {
-                slot[c] = if inst.sat { v.clamp(0.0, 1.0) } else { *v };
+                slot[c] = if inst.sat { sat64(*v) } else { *v };
             }
         }
     }
     regs.get(&(RegFile::ColorOut, 0)).copied()
+}
+
+/// `hoist_asm::semantics::max`, `min` and `sat` in double precision: the first operand on
+/// a tie, the other when the first is NaN; `_SAT` of NaN or −0 is +0.
+fn max64(a: f64, b: f64) -> f64 {
+    if b > a || a.is_nan() { b } else { a }
+}
+
+fn min64(a: f64, b: f64) -> f64 {
+    if b < a || a.is_nan() { b } else { a }
+}
+
+fn sat64(x: f64) -> f64 {
+    if x > 0.0 { x.min(1.0) } else { 0.0 }
 }
 
 /// One unit in the last place of a single-precision number of magnitude `m`.
@@ -607,6 +621,27 @@ mod tests {
             ),
             Step::Found(2)
         );
+    }
+
+    /// The double-precision reference computes MIN, MAX and `_SAT` as the executors do.
+    #[test]
+    fn reference_min_max_and_sat_follow_the_semantics() {
+        let specials = [0.0f32, -0.0, 1.0, -1.0, 2.0, f32::INFINITY, f32::NAN];
+        for a in specials {
+            for b in specials {
+                let pairs = [
+                    (max64(a.into(), b.into()), hoist_asm::semantics::max(a, b)),
+                    (min64(a.into(), b.into()), hoist_asm::semantics::min(a, b)),
+                ];
+                for (got, want) in pairs {
+                    let same =
+                        (got as f32).to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
+                    assert!(same, "{a:?} {b:?}: {got:?} against {want:?}");
+                }
+            }
+            let want = hoist_asm::semantics::sat(a);
+            assert_eq!((sat64(a.into()) as f32).to_bits(), want.to_bits(), "{a:?}");
+        }
     }
 
     #[test]
