@@ -54,8 +54,8 @@ pub fn caps() -> Caps {
 
 /// The texture command of a unit's settings, for a unit sampled as `target`: the image
 /// made a texture of the target's shape as `hoist render --texture-target` and arbref make
-/// it (a cube map of six faces, a 3D texture of four slices, ...), in the format the
-/// target gets (`texture::format_for_target`: where a shadow target's depth format goes).
+/// it (a cube map of six faces, a 3D texture of four slices, ...), stored as the target
+/// gets it (`texture::format_for_target`: a shadow target's depth texture with compare).
 pub fn texture_command(spec: &TexSpec, target: TexTarget, images: &Images) -> Command {
     let src = match (spec.pattern, images.get(&spec.unit)) {
         (Pattern::Image, Some(_)) => TexSource::Image(image_name(spec.unit)),
@@ -85,12 +85,13 @@ pub fn texture_command(spec: &TexSpec, target: TexTarget, images: &Images) -> Co
     } else {
         TexFormat::Rgba32F
     };
+    let storage = texture::format_for_target(target, format);
     Command::Texture(
         spec.unit,
         src,
         TexOptions {
-            sampler: Sampler::new(filter, wrap),
-            format: texture::format_for_target(target, format),
+            sampler: storage.sampler(Sampler::new(filter, wrap)),
+            format: storage.format,
             shape,
             mipmap: false,
         },

@@ -55,6 +55,11 @@
 //! - **`DEPTH_TEXTURE_MODE`** (GL 2.1 table 3.20; `ARB_depth_texture`, `ARB_shadow`):
 //!   `LUMINANCE` (the default) gives (v, v, v, 1), `INTENSITY` (v, v, v, v), `ALPHA`
 //!   (0, 0, 0, v); `RED` (GL 3.0's core rule) (v, 0, 0, 1).
+//! - **What Hoist supplies** (the page, `hoist render`'s patterns, validation's input
+//!   sets; `hoist_raster::texture::format_for_target`): a unit sampled through a shadow
+//!   target gets a depth texture of its image's red channel with compare mode on, LEQUAL
+//!   (GL's default `TEXTURE_COMPARE_FUNC`), `LUMINANCE`, so its lookups return 0 or 1 (a
+//!   filtered blend of them with linear filtering). Scenes say what they bind.
 
 use crate::profile::Dialect;
 

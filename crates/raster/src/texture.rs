@@ -169,14 +169,67 @@ impl TexShape {
 /// Slices of the 3D texture made of an image (arbref's `--texture-target 3d`).
 pub const SLICES_3D: u32 = 4;
 
-/// The storage format of a texture supplied for a unit sampled as `target`, given the
-/// format asked for. This is the one place where a shadow target would get a depth
-/// texture: every target is a colour texture today, sampled by a shadow target as
-/// `hoist_asm::semantics` says (a depth format with compare mode is switched on here).
-pub fn format_for_target(target: TexTarget, asked: TexFormat) -> TexFormat {
+/// How a texture Hoist supplies for a unit is stored and compared: what
+/// [`format_for_target`] chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Storage {
+    pub format: TexFormat,
+    /// `TEXTURE_COMPARE_MODE`/`FUNC` of a depth texture (`None`: compare off).
+    pub compare: Option<CompareFunc>,
+}
+
+impl Storage {
+    /// `sampler` with this storage's compare mode (and GL's default `DEPTH_TEXTURE_MODE`).
+    pub fn sampler(self, sampler: Sampler) -> Sampler {
+        Sampler {
+            compare: self.compare,
+            ..sampler
+        }
+    }
+
+    /// `t` stored this way: a depth texture of its red channel, or `t` as it is.
+    pub fn apply(self, t: Texture) -> Texture {
+        match self.format {
+            TexFormat::Depth => {
+                let mode = t.sampler.depth_mode;
+                t.into_depth(self.compare, mode)
+            }
+            _ => t,
+        }
+    }
+
+    /// In words, for people, when it is a depth texture: "depth, compare LEQUAL".
+    pub fn describe(self) -> Option<String> {
+        (self.format == TexFormat::Depth).then(|| match self.compare {
+            Some(f) => format!("depth, compare {}", f.name().to_ascii_uppercase()),
+            None => "depth, compare off".to_string(),
+        })
+    }
+}
+
+/// The compare function of the depth textures Hoist supplies for shadow targets: LEQUAL,
+/// the usual shadow-map test (lit where the fragment's depth r is at most the stored
+/// depth; GL's own default `TEXTURE_COMPARE_FUNC`).
+pub const SUPPLIED_COMPARE: CompareFunc = CompareFunc::Lequal;
+
+/// How a texture Hoist supplies (the page, `hoist render`'s patterns, validation's input
+/// sets) for a unit sampled as `target` is stored, given the colour format asked for. The
+/// one place where shadow targets get depth: a unit sampled through `SHADOW1D`,
+/// `SHADOW2D` or `SHADOWRECT` gets a depth texture of the image's red channel (clamped to
+/// [0, 1]) with compare mode on, [`SUPPLIED_COMPARE`], `DEPTH_TEXTURE_MODE` LUMINANCE, so
+/// a shadow lookup returns real 0/1 results (`hoist_asm::semantics`, "Shadow fetches and
+/// depth textures"); every other target gets `asked`. A scene's explicit `format` and
+/// `compare` options, and `hoist render --texture-format`, override this.
+pub fn format_for_target(target: TexTarget, asked: TexFormat) -> Storage {
     match target {
-        TexTarget::Shadow1D | TexTarget::Shadow2D | TexTarget::ShadowRect => asked,
-        _ => asked,
+        TexTarget::Shadow1D | TexTarget::Shadow2D | TexTarget::ShadowRect => Storage {
+            format: TexFormat::Depth,
+            compare: Some(SUPPLIED_COMPARE),
+        },
+        _ => Storage {
+            format: asked,
+            compare: None,
+        },
     }
 }
 

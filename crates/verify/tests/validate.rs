@@ -275,3 +275,38 @@ fn d3d9_vertex_samplers_are_supplied_their_own_textures() {
         ]
     );
 }
+
+/// Validation supplies a unit sampled through a shadow target as a depth texture with
+/// compare LEQUAL (`texture::format_for_target`), and says so: an optimized program whose
+/// SHADOW2D lookup became a 2D one is caught (on the colour textures supplied before, a
+/// shadow lookup was an ordinary fetch and the two agreed).
+#[test]
+fn shadow_units_get_depth_textures_with_compare() {
+    let vp = parse(
+        "!!ARBvp1.0\nMOV result.position, vertex.position;\nMOV result.texcoord[0], vertex.texcoord[0];\nEND\n",
+    );
+    let fp = parse(
+        "!!ARBfp1.0\nOPTION ARB_fragment_program_shadow;\nPARAM c = {0.5, 2, -1, 3};\nTEMP a, s;\n\
+         MUL a, fragment.texcoord[0], c.y;\nMAD a, a, c.x, c.z;\nMOV a.z, fragment.texcoord[0].x;\n\
+         TEX s, a, texture[0], SHADOW2D;\nADD result.color, s, a;\nEND\n",
+    );
+    let v = hoist_verify::optimize(&vp, &fp, &Options::default(), Some(&Config::default()))
+        .expect("optimizes");
+    assert_eq!(v.status, Status::Validated, "{:?}", v.status);
+    let r = v.report.expect("report");
+    assert_eq!(
+        r.textures,
+        ["unit 0 (SHADOW2D): 2D 8×8 (noise), 2D 16×16 (smooth), depth, compare LEQUAL"]
+    );
+    let mut out = v.outcome;
+    let at = out
+        .fp
+        .insts
+        .iter()
+        .position(|i| i.tex.is_some())
+        .expect("the lookup stays");
+    out.fp.insts[at].tex.as_mut().unwrap().target = hoist_asm::ir::TexTarget::T2D;
+    let r = hoist_verify::validate::validate(&vp, &fp, &out, &Config::default()).unwrap();
+    let f = r.failure.expect("caught");
+    assert_eq!(f.check, Check::Fragment, "{f}");
+}
