@@ -207,6 +207,11 @@ pub fn unit_texture(
     } else {
         shape.describe(spec.size, spec.size)
     };
+    let stored = texture::format_for_target(target, TexFormat::Rgba32F).describe();
+    let text = match stored {
+        Some(d) if !from_scene => format!("{text}, {d}"),
+        _ => text,
+    };
     // The flag: what the draw's scene binds, checked against every target of the unit.
     let flag = scene
         .filter(|_| from_scene)
@@ -1397,5 +1402,45 @@ mod tests {
         d.inputs.set_texture(spec);
         let d = d.sanitize().unwrap();
         assert_eq!(d.inputs.texture(17).size, 32);
+    }
+
+    /// A unit sampled through a shadow target gets a depth texture with compare LEQUAL:
+    /// the Inputs panel says so, the lookup returns real 0/1 shadow results (not the
+    /// colour fetch), and the exported scene writes the same texture back.
+    #[test]
+    fn shadow_units_get_depth_textures_with_compare() {
+        let fp = "!!ARBfp1.0\nOPTION ARB_fragment_program_shadow;\nTEMP c;\n\
+                  MOV c, fragment.texcoord[0];\nMOV c.z, fragment.texcoord[0].x;\n\
+                  TEX result.color, c, texture[0], SHADOW2D;\nEND\n";
+        let mut d = doc(CUBE_VP, fp);
+        (d.inputs.width, d.inputs.height) = (16, 16);
+        let mut spec = TexSpec::new(0);
+        spec.pattern = Pattern::Noise;
+        spec.size = 16;
+        d.inputs.set_texture(spec.clone());
+        let a = parse(&d);
+        assert_eq!(a.targets, [(0, TexTarget::Shadow2D)]);
+        let t = unit_texture(&a, &d.inputs, None, 0).unwrap();
+        assert_eq!(
+            (t.shape.as_str(), t.flag),
+            ("2D 16×16, depth, compare LEQUAL", None)
+        );
+        let cmd = texture_command(&spec, TexTarget::Shadow2D, &Images::new());
+        let Command::Texture(_, _, o) = &cmd else {
+            panic!("{cmd:?}")
+        };
+        assert_eq!(
+            (o.format, o.sampler.compare),
+            (TexFormat::Depth, Some(texture::CompareFunc::Lequal))
+        );
+        let line = crate::scenefile::texture_line(&spec, TexTarget::Shadow2D, None);
+        assert!(line.contains("format depth compare lequal"), "{line}");
+        let back = hoist_raster::scene::parse(&format!("[test]\n{line}\n"), &caps()).unwrap();
+        assert_eq!(back.commands[0].1, cmd);
+        let r = rendered(&d);
+        assert!(r.unsupplied.is_empty(), "{:?}", r.unsupplied);
+        let img = r.images()[0].expect("rendered");
+        assert!(img.pixels.iter().all(|p| p[0] == 0.0 || p[0] == 1.0));
+        assert!(!crate::guidance::is_constant(img));
     }
 }
