@@ -501,3 +501,49 @@ fn shadow_units_get_depth_textures_with_compare() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("is not a format"));
 }
+
+/// `--texture vsN` binds D3D9's vertex sampler N (unit 16 + N): a vs_3_0 `texldl` of s0
+/// reads it, the pixel shader's s0 (unit 0) does not.
+#[test]
+fn vertex_sampler_units_are_named_vs() {
+    let dir = scratch("vertex-samplers");
+    let vs = dir.join("t.vsh");
+    std::fs::write(
+        &vs,
+        "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_color o1\ndcl_2d s0\n\
+         def c0, 0.5, 0.5, 0, 0\ntexldl r0, c0, s0\nmov o0, v0\nmov o1, r0\n",
+    )
+    .unwrap();
+    let ps = dir.join("t.psh");
+    std::fs::write(&ps, "ps_3_0\ndcl_color v0\nmov oC0, v0\n").unwrap();
+    let run = |unit: &str| {
+        Command::new(env!("CARGO_BIN_EXE_hoist"))
+            .args([
+                "render",
+                "--vp",
+                vs.to_str().unwrap(),
+                "--fp",
+                ps.to_str().unwrap(),
+            ])
+            .args([
+                "--size",
+                "4x4",
+                "--texture",
+                unit,
+                "solid:0.25,0.5,0.75,1@2x2",
+            ])
+            .args(["--probe", "1,1"])
+            .output()
+            .unwrap()
+    };
+    let o = run("vs0");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("texture vertex sampler s0 (unit 16)"), "{out}");
+    assert!(out.contains("probe (1,1): 0.25 0.5 0.75 1"), "{out}");
+    let o = run("0");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("probe (1,1): 0 0 0 1"));
+    let o = run("vs16");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not a unit"));
+}
