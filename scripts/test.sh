@@ -15,6 +15,8 @@ cargo fmt --all -- --check
 
 step "clippy"
 cargo clippy --workspace --all-targets -- -D warnings
+# The soak's command line is behind hoist-verify's `cli` feature.
+cargo clippy -p hoist-verify --features cli --bin hoist-soak -- -D warnings
 # The playground's components only build for wasm32.
 cargo clippy -p hoist-web --all-targets --target wasm32-unknown-unknown -- -D warnings
 

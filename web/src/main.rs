@@ -2,7 +2,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    hoist_web::app::start();
+    hoist_web::page::app::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

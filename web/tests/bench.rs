@@ -1,7 +1,7 @@
 //! The executor benchmark in the page's terms (ignored by default; `scripts/bench-wasm.sh`
 //! runs it in headless Chromium): the K = 13 Gaussian at 1024² of
 //! `crates/raster/benches/support/workload.rs`, drawn by the interpreter and by the
-//! fragment program compiled to wasm and loaded by the page's runtime (`hoist_web::jit`),
+//! fragment program compiled to wasm and loaded by the page's runtime (`hoist_web::worker::jit`),
 //! with the time to generate the module and to instantiate it.
 
 #![cfg(target_arch = "wasm32")]
@@ -9,7 +9,7 @@
 use hoist_raster::jit::{self as rj, Exec};
 use hoist_raster::job::RenderJob;
 use hoist_raster::raster::CompiledProgram;
-use hoist_web::jit;
+use hoist_web::worker::jit;
 use std::sync::Arc;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 

@@ -6,24 +6,24 @@
 
 use gloo::timers::future::TimeoutFuture;
 use hoist_asm::Stage;
-use hoist_web::analysis::Trust;
-use hoist_web::analysis::{Side, analyze};
-use hoist_web::app::{App, AppProps, TEST_FAILURE_KEY};
-use hoist_web::bridge::Starter;
-use hoist_web::codec::{self, DecodeError, Link};
-use hoist_web::components::Shared;
-use hoist_web::components::dag::{DagProps, DagView};
-use hoist_web::components::editor::{Editor, EditorProps};
-use hoist_web::components::inputs::{InputsPanel, InputsProps};
-use hoist_web::components::optimized::{OptimizedProps, OptimizedView};
-use hoist_web::components::output::{Output, OutputProps};
-use hoist_web::components::stats::{StatsPanel, StatsProps};
-use hoist_web::components::stepper::{Stepper, StepperProps};
+use hoist_web::doc::codec::{self, DecodeError, Link};
 use hoist_web::doc::{Doc, ViewMap};
-use hoist_web::reach::Reach;
-use hoist_web::render::Run;
-use hoist_web::state::{Action, Rendered};
+use hoist_web::page::app::{App, AppProps, TEST_FAILURE_KEY};
+use hoist_web::page::components::Shared;
+use hoist_web::page::components::dag::{DagProps, DagView};
+use hoist_web::page::components::editor::{Editor, EditorProps};
+use hoist_web::page::components::inputs::{InputsPanel, InputsProps};
+use hoist_web::page::components::optimized::{OptimizedProps, OptimizedView};
+use hoist_web::page::components::output::{Output, OutputProps};
+use hoist_web::page::components::stats::{StatsPanel, StatsProps};
+use hoist_web::page::components::stepper::{Stepper, StepperProps};
+use hoist_web::page::state::{Action, Rendered};
 use hoist_web::wire;
+use hoist_web::wire::bridge::Starter;
+use hoist_web::worker::analysis::Trust;
+use hoist_web::worker::analysis::{Side, analyze};
+use hoist_web::worker::reach::Reach;
+use hoist_web::worker::render::Run;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -289,17 +289,17 @@ async fn output_shows_images_and_the_verdict() {
         ms_optimized: 1.0,
         weak: None,
         unsupplied: Vec::new(),
-        guidance: Some(hoist_web::guidance::Guidance {
-            culprit: Some(hoist_web::guidance::Culprit {
+        guidance: Some(hoist_web::worker::guidance::Guidance {
+            culprit: Some(hoist_web::worker::guidance::Culprit {
                 group: 1,
                 instructions: vec![0],
                 lines: vec![2],
             }),
-            cancellation: Some(hoist_web::guidance::Cancellation {
+            cancellation: Some(hoist_web::worker::guidance::Cancellation {
                 magnitude: 1e4,
                 delta: 4.8e-4,
                 reference: Some(0.5),
-                better: Some(hoist_web::guidance::Better::Optimized),
+                better: Some(hoist_web::worker::guidance::Better::Optimized),
                 text: "cancellation: …".into(),
             }),
             ..Default::default()
@@ -551,15 +551,15 @@ async fn output_calls_identical_images_bit_identical_only_when_validated() {
 
 #[wasm_bindgen_test]
 fn jobs_and_events_cross_the_wire_intact() {
-    use hoist_web::engine::{Event, Fail, Job, Request};
-    let mut images = hoist_web::render::Images::new();
+    use hoist_web::worker::engine::{Event, Fail, Job, Request};
+    let mut images = hoist_web::worker::render::Images::new();
     images.insert(3, Rc::new(vec![1u8, 2, 3, 250]));
     let job = Job {
         id: 42,
         doc: fig3(),
         images,
         fail: Some(Fail::Throw),
-        force: Some(hoist_web::executor::Force::Refuse),
+        force: Some(hoist_web::worker::executor::Force::Refuse),
     };
     let packed = wire::encode_request(&Request::Run(Box::new(job.clone()))).unwrap();
     // The header and the picture move, not copied.
@@ -577,9 +577,9 @@ fn jobs_and_events_cross_the_wire_intact() {
     );
 
     // The optimizer's validated result.
-    let a = hoist_web::analysis::parse(&job.doc);
-    let full = hoist_web::analysis::optimize(&job.doc, &a);
-    let result = hoist_web::analysis::page_result(&job.doc, &a, full.as_ref());
+    let a = hoist_web::worker::analysis::parse(&job.doc);
+    let full = hoist_web::worker::analysis::optimize(&job.doc, &a);
+    let result = hoist_web::worker::analysis::page_result(&job.doc, &a, full.as_ref());
     let e = Event::Optimized {
         id: 42,
         result: result.clone(),
@@ -605,11 +605,11 @@ fn jobs_and_events_cross_the_wire_intact() {
         original: Ok(run(x.clone())),
         optimized: Some(Ok(run(y.clone()))),
         verdict: Some(hoist_raster::compare(&x, &y)),
-        heat: hoist_web::render::heat_map(&x, &y),
+        heat: hoist_web::worker::render::heat_map(&x, &y),
         display: Default::default(),
         ms_original: 2.0,
         ms_optimized: 3.0,
-        weak: Some(hoist_web::guidance::Weak::Constant),
+        weak: Some(hoist_web::worker::guidance::Weak::Constant),
         unsupplied: Vec::new(),
         guidance: None,
     }
@@ -838,7 +838,7 @@ async fn wait_for(root: &Element, sel: &str, pred: impl Fn(&str) -> bool) -> Str
 fn mount_app() -> Element {
     let root = mount_point();
     let props = AppProps {
-        engine: Some(Starter(hoist_web::bridge::inline)),
+        engine: Some(Starter(hoist_web::wire::bridge::inline)),
     };
     yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
     root
@@ -918,7 +918,7 @@ async fn an_editor_over_its_target_offers_the_one_that_fits() {
 
 #[wasm_bindgen_test]
 async fn the_document_bar_names_the_document_and_starts_new_ones() {
-    use hoist_web::components::document::{DocBar, DocBarProps};
+    use hoist_web::page::components::document::{DocBar, DocBarProps};
     let root = mount_point();
     let (dispatch, seen) = recorder::<Action>();
     let props = yew::props!(DocBarProps {

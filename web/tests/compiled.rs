@@ -1,7 +1,7 @@
 //! The compiled executor in headless Chromium against the interpreter, bit for bit (`cargo
 //! test --target wasm32-unknown-unknown -p hoist-web`, with CHROMEDRIVER set): fragment
 //! programs compiled by `hoist_raster::jit` and loaded by the page's runtime
-//! (`hoist_web::jit::Browser`, the one the worker installs) on programs of the random
+//! (`hoist_web::worker::jit::Browser`, the one the worker installs) on programs of the random
 //! generator (both dialects) and on every example of the gallery through the worker's own
 //! job runner; refusals are counted and printed. A forced refusal and a forced throw still
 //! draw the interpreter's image, and say so.
@@ -11,9 +11,10 @@
 use hoist_raster::jit::Exec;
 use hoist_raster::{Params, RenderConfig, StageParams};
 use hoist_verify::generate::{self, Flavor};
-use hoist_web::engine::{Event, Job, Runner};
-use hoist_web::executor::{Executor, Force};
-use hoist_web::{examples, jit};
+use hoist_web::doc::examples;
+use hoist_web::worker::engine::{Event, Job, Runner};
+use hoist_web::worker::executor::{Executor, Force};
+use hoist_web::worker::jit;
 use std::collections::BTreeMap;
 use wasm_bindgen_test::*;
 
@@ -124,7 +125,10 @@ async fn generated_programs_compiled_equal_the_interpreter() {
     }
 }
 
-fn run_doc(doc: hoist_web::doc::Doc, force: Option<Force>) -> Box<hoist_web::render::Rendered> {
+fn run_doc(
+    doc: hoist_web::doc::Doc,
+    force: Option<Force>,
+) -> Box<hoist_web::worker::render::Rendered> {
     jit::configure(force);
     let mut r = Runner::new(
         Job {
@@ -144,7 +148,7 @@ fn run_doc(doc: hoist_web::doc::Doc, force: Option<Force>) -> Box<hoist_web::ren
     rendered.expect("rendered")
 }
 
-fn images(r: &hoist_web::render::Rendered) -> [Option<Vec<u32>>; 2] {
+fn images(r: &hoist_web::worker::render::Rendered) -> [Option<Vec<u32>>; 2] {
     [
         r.original.as_ref().ok().map(|x| bits(&x.image)),
         r.optimized
@@ -154,7 +158,7 @@ fn images(r: &hoist_web::render::Rendered) -> [Option<Vec<u32>>; 2] {
     ]
 }
 
-fn executor(r: &hoist_web::render::Rendered) -> Option<Executor> {
+fn executor(r: &hoist_web::worker::render::Rendered) -> Option<Executor> {
     r.original.as_ref().ok().and_then(|x| x.executor.clone())
 }
 

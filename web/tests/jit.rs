@@ -1,4 +1,4 @@
-//! The compiled executor's runtime (`hoist_web::jit`) in headless Chromium (`cargo test
+//! The compiled executor's runtime (`hoist_web::worker::jit`) in headless Chromium (`cargo test
 //! --target wasm32-unknown-unknown -p hoist-web`, with CHROMEDRIVER set): modules made here
 //! with wasm-encoder prove each mechanism on its own — the shared memory, the
 //! transcendentals linked from this program's exports, the cache, and the errors a caller
@@ -7,7 +7,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use hoist_raster::alu;
-use hoist_web::jit::{self, Cache};
+use hoist_web::worker::jit::{self, Cache};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 use wasm_encoder::{

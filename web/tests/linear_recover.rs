@@ -7,8 +7,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use hoist_verify::generate::{self, Flavor};
-use hoist_web::linear::{self, Input, LinearDoc};
-use hoist_web::linear_recover::{PROBES, recover, view};
+use hoist_web::worker::linear::{self, Input, LinearDoc};
+use hoist_web::worker::linear_recover::{PROBES, recover, view};
 use std::path::{Path, PathBuf};
 
 #[derive(Default)]

@@ -5,8 +5,8 @@
 
 use hoist_asm::Stage;
 use hoist_opt::annotate::{self, SourceLines};
-use hoist_web::analysis::Side;
-use hoist_web::liveness::Grid;
+use hoist_web::worker::analysis::Side;
+use hoist_web::worker::liveness::Grid;
 
 const FIG3_VP: &str = include_str!("../../examples/paper/fig3.vsh");
 const FIG3_FP: &str = include_str!("../../examples/paper/fig3.psh");

@@ -1,4 +1,4 @@
-//! The Machine panel's model (`hoist_web::machine`): every gallery example's pair, original
+//! The Machine panel's model (`hoist_web::worker::machine`): every gallery example's pair, original
 //! and optimized, on the R600 model — figures in range, listings with slot letters, and the
 //! code motion never adding fragment ALU groups or fetches on the machine for the paper's
 //! examples it improves; under the page's R600 and R700 cost choices, the selection never
@@ -6,8 +6,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use hoist_asm::{ParseOptions, Program};
-use hoist_web::examples::{EXAMPLES, split_scene};
-use hoist_web::machine;
+use hoist_web::doc::examples::{EXAMPLES, split_scene};
+use hoist_web::worker::machine;
 
 fn parse(text: &str) -> Option<Program> {
     hoist_asm::parse(text, &ParseOptions::default())
@@ -65,8 +65,8 @@ fn every_example_has_a_machine_view() {
 /// on the chosen chip, and at least one example moves work for a lower price.
 #[test]
 fn machine_cost_choices_price_the_selection() {
-    use hoist_web::cost::CostChoice;
     use hoist_web::doc::Doc;
+    use hoist_web::doc::cost::CostChoice;
     let mut cheaper = 0;
     for choice in [CostChoice::R600, CostChoice::R700] {
         for ex in EXAMPLES {
@@ -80,7 +80,7 @@ fn machine_cost_choices_price_the_selection() {
             doc.opts.cost = choice;
             let frags = f64::from(doc.inputs.width * doc.inputs.height);
             let opts = doc.opts.to_options(vp.profile, fp.profile, 4.0, frags);
-            assert_eq!(hoist_web::cost::model_of(&doc), opts.cost);
+            assert_eq!(hoist_web::worker::analysis::cost_model(&doc), opts.cost);
             assert!(
                 matches!(opts.cost, hoist_opt::CostModel::R600 { chip, .. } if Some(chip) == choice.chip())
             );

@@ -5,7 +5,7 @@
 
 use hoist_asm::ops::Cond;
 use hoist_asm::{Dialect, Op, Profile};
-use hoist_web::ophelp::{self, lookup};
+use hoist_web::page::ophelp::{self, lookup};
 use std::collections::HashSet;
 
 /// Every mnemonic the parsers accept, by dialect (conditional forms spelled out).

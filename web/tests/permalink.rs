@@ -3,8 +3,8 @@
 //! round-trip; and the seed links are what the current encoder writes for the examples.
 #![cfg(not(target_arch = "wasm32"))]
 
-use hoist_web::codec::{Link, check_round_trip, decode, encode};
-use hoist_web::examples::{EXAMPLES, load};
+use hoist_web::doc::codec::{Link, check_round_trip, decode, encode};
+use hoist_web::doc::examples::{EXAMPLES, load};
 use std::path::PathBuf;
 
 fn dir() -> PathBuf {
@@ -49,12 +49,12 @@ fn every_example_has_a_seed_link() {
 /// values; code-motion documents do not mention the mode, so their links are unchanged.
 #[test]
 fn linear_documents_round_trip() {
-    use hoist_web::codec::encode_example;
+    use hoist_web::doc::codec::encode_example;
     use hoist_web::doc::{Doc, Mode};
-    use hoist_web::linear::{self, LinearDoc};
+    use hoist_web::worker::linear::{self, LinearDoc};
     for e in linear::EXAMPLES {
         let id = linear::example_id(e.name);
-        let doc = hoist_web::examples::load_id(&id).expect("a linear example");
+        let doc = hoist_web::doc::examples::load_id(&id).expect("a linear example");
         assert_eq!(doc.mode, Mode::Linear);
         assert_eq!(decode(&encode_example(&id)), Ok(Link::Example(id.clone())));
         let path = dir().join(format!("example-{}", id.replace('/', "-")));
@@ -118,7 +118,7 @@ fn linear_documents_round_trip() {
     long.linear.as_mut().unwrap().register = "r".repeat(1000);
     assert!(matches!(
         decode(&encode(&long)),
-        Err(hoist_web::codec::DecodeError::Invalid(m)) if m.contains("register")
+        Err(hoist_web::doc::codec::DecodeError::Invalid(m)) if m.contains("register")
     ));
     // Hostile: an unknown example is dropped, an oversized system refused, an unknown mode
     // is malformed.
@@ -130,7 +130,7 @@ fn linear_documents_round_trip() {
     doc.linear.as_mut().unwrap().text = "0:1\n".repeat(linear::MAX_TEXT / 4 + 1);
     assert!(matches!(
         decode(&encode(&doc)),
-        Err(hoist_web::codec::DecodeError::Invalid(m)) if m.contains("linear system")
+        Err(hoist_web::doc::codec::DecodeError::Invalid(m)) if m.contains("linear system")
     ));
     let json = serde_json::to_string(&Doc::default())
         .unwrap()
@@ -174,8 +174,8 @@ fn slp_option_round_trips() {
 #[test]
 fn cost_choice_round_trips_and_old_links_load() {
     use base64::Engine;
-    use hoist_web::codec::DecodeError;
-    use hoist_web::cost::CostChoice;
+    use hoist_web::doc::codec::DecodeError;
+    use hoist_web::doc::cost::CostChoice;
     let raw = |json: &str| {
         let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
         let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(packed);

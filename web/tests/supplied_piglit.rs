@@ -5,7 +5,7 @@
 //! names. A missing corpus skips with a notice (or fails under `HOIST_REQUIRE_ORACLES=1`).
 #![cfg(not(target_arch = "wasm32"))]
 
-use hoist_web::supplied::read_slots;
+use hoist_web::worker::supplied::read_slots;
 use std::path::{Path, PathBuf};
 
 fn corpus() -> Option<PathBuf> {

@@ -21,12 +21,137 @@ pub enum Severity {
     Error,
 }
 
+/// A diagnostic's stable code: for a program, a letter (`E` error, `W` warning) and four
+/// digits, `E0102`; for a text that is not a program, one of [`Code::WORDS`] (`scene`, the
+/// page's scene editor; `linear`, its linear-system editor). Compared as a value
+/// ([`Code::TARGET_LIMIT`] and the like name the codes code looks for); written and read as
+/// its text.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Code(Repr);
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Repr {
+    Numbered {
+        letter: u8,
+        number: u16,
+    },
+    /// An index into [`Code::WORDS`].
+    Word(u8),
+}
+
+impl Code {
+    /// A program over its ARB target's limits (the CLI and the page offer a larger target).
+    pub const TARGET_LIMIT: Code = Code::new("E0301");
+    /// More temporaries than the profile's limit (`passes::fit` fixes it).
+    pub const TEMP_LIMIT: Code = Code::new("E0302");
+    /// The codes that are words, not numbers.
+    pub const WORDS: [&'static str; 2] = ["scene", "linear"];
+    /// A scene file's error.
+    pub const SCENE: Code = Code::new("scene");
+    /// A linear system's error.
+    pub const LINEAR: Code = Code::new("linear");
+
+    /// The code written `text`; panics unless it is a capital letter and four digits or one
+    /// of [`Code::WORDS`] (codes are constants of the front ends).
+    pub const fn new(text: &str) -> Code {
+        match Code::parse(text) {
+            Some(c) => c,
+            None => panic!(
+                "a diagnostic code is a capital letter and four digits, or a word of Code::WORDS"
+            ),
+        }
+    }
+
+    /// A resource limit of the profile (`E03xx`, `checks`): a larger target may fit.
+    pub const fn is_limit(self) -> bool {
+        matches!(self.0, Repr::Numbered { letter: b'E', number } if number / 100 == 3)
+    }
+
+    pub const fn parse(text: &str) -> Option<Code> {
+        let b = text.as_bytes();
+        let mut w = 0;
+        while w < Code::WORDS.len() {
+            if same(b, Code::WORDS[w].as_bytes()) {
+                return Some(Code(Repr::Word(w as u8)));
+            }
+            w += 1;
+        }
+        if b.len() != 5 || !b[0].is_ascii_uppercase() {
+            return None;
+        }
+        let mut number = 0u16;
+        let mut i = 1;
+        while i < 5 {
+            if !b[i].is_ascii_digit() {
+                return None;
+            }
+            number = number * 10 + (b[i] - b'0') as u16;
+            i += 1;
+        }
+        Some(Code(Repr::Numbered {
+            letter: b[0],
+            number,
+        }))
+    }
+}
+
+/// Byte-wise equality, for `const fn`.
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Repr::Numbered { letter, number } => write!(f, "{}{number:04}", letter as char),
+            Repr::Word(w) => f.write_str(Code::WORDS[w as usize]),
+        }
+    }
+}
+
+impl std::fmt::Debug for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "\"{self}\"")
+    }
+}
+
+/// Tests compare a code with its text.
+impl PartialEq<&str> for Code {
+    fn eq(&self, other: &&str) -> bool {
+        Code::parse(other) == Some(*self)
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Code {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Code, D::Error> {
+        let text = String::deserialize(d)?;
+        Code::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("`{text}` is not a diagnostic code")))
+    }
+}
+
 /// A message about a span of program text.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     /// Stable code, e.g. `E0102`.
-    pub code: String,
+    pub code: Code,
     pub message: String,
     pub span: Span,
     /// Label under the primary span.
@@ -41,7 +166,7 @@ impl Diagnostic {
     pub fn error(code: &str, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
-            code: code.into(),
+            code: Code::new(code),
             message: message.into(),
             span,
             label: String::new(),
@@ -199,7 +324,7 @@ fn to_codespan(d: &Diagnostic, len: usize) -> CsDiagnostic<()> {
     if let Some(h) = &d.hint {
         notes.push(format!("help: {h}"));
     }
-    cs.with_code(d.code.clone())
+    cs.with_code(d.code.to_string())
         .with_message(d.message.clone())
         .with_labels(labels)
         .with_notes(notes)
@@ -227,6 +352,39 @@ pub fn render(diags: &[Diagnostic], file_name: &str, source: &str, color: bool) 
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))] // serde_json is a native dev-dependency
+    fn codes_are_values_written_as_text() {
+        assert!(Code::TARGET_LIMIT.is_limit() && Code::new("E0306").is_limit());
+        assert!(!Code::new("E0201").is_limit() && !Code::new("W0302").is_limit());
+        assert!(!Code::SCENE.is_limit());
+        let c = Code::new("E0302");
+        assert_eq!(c, Code::TEMP_LIMIT);
+        assert_ne!(c, Code::TARGET_LIMIT);
+        assert_eq!(c.to_string(), "E0302");
+        assert_eq!(Code::new("W0007").to_string(), "W0007");
+        for bad in ["", "E302", "e0302", "E03020", "E03x2"] {
+            assert_eq!(Code::parse(bad), None, "{bad}");
+        }
+        let json = serde_json::to_string(&c).unwrap();
+        assert_eq!(json, "\"E0302\"");
+        assert_eq!(serde_json::from_str::<Code>(&json).unwrap(), c);
+        assert!(serde_json::from_str::<Code>("\"x\"").is_err());
+        // The page's editors of texts that are not programs: words, kept as written.
+        for (w, c) in Code::WORDS.iter().zip([Code::SCENE, Code::LINEAR]) {
+            assert_eq!(Code::parse(w), Some(c));
+            assert_eq!(c.to_string(), *w);
+            let json = serde_json::to_string(&c).unwrap();
+            assert_eq!(serde_json::from_str::<Code>(&json).unwrap(), c);
+            assert_ne!(c, Code::TARGET_LIMIT);
+        }
+        assert_ne!(Code::SCENE, Code::LINEAR);
+        for bad in ["Scene", "scenes", "line"] {
+            assert_eq!(Code::parse(bad), None, "{bad}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -69,6 +69,7 @@ pub mod arb;
 pub mod checks;
 pub mod d3d9;
 pub mod diag;
+pub mod hash;
 pub mod ir;
 pub mod ops;
 pub mod printed;
@@ -82,7 +83,7 @@ pub mod target;
 pub mod translate;
 pub mod validate;
 
-pub use diag::{Diagnostic, Parsed, Severity};
+pub use diag::{Code, Diagnostic, Parsed, Severity};
 pub use ir::{Dialect, Dst, Inst, Program, Reg, RegFile, Span, Src, Stage, Swizzle, WriteMask};
 pub use ops::Op;
 pub use printed::{InstSpans, Printed};

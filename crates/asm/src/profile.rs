@@ -23,6 +23,17 @@ pub enum Stage {
     Fragment,
 }
 
+/// Whether ps_2_0's source-swizzle rule binds a profile ([`Profile::ps2_0_swizzle_rule`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwizzleRule {
+    /// Any swizzle.
+    None,
+    /// Always (ps_2_0).
+    Always,
+    /// Unless the hardware has the optional arbitrary-swizzle cap (ps_2_x).
+    WithoutCap,
+}
+
 /// Source language family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Dialect {
@@ -73,6 +84,24 @@ impl Profile {
             Profile::ArbVp1 | Profile::ArbFp1 => Dialect::Arb,
             _ => Dialect::D3d9,
         }
+    }
+
+    /// Which profiles ps_2_0's source-swizzle rule binds (`d3d9::rules::ps2_0_swizzle`):
+    /// every ps_2_0 program; a ps_2_x program only on hardware without the optional
+    /// arbitrary-swizzle cap, so the validator accepts any swizzle there while code the
+    /// optimizer writes keeps to the rule ([`Profile::keeps_ps2_0_swizzles`]).
+    pub fn ps2_0_swizzle_rule(self) -> SwizzleRule {
+        match self {
+            Profile::Ps2_0 => SwizzleRule::Always,
+            Profile::Ps2_x => SwizzleRule::WithoutCap,
+            _ => SwizzleRule::None,
+        }
+    }
+
+    /// Whether code written for this profile keeps to ps_2_0's swizzle rule (the rule may
+    /// bind it: [`Profile::ps2_0_swizzle_rule`]).
+    pub fn keeps_ps2_0_swizzles(self) -> bool {
+        self.ps2_0_swizzle_rule() != SwizzleRule::None
     }
 
     /// The header that starts a program of this profile.

@@ -224,7 +224,10 @@ fn headers_warnings_and_limits() {
         many.push_str("MOV t, t;\n");
     }
     many.push_str("END");
-    let codes: Vec<String> = diags(&many).into_iter().map(|d| d.code).collect();
+    let codes: Vec<String> = diags(&many)
+        .into_iter()
+        .map(|d| d.code.to_string())
+        .collect();
     assert_eq!(codes, vec!["E0301", "E0301"]);
     let fog = "!!ARBfp1.0\nOPTION ARB_fog_exp2;\nTEMP t;\n".to_string()
         + &"MOV t, t;\n".repeat(61)

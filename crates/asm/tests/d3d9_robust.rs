@@ -37,7 +37,7 @@ fn header_must_match_the_requested_profile() {
 fn several_errors_are_reported_with_spans_and_hints() {
     let src = "ps_2_0\nmov r0, t0\nmovv r1, c0\nmov r2, c0.xq\nmov oC0, r0\n";
     let r = parse_as(src, Profile::Ps2_0);
-    let codes: Vec<&str> = r.errors().map(|d| d.code.as_str()).collect();
+    let codes: Vec<String> = r.errors().map(|d| d.code.to_string()).collect();
     assert_eq!(codes, ["E2050", "E2010", "E2024"]);
     for d in r.errors() {
         assert!(d.hint.is_some(), "{} has no hint", d.code);
@@ -49,7 +49,7 @@ fn several_errors_are_reported_with_spans_and_hints() {
     let src = "vs_1_1\ndcl_position v0\nmad r0, v0, c0, c1\nmov oPos, r0.xq\n";
     let codes: Vec<String> = parse_as(src, Profile::Vs1_1)
         .errors()
-        .map(|d| d.code.clone())
+        .map(|d| d.code.to_string())
         .collect();
     assert_eq!(codes, ["E2101", "E2024"]);
     assert_eq!(

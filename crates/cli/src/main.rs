@@ -6,6 +6,7 @@
 //! parses options and prints.
 
 mod check;
+mod compile;
 mod linear;
 mod live;
 mod opt;
@@ -32,6 +33,8 @@ struct Cli {
 enum Command {
     /// Parse programs and report diagnostics
     Check(check::Args),
+    /// Compile a WGSL module or a GLSL pair to ARB or D3D9 assembly (through naga)
+    Compile(compile::Args),
     /// Execute scene files (piglit shader_runner format) and check their probes
     Run(run::Args),
     /// Render a vertex/fragment program pair to an image (same options as arbref)
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check(a) => check::run(a),
+        Command::Compile(a) => compile::run(a),
         Command::Run(a) => run::run(a),
         Command::Render(a) => render::run(a),
         Command::Opt(a) => opt::run(a),

@@ -24,8 +24,10 @@ Exit status: 0 on success, 1 when a program has errors, 2 on a usage error.")]
 pub struct Args {
     /// A scene file (piglit shader_runner format): optimize its `[hoist] optimize` pair, then
     /// run the scene with the original and the optimized pair and compare every target
-    #[arg(conflicts_with_all = ["vp", "fp"], required_unless_present_all = ["vp", "fp"])]
+    #[arg(conflicts_with_all = ["vp", "fp", "wgsl", "glsl_vs"], required_unless_present_any = ["vp", "wgsl", "glsl_vs"])]
     scene: Option<PathBuf>,
+    #[command(flatten)]
+    source: crate::compile::Source,
     /// Vertex program
     #[arg(long, requires = "fp")]
     vp: Option<PathBuf>,
@@ -55,7 +57,9 @@ pub struct Args {
     #[arg(long, default_value = "optimal", value_parser = ["greedy", "optimal", "exhaustive"])]
     selection: String,
     /// Move instructions that read host-set fragment parameters (the host must then set
-    /// the vertex copies listed in the report)
+    /// the vertex copies listed in the report). On by default for pairs compiled from
+    /// GLSL or WGSL (--wgsl, --glsl-vs/--glsl-fs, scenes with shader sections): their
+    /// uniforms are the host's, set for both stages
     #[arg(long)]
     mirror_params: bool,
     /// Apply only the first K movable groups
@@ -180,7 +184,23 @@ struct Validation<'a> {
     rounds: u32,
 }
 
-pub fn run(args: Args) -> u8 {
+pub fn run(mut args: Args) -> u8 {
+    if args.source.given() {
+        match args.source.to_files(args.target) {
+            Ok((vp, fp)) => {
+                args.vp = Some(vp);
+                args.fp = Some(fp);
+            }
+            Err(code) => return code,
+        }
+        // A compiled pair's uniforms are the host's, set for both stages.
+        args.mirror_params = true;
+    }
+    if let Some(path) = &args.scene
+        && std::fs::read_to_string(path).is_ok_and(|t| hoist_front::scene::has_sources(&t))
+    {
+        args.mirror_params = true;
+    }
     run_checked(&args).unwrap_or_else(|code| code)
 }
 
@@ -531,27 +551,7 @@ fn compare_scene(sc: hoist_raster::scene::Scene, res: &Outcome) -> Result<(Strin
     for (target, e) in hoist_verify::scene::compare(&before, &after) {
         let ok = e.holds();
         all &= ok;
-        let verdict = match &e.verdict {
-            hoist_raster::Verdict::Identical => "bit-identical".to_string(),
-            hoist_raster::Verdict::Differs {
-                max_abs_diff, x, y, ..
-            } if ok => {
-                format!("equivalent: max |Δ| = {max_abs_diff:e} (at {x}, {y})")
-            }
-            hoist_raster::Verdict::Differs {
-                max_abs_diff,
-                x,
-                y,
-                a,
-                b,
-                ..
-            } => {
-                format!("DIFFERENT: max |Δ| = {max_abs_diff:e} at ({x}, {y}): {a:?} vs {b:?}")
-            }
-            hoist_raster::Verdict::SizeMismatch { a, b } => {
-                format!("DIFFERENT: sizes {a:?} vs {b:?}")
-            }
-        };
+        let verdict = format!("{:#}", e.wording());
         text.push_str(&format!("  {target}: {verdict}\n"));
     }
     text.push_str(&format!(

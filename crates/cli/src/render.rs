@@ -34,6 +34,8 @@ pub struct Args {
     /// Fragment program (ARB or D3D9 ps_*); fixed function when left out
     #[arg(long)]
     fp: Option<PathBuf>,
+    #[command(flatten)]
+    source: crate::compile::Source,
     /// Output image (.pfm = PF4, .png = RGBA8)
     #[arg(long)]
     out: Option<PathBuf>,
@@ -436,7 +438,16 @@ fn counts(label: &str, cp: &CompiledProgram) {
     );
 }
 
-pub fn run(args: Args) -> u8 {
+pub fn run(mut args: Args) -> u8 {
+    if args.source.given() {
+        match args.source.to_files(args.target) {
+            Ok((vp, fp)) => {
+                args.vp = Some(vp);
+                args.fp = Some(fp);
+            }
+            Err(code) => return code,
+        }
+    }
     let (vp, fp, cfg) = match build(&args) {
         Ok(x) => x,
         Err(e) => {

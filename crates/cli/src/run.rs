@@ -1,6 +1,7 @@
 //! `hoist run SCENE...`: execute scene files (piglit shader_runner format plus Hoist's
-//! extensions, see crates/raster/SCENES.md), print one line per probe and a final
-//! `N passed, M failed`.
+//! extensions, see crates/raster/SCENES.md; GLSL `[vertex shader]`/`[fragment shader]` and
+//! `[wgsl]` sections are compiled through `hoist_front::scene`), print one line per probe
+//! and a final `N passed, M failed`.
 
 use crate::util;
 use hoist_raster::image::{self, ToRgba8};
@@ -57,10 +58,14 @@ pub fn run(args: Args) -> u8 {
             tolerance: args.tolerance,
             ..RunOptions::default()
         };
-        let sc = match scene::parse(&text, &opts.caps) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("{name}: error: {e}");
+        // Scenes with GLSL/WGSL sections are compiled first (hoist_front::scene).
+        let sc = match hoist_front::scene::parse(&text, &opts.caps, &Default::default()) {
+            Ok(p) => p.scene,
+            Err(diags) => {
+                eprint!(
+                    "{}",
+                    hoist_asm::diag::render(&diags, &name, &text, util::stderr_color())
+                );
                 errors += 1;
                 continue;
             }

@@ -95,11 +95,17 @@ pub fn hint_target(
     profile: Option<Profile>,
     target: ArbTarget,
 ) {
-    if !diags.iter().any(|d| d.code == "E0301") {
+    if !diags
+        .iter()
+        .any(|d| d.code == hoist_asm::Code::TARGET_LIMIT)
+    {
         return;
     }
     if let Some(t) = hoist_asm::fitting_target(source, profile, target) {
-        for d in diags.iter_mut().filter(|d| d.code == "E0301") {
+        for d in diags
+            .iter_mut()
+            .filter(|d| d.code == hoist_asm::Code::TARGET_LIMIT)
+        {
             d.hint = Some(format!("fits under --target {t} ({})", t.name()));
         }
     }
@@ -118,13 +124,20 @@ pub fn parse_program(source: &str, name: &str, opts: &ParseOptions) -> Result<Pr
     parsed.into_result().map_err(|_| 1)
 }
 
-/// A scene file's text parsed, with the vertex/fragment pair it optimizes (`[optimize]`, or
-/// its only pair). Errors are reported here.
+/// A scene file's text parsed (GLSL/WGSL sections compiled through `hoist_front::scene`),
+/// with the vertex/fragment pair it optimizes (`[optimize]`, or its only pair). Errors are
+/// reported here.
 pub fn scene_pair(name: &str, text: &str) -> Result<(Scene, ProgramPair), u8> {
-    let sc = hoist_raster::scene::parse(text, &hoist_raster::Caps::default()).map_err(|e| {
-        error(format!("{name}: {e}"));
-        1u8
-    })?;
+    let caps = hoist_raster::Caps::default();
+    let sc = hoist_front::scene::parse(text, &caps, &hoist_front::Options::default())
+        .map_err(|d| {
+            eprint!(
+                "{}",
+                hoist_asm::diag::render(&d, name, text, stderr_color())
+            );
+            1u8
+        })?
+        .scene;
     let pair = sc
         .programs
         .get(sc.optimize_target())

@@ -35,8 +35,8 @@ fn parse(src: &str, target: ArbTarget) -> hoist_asm::Parsed {
     hoist_asm::parse(src, &ParseOptions::default().with_target(src, target))
 }
 
-fn codes(p: &hoist_asm::Parsed) -> Vec<&str> {
-    p.diagnostics.iter().map(|d| d.code.as_str()).collect()
+fn codes(p: &hoist_asm::Parsed) -> Vec<String> {
+    p.diagnostics.iter().map(|d| d.code.to_string()).collect()
 }
 
 #[test]

@@ -13,7 +13,8 @@
 //! - [`analysis`]: def-use, interpolant origins, movability (conditions C1–C4, with a reason
 //!   for everything that stays), independent groups.
 //! - [`passes`]: one transformation per file (motion, copy propagation, dead code,
-//!   retargeting, legalisation, commutation, lowering, vector packing).
+//!   retargeting, legalisation, commutation, lowering, vector packing), and the registry
+//!   ([`passes::PASSES`]) through which the pipeline and the filetests run them by name.
 //! - [`cost`] and [`select`]: what a choice is worth, and the greedy / exact / stepwise rules.
 //! - [`pipeline`]: one choice evaluated: the motion, the clean-up passes to a fixed point,
 //!   the IR checked after every pass (debug and test builds), the profile's rules at the end.

@@ -15,7 +15,7 @@ use hoist_asm::ir::{Program, Stage};
 use hoist_asm::profile::Limits;
 
 /// The analyses of a pair under `opts` (def-use, interpolant origins, movability, groups).
-pub fn analyze(vp: &Program, fp: &Program, opts: &Options) -> pipeline::Analysis {
+pub fn analyze(vp: &Program, fp: &Program, opts: &Options) -> analysis::Analysis {
     let vp_du = DefUse::compute(vp).ok();
     let fp_du = DefUse::compute(fp).ok();
     let interp = InterpMap::compute(vp, vp_du.as_ref(), fp);
@@ -54,7 +54,7 @@ pub fn analyze(vp: &Program, fp: &Program, opts: &Options) -> pipeline::Analysis
             )
         }
     };
-    pipeline::Analysis {
+    analysis::Analysis {
         vp_du,
         fp_du,
         interp,
@@ -97,7 +97,7 @@ pub struct Optimizer<'a> {
     opts: Options,
     vp_limits: Limits,
     fp_limits: Limits,
-    analysis: pipeline::Analysis,
+    analysis: analysis::Analysis,
     commuted: Vec<usize>,
 }
 
@@ -353,21 +353,13 @@ impl<'a> Optimizer<'a> {
 fn commute(vp: &Program, fp: &Program, opts: &Options) -> (Program, Vec<usize>) {
     let mut fp_work = tracked::Tracked::new(fp.clone());
     let a = analyze(vp, fp, opts);
-    let Some(du) = &a.fp_du else {
-        return (fp.clone(), Vec::new());
+    let limits = fp.profile.limits();
+    let env = passes::Env {
+        analysis: Some(&a),
+        ..passes::Env::new(&limits)
     };
-    let m = &a.movability;
-    let movable_src = |j: usize, k: usize| {
-        fp.insts[j].src[k].reg.file != hoist_asm::RegFile::Misc
-            && du
-                .reads(j)
-                .iter()
-                .filter(|r| r.src as usize == k)
-                .all(|r| match r.def {
-                    Some(d) => m.movable(d as usize),
-                    None => !r.reg.file.is_input() || a.interp.written(r.reg, r.comp),
-                })
-    };
-    let commuted = passes::commute::run(&mut fp_work, du, m, &movable_src);
-    (fp_work.program, commuted)
+    match passes::run("commute", &mut fp_work, &env) {
+        passes::Report::Rewritten(commuted) => (fp_work.program, commuted),
+        _ => (fp.clone(), Vec::new()),
+    }
 }

@@ -10,14 +10,11 @@
 //!    dead-code elimination — and validate both programs against their profiles and limits.
 //!    Analyses are recomputed after every pass that changes a program; none is kept across.
 
-use crate::analysis::defuse::DefUse;
-use crate::analysis::interp::InterpMap;
-use crate::analysis::movable::Movability;
 use crate::cost::CostModel;
-use crate::passes::{self, copy_prop, dce, fp_to_vp, retarget};
-use crate::tracked::{AddedFor, Line, Prov, Tracked};
+use crate::passes::{self, Env, Removable, Report, fp_to_vp};
+use crate::tracked::Tracked;
 use hoist_asm::Diagnostic;
-use hoist_asm::ir::{Comp, Inst, Program, Reg, RegFile, Semantic, Src};
+use hoist_asm::ir::{Program, Reg, RegFile, Semantic};
 use hoist_asm::profile::{Limits, Profile, SlotCount};
 use serde::{Deserialize, Serialize};
 
@@ -99,14 +96,7 @@ fn used_temps(p: &Program) -> u16 {
     }
 }
 
-/// Analyses of the original pair, shared by every evaluation.
-pub struct Analysis {
-    pub vp_du: Option<DefUse>,
-    pub fp_du: Option<DefUse>,
-    pub interp: InterpMap,
-    pub movability: Movability,
-    pub groups: crate::analysis::groups::Groups,
-}
+pub use crate::analysis::Analysis;
 
 /// One evaluated choice.
 #[derive(Clone, Debug)]
@@ -160,82 +150,9 @@ pub struct Context<'a> {
     pub peepholes: crate::options::Peepholes,
 }
 
-/// Whether a fragment operand may read `s` in this profile: ps_2_0's swizzle rule (also
-/// applied to ps_2_x, whose arbitrary-swizzle cap is optional), and ps_2_x texture
-/// coordinates unswizzled.
-pub fn fragment_swizzle_ok(profile: Profile, inst: &Inst, k: usize, s: &Src) -> bool {
-    match profile {
-        Profile::Ps2_0 | Profile::Ps2_x => {
-            if inst.op.is_texture() && k == 0 {
-                return s.swizzle.is_identity();
-            }
-            hoist_asm::d3d9::rules::ps2_0_swizzle(s.swizzle)
-        }
-        _ => true,
-    }
-}
-
-/// Vertex outputs still needed: non-interpolant outputs always, interpolants when read.
-pub fn vp_live_out(vp: &Program, fp: &Program) -> impl Fn(Reg, Comp) -> bool + use<> {
-    let mut read: Vec<(Semantic, Comp)> = Vec::new();
-    for inst in &fp.insts {
-        let lanes = if inst.info().has_dst {
-            inst.dst_lanes()
-        } else {
-            hoist_asm::WriteMask::ALL
-        };
-        for (k, s) in inst.src.iter().enumerate() {
-            if let Some(sem) = fp.semantic(s.reg) {
-                for c in inst.src_reads(k, lanes).iter() {
-                    read.push((sem, c));
-                }
-            }
-        }
-    }
-    let io: Vec<(Reg, Option<Semantic>)> =
-        vp.io.iter().map(|d| (d.reg, Some(d.semantic))).collect();
-    move |reg: Reg, c: Comp| {
-        let sem = io
-            .iter()
-            .find(|(r, _)| *r == reg)
-            .and_then(|(_, s)| *s)
-            .or(match reg.file {
-                RegFile::TexCrdOut => Some(Semantic::TexCoord(reg.index as u8)),
-                RegFile::AttrOut if reg.index < 2 => Some(Semantic::Color(reg.index as u8)),
-                _ => None,
-            });
-        match sem {
-            Some(s @ (Semantic::TexCoord(_) | Semantic::Color(_) | Semantic::Generic(_))) => {
-                read.contains(&(s, c))
-            }
-            _ => true,
-        }
-    }
-}
-
-/// Fragment copy propagation's candidates: the `mov`s that read transported values back.
-pub fn is_materialize(l: &Line, _: &Inst) -> bool {
-    matches!(
-        l.prov,
-        Prov::Added {
-            why: AddedFor::Materialize,
-            ..
-        }
-    )
-}
-
-/// Fragment outputs, always live.
-pub fn fragment_live_out(r: Reg, _: Comp) -> bool {
-    matches!(r.file, RegFile::ColorOut | RegFile::DepthOut)
-}
-
-/// Whether operand `k` of vertex instruction `j` may become `s`: the profile accepts the
-/// rewritten instruction.
-pub fn vertex_operand_legal(p: &Program, j: usize, k: usize, s: &Src) -> bool {
-    let mut inst = p.insts[j].clone();
-    inst.src[k] = s.clone();
-    hoist_asm::check_inst(p, &inst).is_empty()
-}
+pub use crate::passes::{
+    fragment_live_out, fragment_swizzle_ok, is_materialize, vertex_operand_legal, vp_live_out,
+};
 
 /// Drops input/output declarations of registers neither program touches any more.
 fn prune_io(vp: &mut Program, fp: &mut Program) {
@@ -251,55 +168,23 @@ fn prune_io(vp: &mut Program, fp: &mut Program) {
         .retain(|d| !d.reg.file.is_output() || used(&vp_c, d.reg));
 }
 
-/// Runs one pass over `t`. In debug and test builds the IR is checked afterwards, and a
-/// broken invariant panics naming the pass (NIR's `NIR_PASS` does the same).
-fn pass(name: &str, t: &mut Tracked, run: impl FnOnce(&mut Tracked) -> bool) -> bool {
-    let progress = run(t);
-    checked(name, t);
-    progress
-}
-
-/// Debug and test builds: panics when `t` breaks an IR invariant after pass `name`.
-fn checked(name: &str, t: &Tracked) {
-    if !cfg!(debug_assertions) {
-        return;
+/// The R600-motivated peepholes that are on (seed 004), in the order that lets each feed
+/// the next: fetches first, then MUL + ADD → MAD, then MAD chains → dot products.
+fn peepholes(t: &mut Tracked, on: crate::options::Peepholes, limits: &Limits) {
+    let env = Env::new(limits);
+    for (name, on) in [
+        ("tex_dedup", on.tex_dedup),
+        ("mad_fuse", on.mad),
+        ("dot_product", on.dot),
+    ] {
+        if on {
+            passes::run(name, t, &env);
+        }
     }
-    let mut broken: Vec<String> = hoist_asm::validate::check_ir(&t.program)
-        .into_iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.message)
-        .collect();
-    if t.lines.len() != t.program.insts.len() {
-        broken.push(format!(
-            "{} provenance lines for {} instructions",
-            t.lines.len(),
-            t.program.insts.len()
-        ));
-    }
-    assert!(
-        broken.is_empty(),
-        "pass `{name}` broke the IR: {}\n{}",
-        broken.join("; "),
-        hoist_asm::print(&t.program)
-    );
 }
 
 /// Repeats `round` until it makes no progress (a bounded number of times: every pass in a
 /// round only removes or simplifies, so a few rounds reach the fixed point).
-/// The R600-motivated peepholes that are on (seed 004), in the order that lets each feed
-/// the next: fetches first, then MUL + ADD → MAD, then MAD chains → dot products.
-fn peepholes(t: &mut Tracked, on: crate::options::Peepholes, limits: &Limits) {
-    if on.tex_dedup {
-        pass("tex_dedup", t, |t| passes::tex_dedup::run(t, limits));
-    }
-    if on.mad {
-        pass("mad_fuse", t, |t| passes::mad_fuse::run(t, limits));
-    }
-    if on.dot {
-        pass("dot_product", t, |t| passes::dot_product::run(t, limits));
-    }
-}
-
 fn fixed_point(mut round: impl FnMut() -> bool) {
     for _ in 0..16 {
         if !round() {
@@ -335,11 +220,14 @@ fn fit_both(cx: &Context, m: &mut fp_to_vp::Motion) -> Vec<String> {
         ("vertex", &mut m.vp, cx.vp_limits, vertices),
         ("fragment", &mut m.fp, cx.fp_limits, fragments),
     ] {
-        let mut how = None;
-        pass("fit", t, |t| {
-            how = passes::fit::run(t, limits, n).ok().flatten();
-            how.is_some()
-        });
+        let env = Env {
+            invocations: n,
+            ..Env::new(limits)
+        };
+        let how = match passes::run("fit", t, &env) {
+            Report::Fitted { how, .. } => how.ok().flatten(),
+            _ => None,
+        };
         if let Some(h) = how {
             out.push(format!(
                 "the {name} program fits its temp limit: {}",
@@ -402,76 +290,59 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         vp_limits,
         fp_limits: cx.fp_limits,
     };
-    let mut m = fp_to_vp::run(&input, selected).map_err(Rejected::Infeasible)?;
-    checked("fp_to_vp", &m.vp);
-    checked("fp_to_vp", &m.fp);
+    let mut m = passes::motion("fp_to_vp", &input, selected).map_err(Rejected::Infeasible)?;
 
     // Fragment side: read interpolators directly, then drop what became dead, until neither
     // makes progress.
-    let fp_profile = cx.fp.profile;
+    let fp_env = Env::new(cx.fp_limits);
     fixed_point(|| {
-        let mut progress = pass("copy_prop", &mut m.fp, |t| {
-            copy_prop::run(t, &is_materialize, &|_| true, &|p, j, k, s| {
-                fragment_swizzle_ok(fp_profile, &p.insts[j], k, s)
-            })
-        });
-        progress |= pass("dce", &mut m.fp, |t| {
-            dce::run(t, &fragment_live_out, &|l| !l.is_original())
-        });
-        progress
+        let progress = passes::run("copy_prop", &mut m.fp, &fp_env).progress();
+        progress | passes::run("dce", &mut m.fp, &fp_env).progress()
     });
     peepholes(&mut m.fp, cx.peepholes, cx.fp_limits);
-    if let (Profile::Ps2_0 | Profile::Ps2_x, Some(levels)) =
-        (fp_profile, cx.fp_limits.max_tex_indirections)
+    if matches!(cx.fp.profile, Profile::Ps2_0 | Profile::Ps2_x)
+        && cx.fp_limits.max_tex_indirections.is_some()
     {
-        pass("tex_rename", &mut m.fp, |t| {
-            passes::tex_rename::run(t, levels as i32 - 1, cx.fp_limits.temps)
-        });
+        passes::run("tex_rename", &mut m.fp, &fp_env);
     }
 
     // Vertex side: write interpolators directly, fold copies and constants in moved code,
     // drop dead code (including interpolants the fragment program no longer reads), until
     // nothing makes progress.
     if cx.vp_cleanup {
-        let not_original = |l: &Line, _: &Inst| !l.is_original();
-        let legal = vertex_operand_legal;
-        let fp = &m.fp.program;
         let vp = &mut m.vp;
+        let env = Env {
+            fragment: Some(&m.fp.program),
+            ..Env::new(cx.vp_limits)
+        };
         fixed_point(|| {
-            let mut progress = pass("fold", vp, |t| {
-                passes::fold::run(t, cx.vp_limits.consts, &legal)
-            });
-            progress |= pass("copy_prop", vp, |t| {
-                copy_prop::run(t, &not_original, &|l| !l.is_original(), &legal)
-            });
-            let live = vp_live_out(&vp.program, fp);
-            progress |= pass("dce", vp, |t| dce::run(t, &live, &|l| !l.is_original()));
-            progress |= pass("retarget", vp, retarget::run);
+            let mut progress = false;
+            for name in ["fold", "copy_prop", "dce", "retarget"] {
+                progress |= passes::run(name, vp, &env).progress();
+            }
             progress
         });
     }
     peepholes(&mut m.vp, cx.peepholes, cx.vp_limits);
-    let live = vp_live_out(&m.vp.program, &m.fp.program);
-    pass("dce", &mut m.vp, |t| dce::run(t, &live, &|_| true));
-    pass("legalize", &mut m.vp, |t| {
-        passes::legalize::run(t, vp_limits)
-    });
+    let all = Env {
+        fragment: Some(&m.fp.program),
+        removable: Removable::All,
+        ..Env::new(cx.vp_limits)
+    };
+    passes::run("dce", &mut m.vp, &all);
+    passes::run("legalize", &mut m.vp, &Env::new(vp_limits));
     let mut slp_merges = [0u32; 2];
     if cx.slp {
-        for (n, t) in slp_merges.iter_mut().zip([&mut m.vp, &mut m.fp]) {
-            pass("slp", t, |t| {
-                *n = passes::slp::merge(t) as u32;
-                *n > 0
-            });
+        let sides = [(&mut m.vp, cx.vp_limits), (&mut m.fp, cx.fp_limits)];
+        for (n, (t, limits)) in slp_merges.iter_mut().zip(sides) {
+            if let Report::Merges(k) = passes::run("slp", t, &Env::new(limits)) {
+                *n = k as u32;
+            }
         }
     }
     if cx.schedule {
-        pass("schedule", &mut m.vp, |t| {
-            passes::schedule::run(t, cx.vp_limits)
-        });
-        pass("schedule", &mut m.fp, |t| {
-            passes::schedule::run(t, cx.fp_limits)
-        });
+        passes::run("schedule", &mut m.vp, &Env::new(cx.vp_limits));
+        passes::run("schedule", &mut m.fp, &fp_env);
     }
     let fits = if cx.fit {
         fit_both(cx, &mut m)
@@ -483,8 +354,8 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
     crate::edit::prune_added_consts(&mut m.fp.program, cx.fp);
     hoist_asm::canonicalize(&mut m.vp.program);
     hoist_asm::canonicalize(&mut m.fp.program);
-    checked("prune_io, prune_added_consts, canonicalize", &m.vp);
-    checked("prune_io, prune_added_consts, canonicalize", &m.fp);
+    passes::checked("prune_io, prune_added_consts, canonicalize", &m.vp);
+    passes::checked("prune_io, prune_added_consts, canonicalize", &m.fp);
 
     let mut diags = hoist_asm::validate::check(&m.vp.program, cx.vp_limits);
     diags.extend(hoist_asm::validate::check(&m.fp.program, cx.fp_limits));

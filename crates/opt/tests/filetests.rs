@@ -24,12 +24,7 @@
 
 use hoist_asm::{ParseOptions, Program};
 use hoist_opt::analysis::liveness::{Legend, Liveness};
-use hoist_opt::passes::{
-    commute, copy_prop, dce, fit, fold, fp_to_vp, legalize, renumber, retarget, slp, tex_rename,
-};
-use hoist_opt::pipeline::{
-    fragment_live_out, fragment_swizzle_ok, is_materialize, vertex_operand_legal, vp_live_out,
-};
+use hoist_opt::passes::{self, Env, Removable, Report, Run, fp_to_vp};
 use hoist_opt::{AddedFor, Line, Options, Prov, tracked::Tracked};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -172,185 +167,133 @@ fn need<'a>(p: &'a Option<String>, what: &str) -> Result<&'a str, String> {
         .ok_or(format!("this pass needs a `=== {what}` section"))
 }
 
-/// Runs the case's pass; returns the text to compare with the expected section.
+/// Runs the case's pass from the registry (`hoist_opt::passes::PASSES`) exactly as the
+/// pipeline does; returns the text to compare with the expected section. `liveness` and
+/// `pipeline` are not passes: the analysis's grid, and the whole optimizer.
 fn run(case: &Case) -> Result<String, String> {
+    match case.pass.as_str() {
+        "liveness" => return liveness(case),
+        "pipeline" => return pipeline(case),
+        _ => {}
+    }
+    let pass = passes::get(&case.pass).ok_or(format!("unknown pass `{}`", case.pass))?;
+    let run = match pass.run {
+        Run::PartOf(parent) => passes::get(parent).ok_or("unknown parent")?.run,
+        r => r,
+    };
+    match run {
+        Run::Program(_) => program_case(case),
+        Run::Motion(_) | Run::PartOf(_) => motion_case(case),
+    }
+}
+
+/// A pass over one program: the stage's section (or, with `from=motion`, that program
+/// after the motion of the pair, for passes whose input no profile accepts), the passes
+/// named by `before=a,b` first (then both states are shown), then the case's pass.
+/// `temps=N` lowers the temp limit, `removable=all` lets dead-code elimination remove
+/// original lines.
+fn program_case(case: &Case) -> Result<String, String> {
+    let stage_fp = arg(case, "stage") != Some("vp");
+    let mut t = if arg(case, "from") == Some("motion") {
+        let m = motion(case)?.map_err(|e| e.to_string())?;
+        if stage_fp { m.fp } else { m.vp }
+    } else {
+        let src = if stage_fp { &case.fp } else { &case.vp };
+        tracked(need(src, if stage_fp { "fp" } else { "vp" })?)?
+    };
+    let mut limits = t.program.profile.limits();
+    if let Some(n) = arg(case, "temps") {
+        limits.temps = n.parse().map_err(|_| "temps=N")?;
+    }
+    let fragment = match (&case.fp, stage_fp) {
+        (Some(text), false) => hoist_asm::parse(text, &ParseOptions::default()).program,
+        _ => None,
+    };
+    let vp = match &case.vp {
+        Some(text) if stage_fp => Some(parse(text)?),
+        _ => None,
+    };
+    let analysis = vp
+        .as_ref()
+        .map(|vp| hoist_opt::analyze(vp, &t.program, &Options::default()));
+    let env = Env {
+        fragment: fragment.as_ref(),
+        removable: match arg(case, "removable") {
+            Some("all") => Removable::All,
+            _ => Removable::Added,
+        },
+        analysis: analysis.as_ref(),
+        ..Env::new(&limits)
+    };
+    let mut out = String::new();
+    if let Some(list) = arg(case, "before") {
+        for name in list.split(',') {
+            passes::run(name, &mut t, &env);
+        }
+        let _ = write!(out, "before:\n{}after:\n", show(&t));
+    }
+    let report = passes::run(&case.pass, &mut t, &env);
+    let _ = writeln!(out, "{}{report}", show(&t));
+    if matches!(report, Report::Renumbered { .. } | Report::Fitted { .. }) {
+        // The rebuilt declarations print as a program that parses back the same.
+        let round = parse(&hoist_asm::print(&t.program))?;
+        let _ = writeln!(out, "round trip: {}", round.eq_ignoring_spans(&t.program));
+    }
+    Ok(out)
+}
+
+/// The motion of the pair: both programs, the transports and the mirrors.
+fn motion_case(case: &Case) -> Result<String, String> {
+    let mut out = String::new();
+    match motion(case)? {
+        Ok(m) => {
+            let _ = writeln!(out, "--- vp\n{}--- fp\n{}", show(&m.vp), show(&m.fp));
+            for t in &m.transports {
+                let _ = writeln!(
+                    out,
+                    "transport: instruction {} .{} in texcoord[{}].{}",
+                    t.inst + 1,
+                    hoist_asm::ir::COMP_NAMES[t.comp as usize],
+                    t.texcoord,
+                    hoist_asm::ir::COMP_NAMES[t.slot as usize]
+                );
+            }
+            for mi in &m.mirrors {
+                let _ = writeln!(out, "mirror: {:?} <- {:?}", mi.vertex, mi.fragment);
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(out, "infeasible: {e}");
+        }
+    }
+    Ok(out)
+}
+
+/// `; test liveness`: the analysis's grid and the hover text of named cells.
+fn liveness(case: &Case) -> Result<String, String> {
     let stage_fp = arg(case, "stage") != Some("vp");
     let mut out = String::new();
-    match case.pass.as_str() {
-        "copy_prop" if stage_fp => {
-            let mut t = tracked(need(&case.fp, "fp")?)?;
-            let profile = t.program.profile;
-            let progress = copy_prop::run(&mut t, &is_materialize, &|_| true, &|p, j, k, s| {
-                fragment_swizzle_ok(profile, &p.insts[j], k, s)
-            });
-            let _ = writeln!(out, "{}progress: {progress}", show(&t));
-        }
-        "copy_prop" => {
-            let mut t = tracked(need(&case.vp, "vp")?)?;
-            let progress = copy_prop::run(
-                &mut t,
-                &|l, _| !l.is_original(),
-                &|l| !l.is_original(),
-                &vertex_operand_legal,
-            );
-            let _ = writeln!(out, "{}progress: {progress}", show(&t));
-        }
-        "dce" if stage_fp => {
-            let mut t = tracked(need(&case.fp, "fp")?)?;
-            let progress = dce::run(&mut t, &fragment_live_out, &|l| !l.is_original());
-            let _ = writeln!(out, "{}progress: {progress}", show(&t));
-        }
-        "dce" => {
-            let mut t = tracked(need(&case.vp, "vp")?)?;
-            let fp = parse(need(&case.fp, "fp")?)?;
-            let live = vp_live_out(&t.program, &fp);
-            let all = arg(case, "removable") == Some("all");
-            let progress = dce::run(&mut t, &live, &|l| all || !l.is_original());
-            let _ = writeln!(out, "{}progress: {progress}", show(&t));
-        }
-        "fold" => {
-            let mut t = tracked(need(&case.vp, "vp")?)?;
-            let consts = t.program.profile.limits().consts;
-            let progress = fold::run(&mut t, consts, &vertex_operand_legal);
-            let _ = writeln!(out, "{}progress: {progress}", show(&t));
-        }
-        "mad_fuse" | "dot_product" | "tex_dedup" => {
-            let src = if stage_fp { &case.fp } else { &case.vp };
-            let mut t = tracked(need(src, "program")?)?;
-            let limits = t.program.profile.limits();
-            let progress = match case.pass.as_str() {
-                "mad_fuse" => hoist_opt::passes::mad_fuse::run(&mut t, &limits),
-                "dot_product" => hoist_opt::passes::dot_product::run(&mut t, &limits),
-                _ => hoist_opt::passes::tex_dedup::run(&mut t, &limits),
-            };
-            let _ = writeln!(out, "{}progress: {progress}", show(&t));
-        }
-        "retarget" => {
-            let mut t = tracked(need(&case.vp, "vp")?)?;
-            let progress = retarget::run(&mut t);
-            let _ = writeln!(out, "{}progress: {progress}", show(&t));
-        }
-        "legalize" => {
-            // Profiles never accept what legalize fixes, so its input comes from a motion.
-            let mut t = motion(case)?.map_err(|e| e.to_string())?.vp;
-            let limits = t.program.profile.limits();
-            let progress = legalize::run(&mut t, &limits);
-            let _ = writeln!(out, "{}progress: {progress}", show(&t));
-        }
-        "tex_rename" => {
-            // The parser rejects programs over the limit, so the input is a pair whose
-            // motion and fragment clean-up (as the pipeline runs them) raise an order.
-            let mut t = motion(case)?.map_err(|e| e.to_string())?.fp;
-            let profile = t.program.profile;
-            copy_prop::run(&mut t, &is_materialize, &|_| true, &|p, j, k, s| {
-                fragment_swizzle_ok(profile, &p.insts[j], k, s)
-            });
-            dce::run(&mut t, &fragment_live_out, &|l| !l.is_original());
-            let _ = write!(out, "before:\n{}after:\n", show(&t));
-            let limits = t.program.profile.limits();
-            let levels = limits.max_tex_indirections.unwrap_or(4) as i32;
-            let progress = tex_rename::run(&mut t, levels - 1, limits.temps);
-            let _ = writeln!(out, "{}progress: {progress}", show(&t));
-        }
-        "commute" => {
-            let vp = parse(need(&case.vp, "vp")?)?;
-            let mut t = tracked(need(&case.fp, "fp")?)?;
-            let a = hoist_opt::analyze(&vp, &t.program, &Options::default());
-            let du = a.fp_du.as_ref().ok_or("flow control")?;
-            let m = &a.movability;
-            let fp = t.program.clone();
-            let movable_src = |j: usize, k: usize| {
-                du.reads(j)
-                    .iter()
-                    .filter(|r| r.src as usize == k)
-                    .all(|r| match r.def {
-                        Some(d) => m.movable(d as usize),
-                        None => !r.reg.file.is_input() || a.interp.written(r.reg, r.comp),
-                    })
-                    && fp.insts[j].src[k].reg.file != hoist_asm::RegFile::Misc
-            };
-            let done = commute::run(&mut t, du, m, &movable_src);
-            let _ = writeln!(out, "{}rewritten movs: {done:?}", show(&t));
-        }
-        "fp_to_vp" | "lower" => match motion(case)? {
-            Ok(m) => {
-                let _ = writeln!(out, "--- vp\n{}--- fp\n{}", show(&m.vp), show(&m.fp));
-                for t in &m.transports {
-                    let _ = writeln!(
-                        out,
-                        "transport: instruction {} .{} in texcoord[{}].{}",
-                        t.inst + 1,
-                        hoist_asm::ir::COMP_NAMES[t.comp as usize],
-                        t.texcoord,
-                        hoist_asm::ir::COMP_NAMES[t.slot as usize]
-                    );
-                }
-                for mi in &m.mirrors {
-                    let _ = writeln!(out, "mirror: {:?} <- {:?}", mi.vertex, mi.fragment);
-                }
-            }
-            Err(e) => {
-                let _ = writeln!(out, "infeasible: {e}");
-            }
-        },
-        "renumber" | "fit" => {
-            let src = if stage_fp { &case.fp } else { &case.vp };
-            let mut t = tracked(need(src, "program")?)?;
-            let mut limits = t.program.profile.limits();
-            if let Some(n) = arg(case, "temps") {
-                limits.temps = n.parse().map_err(|_| "temps=N")?;
-            }
-            let from = t.program.num_temps;
-            let how = if case.pass == "renumber" {
-                let progress = renumber::run(&mut t, limits.temps);
-                format!("progress: {progress}")
-            } else {
-                match fit::run(&mut t, &limits, 1.0) {
-                    Ok(Some(how)) => format!("fit: {}", how.describe()),
-                    Ok(None) => "fit: already fits".into(),
-                    Err(()) => "fit: none found".into(),
-                }
-            };
-            let round = parse(&hoist_asm::print(&t.program))?;
-            let same = round.eq_ignoring_spans(&t.program);
-            let _ = writeln!(
+    let p = parse(need(if stage_fp { &case.fp } else { &case.vp }, "program")?)?;
+    let legend = Legend::from_name(arg(case, "legend").unwrap_or("thesis"))
+        .ok_or("legend is thesis or rga")?;
+    let l = Liveness::compute(&p, p.profile.limits().temps);
+    out.push_str(&l.listing(&p, legend));
+    for (what, row, reg, comp) in hover_cells(case, &l)? {
+        let one = |v: &[u32]| {
+            v.iter()
+                .map(|i| (i + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = match l.value(row, reg, comp) {
+            Some(v) => writeln!(
                 out,
-                "{}{how}\ntemps: {from} -> {}\nround trip: {same}",
-                show(&t),
-                t.program.num_temps
-            );
-        }
-        "slp" => {
-            let text = if stage_fp { &case.fp } else { &case.vp };
-            let mut t = tracked(need(text, if stage_fp { "fp" } else { "vp" })?)?;
-            let merges = slp::merge(&mut t);
-            let _ = writeln!(out, "{}merges: {merges}", show(&t));
-        }
-        "liveness" => {
-            let p = parse(need(if stage_fp { &case.fp } else { &case.vp }, "program")?)?;
-            let legend = Legend::from_name(arg(case, "legend").unwrap_or("thesis"))
-                .ok_or("legend is thesis or rga")?;
-            let l = Liveness::compute(&p, p.profile.limits().temps);
-            out.push_str(&l.listing(&p, legend));
-            for (what, row, reg, comp) in hover_cells(case, &l)? {
-                let one = |v: &[u32]| {
-                    v.iter()
-                        .map(|i| (i + 1).to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                let _ = match l.value(row, reg, comp) {
-                    Some(v) => writeln!(
-                        out,
-                        "value {what}: written at {}, read at {}",
-                        one(&v.defs),
-                        one(&v.uses)
-                    ),
-                    None => writeln!(out, "value {what}: empty"),
-                };
-            }
-        }
-        other => return Err(format!("unknown pass `{other}`")),
+                "value {what}: written at {}, read at {}",
+                one(&v.defs),
+                one(&v.uses)
+            ),
+            None => writeln!(out, "value {what}: empty"),
+        };
     }
     Ok(out)
 }
@@ -376,7 +319,7 @@ fn motion(case: &Case) -> Result<Result<fp_to_vp::Motion, fp_to_vp::Infeasible>,
     let vp = parse(need(&case.vp, "vp")?)?;
     let fp = parse(need(&case.fp, "fp")?)?;
     let opts = Options {
-        lower: case.pass == "lower" || arg(case, "lower") != Some("false"),
+        lower: arg(case, "lower") != Some("false"),
         mirror_params: arg(case, "mirror") == Some("true"),
         ..Options::default()
     };
@@ -404,7 +347,7 @@ fn motion(case: &Case) -> Result<Result<fp_to_vp::Motion, fp_to_vp::Infeasible>,
         vp_limits: &vp_limits,
         fp_limits: &fp_limits,
     };
-    Ok(fp_to_vp::run(&input, &selected))
+    Ok(passes::motion("fp_to_vp", &input, &selected))
 }
 
 fn files() -> Vec<PathBuf> {
@@ -427,30 +370,52 @@ fn files() -> Vec<PathBuf> {
     out
 }
 
-/// Passes every filetest directory must cover.
-const PASSES: [&str; 15] = [
-    "commute",
-    "liveness",
-    "copy_prop",
-    "dce",
-    "dot_product",
-    "mad_fuse",
-    "tex_dedup",
-    "fold",
-    "fp_to_vp",
-    "legalize",
-    "lower",
-    "retarget",
-    "slp",
-    "tex_rename",
-    "pipeline",
-];
+/// Every registered pass has a directory of cases, and every module under `src/passes/`
+/// is registered: a pass cannot exist without its filetests.
+#[test]
+fn every_pass_is_registered_and_tested() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut modules = Vec::new();
+    for e in std::fs::read_dir(root.join("src/passes")).expect("src/passes") {
+        let p = e.expect("entry").path();
+        let name = p.file_stem().and_then(|n| n.to_str()).unwrap_or_default();
+        if name != "mod" && (p.is_dir() || p.extension().is_some_and(|e| e == "rs")) {
+            modules.push(name.to_string());
+        }
+    }
+    let unregistered: Vec<&String> = modules
+        .iter()
+        .filter(|m| passes::get(m).is_none())
+        .collect();
+    assert!(
+        unregistered.is_empty(),
+        "pass modules without a registry line in src/passes/mod.rs: {unregistered:?}"
+    );
+    let untested: Vec<&str> = passes::PASSES
+        .iter()
+        .map(|p| p.name)
+        .filter(|name| {
+            let dir = root.join("tests/filetests").join(name);
+            !std::fs::read_dir(&dir).is_ok_and(|d| {
+                d.flatten()
+                    .any(|f| f.path().extension().is_some_and(|e| e == "test"))
+            })
+        })
+        .collect();
+    assert!(
+        untested.is_empty(),
+        "registered passes without filetests (tests/filetests/<name>/*.test): {untested:?}"
+    );
+    assert!(
+        modules.len() >= 17,
+        "the module scan finds too little: {modules:?}"
+    );
+}
 
 #[test]
 fn filetests() {
     let bless = std::env::var_os("BLESS").is_some();
     let mut failed = Vec::new();
-    let mut covered = std::collections::BTreeSet::new();
     let files = files();
     for path in &files {
         let text = std::fs::read_to_string(path).expect("readable");
@@ -465,12 +430,14 @@ fn filetests() {
             .parent()
             .and_then(|d| d.file_name())
             .and_then(|d| d.to_str());
-        covered.insert(dir.unwrap_or_default().to_string());
-        let got = if case.pass == "pipeline" {
-            pipeline(&case)
-        } else {
-            run(&case)
-        };
+        if case.pass != dir.unwrap_or_default() {
+            failed.push(format!(
+                "{}: a `{}` case in the directory of another",
+                path.display(),
+                case.pass
+            ));
+        }
+        let got = run(&case);
         let got = match got {
             Ok(g) => g,
             Err(e) => {
@@ -501,12 +468,6 @@ fn filetests() {
         }
     }
     println!("filetests: {} files", files.len());
-    let missing: Vec<&str> = PASSES
-        .iter()
-        .copied()
-        .filter(|p| !covered.contains(*p))
-        .collect();
-    assert!(missing.is_empty(), "passes without filetests: {missing:?}");
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
 }
 

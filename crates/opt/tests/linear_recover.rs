@@ -1,10 +1,9 @@
 //! Recovered systems checked by execution (seed 003, issue 11): for every straight-line
 //! program of the examples, the piglit ARB corpus and the random generator (both stages,
 //! both dialects), `linear::recover::recover` gives y = A·x + b over the program's
-//! variables; the executor runs the program on random inputs, host-set parameters and
-//! textures, and every output component must equal A·x + b, where x holds the values the
-//! variables take in the same run: an input or parameter read by a one-instruction probe,
-//! "the result of line N" by the program cut after line N. Tolerance: 1e-4 of
+//! variables, and `hoist_verify::linear_recover::check_seeded` (the page's proof, on inputs
+//! seeded per program) runs it in the executor: every output component must equal A·x + b,
+//! where x holds the values the variables take in the same run. Tolerance: 1e-4 of
 //! Σ|a·x| + |b|, plus 1e-5 (f32 execution against f64 sums). Invocations where a value is
 //! not finite, or a fragment is killed, are left out and counted.
 #![cfg(not(target_arch = "wasm32"))]
@@ -12,175 +11,11 @@
 #[path = "../../../tests/support/oracles.rs"]
 mod oracles;
 
-use hoist_asm::ir::{ConstBinding, Semantic};
-use hoist_asm::{Dst, Inst, Op, ParseOptions, Program, Reg, RegFile, Src, Stage, WriteMask};
-use hoist_opt::linear::anneal::Rng;
-use hoist_opt::linear::recover::{Origin, Recovered, Rows, recover};
-use hoist_raster::probe::{StageEnv, run_fragments, run_vertices};
-use hoist_raster::raster::CompiledProgram;
-use hoist_raster::{ATTRIBS, Caps, GlState, StageParams, Texture};
+use hoist_asm::ParseOptions;
+use hoist_opt::linear::recover::{Rows, recover};
 use hoist_verify::generate::{self, Flavor};
-use std::collections::BTreeMap;
+use hoist_verify::linear_recover::check_seeded;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-const INVOCATIONS: usize = 8;
-
-struct Inputs {
-    params: StageParams,
-    textures: BTreeMap<u8, Arc<Texture>>,
-    attribs: Vec<[[f32; 4]; ATTRIBS]>,
-    seed: u64,
-}
-
-impl Inputs {
-    fn new(p: &Program, seed: u64) -> Inputs {
-        let mut rng = Rng::new(seed);
-        let mut v4 = || std::array::from_fn(|_| (rng.unit() * 2.0 - 1.0) as f32);
-        let mut params = StageParams::default();
-        for c in &p.consts {
-            match c.binding {
-                ConstBinding::Env(n) => {
-                    params.env.insert(n, v4());
-                }
-                ConstBinding::Local(n) => {
-                    params.local.insert(n, v4());
-                }
-                _ => {}
-            }
-        }
-        let attribs = (0..INVOCATIONS)
-            .map(|_| std::array::from_fn(|_| v4()))
-            .collect();
-        Inputs {
-            params,
-            textures: generate::textures(p),
-            attribs,
-            seed,
-        }
-    }
-
-    fn fragment_input(&self, lane: usize, s: Semantic) -> [f32; 4] {
-        let key = format!("{s:?}");
-        let h = key.bytes().fold(self.seed ^ lane as u64, |h, b| {
-            h.wrapping_mul(0x100_0000_01B3) ^ u64::from(b)
-        });
-        let mut rng = Rng::new(h);
-        std::array::from_fn(|_| (rng.unit() * 2.0 - 1.0) as f32)
-    }
-}
-
-/// Per invocation, every output register's value, and which invocations count.
-type Run = (Vec<Vec<(Reg, [f32; 4])>>, Vec<bool>);
-
-fn run(p: &Program, inp: &Inputs) -> Result<Run, String> {
-    let cp = CompiledProgram::new(p).map_err(|e| e.to_string())?;
-    let (gl, caps) = (GlState::default(), Caps::default());
-    let env = StageEnv {
-        params: &inp.params,
-        gl: &gl,
-        textures: &inp.textures,
-        caps: &caps,
-    };
-    Ok(match p.stage() {
-        Stage::Vertex => {
-            let v = run_vertices(&cp, &env, &inp.attribs);
-            (v.outputs, vec![true; INVOCATIONS])
-        }
-        Stage::Fragment => {
-            let f = run_fragments(&cp, &env, INVOCATIONS, false, false, &|l, s| {
-                inp.fragment_input(l, s)
-            })
-            .map_err(|e| e.to_string())?;
-            (f.outputs, f.killed.iter().map(|k| !k).collect())
-        }
-    })
-}
-
-fn read(outs: &[(Reg, [f32; 4])], r: Reg) -> Option<[f32; 4]> {
-    outs.iter().find(|(o, _)| *o == r).map(|(_, v)| *v)
-}
-
-/// The values of `reg` per invocation after `prefix` runs (an output is read directly; any
-/// other register through a MOV into one of the program's outputs).
-fn probe(p: &Program, prefix: &[Inst], reg: Reg, inp: &Inputs) -> Result<Vec<[f32; 4]>, String> {
-    let mut q = p.clone();
-    q.insts = prefix.to_vec();
-    let out = if reg.file.is_output() {
-        reg
-    } else {
-        let out = p
-            .insts
-            .iter()
-            .filter_map(|i| i.dst.as_ref().map(|d| d.reg))
-            .find(|r| r.file.is_output() && r.file != RegFile::DepthOut)
-            .ok_or("no output register to probe through")?;
-        q.insts.push(Inst::new(
-            Op::Mov,
-            Some(Dst::new(out, WriteMask::ALL)),
-            [Src::new(reg)],
-        ));
-        out
-    };
-    let (outs, _) = run(&q, inp)?;
-    outs.iter()
-        .map(|o| read(o, out).ok_or_else(|| format!("probe: no {out:?} in the outputs")))
-        .collect()
-}
-
-/// Checks `rec` against the executor; returns the invocations left out.
-fn check(p: &Program, rec: &Recovered, inp: &Inputs) -> Result<usize, String> {
-    let (outs, live) = run(p, inp)?;
-    let mut xs = vec![vec![0.0f64; rec.variables.len()]; INVOCATIONS];
-    for (v, var) in rec.variables.iter().enumerate() {
-        let (prefix, comp) = match &var.origin {
-            Origin::Register { comp, .. } => (&p.insts[..0], *comp),
-            Origin::Result { inst, comp, .. } => (&p.insts[..=*inst], *comp),
-        };
-        let vals = probe(p, prefix, var.reg, inp)?;
-        for (x, val) in xs.iter_mut().zip(&vals) {
-            x[v] = f64::from(val[comp as usize]);
-        }
-    }
-    let sys = &rec.system;
-    let mut left_out = 0;
-    for (k, x) in xs.iter().enumerate() {
-        let vals: Vec<Option<[f32; 4]>> = rec
-            .rows
-            .iter()
-            .map(|r| read(&outs[k], Reg::new(file(&r.file), r.index)))
-            .collect();
-        if !live[k] || x.iter().any(|v| !v.is_finite()) {
-            left_out += 1;
-            continue;
-        }
-        for (r, row) in rec.rows.iter().enumerate() {
-            let got = f64::from(
-                vals[r].ok_or_else(|| format!("no output {}", row.name))?[row.comp as usize],
-            );
-            let terms = sys.terms[0].rows[r].iter();
-            let want: f64 = terms.clone().map(|(c, a)| a * x[*c]).sum::<f64>() + sys.b[r];
-            let scale: f64 = terms.map(|(c, a)| (a * x[*c]).abs()).sum::<f64>() + sys.b[r].abs();
-            if !got.is_finite() || (got - want).abs() > 1e-4 * scale + 1e-5 {
-                return Err(format!(
-                    "invocation {k}: {} = {got}, but A·x + b = {want}",
-                    row.name
-                ));
-            }
-        }
-    }
-    Ok(left_out)
-}
-
-fn file(name: &str) -> RegFile {
-    use RegFile::*;
-    [
-        RastOut, AttrOut, TexCrdOut, Output, ColorOut, DepthOut, Temp,
-    ]
-    .into_iter()
-    .find(|f| format!("{f:?}") == name)
-    .unwrap_or(Temp)
-}
 
 #[derive(Default)]
 struct Tally {
@@ -208,9 +43,10 @@ impl Tally {
         };
         self.recovered += 1;
         self.linear += usize::from(rec.nonlinear == 0);
-        match check(&p, &rec, &Inputs::new(&p, seed)) {
-            Ok(n) => self.left_out += n,
-            Err(e) => self.failures.push(format!("{label}: {e}")),
+        let probes = check_seeded(&p, &rec, seed);
+        self.left_out += probes.left_out;
+        if let Some(e) = probes.failure {
+            self.failures.push(format!("{label}: {e}"));
         }
     }
 

@@ -14,7 +14,7 @@
 //!
 //! The executor ([`crate::exec`]) then interprets the flat list over whole batches.
 
-use crate::RenderError;
+use crate::error::RenderError;
 use hoist_asm::ir::{ExtSel, RegFile, TexTarget};
 use hoist_asm::ops::Cond;
 use hoist_asm::{Dialect, Op, Program, Reg, Stage};

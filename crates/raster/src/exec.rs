@@ -10,15 +10,15 @@
 //! Straight-line programs run without masks. Programs with D3D9 flow control or
 //! predication run in *flow mode*: structured execution with a per-lane mask, uniform loop
 //! counters (`loop`/`rep` counts come from integer constants) and per-lane `break`/`ret`.
-//! Loops run at most [`crate::Caps::max_loop_iterations`] times, calls nest at most
-//! [`crate::Caps::max_call_depth`] deep and a batch executes at most
-//! [`crate::Caps::max_batch_instructions`] instructions, so no program can hang.
+//! Loops run at most [`crate::draw::Caps::max_loop_iterations`] times, calls nest at most
+//! [`crate::draw::Caps::max_call_depth`] deep and a batch executes at most
+//! [`crate::draw::Caps::max_batch_instructions`] instructions, so no program can hang.
 
-use crate::alu;
 use crate::compile::{
     ConstFill, FlowCond, GatherFrom, KInst, KOp, Kernel, LANES, Pre, Row, TexKind,
 };
 use crate::texture::{self, Texture};
+use hoist_asm::semantics as alu;
 
 pub type Mask = [bool; LANES];
 

@@ -36,13 +36,11 @@ impl Image {
         let mut max = [-f32::MAX; 4];
         let mut sum = [0.0f64; 4];
         let mut nonfinite = 0u64;
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut hash = hoist_asm::hash::Fnv1a::new();
         for p in &self.pixels {
             for c in 0..4 {
                 let v = p[c];
-                for b in v.to_le_bytes() {
-                    hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-                }
+                hash.write(&v.to_le_bytes());
                 if !v.is_finite() {
                     nonfinite += 1;
                     continue;
@@ -58,7 +56,7 @@ impl Image {
             max,
             mean: sum.map(|s| s / n),
             nonfinite,
-            fnv1a64: hash,
+            fnv1a64: hash.finish(),
         }
     }
 

@@ -2,8 +2,9 @@
 //! and reports progress, so a web page can render a large image between frames without
 //! freezing. [`crate::render`] is a job run to the end.
 
+use crate::draw::{RenderConfig, Rendered, Stats};
+use crate::error::RenderError;
 use crate::raster::{BAND, CompiledProgram, DrawInput, PreparedDraw, Target};
-use crate::{RenderConfig, RenderError, Rendered, Stats};
 use hoist_asm::Program;
 use std::sync::Arc;
 

@@ -11,11 +11,14 @@
 //! their meaning.
 
 use crate::compile::LANES;
+use crate::draw::{ATTRIBS, Caps, StageParams};
+use crate::error::RenderError;
 use crate::exec::{ExecEnv, Machine, Mask};
-use crate::raster::{
+use crate::glstate::GlState;
+use crate::program::{
     CompiledProgram, attrib_slot, bool_table, const_table, in_semantic, int_table, out_semantic,
 };
-use crate::{ATTRIBS, Caps, GlState, RenderError, StageParams, Texture};
+use crate::texture::Texture;
 use hoist_asm::Reg;
 use hoist_asm::ir::{RegFile, Semantic};
 use std::collections::BTreeMap;
@@ -126,8 +129,7 @@ pub fn run_vertices(
     out
 }
 
-/// What a fragment input reads when no vertex output feeds it.
-pub const UNWRITTEN: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+pub use crate::program::UNWRITTEN;
 
 /// The per-vertex values of one vertex's outputs as the rest of the pipeline sees them, by
 /// semantic: fog keeps only its first component (the others read 0, 0, 1) and colours are
@@ -135,7 +137,7 @@ pub const UNWRITTEN: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
 pub fn varyings<'o>(
     p: &'o hoist_asm::Program,
     outputs: &'o [(Reg, [f32; 4])],
-    state: &'o crate::DrawState,
+    state: &'o crate::draw::DrawState,
 ) -> impl Iterator<Item = (Semantic, [f32; 4])> + 'o {
     outputs.iter().filter_map(move |&(reg, v)| {
         let s = out_semantic(p, reg)?;

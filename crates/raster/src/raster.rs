@@ -15,15 +15,18 @@
 //! front-facing. Varyings are interpolated perspective-correctly in f64 from unsnapped
 //! window positions and rounded once to f32; depth is affine in screen space.
 
-use crate::compile::{Kernel, LANES, R};
+use crate::compile::{LANES, R};
+use crate::draw::{ATTRIBS, Caps, DrawState, Geometry, Mesh, StageParams, Stats, TargetFormat};
+use crate::error::RenderError;
 use crate::exec::{ExecEnv, Machine, Mask};
 use crate::glstate::mat_vec;
-use crate::texture::{Texture, quantize8};
-use crate::{
-    ATTRIBS, Caps, DrawState, Geometry, Mesh, RenderError, StageParams, Stats, TargetFormat,
+pub use crate::program::{
+    CompiledProgram, UNWRITTEN, attrib_slot, const_table, in_semantic, out_semantic,
 };
-use hoist_asm::ir::{ArbOption, ConstBinding, RegFile, Semantic};
-use hoist_asm::{Dialect, Program, Reg};
+use crate::program::{bool_table, int_table};
+use crate::texture::{Texture, quantize8};
+use hoist_asm::ir::{ArbOption, RegFile, Semantic};
+use hoist_asm::{Dialect, Reg};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -48,25 +51,6 @@ const fn lane_xy() -> ([u32; LANES], [u32; LANES]) {
     (xs, ys)
 }
 const LANE_XY: ([u32; LANES], [u32; LANES]) = lane_xy();
-
-/// A program with its compiled kernel.
-#[derive(Clone, Debug)]
-pub struct CompiledProgram {
-    pub program: Program,
-    pub kernel: Kernel,
-}
-
-impl CompiledProgram {
-    /// Compiles `p` as it executes: an ARB fog option becomes appended instructions
-    /// ([`crate::fog`]), which `program` then holds too.
-    pub fn new(p: &Program) -> Result<CompiledProgram, RenderError> {
-        let program = crate::fog::lower(p);
-        Ok(CompiledProgram {
-            kernel: crate::compile::compile(&program)?,
-            program,
-        })
-    }
-}
 
 /// A colour target with an optional depth buffer.
 #[derive(Clone, Debug, PartialEq)]
@@ -132,113 +116,13 @@ impl Target {
         self.height.div_ceil(BAND)
     }
 
-    pub fn into_image(self) -> crate::Image {
-        crate::Image {
+    pub fn into_image(self) -> crate::image::Image {
+        crate::image::Image {
             width: self.width,
             height: self.height,
             pixels: self.color,
         }
     }
-}
-
-/// The constant table of a program for a draw.
-pub fn const_table(
-    p: &Program,
-    len: usize,
-    params: &StageParams,
-    gl: &crate::GlState,
-) -> Vec<[f32; 4]> {
-    let n = len.max(p.consts.len());
-    let mut t = vec![[0.0; 4]; n];
-    for (i, v) in t.iter_mut().enumerate() {
-        let binding = p.consts.get(i).map(|c| &c.binding);
-        *v = match binding {
-            Some(ConstBinding::Literal(l)) => l.value,
-            Some(ConstBinding::Env(e)) => params.env.get(e).copied().unwrap_or([0.0; 4]),
-            Some(ConstBinding::Local(e)) => params.local.get(e).copied().unwrap_or([0.0; 4]),
-            Some(ConstBinding::State(s)) => gl.value(s),
-            None if p.dialect() == Dialect::D3d9 => {
-                params.env.get(&(i as u16)).copied().unwrap_or([0.0; 4])
-            }
-            None => [0.0; 4],
-        };
-    }
-    t
-}
-
-pub(crate) fn int_table(p: &Program, params: &StageParams) -> Vec<[i32; 4]> {
-    let n = p.int_consts.len().max(16);
-    (0..n)
-        .map(|i| {
-            p.int_consts
-                .get(i)
-                .copied()
-                .flatten()
-                .or_else(|| params.ints.get(&(i as u16)).copied())
-                .unwrap_or([0; 4])
-        })
-        .collect()
-}
-
-pub(crate) fn bool_table(p: &Program, params: &StageParams) -> Vec<bool> {
-    let n = p.bool_consts.len().max(16);
-    (0..n)
-        .map(|i| {
-            p.bool_consts
-                .get(i)
-                .copied()
-                .flatten()
-                .or_else(|| params.bools.get(&(i as u16)).copied())
-                .unwrap_or(false)
-        })
-        .collect()
-}
-
-/// Attribute slot feeding a vertex-program input register.
-pub fn attrib_slot(p: &Program, reg: Reg) -> usize {
-    let s = match p.semantic(reg) {
-        Some(Semantic::Position(_)) => 0,
-        Some(Semantic::BlendWeight(_)) => 1,
-        Some(Semantic::Normal(_)) => 2,
-        Some(Semantic::Color(n)) => 3 + usize::from(n.min(1)),
-        Some(Semantic::Fog(_)) => 5,
-        Some(Semantic::PointSize(_)) => 6,
-        Some(Semantic::BlendIndices(_)) => 7,
-        Some(Semantic::TexCoord(n)) => 8 + usize::from(n),
-        Some(Semantic::Tangent(_)) => 14,
-        Some(Semantic::Binormal(_)) => 15,
-        Some(Semantic::Generic(n)) => usize::from(n),
-        _ => usize::from(reg.index),
-    };
-    s.min(ATTRIBS - 1)
-}
-
-/// Semantic of a vertex-program output register (declared, or implied by the register).
-pub fn out_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
-    p.semantic(reg).or(match (reg.file, reg.index) {
-        (RegFile::RastOut, 0) => Some(Semantic::Position(0)),
-        (RegFile::RastOut, 1) => Some(Semantic::Fog(0)),
-        (RegFile::RastOut, 2) => Some(Semantic::PointSize(0)),
-        (RegFile::AttrOut, n) if n < 2 => Some(Semantic::Color(n as u8)),
-        (RegFile::AttrOut, n) => Some(Semantic::BackColor((n - 2).min(1) as u8)),
-        (RegFile::TexCrdOut, n) => Some(Semantic::TexCoord(n as u8)),
-        (RegFile::Output, n) => Some(Semantic::Generic(n as u8)),
-        _ => None,
-    })
-}
-
-/// Semantic of a fragment-program input register (declared, or implied by the register).
-pub fn in_semantic(p: &Program, reg: Reg) -> Option<Semantic> {
-    p.semantic(reg)
-        .or(match (reg.file, reg.index, p.dialect()) {
-            (RegFile::Input, 2, Dialect::Arb) => Some(Semantic::Fog(0)),
-            (RegFile::Input, n, Dialect::Arb) => Some(Semantic::Color(n.min(1) as u8)),
-            (RegFile::Input, n, Dialect::D3d9) => Some(Semantic::Color(n as u8)),
-            (RegFile::TexCoord, n, _) => Some(Semantic::TexCoord(n as u8)),
-            (RegFile::Misc, 0, _) => Some(Semantic::WindowPos),
-            (RegFile::Misc, 1, _) => Some(Semantic::Face),
-            _ => None,
-        })
 }
 
 /// Where a fragment input row gets its value.
@@ -512,7 +396,7 @@ fn fragment_inputs(
                     Some(Semantic::WindowPos) => FragSrc::WindowPos,
                     Some(Semantic::Face) => FragSrc::Face,
                     Some(s) => two_side(s, &mut sems, &mut slot_of),
-                    None => FragSrc::Const(crate::probe::UNWRITTEN),
+                    None => FragSrc::Const(UNWRITTEN),
                 };
                 finputs.push((row, src));
             }
@@ -539,7 +423,7 @@ fn vertex_stage(
     let caps = d.caps;
     let nv = verts.len();
     let mut clip = vec![[0.0f32; 4]; nv];
-    let mut vary = vec![vec![crate::probe::UNWRITTEN; sems.len()]; nv];
+    let mut vary = vec![vec![UNWRITTEN; sems.len()]; nv];
     let mvp = state.gl.mvp();
     let clampc = |v: [f32; 4]| v.map(|x| x.clamp(0.0, 1.0));
     match d.vp {

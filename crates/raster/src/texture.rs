@@ -487,12 +487,12 @@ fn wrap_index(i: i32, n: u32, wrap: Wrap) -> usize {
 #[inline(always)]
 fn nearest_index(s: f32, n: u32, wrap: Wrap, normalized: bool) -> usize {
     let u = match (wrap, normalized) {
-        (Wrap::Repeat, true) => crate::alu::frc(s) * n as f32,
+        (Wrap::Repeat, true) => hoist_asm::semantics::frc(s) * n as f32,
         (_, true) => s * n as f32,
         (_, false) => s,
     };
     // Saturating float->int conversion: NaN gives 0, huge values clamp.
-    let i = crate::alu::floor(u).max(-1.0).min(n as f32) as i32;
+    let i = hoist_asm::semantics::floor(u).max(-1.0).min(n as f32) as i32;
     wrap_index(i, n, wrap)
 }
 
@@ -512,7 +512,7 @@ fn lerp4(f: f32, a: [f32; 4], b: [f32; 4]) -> [f32; 4] {
 
 fn linear_coords(s: f32, n: u32, wrap: Wrap, normalized: bool) -> (usize, usize, f32) {
     let u = match (wrap, normalized) {
-        (Wrap::Repeat, true) => crate::alu::frc(s) * n as f32,
+        (Wrap::Repeat, true) => hoist_asm::semantics::frc(s) * n as f32,
         (_, true) => s * n as f32,
         (_, false) => s,
     } - 0.5;
@@ -521,7 +521,7 @@ fn linear_coords(s: f32, n: u32, wrap: Wrap, normalized: bool) -> (usize, usize,
     } else {
         u.clamp(-2.0, n as f32 + 1.0)
     };
-    let i0 = crate::alu::floor(u);
+    let i0 = hoist_asm::semantics::floor(u);
     let f = u - i0;
     let i0 = i0 as i32;
     (wrap_index(i0, n, wrap), wrap_index(i0 + 1, n, wrap), f)
@@ -802,14 +802,14 @@ fn nearest_2d(base: &Level, cs: [&Row; 3], out: [&mut Row; 4]) {
     let mut idx = [0u32; LANES];
     if u64::from(w) * u64::from(h) < 1 << 23 {
         for l in 0..LANES {
-            let x = crate::alu::floor(cs[0][l] * wf).max(0.0).min(wm);
-            let y = crate::alu::floor(cs[1][l] * hf).max(0.0).min(hm);
-            idx[l] = crate::alu::small_int(y * wf + x);
+            let x = hoist_asm::semantics::floor(cs[0][l] * wf).max(0.0).min(wm);
+            let y = hoist_asm::semantics::floor(cs[1][l] * hf).max(0.0).min(hm);
+            idx[l] = hoist_asm::semantics::small_int(y * wf + x);
         }
     } else {
         for l in 0..LANES {
-            let x = crate::alu::floor(cs[0][l] * wf).max(0.0).min(wm) as u32;
-            let y = crate::alu::floor(cs[1][l] * hf).max(0.0).min(hm) as u32;
+            let x = hoist_asm::semantics::floor(cs[0][l] * wf).max(0.0).min(wm) as u32;
+            let y = hoist_asm::semantics::floor(cs[1][l] * hf).max(0.0).min(hm) as u32;
             idx[l] = y * w + x;
         }
     }

@@ -1,6 +1,7 @@
-//! The function limit (tests/support). Import cycles are not checked: a parent module holds
-//! the shared types its children import, and it imports them back.
+//! The function limit and the import layers (tests/support).
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "../../../tests/support/layers.rs"]
+mod layers;
 #[path = "../../../tests/support/structure.rs"]
 mod structure;

@@ -15,13 +15,17 @@
 //! - [`soak`]: many generated pairs through all of the above, counting what went wrong.
 
 pub mod execdiff;
+#[cfg(feature = "front")]
+pub mod front;
 pub mod fuzz;
 pub mod generate;
 pub mod linear;
+pub mod linear_recover;
 pub mod optimize;
 pub mod scene;
 pub mod soak;
 pub mod validate;
+pub mod verdict;
 
 pub use optimize::{Rejection, Status, Validated, optimize};
 pub use validate::{Check, Config, Failure, Report};

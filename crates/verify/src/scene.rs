@@ -115,6 +115,14 @@ impl Equivalence {
         RELATIVE_TOLERANCE * self.range
     }
 
+    /// The comparison in words ([`crate::verdict::Wording`]).
+    pub fn wording(&self) -> crate::verdict::Wording<'_> {
+        crate::verdict::Wording {
+            verdict: &self.verdict,
+            equivalent: self.holds(),
+        }
+    }
+
     pub fn holds(&self) -> bool {
         match &self.verdict {
             Verdict::Identical => true,

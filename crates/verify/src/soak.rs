@@ -101,7 +101,7 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, label: &str, p: Problem) {
+    pub(crate) fn add(&mut self, label: &str, p: Problem) {
         match &p {
             Problem::Generator(_) => self.generator += 1,
             Problem::Panic(_) => self.panics += 1,
@@ -381,6 +381,28 @@ pub fn check(
     cfg: (&Config, &Config),
     tally: &mut Tally,
 ) {
+    check_under(
+        label,
+        vp,
+        fp,
+        opts,
+        cfg,
+        hoist_asm::ArbTarget::default(),
+        tally,
+    );
+}
+
+/// [`check`] for a pair parsed under ARB target `target` (the printed result is parsed
+/// back under it).
+pub fn check_under(
+    label: &str,
+    vp: &Program,
+    fp: &Program,
+    opts: &Options,
+    cfg: (&Config, &Config),
+    target: hoist_asm::ArbTarget,
+    tally: &mut Tally,
+) {
     let (cfg, fresh) = cfg;
     let v: Validated = match guarded(|| crate::optimize(vp, fp, opts, Some(cfg))) {
         Ok(Ok(v)) => v,
@@ -418,7 +440,10 @@ pub fn check(
     }
     for p in [&out.vp, &out.fp] {
         let text = hoist_asm::print(p);
-        match parse(&text) {
+        let back = hoist_asm::parse(&text, &ParseOptions::default().with_target(&text, target))
+            .into_result()
+            .map_err(|d| hoist_asm::diag::render(&d, "generated", &text, false));
+        match back {
             Ok(q) if q.eq_ignoring_spans(p) => {}
             Ok(q) => tally.add(
                 label,
@@ -484,6 +509,18 @@ pub fn first_difference(a: &Program, b: &Program) -> String {
 
 /// Soaks seeds `first .. first + n` of one dialect on `threads` threads.
 pub fn soak(first: u64, n: u64, flavor: Flavor, threads: usize) -> Tally {
+    soak_with(first, n, threads, &|seed, tally| {
+        soak_one(seed, flavor, tally)
+    })
+}
+
+/// Runs `one` on seeds `first .. first + n` on `threads` threads and merges the tallies.
+pub fn soak_with(
+    first: u64,
+    n: u64,
+    threads: usize,
+    one: &(dyn Fn(u64, &mut Tally) + Sync),
+) -> Tally {
     let threads = threads.max(1) as u64;
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
@@ -492,7 +529,7 @@ pub fn soak(first: u64, n: u64, flavor: Flavor, threads: usize) -> Tally {
                     let mut tally = Tally::default();
                     let mut seed = first + t;
                     while seed < first + n {
-                        soak_one(seed, flavor, &mut tally);
+                        one(seed, &mut tally);
                         seed += threads;
                     }
                     tally

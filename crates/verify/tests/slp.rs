@@ -287,7 +287,7 @@ struct Row {
 fn scene_row(path: &Path, seed: u64) -> Option<Row> {
     let text = std::fs::read_to_string(path).ok()?;
     let caps = Caps::default();
-    let scene = hoist_raster::scene::parse(&text, &caps).ok()?;
+    let scene = read_scene(&text, &caps)?;
     let mut packed_scene = scene.clone();
     let mut row = Row::default();
     for (name, pair) in &scene.programs {
@@ -368,6 +368,14 @@ fn examples_and_piglit_pack_equivalently() {
     );
 }
 
+/// A scene as `hoist run` reads it: WGSL/GLSL sections compiled by hoist-front.
+fn read_scene(text: &str, caps: &Caps) -> Option<hoist_raster::scene::Scene> {
+    let opts = hoist_front::Options::default();
+    hoist_front::scene::parse(text, caps, &opts)
+        .ok()
+        .map(|p| p.scene)
+}
+
 /// The examples' optimized pairs (default options, validated) without and with `slp`; the
 /// scene rendered with the packed result must agree with the original as the one without.
 fn with_motion(files: &[PathBuf]) -> String {
@@ -385,7 +393,7 @@ fn with_motion(files: &[PathBuf]) -> String {
     let (mut saved, mut merges) = (0i64, 0u32);
     for f in files {
         let text = std::fs::read_to_string(f).expect("readable");
-        let scene = hoist_raster::scene::parse(&text, &Caps::default()).expect("parses");
+        let scene = read_scene(&text, &Caps::default()).expect("parses");
         let Some(pair) = scene.programs.get(scene.optimize_target()) else {
             continue;
         };
@@ -395,6 +403,8 @@ fn with_motion(files: &[PathBuf]) -> String {
         let run = |slp: bool| {
             let opts = hoist_opt::Options {
                 slp,
+                // As `hoist opt`: a compiled pair's uniforms are the host's, in both stages.
+                mirror_params: hoist_front::scene::has_sources(&text),
                 ..hoist_opt::Options::default()
             };
             hoist_verify::optimize(&vp.program, &fp.program, &opts, Some(&cfg)).expect("optimizes")

@@ -37,3 +37,38 @@ fn short_soak_in_both_dialects() {
     }
     assert_eq!(failures, 0, "the soak found failures (listed above)");
 }
+
+/// Generated WGSL programs over every builtin through the front end, both dialects
+/// (`hoist_verify::front`), then the same optimize/validate/print/fresh check. Built with
+/// the `front` feature, which `cargo test --workspace` enables (through hoist-cli).
+#[cfg(feature = "front")]
+#[test]
+fn short_wgsl_soak_covers_every_builtin() {
+    soak::quiet_panics();
+    let n = hoist_front::generate::BUILTINS.len() as u64;
+    let programs = std::env::var("HOIST_SOAK_WGSL")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(n);
+    let tally = hoist_verify::front::soak(0, programs, 2);
+    print!("{}", tally.details());
+    println!("soak {}", tally.summary("WGSL"));
+    let (seen, missing) = hoist_verify::front::coverage(0, programs);
+    assert!(
+        missing.is_empty(),
+        "builtins never called: {missing:?} ({seen} called)"
+    );
+    assert_eq!(
+        tally.failures(),
+        0,
+        "the WGSL soak found failures (listed above)"
+    );
+}
+
+#[cfg(not(feature = "front"))]
+#[test]
+fn short_wgsl_soak_covers_every_builtin() {
+    println!(
+        "SKIP: the WGSL soak needs hoist-verify's `front` feature (cargo test --workspace, or --features front)"
+    );
+}

@@ -17,7 +17,7 @@ const report = (page) => page.evaluate(() => window.hoistReport());
 /// Chooses a cost model and waits for the page to settle on it.
 async function choose(page, id) {
   await page.check(`#cost-${id}`);
-  await page.waitForFunction((m) => window.hoistReport()?.current && window.hoistReport().cost.model === m, id, { timeout: SLOW });
+  await page.waitForFunction((m) => window.hoistReport?.()?.current && window.hoistReport().cost.model === m, id, { timeout: SLOW });
   await page.waitForFunction(done, null, { timeout: SLOW });
   return report(page);
 }
@@ -80,7 +80,7 @@ scenario('machine', async ({ page, base, open }) => {
   const r700 = await machineCost(page, 'r700');
   const other = await open('page 2');
   await other.goto(`${base}#${r700.link}`);
-  await other.waitForFunction(() => window.hoistReport()?.current, null, { timeout: SLOW });
+  await other.waitForFunction(() => window.hoistReport?.()?.current, null, { timeout: SLOW });
   if (!(await other.isChecked('#cost-r700'))) fail('the permalink lost the r700 cost model');
   if ((await report(other)).cost.model !== 'r700') fail('the permalink loads another cost model');
   await choose(page, 'paper');

@@ -9,7 +9,7 @@ const report = (page) => page.evaluate(() => window.hoistReport());
 const slots = (c) => c.alu + c.tex + c.flow;
 const fpSlots = (s) => slots(s.fpSlots ?? s.fp_slots);
 const settled = (page) => page.waitForFunction(done, null, { timeout: SLOW });
-const current = (page) => page.waitForFunction(() => window.hoistReport()?.current, null, { timeout: SLOW });
+const current = (page) => page.waitForFunction(() => window.hoistReport?.()?.current, null, { timeout: SLOW });
 
 async function pick(page, id) {
   await page.click('#examples-button');
@@ -50,7 +50,7 @@ scenario('passes', async ({ page, base, open }) => {
   const link = (await report(page)).link;
   const other = await open('page 2');
   await other.goto(`${base}#${link}`);
-  await other.waitForFunction(() => window.hoistReport()?.current, null, { timeout: SLOW });
+  await other.waitForFunction(() => window.hoistReport?.()?.current, null, { timeout: SLOW });
   if (!(await other.isChecked('#opt-fit'))) fail('the permalink lost "fit temp limits"');
   if (await other.isChecked('#opt-peepholes')) fail('the permalink turned the peepholes on');
 });

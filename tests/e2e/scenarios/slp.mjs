@@ -11,7 +11,7 @@ const slots = (c) => c.alu + c.tex + c.flow;
 const fpSlots = (s) => slots(s.fpSlots ?? s.fp_slots);
 const vpSlots = (s) => slots(s.vpSlots ?? s.vp_slots);
 const settled = (page) => page.waitForFunction(done, null, { timeout: SLOW });
-const current = (page) => page.waitForFunction(() => window.hoistReport()?.current, null, { timeout: SLOW });
+const current = (page) => page.waitForFunction(() => window.hoistReport?.()?.current, null, { timeout: SLOW });
 
 async function pick(page, id) {
   await page.click('#examples-button');
@@ -50,7 +50,7 @@ scenario('slp', async ({ page, base, open }) => {
   // The option travels with the document's link.
   const other = await open('page 2');
   await other.goto(`${base}#${on.link}`);
-  await other.waitForFunction(() => window.hoistReport()?.current, null, { timeout: SLOW });
+  await other.waitForFunction(() => window.hoistReport?.()?.current, null, { timeout: SLOW });
   await other.waitForFunction(done, null, { timeout: SLOW });
   if (!(await other.isChecked('#opt-slp'))) fail('the permalink lost "pack vectors (SLP)"');
   const again = await report(other);

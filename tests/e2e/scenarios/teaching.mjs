@@ -34,7 +34,7 @@ async function slider(page, id) {
   await page.keyboard.press('End');
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction((k) => document.querySelector('#steps-count')?.textContent.startsWith(`${k} of`), fits);
-  await page.waitForFunction((k) => window.hoistReport()?.current, null, { timeout: SLOW });
+  await page.waitForFunction((k) => window.hoistReport?.()?.current, null, { timeout: SLOW });
   await settled(page);
   const rep = await report(page);
   const after = fpSlots(rep.after);

@@ -343,7 +343,7 @@ impl<'a> Rules<'a> {
     }
 
     fn ps2_0_swizzles(&mut self, inst: &Inst) {
-        if self.p.profile != Profile::Ps2_0 {
+        if self.p.profile.ps2_0_swizzle_rule() != crate::profile::SwizzleRule::Always {
             return;
         }
         for s in &inst.src {

@@ -8,3 +8,12 @@ pub mod groups;
 pub mod interp;
 pub mod liveness;
 pub mod movable;
+
+/// Analyses of a pair, shared by every evaluation of a choice and by `commute`.
+pub struct Analysis {
+    pub vp_du: Option<defuse::DefUse>,
+    pub fp_du: Option<defuse::DefUse>,
+    pub interp: interp::InterpMap,
+    pub movability: movable::Movability,
+    pub groups: groups::Groups,
+}

@@ -57,10 +57,10 @@ impl Fit {
     }
 }
 
-fn errors(t: &Tracked, limits: &Limits) -> Vec<String> {
+fn errors(t: &Tracked, limits: &Limits) -> Vec<hoist_asm::Code> {
     hoist_asm::validate::check(&t.program, limits)
         .into_iter()
-        .filter(|d| d.is_error() && d.code != "E0302")
+        .filter(|d| d.is_error() && d.code != hoist_asm::Code::TEMP_LIMIT)
         .map(|d| d.code)
         .collect()
 }

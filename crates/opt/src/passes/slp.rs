@@ -251,12 +251,9 @@ fn fill(p: &Program, lanes: [Option<u8>; 4]) -> Option<Swizzle> {
         .find(|&s| agrees(s) && swizzle_ok(p.profile, s))
 }
 
-/// ps_2_0's swizzle rule, also for ps_2_x, whose arbitrary-swizzle cap is optional.
+/// ps_2_0's swizzle rule where written code keeps to it (`Profile::keeps_ps2_0_swizzles`).
 fn swizzle_ok(profile: Profile, s: Swizzle) -> bool {
-    match profile {
-        Profile::Ps2_0 | Profile::Ps2_x => hoist_asm::d3d9::rules::ps2_0_swizzle(s),
-        _ => true,
-    }
+    !profile.keeps_ps2_0_swizzles() || hoist_asm::d3d9::rules::ps2_0_swizzle(s)
 }
 
 /// The dialect's operand rules accept `inst` in `p`.

@@ -5,139 +5,16 @@
 //! zeroed, the whole program runs on locals ([`super::ops`]), and the output rows and the
 //! kill mask are stored. Nothing but inputs, outputs and texels goes through memory.
 
-use super::{MAX_LOCALS, Refusal};
+use super::builder::{
+    Gen, I32_LOCALS, L_BASE, L_OFF, P_CONSTS, P_FLAGS, P_IO, P_KILL, P_LANES, P_TEX, TexLocals, mem,
+};
+use super::module::{MAX_LOCALS, Refusal};
 use crate::compile::{Kernel, LANES, R};
 use std::collections::HashMap;
 use wasm_encoder::{
     BlockType, CodeSection, EntityType, ExportKind, ExportSection, Function, FunctionSection,
-    ImportSection, Instruction as I, MemArg, MemoryType, TypeSection, ValType,
+    ImportSection, Instruction as I, MemoryType, TypeSection, ValType,
 };
-
-/// Imported functions, in import order (function indices 0..).
-#[derive(Clone, Copy)]
-pub(super) enum Import {
-    Exp2f = 0,
-    Log2f = 1,
-    Powf = 2,
-    Sinf = 3,
-    Cosf = 4,
-    Tex = 5,
-}
-
-/// Parameters of `run`.
-pub(super) const P_IO: u32 = 0;
-pub(super) const P_CONSTS: u32 = 1;
-pub(super) const P_TEX: u32 = 2;
-pub(super) const P_KILL: u32 = 3;
-pub(super) const P_SCRATCH: u32 = 4;
-pub(super) const P_LANES: u32 = 5;
-pub(super) const P_FLAGS: u32 = 6;
-/// i32 locals: the chunk's byte offset within a row, and scratch.
-pub(super) const L_OFF: u32 = 7;
-pub(super) const L_BASE: u32 = 8;
-pub(super) const L_I0: u32 = 9;
-const I32_LOCALS: u32 = 3;
-/// i64 scratch.
-pub(super) const L_W0: u32 = 10;
-/// First `v128` local.
-const V_FIRST: u32 = 11;
-
-/// The function being generated.
-pub(super) struct Gen<'a> {
-    pub k: &'a Kernel,
-    pub body: Vec<I<'static>>,
-    rows: HashMap<R, u32>,
-    n_v128: u32,
-    /// Per-instruction temporaries, reused from one instruction to the next.
-    temps: Vec<u32>,
-    next_temp: usize,
-    /// The kill mask of the chunk.
-    pub kill: u32,
-    /// All ones when lanes form quads (flags bit 0).
-    pub quads: u32,
-    /// Texture descriptor words per unit: mode, texels, width, height (i32 locals' v128s
-    /// are not needed; these are v128 splats of width/height as f32 and the i32 words).
-    pub tex_locals: HashMap<u8, TexLocals>,
-}
-
-/// Locals holding one unit's descriptor, loaded once per call.
-#[derive(Clone, Copy)]
-pub(super) struct TexLocals {
-    pub mode: u32,
-    pub texels: u32,
-    pub wf: u32,
-    pub hf: u32,
-}
-
-pub(super) fn mem(offset: u64, align: u32) -> MemArg {
-    MemArg {
-        offset,
-        align,
-        memory_index: 0,
-    }
-}
-
-impl<'a> Gen<'a> {
-    /// The local of a row.
-    pub fn row(&mut self, r: R) -> u32 {
-        if let Some(&l) = self.rows.get(&r) {
-            return l;
-        }
-        let l = self.new_v128();
-        self.rows.insert(r, l);
-        l
-    }
-
-    pub fn new_v128(&mut self) -> u32 {
-        let l = V_FIRST + self.n_v128;
-        self.n_v128 += 1;
-        l
-    }
-
-    /// A temporary valid until the next [`Gen::next_instruction`].
-    pub fn temp(&mut self) -> u32 {
-        if self.next_temp == self.temps.len() {
-            let l = self.new_v128();
-            self.temps.push(l);
-        }
-        self.next_temp += 1;
-        self.temps[self.next_temp - 1]
-    }
-
-    pub fn is_temp(&self, l: u32) -> bool {
-        self.temps.contains(&l)
-    }
-
-    pub fn next_instruction(&mut self) {
-        self.next_temp = 0;
-    }
-
-    pub fn emit(&mut self, i: I<'static>) {
-        self.body.push(i);
-    }
-
-    pub fn get(&mut self, l: u32) {
-        self.body.push(I::LocalGet(l));
-    }
-
-    pub fn set(&mut self, l: u32) {
-        self.body.push(I::LocalSet(l));
-    }
-
-    /// Pushes a splat constant.
-    pub fn splat(&mut self, v: f32) {
-        let b = u128::from(v.to_bits());
-        self.body
-            .push(I::V128Const((b | b << 32 | b << 64 | b << 96) as i128));
-    }
-
-    /// Pushes an integer splat constant.
-    pub fn splat_i(&mut self, v: u32) {
-        let b = u128::from(v);
-        self.body
-            .push(I::V128Const((b | b << 32 | b << 64 | b << 96) as i128));
-    }
-}
 
 /// Builds the module; returns it and the number of `v128` locals.
 pub(super) fn module(k: &Kernel) -> Result<(Vec<u8>, usize), Refusal> {

@@ -52,99 +52,22 @@
 //! renderer calls: compile, load through the registered compiler (cached by hash), or refuse.
 
 pub mod abi;
+mod builder;
 mod codegen;
+mod module;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 mod ops;
 mod texture;
 
 use crate::compile::{Kernel, LANES};
-use crate::exec::{ExecEnv, Machine, Mask};
 use std::cell::RefCell;
-use std::fmt;
 use std::sync::Arc;
 
-/// Largest kernel compiled, in kernel instructions.
-pub const MAX_INSTS: usize = 4096;
-/// Largest number of `v128` locals a module may use.
-pub const MAX_LOCALS: usize = 20_000;
-
-/// Which executor runs programs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Exec {
-    /// The batched interpreter (the reference).
-    #[default]
-    Interp,
-    /// Compiled modules where the compiler accepts the program, else the interpreter.
-    Compiled,
-}
-
-/// A compiled program.
-#[derive(Clone, Debug)]
-pub struct Module {
-    /// The WebAssembly binary.
-    pub wasm: Vec<u8>,
-    /// FNV-1a of `wasm`: the cache key.
-    pub hash: u64,
-    /// Rows of the row file (`Kernel::rows`).
-    pub rows: usize,
-    /// Constant table entries read (`Kernel::const_len`).
-    pub const_len: usize,
-    /// `v128` locals the function uses.
-    pub locals: usize,
-}
-
-/// Why a kernel is not compiled (the interpreter runs it instead).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    /// D3D9 flow control or predication.
-    Flow,
-    /// Over a size cap.
-    TooLarge {
-        what: &'static str,
-        n: usize,
-        cap: usize,
-    },
-    /// An operation or addressing form the compiler does not handle.
-    Unsupported(String),
-    /// No compiler is available on this platform, or loading the module failed.
-    Backend(String),
-}
-
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Refusal::Flow => write!(f, "flow control and predication are interpreted"),
-            Refusal::TooLarge { what, n, cap } => write!(f, "{n} {what} exceed the cap of {cap}"),
-            Refusal::Unsupported(s) => write!(f, "not compiled: {s}"),
-            Refusal::Backend(s) => write!(f, "no compiled code: {s}"),
-        }
-    }
-}
-
-/// Thread-safe where threads exist (native renders share kernels across rayon threads);
-/// nothing on wasm32, where JS objects are neither `Send` nor `Sync`.
-#[cfg(not(target_arch = "wasm32"))]
-pub trait Shareable: Send + Sync {}
-#[cfg(not(target_arch = "wasm32"))]
-impl<T: Send + Sync + ?Sized> Shareable for T {}
-#[cfg(target_arch = "wasm32")]
-pub trait Shareable {}
-#[cfg(target_arch = "wasm32")]
-impl<T: ?Sized> Shareable for T {}
-
-/// A loaded module. `run` does what [`Machine::run`] does for the same kernel: after
-/// [`Machine::reset`] and the input rows are set, it leaves the output rows and
-/// [`Machine::killed`] as the interpreter would, and adds the statistics. Per-thread state
-/// (an instance and its memory) may be kept in [`Machine::backend`].
-pub trait CompiledKernel: Shareable {
-    fn run(&self, m: &mut Machine, k: &Kernel, env: &ExecEnv, live: &Mask);
-}
-
-/// Loads modules for one platform.
-pub trait KernelCompiler: Shareable {
-    fn load(&self, module: &Module) -> Result<Arc<dyn CompiledKernel>, Refusal>;
-}
+pub use crate::draw::Exec;
+pub use module::{
+    CompiledKernel, KernelCompiler, MAX_INSTS, MAX_LOCALS, Module, Refusal, Shareable,
+};
 
 thread_local! {
     static COMPILER: RefCell<Option<Arc<dyn KernelCompiler>>> = const { RefCell::new(None) };
@@ -152,7 +75,7 @@ thread_local! {
 }
 
 /// Sets the executor of draws that do not name one on this thread (scenes: `scene::run`
-/// and `SceneJob`; a [`crate::RenderConfig`] carries its own `exec`).
+/// and `SceneJob`; a [`crate::draw::RenderConfig`] carries its own `exec`).
 pub fn set_default_exec(e: Exec) {
     DEFAULT_EXEC.with(|x| x.set(e));
 }
@@ -286,14 +209,7 @@ pub fn compile(k: &Kernel) -> Result<Module, Refusal> {
     })
 }
 
-/// FNV-1a, 64 bits.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
+/// FNV-1a, 64 bits: the project's one hash.
+pub use hoist_asm::hash::fnv1a;
 
 const _: () = assert!(LANES.is_multiple_of(4));

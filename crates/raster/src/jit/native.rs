@@ -7,7 +7,7 @@
 //! it staged (textures, descriptors) is forgotten and staged again.
 
 use super::abi::{self, Layout, TexDesc};
-use super::{CompiledKernel, KernelCompiler, Module, Refusal};
+use super::module::{CompiledKernel, KernelCompiler, Module, Refusal};
 use crate::compile::{Kernel, LANES};
 use crate::exec::{ExecEnv, Machine, Mask};
 use crate::texture::Texture;

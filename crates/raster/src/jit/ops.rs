@@ -1,68 +1,17 @@
 //! Code for each kernel instruction, on `v128` locals, in the interpreter's exact operation
-//! order ([`crate::exec`]): no fused multiply-add, `min`/`max` as [`crate::alu::min`]/`max`
-//! (the other operand when one is NaN, the first on a tie), comparisons and selects where
-//! the interpreter branches, transcendentals lane by lane through the `libm` imports.
+//! order ([`crate::exec`]): no fused multiply-add, `min`/`max` as
+//! [`hoist_asm::semantics::min`]/`max` (the other operand when one is NaN, the first on a
+//! tie), comparisons and selects where the interpreter branches, transcendentals lane by
+//! lane through the `libm` imports.
 
-use super::codegen::{Gen, Import, L_I0, L_W0, P_CONSTS};
-use crate::alu::FLT_MAX;
+use super::builder::{Gen, Import, L_I0, L_W0, P_CONSTS, bin, konst, max, min, select, un};
 use crate::compile::{GatherFrom, KInst, KOp, Pre};
 use hoist_asm::Dialect;
 use hoist_asm::ops::Cond;
+use hoist_asm::semantics::FLT_MAX;
 use wasm_encoder::Instruction as I;
 
-/// `a op b` into a temporary.
-pub(super) fn bin(g: &mut Gen, a: u32, b: u32, op: I<'static>) -> u32 {
-    let t = g.temp();
-    g.get(a);
-    g.get(b);
-    g.emit(op);
-    g.set(t);
-    t
-}
-
-pub(super) fn un(g: &mut Gen, a: u32, op: I<'static>) -> u32 {
-    let t = g.temp();
-    g.get(a);
-    g.emit(op);
-    g.set(t);
-    t
-}
-
-pub(super) fn konst(g: &mut Gen, v: f32) -> u32 {
-    let t = g.temp();
-    g.splat(v);
-    g.set(t);
-    t
-}
-
-/// `mask ? a : b`.
-pub(super) fn select(g: &mut Gen, mask: u32, a: u32, b: u32) -> u32 {
-    let t = g.temp();
-    g.get(a);
-    g.get(b);
-    g.get(mask);
-    g.emit(I::V128Bitselect);
-    g.set(t);
-    t
-}
-
-/// [`crate::alu::max`]: `b > a ? b : a`, `b` when `a` is NaN.
-pub(super) fn max(g: &mut Gen, a: u32, b: u32) -> u32 {
-    let gt = bin(g, b, a, I::F32x4Gt);
-    let nan = bin(g, a, a, I::F32x4Ne);
-    let m = bin(g, gt, nan, I::V128Or);
-    select(g, m, b, a)
-}
-
-/// [`crate::alu::min`]: `b < a ? b : a`, `b` when `a` is NaN.
-pub(super) fn min(g: &mut Gen, a: u32, b: u32) -> u32 {
-    let lt = bin(g, b, a, I::F32x4Lt);
-    let nan = bin(g, a, a, I::F32x4Ne);
-    let m = bin(g, lt, nan, I::V128Or);
-    select(g, m, b, a)
-}
-
-/// [`crate::alu::sat`]: `x > 0 ? (x < 1 ? x : 1) : 0`.
+/// [`hoist_asm::semantics::sat`]: `x > 0 ? (x < 1 ? x : 1) : 0`.
 fn sat(g: &mut Gen, x: u32) -> u32 {
     let zero = konst(g, 0.0);
     let one = konst(g, 1.0);
@@ -181,7 +130,7 @@ fn gather_consts(
         for c in 0..4 {
             g.get(outs[c]);
             g.get(L_I0);
-            g.emit(I::F32Load(super::codegen::mem(
+            g.emit(I::F32Load(super::builder::mem(
                 4 * u64::from(swizzle[c] & 3),
                 2,
             )));
@@ -619,7 +568,7 @@ fn vector_op(g: &mut Gen, ins: &KInst) -> Result<Res, String> {
     Ok((r, false))
 }
 
-/// [`crate::alu::lit`].
+/// [`hoist_asm::semantics::lit`].
 fn lit(g: &mut Gen, v: [u32; 4], d: Dialect) -> [u32; 4] {
     const MAXPOWER: f32 = 127.996_09;
     let zero = konst(g, 0.0);

@@ -5,8 +5,9 @@
 //! runs the interpreter's own sampler.
 
 use super::abi;
-use super::codegen::{Gen, Import, L_I0, P_SCRATCH, TexLocals, mem};
-use super::ops::{bin, konst, max, min, select, un};
+use super::builder::{
+    Gen, Import, L_I0, P_SCRATCH, TexLocals, bin, konst, max, mem, min, select, un,
+};
 use crate::compile::{KInst, TexKind};
 use hoist_asm::ir::TexTarget;
 use wasm_encoder::{BlockType, Instruction as I};

@@ -1,13 +1,14 @@
 //! Reading a scene: sections, programs and `[test]` commands, with line numbers.
 
-use super::{
+use super::model::{
     Command, FogSetting, ParamKind, Scene, SceneProgram, TexOptions, TexSource, WINDOW_SIZE, serr,
 };
+use crate::draw::{Caps, Geometry, TargetFormat};
+use crate::error::RenderError;
 use crate::pattern::{self, Pattern};
 use crate::texture::{
     CompareFunc, DepthMode, Filter, MipFilter, Sampler, TexFormat, TexShape, Wrap,
 };
-use crate::{Caps, Geometry, RenderError, TargetFormat};
 use hoist_asm::ir::parse_unit;
 use hoist_asm::{ParseOptions, Stage};
 

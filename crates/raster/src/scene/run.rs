@@ -1,16 +1,18 @@
 //! Running a scene: textures, targets, parameters and draws, a bounded number of bands at a
 //! time, and the probes.
 
-use super::{
+use super::model::{
     Command, CompiledPair, FogSetting, ParamKind, Scene, SceneProgram, TOLERANCE_FLOAT,
     TOLERANCE_RGBA8, TexOptions, TexSource, serr,
 };
+use crate::draw::{Caps, DrawState, Geometry, StageParams, Stats, TargetFormat};
+use crate::error::RenderError;
+use crate::glstate;
 use crate::image::{Image, decode_png};
 use crate::job::Progress;
-use crate::pattern::{self};
+use crate::pattern;
 use crate::raster::{BAND, CompiledProgram, DrawInput, PreparedDraw, Target};
 use crate::texture::{Filter, Level, MipFilter, Sampler, TexFormat, TexShape, Texture, Wrap};
-use crate::{Caps, DrawState, Geometry, RenderError, StageParams, Stats, TargetFormat, glstate};
 use hoist_asm::Stage;
 use std::collections::BTreeMap;
 use std::sync::Arc;

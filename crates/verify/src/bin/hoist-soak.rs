@@ -14,8 +14,10 @@ struct Args {
     /// First seed
     #[arg(long, default_value_t = 0)]
     first: u64,
-    /// Only this dialect: arb or d3d9
-    #[arg(long, value_parser = ["arb", "d3d9"])]
+    /// Only this flavour: arb or d3d9 (generated assembly pairs), or wgsl (generated WGSL
+    /// programs through the front end; needs the `front` feature, which scripts/soak.sh
+    /// enables)
+    #[arg(long, value_parser = ["arb", "d3d9", "wgsl"])]
     only: Option<String>,
     /// Worker threads (default: all cores)
     #[arg(long)]
@@ -27,6 +29,35 @@ struct Args {
     /// the options the soak uses, instead of soaking
     #[arg(long, value_name = "DIR")]
     dump: Option<std::path::PathBuf>,
+}
+
+/// Generated WGSL programs through the front end, both dialects (feature `front`).
+#[cfg(feature = "front")]
+fn soak_wgsl(args: &Args, threads: usize) -> u32 {
+    let t0 = Instant::now();
+    let tally = hoist_verify::front::soak(args.first, args.pairs, threads);
+    for line in tally.details().lines().take(args.show) {
+        println!("  {line}");
+    }
+    let (seen, missing) = hoist_verify::front::coverage(args.first, args.pairs);
+    println!(
+        "{} ({:.1} s); builtins called: {seen}, never called: {missing:?}",
+        tally.summary("WGSL"),
+        t0.elapsed().as_secs_f64()
+    );
+    tally.failures()
+}
+
+#[cfg(not(feature = "front"))]
+fn soak_wgsl(args: &Args, _threads: usize) -> u32 {
+    if args.only.as_deref() == Some("wgsl") {
+        println!(
+            "WGSL: hoist-soak was built without the `front` feature (scripts/soak.sh enables it)"
+        );
+        return 1;
+    }
+    println!("WGSL: skipped (built without the `front` feature)");
+    0
 }
 
 fn main() -> std::process::ExitCode {
@@ -80,6 +111,9 @@ fn main() -> std::process::ExitCode {
         );
         println!("{}", tally.exec.summary(name));
         failures += tally.failures();
+    }
+    if args.only.as_deref().is_none_or(|o| o == "wgsl") {
+        failures += soak_wgsl(&args, threads);
     }
     println!("soak total: {:.1} s", start.elapsed().as_secs_f64());
     if failures > 0 {

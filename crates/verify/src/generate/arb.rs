@@ -3,7 +3,7 @@
 //! bindings, `SWZ`, and the declaration block.
 
 use super::builder::{Class, ConstStyle, DstReg, Gen, HOST, Info, Mods, Port, Req, Swz, Val, Want};
-use super::{XYZW, mask_text};
+use super::common::{XYZW, mask_text};
 use hoist_asm::Op;
 
 /// Picks how this program spells temporaries and constants.

@@ -13,7 +13,7 @@ use super::arith::result_info;
 use super::builder::{
     Class, DstReg, Gen, HOST, Info, Mods, Opnd, Port, Ports, Req, Swz, Val, Want,
 };
-use super::{Iface, Rng, VKind};
+use super::common::{Iface, Rng, VKind};
 use hoist_asm::ir::TexTarget;
 use hoist_asm::ops::tex_coord_lanes;
 use hoist_asm::{Op, Profile};

@@ -11,7 +11,7 @@ use super::arb;
 use super::builder::{
     BIG, Class, Cond, DstReg, Gen, HOST, Info, Mods, Port, Ports, Req, Swz, Val, Want,
 };
-use super::{Iface, Rng, VKind, Varying};
+use super::common::{Iface, Rng, VKind, Varying};
 use hoist_asm::{Op, Profile};
 
 /// The ARBvp1.0 opcodes the generic step draws (ARL and SWZ have their own steps).

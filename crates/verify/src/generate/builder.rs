@@ -7,7 +7,7 @@
 //! magnitude, a lower bound on its absolute value (what `RCP`/`RSQ`/`LG2` need) and whether
 //! it is uniform, affine in the interpolants (movable) or neither.
 
-use super::{Rng, mask_text, push_swizzle};
+use super::common::{Rng, mask_text, push_swizzle};
 use hoist_asm::ops::Class as OpClass;
 use hoist_asm::{Op, Profile};
 use std::rc::Rc;

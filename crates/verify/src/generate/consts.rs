@@ -2,7 +2,7 @@
 //! scalars packed four to a register, and D3D9 host-set and `def`'d register blocks.
 
 use super::builder::{Class, ConstStyle, Gen, HOST, Info, Mods, Opnd, Port, Ports, Val};
-use super::num;
+use super::common::num;
 use hoist_asm::Op;
 
 impl Gen {

@@ -202,10 +202,10 @@ pub(super) fn defs(g: &Gen) -> Vec<String> {
                 c,
                 format!(
                     "def c{c}, {}, {}, {}, {}",
-                    super::num(vals[0]),
-                    super::num(vals[1]),
-                    super::num(vals[2]),
-                    super::num(vals[3])
+                    super::common::num(vals[0]),
+                    super::common::num(vals[1]),
+                    super::common::num(vals[2]),
+                    super::common::num(vals[3])
                 ),
             )),
             _ => None,

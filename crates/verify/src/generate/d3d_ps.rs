@@ -13,8 +13,8 @@ use super::arith::result_info;
 use super::builder::{
     Class, Cond, DstReg, Gen, HOST, Info, Mods, Opnd, Port, Ports, Req, Swz, Val, Want,
 };
+use super::common::{Iface, Rng, VKind};
 use super::d3d;
-use super::{Iface, Rng, VKind};
 use hoist_asm::ir::TexTarget;
 use hoist_asm::ops::tex_coord_lanes;
 use hoist_asm::{Op, Profile};
@@ -92,7 +92,7 @@ impl Ps {
         let sm3 = self.sm3();
         let mut k = 0u16;
         for v in &iface.vars {
-            let mask = super::mask_text(v.mask);
+            let mask = super::common::mask_text(v.mask);
             let cen = if self.g.rng.chance(0.05) {
                 "_centroid"
             } else {

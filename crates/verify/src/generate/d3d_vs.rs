@@ -11,8 +11,8 @@
 use super::builder::{
     BIG, Class, Cond, DstReg, Gen, HOST, Info, Mods, Opnd, Port, Ports, Req, Swz, Val, Want,
 };
+use super::common::{Iface, Rng, VKind};
 use super::d3d;
-use super::{Iface, Rng, VKind};
 use hoist_asm::ops::tex_coord_lanes;
 use hoist_asm::{Op, Profile};
 
@@ -231,7 +231,7 @@ impl Vs {
                 let mask = if o.1 == 15 {
                     String::new()
                 } else {
-                    super::mask_text(o.1)
+                    super::common::mask_text(o.1)
                 };
                 self.dcls.push(format!("dcl_{} {r}{mask}", o.0));
                 if o.0.starts_with("texcoord") {
@@ -358,7 +358,7 @@ impl Vs {
         let k = self.g.rng.below((i32::from(len) - hi) as usize) as u16;
         let c = base + k;
         self.g.pool.retain(|v| !matches!(v.port, Port::Rel(_)));
-        let text = format!("c[a0.{} + {c}]", super::XYZW[comp as usize]);
+        let text = format!("c[a0.{} + {c}]", super::common::XYZW[comp as usize]);
         let info = Info::new(2.0, 0.0, Class::Varying);
         let val = Val::new(text, Port::Rel(c), 15, info);
         self.g.pool.push(val.clone());

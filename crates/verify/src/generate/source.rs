@@ -6,6 +6,7 @@ use super::builder::{
     BIG, Cand, Class, Cond, DstReg, Gen, Info, Mods, Opnd, Port, Ports, Req, Swz, Val, Want,
     nonlinear,
 };
+use hoist_asm::profile::SwizzleRule;
 use hoist_asm::{Op, Profile};
 
 /// Scale factors of the guard that shrinks a value.
@@ -52,7 +53,9 @@ impl Gen {
             Swz::Scalar => swz_ok,
             Swz::Identity => need & !good == 0,
             Swz::Any if !swz_ok => need & !good == 0,
-            Swz::Any if self.prof == Profile::Ps2_0 => Self::PS20.iter().any(covers) || good != 0,
+            Swz::Any if self.prof.ps2_0_swizzle_rule() == SwizzleRule::Always => {
+                Self::PS20.iter().any(covers) || good != 0
+            }
             Swz::Any => true,
         }
     }
@@ -66,7 +69,7 @@ impl Gen {
             Swz::Scalar => [self.rng.pick(&comps); 4],
             Swz::Identity => identity,
             _ if !swz_ok => identity,
-            _ if self.prof == Profile::Ps2_0 => {
+            _ if self.prof.ps2_0_swizzle_rule() == SwizzleRule::Always => {
                 let mut ok: Vec<[u8; 4]> = Self::PS20.into_iter().filter(covers).collect();
                 if ok.contains(&identity) && self.rng.chance(0.6) {
                     return identity;

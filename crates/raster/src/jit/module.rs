@@ -1,0 +1,80 @@
+//! What the compiled executor's parts agree on: the caps, the module a kernel compiles to,
+//! why one is refused, and the traits through which a platform loads and runs modules
+//! (natively [`super::native`], in the page the worker's runtime).
+
+use crate::compile::Kernel;
+use crate::exec::{ExecEnv, Machine, Mask};
+use std::fmt;
+use std::sync::Arc;
+
+/// Largest kernel compiled, in kernel instructions.
+pub const MAX_INSTS: usize = 4096;
+/// Largest number of `v128` locals a module may use.
+pub const MAX_LOCALS: usize = 20_000;
+
+/// A compiled program.
+#[derive(Clone, Debug)]
+pub struct Module {
+    /// The WebAssembly binary.
+    pub wasm: Vec<u8>,
+    /// FNV-1a of `wasm`: the cache key.
+    pub hash: u64,
+    /// Rows of the row file (`Kernel::rows`).
+    pub rows: usize,
+    /// Constant table entries read (`Kernel::const_len`).
+    pub const_len: usize,
+    /// `v128` locals the function uses.
+    pub locals: usize,
+}
+
+/// Why a kernel is not compiled (the interpreter runs it instead).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// D3D9 flow control or predication.
+    Flow,
+    /// Over a size cap.
+    TooLarge {
+        what: &'static str,
+        n: usize,
+        cap: usize,
+    },
+    /// An operation or addressing form the compiler does not handle.
+    Unsupported(String),
+    /// No compiler is available on this platform, or loading the module failed.
+    Backend(String),
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Flow => write!(f, "flow control and predication are interpreted"),
+            Refusal::TooLarge { what, n, cap } => write!(f, "{n} {what} exceed the cap of {cap}"),
+            Refusal::Unsupported(s) => write!(f, "not compiled: {s}"),
+            Refusal::Backend(s) => write!(f, "no compiled code: {s}"),
+        }
+    }
+}
+
+/// Thread-safe where threads exist (native renders share kernels across rayon threads);
+/// nothing on wasm32, where JS objects are neither `Send` nor `Sync`.
+#[cfg(not(target_arch = "wasm32"))]
+pub trait Shareable: Send + Sync {}
+#[cfg(not(target_arch = "wasm32"))]
+impl<T: Send + Sync + ?Sized> Shareable for T {}
+#[cfg(target_arch = "wasm32")]
+pub trait Shareable {}
+#[cfg(target_arch = "wasm32")]
+impl<T: ?Sized> Shareable for T {}
+
+/// A loaded module. `run` does what [`Machine::run`] does for the same kernel: after
+/// [`Machine::reset`] and the input rows are set, it leaves the output rows and
+/// [`Machine::killed`] as the interpreter would, and adds the statistics. Per-thread state
+/// (an instance and its memory) may be kept in [`Machine::backend`].
+pub trait CompiledKernel: Shareable {
+    fn run(&self, m: &mut Machine, k: &Kernel, env: &ExecEnv, live: &Mask);
+}
+
+/// Loads modules for one platform.
+pub trait KernelCompiler: Shareable {
+    fn load(&self, module: &Module) -> Result<Arc<dyn CompiledKernel>, Refusal>;
+}

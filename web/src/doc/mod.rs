@@ -1,0 +1,20 @@
+//! The document layer: what a playground document is and what it holds, on the core crates
+//! only. [`model`] is the document ([`Doc`], re-exported here) and its invariants; [`codec`]
+//! its permalinks; [`examples`] the gallery; [`cost`] the cost-model choice; [`limits`] the
+//! sizes a link or a file may bring in; [`handedit`] a hand edit's fingerprint;
+//! [`scene_rules`] the playground's caps and what a scene's commands mean to the document;
+//! [`linear_doc`] and [`linear_programs`] the linear mode's part; [`numbers`] input
+//! validation. Nothing here knows the worker or the page.
+
+pub mod codec;
+pub mod cost;
+pub mod examples;
+pub mod handedit;
+pub mod limits;
+pub mod linear_doc;
+pub mod linear_programs;
+pub mod model;
+pub mod numbers;
+pub mod scene_rules;
+
+pub use model::*;

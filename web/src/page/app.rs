@@ -1,0 +1,866 @@
+//! The page: layout, and the effects that connect the reducer to the browser — the first
+//! document (link, local storage or default), the debounced parse of every revision and its
+//! job for the worker (`bridge`: optimization, validation and rendering off the page's
+//! thread; a job in flight is cancelled as soon as the user moves on, and a dead worker is
+//! replaced by the next job), persistence of the last document once the page is quiet,
+//! link changes and the "Copy link" button.
+
+use crate::page::components::Shared;
+use crate::page::components::dag::DagView;
+use crate::page::components::document::{DocBar, doc_title, export_handler, use_target_handler};
+use crate::page::components::editor::Editor;
+use crate::page::components::examples::{About, Gallery};
+use crate::page::components::export::ExportPanel;
+use crate::page::components::handnote::hand_note;
+use crate::page::components::inputs::InputsPanel;
+use crate::page::components::liveness::LivenessPanel;
+use crate::page::components::machine::MachinePanel;
+use crate::page::components::optimized::OptimizedView;
+use crate::page::components::options::OptionsPanel;
+use crate::page::components::output::Output;
+use crate::page::components::present::Presenter;
+use crate::page::components::scene::SceneEditor;
+use crate::page::components::stats::StatsPanel;
+use crate::page::components::stepper::Stepper;
+use crate::page::components::summary::summary_bar;
+use crate::page::state::{Action, Notice, STORAGE_KEY, State, initial_doc};
+use crate::wire::bridge::{self, Engine, OnEvent, OnFail, Starter};
+use crate::worker::analysis::{self, Analysis, Side};
+use crate::worker::engine::{Event, Fail, Job};
+use crate::worker::render;
+use gloo::storage::{LocalStorage, Storage};
+use gloo::timers::future::TimeoutFuture;
+use hoist_asm::Stage;
+use serde::Serialize;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use yew::platform::spawn_local;
+use yew::prelude::*;
+
+/// Pause after the last keystroke before the text is parsed and sent to the worker (ms):
+/// short for small programs, so results feel live; longer for long ones, whose parse on
+/// the page's thread and redraw of the results would otherwise land between the keys of a
+/// burst (BENCHMARKS.md, "Playground responsiveness", measured both).
+const DEBOUNCE_MS: u32 = 220;
+const DEBOUNCE_SHORT_MS: u32 = 60;
+/// Programs of up to this many lines together get the short pause.
+const SHORT_PAUSE_LINES: usize = 200;
+
+/// Measurement-only switch, never set by a document: while local storage holds this key,
+/// its value (ms, at most 2000) replaces the pause (`tests/e2e/latency.mjs` compares pauses
+/// with one build).
+pub const TEST_DEBOUNCE_KEY: &str = "hoist-test-debounce-ms";
+
+fn debounce_ms(doc: &crate::doc::Doc) -> u32 {
+    let forced = LocalStorage::raw()
+        .get_item(TEST_DEBOUNCE_KEY)
+        .ok()
+        .flatten()
+        .and_then(|v| v.parse::<u32>().ok());
+    forced.map_or_else(
+        || {
+            // A linear system's search takes a second; it waits for the typing to pause.
+            if doc.mode.is_code()
+                && doc.vp.lines().count() + doc.fp.lines().count() <= SHORT_PAUSE_LINES
+            {
+                DEBOUNCE_SHORT_MS
+            } else {
+                DEBOUNCE_MS
+            }
+        },
+        |v| v.min(2000),
+    )
+}
+
+/// Quiet time after the analysis of the current text before the document is saved (ms).
+const PERSIST_MS: u32 = 1000;
+
+/// A job still optimizing after this long (ms) is not waited for: the next job gets a
+/// fresh worker (the optimizer cannot be interrupted, a worker can be terminated).
+const RESTART_MS: f64 = 1500.0;
+
+/// The worker's loader script (`web/hoist-worker-loader.js`, next to the page in `dist/`).
+pub const WORKER_URL: &str = "./hoist-worker-loader.js";
+
+/// Test-only switch, never set by a document: while local storage holds this key, every
+/// job fails on purpose — value `throw`: a JavaScript exception in the worker; `load`: a
+/// worker started from a script that does not exist (takes effect when a worker starts);
+/// anything else: a Rust panic in the worker. The end-to-end test uses it to check that the
+/// page survives a dead worker.
+pub const TEST_FAILURE_KEY: &str = "hoist-test-worker-panic";
+
+fn test_failure() -> Option<String> {
+    LocalStorage::raw()
+        .get_item(TEST_FAILURE_KEY)
+        .ok()
+        .flatten()
+}
+
+/// Test-only switch, never set by a document: while local storage holds this key, the
+/// worker's compiled executor is forced off — value `refuse`: every module is refused;
+/// `throw`: `WebAssembly.Module` throws on broken bytes; `interpret`: compiled execution off.
+/// The end-to-end test uses it to check that the interpreter then draws the same image.
+pub const TEST_EXECUTOR_KEY: &str = "hoist-test-executor";
+
+fn test_executor() -> Option<crate::worker::executor::Force> {
+    use crate::worker::executor::Force;
+    match LocalStorage::raw()
+        .get_item(TEST_EXECUTOR_KEY)
+        .ok()
+        .flatten()?
+        .as_str()
+    {
+        "refuse" => Some(Force::Refuse),
+        "throw" => Some(Force::Throw),
+        "interpret" => Some(Force::Interpret),
+        _ => None,
+    }
+}
+
+/// What the page says when its worker died.
+pub fn engine_failure_message(why: &str) -> String {
+    format!("the optimizer stopped unexpectedly: {why} — your programs are kept; edit to try again")
+}
+
+fn location_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// The page's address with `fragment`.
+fn url_with(fragment: &str) -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    let base = base.split('#').next().unwrap_or("").to_string();
+    format!("{base}#{fragment}")
+}
+
+fn replace_url(fragment: &str) {
+    if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = h.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("#{fragment}")),
+        );
+    }
+}
+
+thread_local! {
+    /// The state last drawn, for `window.hoistReport()`.
+    static LATEST: RefCell<Option<UseReducerHandle<State>>> = const { RefCell::new(None) };
+}
+
+/// What `window.hoistReport()` returns: the page's figures as data, for scripts, the
+/// devtools console and the end-to-end test.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Report {
+    link: String,
+    example: Option<String>,
+    /// The document's render size (width, height).
+    size: [u32; 2],
+    current: bool,
+    before: Option<hoist_opt::Stats>,
+    after: Option<hoist_opt::Stats>,
+    fates: Vec<hoist_opt::Fate>,
+    problem: Option<String>,
+    verdict: Option<String>,
+    /// How the optimized pair was checked, and the groups validation rejected.
+    validation: Option<String>,
+    validated: bool,
+    rejected: Vec<String>,
+    /// Why the worker stopped, while that is shown.
+    engine_error: Option<String>,
+    rendering: bool,
+    /// The scene's probes in the original run: passed, failed.
+    probes: Option<[usize; 2]>,
+    /// The user stopped the current text's job.
+    stopped: bool,
+    render_ms: Option<[f64; 2]>,
+    /// Which executor drew the original and the optimized image (`crate::worker::executor`).
+    executor: Option<[Option<String>; 2]>,
+    optimizer_ms: f64,
+    /// What causes a DIFFERENT verdict (culprit group, cancellation), once known.
+    guidance: Option<crate::worker::guidance::Guidance>,
+    /// Texture units sampled with a target no texture fits (`render::unsupplied`).
+    unsupplied: Vec<String>,
+    /// The linear-expression mode (`crate::page::components::linear::report`).
+    linear: crate::page::components::linear::Report,
+    /// Merges of the vector-packing pass (vertex, fragment), when it ran.
+    slp_merges: Option<[u32; 2]>,
+    /// Peak live temporaries: vertex and fragment, original and optimized.
+    liveness: Option<LiveReport>,
+    /// Both pairs on an R600-family GPU (the Machine panel).
+    machine: Option<crate::worker::machine::MachineReport>,
+    /// The selection's cost model and what it minimises.
+    cost: crate::doc::cost::CostReport,
+}
+
+/// Peak register pressure of the four programs (`hoist live`'s `peak`), with the limits.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LiveReport {
+    vp_before: Option<u32>,
+    fp_before: Option<u32>,
+    vp_after: Option<u32>,
+    fp_after: Option<u32>,
+    vp_limit: u16,
+    fp_limit: u16,
+}
+
+fn live_report(s: &State, a: &Analysis) -> LiveReport {
+    let limit = |p: Option<hoist_asm::Profile>| p.map_or(0, |p| s.doc.opts.limits_of(p).temps);
+    let peak = |side: &analysis::Side| {
+        side.program
+            .as_ref()
+            .map(|p| hoist_opt::analysis::liveness::Liveness::counts(p, 0).peak)
+    };
+    let after = |k: usize| {
+        a.optimized
+            .as_ref()
+            .and_then(|o| o.liveness.get(k).map(|g| g.peak))
+    };
+    LiveReport {
+        vp_before: peak(&a.vp),
+        fp_before: peak(&a.fp),
+        vp_after: after(0),
+        fp_after: after(1),
+        vp_limit: limit(a.vp.profile),
+        fp_limit: limit(a.fp.profile),
+    }
+}
+
+fn report() -> Result<JsValue, JsValue> {
+    LATEST.with(|l| {
+        let Some(s) = l.borrow().clone() else {
+            return Ok(JsValue::NULL);
+        };
+        let a = s.analysis.as_ref();
+        let trust = a.and_then(|a| analysis::trust(a));
+        let r = Report {
+            link: s.link(),
+            example: s.doc.example.clone(),
+            size: [s.doc.inputs.width, s.doc.inputs.height],
+            current: s.is_current(),
+            before: a.and_then(|a| a.before),
+            after: a.and_then(|a| a.after),
+            fates: a
+                .and_then(|a| a.optimized.as_ref())
+                .map(|o| o.fates.clone())
+                .unwrap_or_default(),
+            problem: a.and_then(|a| a.problem.clone()),
+            verdict: s.rendered.as_ref().and_then(|r| {
+                render::rendered_view(r, s.doc.inputs.tolerance, trust.as_ref()).map(|v| v.headline)
+            }),
+            guidance: s.rendered.as_ref().and_then(|r| r.guidance.clone()),
+            unsupplied: s
+                .rendered
+                .as_ref()
+                .map(|r| r.unsupplied.clone())
+                .unwrap_or_default(),
+            validation: trust.as_ref().map(|t| t.summary.clone()),
+            validated: trust.as_ref().is_some_and(|t| t.validated),
+            rejected: trust.map(|t| t.rejected).unwrap_or_default(),
+            engine_error: s.engine_error.clone(),
+            rendering: s.progress.is_some(),
+            probes: s
+                .rendered
+                .as_ref()
+                .and_then(|r| r.original.as_ref().ok().map(|o| [o.probes.0, o.probes.1])),
+            stopped: s.is_stopped(),
+            render_ms: s.rendered.as_ref().map(|r| [r.ms_original, r.ms_optimized]),
+            executor: s.rendered.as_ref().map(|r| {
+                let name = |x: Option<&render::RunResult>| {
+                    x.and_then(|x| x.as_ref().ok())
+                        .and_then(|x| x.executor.as_ref())
+                        .map(ToString::to_string)
+                };
+                [name(Some(&r.original)), name(r.optimized.as_ref())]
+            }),
+            optimizer_ms: s.analysis_ms,
+            linear: crate::page::components::linear::report(&s),
+            slp_merges: a
+                .and_then(|a| a.optimized.as_ref())
+                .and_then(|o| o.slp_merges),
+            liveness: a.map(|a| live_report(&s, a)),
+            machine: a
+                .and_then(|a| a.optimized.as_ref())
+                .map(|o| o.machine.report()),
+            cost: s.doc.opts.cost.report(),
+        };
+        serde_wasm_bindgen::to_value(&r).map_err(Into::into)
+    })
+}
+
+/// `next` for an editor, or `kept` when the editor would show the same of it: the same
+/// diagnostics, dialect and whether the text parsed.
+fn stable_side(kept: Option<Shared<Side>>, next: Option<&Rc<Side>>) -> Option<Shared<Side>> {
+    match (kept, next) {
+        (Some(k), Some(n))
+            if Rc::ptr_eq(&k.0, n)
+                || (k.diagnostics == n.diagnostics
+                    && k.profile == n.profile
+                    && k.program.is_some() == n.program.is_some()) =>
+        {
+            Some(k)
+        }
+        (_, n) => n.map(|n| Shared(n.clone())),
+    }
+}
+
+/// Properties of the page.
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// Where jobs run: a worker unless given (component tests pass `bridge::inline`).
+    #[prop_or_default]
+    pub engine: Option<Starter>,
+}
+
+/// The page's engine: a worker, unless the test switch asks for one that cannot load.
+fn worker_engine(on_event: OnEvent, on_fail: OnFail) -> Engine {
+    let url = match test_failure().as_deref() {
+        Some("load") => "./hoist-worker-missing.js",
+        _ => WORKER_URL,
+    };
+    bridge::worker(url, on_event, on_fail)
+}
+
+/// Starts an engine whose events and failure become actions.
+fn start_engine(start: Starter, dispatch: UseReducerDispatcher<State>) -> Engine {
+    let d = dispatch.clone();
+    let on_event: OnEvent = Rc::new(move |e: Event| match e {
+        Event::Optimized { id, result, ms } => d.dispatch(Action::Optimized(id, result, ms)),
+        Event::Progress { id, fraction } => d.dispatch(Action::Progress(id, fraction)),
+        Event::Rendered { id, rendered } => d.dispatch(Action::Rendered(id, Rc::from(rendered))),
+        Event::RenderFailed { id, error } => d.dispatch(Action::RenderFailed(id, error)),
+        Event::Linear { id, result, ms } => d.dispatch(Action::Linear(id, result.map(Rc::new), ms)),
+        Event::Ready | Event::Crashed { .. } => {}
+    });
+    let on_fail: OnFail = Rc::new(move |id: u64, why: String| {
+        web_sys::console::warn_1(&format!("hoist: the worker stopped: {why}").into());
+        dispatch.dispatch(Action::EngineFailed(id, engine_failure_message(&why)));
+    });
+    (start.0)(on_event, on_fail)
+}
+
+/// The first document (link, local storage or default), in the reducer.
+#[hook]
+fn use_page_state() -> UseReducerHandle<State> {
+    let state = use_reducer(|| {
+        let stored: Option<String> = LocalStorage::get(STORAGE_KEY).ok();
+        let (doc, notice) = initial_doc(&location_hash(), stored.as_deref());
+        let mut s = State::new(doc);
+        s.keep_address = notice.as_ref().is_some_and(|n| n.error);
+        s.notice = notice;
+        s
+    });
+    LATEST.with(|l| *l.borrow_mut() = Some(state.clone()));
+    state
+}
+
+/// Links followed while the page is open.
+#[hook]
+fn use_hash_changes(dispatch: UseReducerDispatcher<State>) {
+    use_effect_with((), move |_| {
+        let listener = web_sys::window().map(|w| {
+            gloo::events::EventListener::new(&w, "hashchange", move |_| {
+                dispatch.dispatch(Action::Hash(location_hash()));
+            })
+        });
+        move || drop(listener)
+    });
+}
+
+/// Every new revision: the job under way is cancelled at once; after a pause in typing
+/// the text is parsed here (diagnostics) and the job goes to the worker, a fresh one if
+/// the last one died.
+#[hook]
+fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
+    let engine = use_mut_ref(|| None::<Engine>);
+    let stop_engine = engine.clone();
+    let doc = (*state.doc).clone();
+    let images = state.images.clone();
+    let dispatch = state.dispatcher();
+    use_effect_with(state.rev, move |&rev| {
+        if let Some(e) = engine.borrow().as_ref() {
+            e.cancel();
+        }
+        let cancel = Rc::new(Cell::new(false));
+        let c = cancel.clone();
+        spawn_local(async move {
+            TimeoutFuture::new(if rev <= 1 { 0 } else { debounce_ms(&doc) }).await;
+            if c.get() {
+                return;
+            }
+            let parsed = analysis::parse(&doc);
+            dispatch.dispatch(Action::Parsed(rev, Rc::new(parsed)));
+            let fail = match test_failure().as_deref() {
+                None | Some("load") => None,
+                Some("throw") => Some(Fail::Throw),
+                Some(_) => Some(Fail::Panic),
+            };
+            let mut slot = engine.borrow_mut();
+            let replace = slot
+                .as_ref()
+                .is_none_or(|e| e.is_dead() || e.optimizing_ms().is_some_and(|ms| ms > RESTART_MS));
+            if replace {
+                // Dropping the old engine terminates its worker.
+                *slot = Some(start_engine(start, dispatch));
+            }
+            if let Some(e) = slot.as_ref() {
+                e.run(Job {
+                    id: rev,
+                    doc,
+                    images,
+                    fail,
+                    force: test_executor(),
+                });
+            }
+        });
+        move || cancel.set(true)
+    });
+    use_stop(state.stops, stop_engine);
+}
+
+/// Stop: the job under way ends at once. A render stops at its next slice (the worker is
+/// told to cancel); an optimization cannot be interrupted, so its worker is terminated and
+/// the next job starts a fresh one.
+#[hook]
+fn use_stop(stops: u64, engine: Rc<RefCell<Option<Engine>>>) {
+    use_effect_with(stops, move |&stops| {
+        if stops > 0 {
+            let mut slot = engine.borrow_mut();
+            if slot.as_ref().is_some_and(|e| e.optimizing_ms().is_some()) {
+                // Dropping the engine terminates its worker.
+                *slot = None;
+            } else if let Some(e) = slot.as_ref() {
+                e.cancel();
+            }
+        }
+    });
+}
+
+/// Writes the document to local storage and the address bar (unless the address holds a
+/// refused link, kept there to be repaired).
+fn persist(s: &State) {
+    let link = s.link();
+    let _ = LocalStorage::set(STORAGE_KEY, &link);
+    if !s.keep_address {
+        replace_url(&link);
+    }
+}
+
+/// Persistence of the analysed document once the page is quiet ([`PERSIST_MS`] after the
+/// analysis of the current text, or when the page is left): encoding the link and
+/// replacing the address take milliseconds a keystroke should not wait for.
+#[hook]
+fn use_persistence(state: &UseReducerHandle<State>) {
+    let s = state.clone();
+    use_effect_with((state.analysis_rev, state.rev), move |&(analysed, rev)| {
+        let timer = (analysed > 0 && analysed == rev)
+            .then(|| gloo::timers::callback::Timeout::new(PERSIST_MS, move || persist(&s)));
+        move || drop(timer)
+    });
+    use_effect_with((), |_| {
+        let listener = web_sys::window().map(|w| {
+            gloo::events::EventListener::new(&w, "pagehide", |_| {
+                LATEST.with(|l| {
+                    if let Some(s) = l.borrow().as_ref().filter(|s| s.analysis_rev > 0) {
+                        persist(s);
+                    }
+                });
+            })
+        });
+        move || drop(listener)
+    });
+}
+
+/// The page's callbacks, the same from one render to the next, so that a panel
+/// re-renders only when what it shows changes (not on every progress event).
+struct Handlers {
+    dispatch: Callback<Action>,
+    vp: Callback<String>,
+    fp: Callback<String>,
+    hand_vp: Callback<String>,
+    hand_fp: Callback<String>,
+    vp_profile: Callback<Option<String>>,
+    fp_profile: Callback<Option<String>>,
+    origin: Callback<Option<u32>>,
+    scene: Callback<String>,
+}
+
+#[hook]
+fn use_handlers(state: &UseReducerHandle<State>) -> Handlers {
+    let dispatch = {
+        let d = state.dispatcher();
+        use_callback((), move |a: Action, _| d.dispatch(a))
+    };
+    Handlers {
+        vp: use_callback(dispatch.clone(), |s: String, d| d.emit(Action::SetVp(s))),
+        fp: use_callback(dispatch.clone(), |s: String, d| d.emit(Action::SetFp(s))),
+        hand_vp: use_callback(dispatch.clone(), |s: String, d| {
+            d.emit(Action::SetHandVp(s))
+        }),
+        hand_fp: use_callback(dispatch.clone(), |s: String, d| {
+            d.emit(Action::SetHandFp(s))
+        }),
+        vp_profile: use_callback(dispatch.clone(), |p: Option<String>, d| {
+            d.emit(Action::SetProfile(true, p))
+        }),
+        fp_profile: use_callback(dispatch.clone(), |p: Option<String>, d| {
+            d.emit(Action::SetProfile(false, p))
+        }),
+        origin: use_callback(dispatch.clone(), |l: Option<u32>, d| {
+            d.emit(Action::OriginLine(l))
+        }),
+        scene: use_callback(dispatch.clone(), |s: String, d| d.emit(Action::SetScene(s))),
+        dispatch,
+    }
+}
+
+/// "Copy link": the link goes to the address bar, the field next to the button and the
+/// clipboard.
+fn copy_link(
+    state: &UseReducerHandle<State>,
+    shown: &UseStateHandle<Option<String>>,
+    dispatch: &Callback<Action>,
+) -> Callback<MouseEvent> {
+    let (state, shown, dispatch) = (state.clone(), shown.clone(), dispatch.clone());
+    Callback::from(move |_| {
+        let frag = state.link();
+        replace_url(&frag);
+        let url = url_with(&frag);
+        shown.set(Some(url.clone()));
+        let dispatch = dispatch.clone();
+        let clip = web_sys::window().map(|w| w.navigator().clipboard());
+        spawn_local(async move {
+            let ok = match clip {
+                Some(c) => wasm_bindgen_futures::JsFuture::from(c.write_text(&url))
+                    .await
+                    .is_ok(),
+                None => false,
+            };
+            dispatch.emit(Action::Notice(Some(Notice {
+                text: if ok {
+                    "Link copied to the clipboard.".into()
+                } else {
+                    "Copy the link from the field next to the button.".into()
+                },
+                error: false,
+            })));
+        });
+    })
+}
+
+/// The editors' parses, kept (the same `Shared`) while what an editor shows of them is
+/// unchanged, so a parse that only confirms the text re-renders no editor: original vertex
+/// and fragment programs, hand-edited vertex and fragment programs.
+#[hook]
+fn use_sides(state: &State) -> [Option<Shared<Side>>; 4] {
+    let sides = use_mut_ref(<[Option<Shared<Side>>; 4]>::default);
+    let latest = state.latest_parse();
+    let hand = latest.and_then(|p| p.hand.as_ref());
+    let next = [
+        latest.map(|p| &p.vp),
+        latest.map(|p| &p.fp),
+        hand.map(|h| &h.0),
+        hand.map(|h| &h.1),
+    ];
+    let mut kept = sides.borrow_mut();
+    for (kept, next) in kept.iter_mut().zip(next) {
+        *kept = stable_side(kept.take(), next);
+    }
+    kept.clone()
+}
+
+/// The page's header: title, Examples and Copy link.
+fn top_bar(
+    gallery_open: &UseStateHandle<bool>,
+    opener: &NodeRef,
+    link_shown: Option<&String>,
+    on_copy: Callback<MouseEvent>,
+) -> Html {
+    let on_toggle_gallery = {
+        let open = gallery_open.clone();
+        Callback::from(move |_| open.set(!*open))
+    };
+    html! {
+        <header class="top">
+            <div class="brand">
+                <span class="logo" aria-hidden="true">{ "⤒" }</span>
+                <h1>{ "Hoist" }</h1>
+                <span class="tagline">{ "move fragment work to the vertex program — and prove it pixel by pixel" }</span>
+            </div>
+            <div class="actions">
+                <button type="button" id="examples-button" ref={opener.clone()} aria-expanded={gallery_open.to_string()}
+                    aria-controls="gallery" onclick={on_toggle_gallery}>{ "Examples" }</button>
+                <button type="button" id="copy-link" onclick={on_copy}>{ "Copy link" }</button>
+                if let Some(u) = link_shown {
+                    <input id="permalink" class="permalink" type="text" readonly=true value={u.clone()}
+                        aria-label="Permalink" onfocus={Callback::from(|e: FocusEvent| {
+                            if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() { i.select(); }
+                        })} />
+                }
+            </div>
+        </header>
+    }
+}
+
+/// While the gallery is open, Escape closes it and gives the focus back to the button that
+/// opened it.
+#[hook]
+fn use_gallery_escape(open: &UseStateHandle<bool>, opener: &NodeRef) {
+    let (handle, opener) = (open.clone(), opener.clone());
+    use_effect_with(**open, move |&is_open| {
+        let listener = is_open
+            .then(web_sys::window)
+            .flatten()
+            .and_then(|w| w.document())
+            .map(|d| {
+                gloo::events::EventListener::new(&d, "keydown", move |e| {
+                    let escape = e
+                        .dyn_ref::<web_sys::KeyboardEvent>()
+                        .is_some_and(|k| k.key() == "Escape");
+                    if escape {
+                        handle.set(false);
+                        if let Some(b) = opener.cast::<web_sys::HtmlElement>() {
+                            let _ = b.focus();
+                        }
+                    }
+                })
+            });
+        move || drop(listener)
+    });
+}
+
+/// The message at the top, with its dismiss button.
+fn notice_bar(n: &Notice, dispatch: &Callback<Action>) -> Html {
+    let d = dispatch.clone();
+    html! {
+        <div class={classes!("notice", n.error.then_some("error"))} role={if n.error { "alert" } else { "status" }}>
+            <span>{ n.text.clone() }</span>
+            <button type="button" class="link" aria-label="Dismiss"
+                onclick={Callback::from(move |_| d.emit(Action::Notice(None)))}>{ "×" }</button>
+        </div>
+    }
+}
+
+/// The optimized column: the hand editors, the annotated programs, or why there are none.
+fn optimized_side(
+    state: &State,
+    a: Option<&Analysis>,
+    sides: &[Option<Shared<Side>>; 4],
+    h: &Handlers,
+) -> Html {
+    if let Some(hand) = &state.doc.hand {
+        return html! {
+            <>
+                <p class="hint">{ "Hand-edit mode: move instructions yourself; the renderer judges the result." }</p>
+                <Editor id="hand-vp" title="Vertex program (yours)" value={hand.vp.clone()}
+                    stage={Stage::Vertex} side={sides[2].clone()} onchange={h.hand_vp.clone()} />
+                <Editor id="hand-fp" title="Fragment program (yours)" value={hand.fp.clone()}
+                    stage={Stage::Fragment} side={sides[3].clone()} onchange={h.hand_fp.clone()} />
+            </>
+        };
+    }
+    match (a, a.and_then(|a| a.optimized.as_ref())) {
+        (Some(_), Some(o)) => html! {
+            <>
+                <OptimizedView id="vp" title={format!("Vertex program ({})", o.vp_profile.header())}
+                    lines={Shared(o.vp.clone())} dialect={o.vp_profile.dialect()}
+                    on_origin={h.origin.clone()} profile={o.vp_profile} other={o.fp_profile} />
+                <OptimizedView id="fp" title={format!("Fragment program ({})", o.fp_profile.header())}
+                    lines={Shared(o.fp.clone())} dialect={o.fp_profile.dialect()}
+                    on_origin={h.origin.clone()} profile={o.fp_profile} other={o.vp_profile} />
+            </>
+        },
+        (Some(an), None) => {
+            html! { <p class="message" id="opt-problem">{ an.problem.clone().unwrap_or_default() }</p> }
+        }
+        (None, _) => match &state.engine_error {
+            Some(e) => html! { <p class="message bad" id="opt-problem">{ e.clone() }</p> },
+            None => html! { <p class="muted">{ "Optimizing…" }</p> },
+        },
+    }
+}
+
+/// The temp limits the liveness panel draws (vertex, fragment).
+fn live_limits(state: &State, a: Option<&Analysis>) -> [u16; 2] {
+    let limit = |p: Option<hoist_asm::Profile>| p.map_or(0, |p| state.doc.opts.limits_of(p).temps);
+    [
+        limit(a.and_then(|a| a.vp.profile)),
+        limit(a.and_then(|a| a.fp.profile)),
+    ]
+}
+
+/// The dependence graph's view: the graph, or why there is none yet.
+fn dag_view(a: Option<&Analysis>, line: Option<u32>, on_line: Callback<Option<u32>>) -> Html {
+    let graph = a
+        .and_then(|a| a.optimized.as_ref())
+        .map(|o| Shared(o.dag.clone()));
+    let message = match a {
+        None => "…".to_string(),
+        Some(a) if a.fp.program.is_none() => "the fragment program has errors".into(),
+        Some(a) => a.problem.clone().unwrap_or_default(),
+    };
+    html! { <DagView {graph} message={message} {line} {on_line} /> }
+}
+
+/// The scene of the document, parsed once per scene text (for the Inputs panel).
+#[hook]
+fn use_scene(text: Option<String>) -> Option<Shared<hoist_raster::scene::Scene>> {
+    let scene = use_memo(text, |t| {
+        t.as_ref().and_then(|t| {
+            hoist_raster::scene::parse(t, &render::caps())
+                .ok()
+                .map(Rc::new)
+        })
+    });
+    (*scene).clone().map(Shared)
+}
+
+#[function_component(App)]
+pub fn app(props: &AppProps) -> Html {
+    let state = use_page_state();
+    let gallery_open = use_state(|| false);
+    let opener = use_node_ref();
+    use_gallery_escape(&gallery_open, &opener);
+    let link_shown = use_state(|| None::<String>);
+    use_hash_changes(state.dispatcher());
+    use_jobs(&state, props.engine.unwrap_or(Starter(worker_engine)));
+    use_persistence(&state);
+    let h = use_handlers(&state);
+    let sides = use_sides(&state);
+    let src_line = use_state_eq(|| None::<u32>);
+    let presenting = use_state_eq(|| false);
+    let set_presenting = |on: bool| {
+        let p = presenting.clone();
+        Callback::from(move |_: ()| p.set(on))
+    };
+    let reach = state
+        .analysis
+        .as_ref()
+        .and_then(|a| a.optimized.as_ref())
+        .and_then(|o| o.reach.clone());
+    let on_src_line = {
+        let l = src_line.clone();
+        use_callback((), move |n: Option<u32>, _| l.set(n))
+    };
+    let scene = use_scene(state.doc.scene.clone());
+    let on_copy = copy_link(&state, &link_shown, &h.dispatch);
+    let on_export = export_handler(&state);
+    let on_target = use_target_handler(&state);
+    let on_pick = {
+        let open = gallery_open.clone();
+        Callback::from(move |_| open.set(false))
+    };
+    let a = state.analysis.clone().map(Shared::from);
+    let hand_on = state.doc.hand.is_some();
+    let on_hand = {
+        let d = h.dispatch.clone();
+        Callback::from(move |_| d.emit(Action::HandEdit(!hand_on)))
+    };
+    let engine_error = state.engine_error.clone().map(AttrValue::from);
+    let trust = a.as_ref().and_then(|a| analysis::trust(a));
+    let error = state.render_error.clone().map(AttrValue::from);
+    let rendered = state.rendered.clone().map(Shared::from);
+    let stale = !state.is_current();
+
+    html! {
+        <div class={classes!("app", stale.then_some("stale"))}>
+            { top_bar(&gallery_open, &opener, link_shown.as_ref(), on_copy) }
+            if state.doc.mode.is_code() {
+                { summary_bar(&state) }
+            }
+            if *gallery_open {
+                <Gallery current={state.doc.example.clone().map(AttrValue::from)} onpick={on_pick} />
+            }
+            if let Some(n) = &state.notice {
+                { notice_bar(n, &h.dispatch) }
+            }
+            <DocBar title={doc_title(&state.doc)} dispatch={h.dispatch.clone()} onexport={on_export} />
+            { crate::page::components::linear::mode_switch(state.doc.mode, &h.dispatch) }
+            if state.doc.mode == crate::doc::Mode::Linear {
+                { crate::page::components::linear::page(&state, &h.dispatch) }
+            } else {
+            if let Some(id) = &state.doc.example {
+                <About id={id.clone()} pristine={state.is_pristine_example()} />
+            }
+            <main class="layout">
+                <section class="col" aria-label="Original programs">
+                    <h2>{ "Original" }</h2>
+                    <Editor id="vp" title="Vertex program" value={state.doc.vp.clone()} stage={Stage::Vertex}
+                        side={sides[0].clone()} onchange={h.vp.clone()}
+                        profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={h.vp_profile.clone()}
+                        ontarget={on_target.clone()}
+                        other={a.as_ref().and_then(|a| a.fp.profile)} />
+                    <Editor id="fp" title="Fragment program" value={state.doc.fp.clone()} stage={Stage::Fragment}
+                        side={sides[1].clone()} onchange={h.fp.clone()}
+                        profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
+                        highlight_line={state.origin_line} on_line={on_src_line} ontarget={on_target.clone()}
+                        other={a.as_ref().and_then(|a| a.vp.profile)} />
+                    <SceneEditor text={state.doc.scene.clone().map(AttrValue::from)} onchange={h.scene.clone()} />
+                </section>
+                <section class="col" aria-label="Optimized programs">
+                    <h2>
+                        { "Optimized" }
+                        <label class="toggle">
+                            <input type="checkbox" id="hand-edit" checked={hand_on} onchange={on_hand} />
+                            { " edit by hand" }
+                        </label>
+                    </h2>
+                    <Stepper opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
+                        reach={reach.clone()}
+                        dispatch={h.dispatch.clone()} />
+                    { hand_note(&state.doc, state.is_current(), &h.dispatch) }
+                    { optimized_side(&state, a.as_deref(), &sides, &h) }
+                </section>
+                <Output rendered={rendered.clone()} progress={state.progress}
+                    optimizing={state.is_optimizing()} stopped={state.is_stopped()} trust={trust} engine_error={engine_error}
+                    view={state.doc.inputs.view} tolerance={state.doc.inputs.tolerance}
+                    error={error} dispatch={h.dispatch.clone()}
+                    fp_source={Some(AttrValue::from(state.doc.fp.clone()))} />
+                <div class="panels">
+                    <StatsPanel analysis={a.clone()} rendered={rendered}
+                        width={state.doc.inputs.width} height={state.doc.inputs.height}
+                        analysis_ms={state.analysis_ms} cost={state.doc.opts.cost} />
+                    <OptionsPanel opts={state.doc.opts.clone()}
+                        vp_profile={a.as_ref().and_then(|a| a.vp.profile)}
+                        fp_profile={a.as_ref().and_then(|a| a.fp.profile)} dispatch={h.dispatch.clone()} />
+                    <InputsPanel analysis={a.clone()} inputs={state.doc.inputs.clone()} {scene}
+                        image_names={state.image_names.clone()} dispatch={h.dispatch.clone()} />
+                </div>
+                <MachinePanel view={a.as_ref().and_then(|a| a.optimized.as_ref()).map(|o| Shared(o.machine.clone()))} />
+                { dag_view(a.as_deref(), *src_line, h.origin.clone()) }
+                <LivenessPanel analysis={a.clone()} limits={live_limits(&state, a.as_deref())}
+                    lines={[state.doc.vp.lines().count() as u32, state.doc.fp.lines().count() as u32]} />
+                <ExportPanel analysis={a.clone()} on_present={set_presenting(true)} />
+            </main>
+            }
+            if *presenting {
+                <Presenter analysis={a.clone()} opts={state.doc.opts.clone()} groups={a.as_ref().map_or(0, |a| a.groups())}
+                    {reach} pending={state.progress.is_some() || stale} dispatch={h.dispatch.clone()}
+                    on_close={set_presenting(false)} />
+            }
+            <footer class="foot">
+                { "Hoist implements the code motion of T. Ikeda, F. Ino and K. Hagihara, “A Code Motion Technique \
+                   for Accelerating General-Purpose Computation on the GPU” (IPDPS 2006). Everything runs in this page: \
+                   nothing is sent anywhere." }
+            </footer>
+        </div>
+    }
+}
+
+/// Mounts the app on the page body and installs `window.hoistReport()`.
+pub fn start() {
+    if let Some(w) = web_sys::window() {
+        let f = Closure::<dyn Fn() -> Result<JsValue, JsValue>>::new(report);
+        let _ = js_sys::Reflect::set(&w, &JsValue::from_str("hoistReport"), f.as_ref());
+        // The page keeps the function for its whole life.
+        f.forget();
+    }
+    yew::Renderer::<App>::new().render();
+}

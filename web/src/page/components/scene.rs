@@ -1,0 +1,55 @@
+//! The scene around the programs (textures, parameters, passes, draws: what an example or
+//! an imported file carries besides the two programs), collapsible, editable like a
+//! program, with what the scene parser says marked at its line.
+
+use super::Shared;
+use super::editor::Editor;
+use crate::worker::scene_text;
+use hoist_asm::Stage;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct SceneProps {
+    /// The scene's text (`None`: no scene, the GPGPU quad).
+    pub text: Option<AttrValue>,
+    pub onchange: Callback<String>,
+}
+
+#[function_component(SceneEditor)]
+pub fn scene_editor(p: &SceneProps) -> Html {
+    let text = p.text.clone().unwrap_or_default();
+    let side = use_memo(text.clone(), |t| {
+        Shared(std::rc::Rc::new(scene_text::side(t)))
+    });
+    let errors = side.diagnostics.len();
+    let open = use_state(|| false);
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            if let Some(d) = e.target_dyn_into::<web_sys::Element>() {
+                open.set(d.has_attribute("open"));
+            }
+        })
+    };
+    let summary = match (&p.text, errors) {
+        (None, _) => "none: one full-screen quad on a float target".to_string(),
+        (Some(t), 0) => format!("{} lines", t.lines().count()),
+        (Some(_), _) => "does not parse".to_string(),
+    };
+    html! {
+        <details class="scene-panel" id="scene-panel" open={*open} {ontoggle}>
+            <summary>
+                { "Scene " }
+                <span class={classes!("muted", (errors > 0).then_some("bad"))} id="scene-summary">{ summary }</span>
+            </summary>
+            <p class="hint">
+                { "What the programs run in: textures, parameters, targets, passes and draws \
+                   (piglit's shader_runner format with Hoist's extensions). The sections of the \
+                   optimized pair stay empty: the editors above fill them. Clear it to render \
+                   one quad." }
+            </p>
+            <Editor id="scene" title="Scene" value={text} stage={Stage::Fragment}
+                side={Some((*side).clone())} onchange={p.onchange.clone()} scene=true />
+        </details>
+    }
+}

@@ -1,0 +1,88 @@
+//! The stepwise slider, beside the optimized programs so both show while scrubbing: apply
+//! only the first k movable groups. It stops at the last k that fits (`crate::worker::reach`) and
+//! says why the next one does not, in the optimizer's words.
+
+use super::{event_checked, event_value};
+use crate::doc::OptState;
+use crate::page::state::Action;
+use crate::worker::reach::Reach;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct StepperProps {
+    pub opts: OptState,
+    /// Movable groups of the current pair.
+    pub groups: usize,
+    /// How far the slider may go (`None` while unknown: the whole range).
+    pub reach: Option<Reach>,
+    pub dispatch: Callback<Action>,
+}
+
+/// The options with stepwise on at `k`.
+pub fn at_step(o: &OptState, k: usize) -> OptState {
+    OptState {
+        steps: k as u32,
+        stepwise: true,
+        ..o.clone()
+    }
+}
+
+fn on_steps(p: &StepperProps, max: usize) -> Callback<InputEvent> {
+    let (d, o) = (p.dispatch.clone(), p.opts.clone());
+    Callback::from(move |e: InputEvent| {
+        if let Ok(k) = event_value(&e).parse::<usize>() {
+            d.emit(Action::SetOpts(at_step(&o, k.min(max))));
+        }
+    })
+}
+
+/// The warning for a k past what fits (a link or an older document may hold one).
+fn past_end(p: &StepperProps, r: &Reach, k: usize) -> Html {
+    let (d, o, fit) = (p.dispatch.clone(), p.opts.clone(), r.max());
+    let onclick = Callback::from(move |_| d.emit(Action::SetOpts(at_step(&o, fit))));
+    html! {
+        <p class="step-past" role="alert">
+            { format!("k = {k} does not fit, so nothing moves. ") }
+            <button type="button" class="link" id="steps-fit" {onclick}>{ format!("Use k = {fit}") }</button>
+        </p>
+    }
+}
+
+#[function_component(Stepper)]
+pub fn stepper(p: &StepperProps) -> Html {
+    let o = &p.opts;
+    let max = p.reach.as_ref().map_or(p.groups, Reach::max);
+    let k = o.steps as usize;
+    let shown = k.min(max);
+    let on_toggle = {
+        let (d, o) = (p.dispatch.clone(), p.opts.clone());
+        Callback::from(move |e: Event| {
+            d.emit(Action::SetOpts(OptState {
+                stepwise: event_checked(&e),
+                ..o.clone()
+            }))
+        })
+    };
+    let count = if o.stepwise {
+        format!("{shown} of {}", p.groups)
+    } else {
+        format!("all {}", p.groups)
+    };
+    let limit = p.reach.as_ref().and_then(Reach::message);
+    html! {
+        <div class="stepper" id="stepper">
+            <label><input type="checkbox" id="stepwise" checked={o.stepwise} onchange={on_toggle} />
+                { " stepwise: first k groups" }</label>
+            <input type="range" id="steps" min="0" max={max.to_string()} value={shown.to_string()}
+                disabled={max == 0} oninput={on_steps(p, max)} aria-label="Groups applied"
+                aria-describedby="steps-limit" />
+            <output for="steps" id="steps-count">{ count }</output>
+            if let Some(m) = limit {
+                <span class="step-limit" id="steps-limit">{ m }</span>
+            }
+            if let Some(r) = p.reach.as_ref().filter(|r| o.stepwise && k > r.max()) {
+                { past_end(p, r, k) }
+            }
+        </div>
+    }
+}

@@ -1,0 +1,18 @@
+//! The page layer: [`app`] wires the browser (wasm only), [`state`] is the app state and its
+//! `Action` reducer, `components/` draw it (one file per panel), [`summary`] the line under
+//! the header; [`highlight`] the editors' syntax colouring, [`ophelp`] instruction help,
+//! [`figure`] SVG figures, [`estimate`] the paper's cost reasoning, [`scenefile`] documents
+//! imported from and exported to `.shader_test` files. Depends on the worker and document
+//! layers, and on the wire to reach the worker.
+
+#[cfg(target_arch = "wasm32")]
+pub mod app;
+#[cfg(target_arch = "wasm32")]
+pub mod components;
+pub mod estimate;
+pub mod figure;
+pub mod highlight;
+pub mod ophelp;
+pub mod scenefile;
+pub mod state;
+pub mod summary;

@@ -1,0 +1,331 @@
+//! The page's end of the worker: [`Engine`] starts it, sends it jobs (holding the newest
+//! until the worker says it is ready), turns its messages into [`Event`]s, and notices when
+//! it dies — a panic (reported by the worker's hook), an uncaught exception, a script or
+//! module that does not load, a message that cannot be read. A dead engine is terminated
+//! and reports once through `on_fail`; the page starts a fresh one for the next job.
+//!
+//! A message is decoded in its own task and its event handled in the next one, so that a
+//! keystroke waiting in between runs first (the browser puts input ahead of other tasks).
+//!
+//! A job cannot be interrupted while the optimizer runs (only between render slices); when a
+//! new job comes while the last one has been optimizing for long, the page replaces the
+//! worker instead ([`Engine::optimizing_ms`]).
+//!
+//! [`inline`] runs the same jobs on the page's own thread, through the same message
+//! encoding (the component tests use it: their runner serves no worker script). Only code
+//! that names it links the optimizer and the renderer into the page's own bundle.
+
+use crate::wire;
+use crate::worker::engine::{Event, Fail, Job, Request, Runner, SLICE_MS};
+use gloo::timers::future::TimeoutFuture;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use web_sys::MessageEvent;
+
+/// Where jobs run.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// A dedicated worker.
+    Worker,
+    /// The page's own thread, with this job loop.
+    Inline(fn(Job, Rc<Shared>, Rc<Cell<u64>>)),
+}
+
+/// How an app starts its engine: [`worker`] on the page, [`inline`] in component tests.
+/// (Chosen once per app: all starters compare equal.)
+#[derive(Clone, Copy)]
+pub struct Starter(pub fn(OnEvent, OnFail) -> Engine);
+
+impl PartialEq for Starter {
+    fn eq(&self, _: &Starter) -> bool {
+        true
+    }
+}
+
+/// An engine on a dedicated worker started from `url`.
+pub fn worker(url: &str, on_event: OnEvent, on_fail: OnFail) -> Engine {
+    Engine::start(Mode::Worker, Some(url), on_event, on_fail)
+}
+
+/// An engine on the page's own thread (component tests).
+pub fn inline(on_event: OnEvent, on_fail: OnFail) -> Engine {
+    let run = |job, shared, current| {
+        wasm_bindgen_futures::spawn_local(run_inline(job, shared, current));
+    };
+    Engine::start(Mode::Inline(run), None, on_event, on_fail)
+}
+
+/// Receives the events of jobs.
+pub type OnEvent = Rc<dyn Fn(Event)>;
+/// Receives the id of the last job sent and why the engine died.
+pub type OnFail = Rc<dyn Fn(u64, String)>;
+
+struct Shared {
+    on_event: OnEvent,
+    on_fail: OnFail,
+    dead: Cell<bool>,
+    ready: Cell<bool>,
+    /// The newest request sent before the worker was ready.
+    pending: RefCell<Option<Request>>,
+    last_job: Cell<u64>,
+    /// When the last job reached the worker, until its optimization arrives.
+    optimizing_since: Cell<Option<f64>>,
+    /// Events decoded and not handled yet (handled in a task of their own).
+    queue: RefCell<VecDeque<Event>>,
+    worker: RefCell<Option<web_sys::Worker>>,
+}
+
+impl Shared {
+    fn fail(&self, message: String) {
+        if self.dead.replace(true) {
+            return;
+        }
+        if let Some(w) = self.worker.borrow_mut().take() {
+            w.set_onmessage(None);
+            w.set_onerror(None);
+            w.set_onmessageerror(None);
+            w.terminate();
+        }
+        (self.on_fail)(self.last_job.get(), message);
+    }
+
+    fn send(&self, r: Request) {
+        if self.dead.get() {
+            return;
+        }
+        if !self.ready.get() {
+            // Only the newest job matters; a cancel drops the one waiting.
+            if matches!(r, Request::Run(_)) {
+                *self.pending.borrow_mut() = Some(r);
+            } else {
+                self.pending.borrow_mut().take();
+            }
+            return;
+        }
+        let packed = match wire::encode_request(&r) {
+            Ok(p) => p,
+            Err(e) => return self.fail(format!("a job could not be encoded: {e}")),
+        };
+        let sent = self
+            .worker
+            .borrow()
+            .as_ref()
+            .map(|w| w.post_message_with_transfer(&packed.message, &packed.transfer));
+        match sent {
+            Some(Err(e)) => self.fail(format!("a job could not be sent: {}", describe(&e))),
+            Some(Ok(())) if matches!(r, Request::Run(_)) => self.optimizing_since.set(Some(now())),
+            _ => {}
+        }
+    }
+
+    /// Hands the queued events to the page, in order (unless the engine died meanwhile).
+    fn drain(&self) {
+        loop {
+            let next = self.queue.borrow_mut().pop_front();
+            match next {
+                Some(e) if !self.dead.get() => (self.on_event)(e),
+                Some(_) => {}
+                None => break,
+            }
+        }
+    }
+
+    fn receive(self: &Rc<Self>, data: JsValue) {
+        // The loader script reports a failed start as a plain string.
+        if let Some(s) = data.as_string() {
+            return self.fail(s);
+        }
+        // A superseded job's results are dropped unread.
+        if wire::event_id(&data).is_some_and(|id| id != self.last_job.get()) {
+            return;
+        }
+        match wire::decode_event(data) {
+            Ok(Event::Ready) => {
+                self.ready.set(true);
+                let pending = self.pending.borrow_mut().take();
+                if let Some(r) = pending {
+                    self.send(r);
+                }
+            }
+            Ok(Event::Crashed { message }) => self.fail(message),
+            Ok(e) => {
+                if matches!(e, Event::Optimized { .. } | Event::Linear { .. }) {
+                    self.optimizing_since.set(None);
+                }
+                let mut queue = self.queue.borrow_mut();
+                if queue.is_empty() {
+                    let s = self.clone();
+                    gloo::timers::callback::Timeout::new(0, move || s.drain()).forget();
+                }
+                queue.push_back(e);
+            }
+            Err(e) => self.fail(format!("a message from the worker could not be read: {e}")),
+        }
+    }
+}
+
+fn describe(v: &JsValue) -> String {
+    v.as_string()
+        .or_else(|| {
+            v.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+        })
+        .unwrap_or_else(|| format!("{v:?}"))
+}
+
+/// A running (or dead) engine. Dropping it terminates its worker.
+pub struct Engine {
+    mode: Mode,
+    shared: Rc<Shared>,
+    _handlers: Vec<Closure<dyn Fn(web_sys::Event)>>,
+    /// Inline mode: the id of the job to work on (0: none).
+    current: Rc<Cell<u64>>,
+}
+
+impl Engine {
+    /// Starts an engine. A worker that cannot even be created dies at once (and says so
+    /// through `on_fail` once the page has sent its first job).
+    fn start(mode: Mode, url: Option<&str>, on_event: OnEvent, on_fail: OnFail) -> Engine {
+        let shared = Rc::new(Shared {
+            on_event,
+            on_fail,
+            dead: Cell::new(false),
+            ready: Cell::new(matches!(mode, Mode::Inline(_))),
+            pending: RefCell::new(None),
+            last_job: Cell::new(0),
+            optimizing_since: Cell::new(None),
+            queue: RefCell::new(VecDeque::new()),
+            worker: RefCell::new(None),
+        });
+        let mut handlers = Vec::new();
+        if let Some(url) = url {
+            match web_sys::Worker::new(url) {
+                Ok(w) => {
+                    let s = shared.clone();
+                    let on_message =
+                        Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
+                            if let Some(m) = e.dyn_ref::<MessageEvent>() {
+                                s.receive(m.data());
+                            }
+                        });
+                    let s = shared.clone();
+                    let on_error =
+                        Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
+                            // Handled here: the page says what happened.
+                            e.prevent_default();
+                            let why = match e.dyn_ref::<web_sys::ErrorEvent>() {
+                                Some(err) if !err.message().is_empty() => err.message(),
+                                _ => "its script could not be loaded".into(),
+                            };
+                            s.fail(format!("the worker failed: {why}"));
+                        });
+                    let s = shared.clone();
+                    let on_message_error = Closure::<dyn Fn(web_sys::Event)>::new(move |_| {
+                        s.fail("a message from the worker could not be received".into());
+                    });
+                    w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+                    w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+                    w.set_onmessageerror(Some(on_message_error.as_ref().unchecked_ref()));
+                    handlers = vec![on_message, on_error, on_message_error];
+                    *shared.worker.borrow_mut() = Some(w);
+                }
+                Err(e) => {
+                    // Reported once the page has sent its first job (it listens then).
+                    let message = format!("the worker could not be started: {}", describe(&e));
+                    let s = shared.clone();
+                    wasm_bindgen_futures::spawn_local(async move { s.fail(message) });
+                }
+            }
+        }
+        Engine {
+            mode,
+            shared,
+            _handlers: handlers,
+            current: Rc::new(Cell::new(0)),
+        }
+    }
+
+    pub fn is_dead(&self) -> bool {
+        self.shared.dead.get()
+    }
+
+    /// How long the last job has been optimizing in the worker (`None`: it is not, or the
+    /// worker is not up yet).
+    pub fn optimizing_ms(&self) -> Option<f64> {
+        self.shared.optimizing_since.get().map(|t| now() - t)
+    }
+
+    /// Starts a job; it supersedes the one under way.
+    pub fn run(&self, job: Job) {
+        self.shared.last_job.set(job.id);
+        match self.mode {
+            Mode::Worker => self.shared.send(Request::Run(Box::new(job))),
+            Mode::Inline(run) => {
+                self.current.set(job.id);
+                run(job, self.shared.clone(), self.current.clone());
+            }
+        }
+    }
+
+    /// Stops the job under way.
+    pub fn cancel(&self) {
+        match self.mode {
+            Mode::Worker => self.shared.send(Request::Cancel),
+            Mode::Inline(_) => self.current.set(0),
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.current.set(0);
+        if let Some(w) = self.shared.worker.borrow_mut().take() {
+            w.set_onmessage(None);
+            w.set_onerror(None);
+            w.set_onmessageerror(None);
+            w.terminate();
+        }
+        self.shared.dead.set(true);
+    }
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// A job on the page's thread, its events through the worker's encoding.
+async fn run_inline(job: Job, shared: Rc<Shared>, current: Rc<Cell<u64>>) {
+    let id = job.id;
+    TimeoutFuture::new(0).await;
+    if current.get() != id || shared.dead.get() {
+        return;
+    }
+    if let Some(f) = job.fail {
+        let what = match f {
+            Fail::Panic => "forced failure (test switch)",
+            Fail::Throw => "forced exception (test switch)",
+        };
+        return shared.fail(format!("{what} in job {id}"));
+    }
+    let relay = |e: Event| match wire::encode_event(e) {
+        Ok(p) => shared.receive(p.message),
+        Err(e) => shared.fail(e),
+    };
+    let mut r = Runner::new(job, Box::new(now));
+    while !r.is_done() {
+        for e in r.step(SLICE_MS / 2.0) {
+            relay(e);
+        }
+        if !r.is_done() {
+            relay(r.progress());
+        }
+        TimeoutFuture::new(0).await;
+        if current.get() != id || shared.dead.get() {
+            return;
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! The worker thread (`src/bin/hoist-worker.rs` starts it): receives [`Request`]s, runs
+//! each job with [`Runner`] and posts its [`Event`]s back, yielding to its own event loop
+//! between slices of work so that a newer job (or a cancel) is seen within about
+//! [`SLICE_MS`]; a superseded job stops there and posts nothing more. A panic hook posts
+//! [`Event::Crashed`] with the panic message before the worker dies, so the page can say
+//! what happened; the page notices throws and load failures from the worker's error event.
+
+use crate::wire;
+use crate::worker::engine::{Event, Fail, Job, Request, Runner, SLICE_MS};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
+
+/// Minimum time between two progress events (ms).
+const PROGRESS_MS: f64 = 200.0;
+
+/// A channel and the resolvers of the yields waiting on it.
+type Yielder = (MessageChannel, Rc<RefCell<Vec<js_sys::Function>>>);
+
+thread_local! {
+    /// The id of the job to work on (0: none); older jobs stop at their next yield.
+    static CURRENT: Cell<u64> = const { Cell::new(0) };
+    /// A channel to yield through (a zero-delay timer would be clamped to 4 ms).
+    static YIELD: RefCell<Option<Yielder>> = const { RefCell::new(None) };
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn now() -> f64 {
+    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+        .map_or_else(js_sys::Date::now, |p| p.now())
+}
+
+fn post(e: Event) {
+    match wire::encode_event(e) {
+        Ok(p) => {
+            if let Err(e) = scope().post_message_with_transfer(&p.message, &p.transfer) {
+                web_sys::console::error_2(&"hoist worker: cannot post".into(), &e);
+            }
+        }
+        Err(e) => post(Event::Crashed {
+            message: format!("a result could not be encoded: {e}"),
+        }),
+    }
+}
+
+/// Lets the worker's event loop run (and deliver new requests) before going on.
+async fn yield_now() {
+    let promise = YIELD.with(|y| {
+        let mut y = y.borrow_mut();
+        if y.is_none() {
+            let ch = MessageChannel::new().ok()?;
+            let waiting: Rc<RefCell<Vec<js_sys::Function>>> = Rc::default();
+            let w = waiting.clone();
+            let on = Closure::<dyn Fn()>::new(move || {
+                for f in w.borrow_mut().drain(..) {
+                    let _ = f.call0(&JsValue::NULL);
+                }
+            });
+            ch.port1().set_onmessage(Some(on.as_ref().unchecked_ref()));
+            // The channel lives as long as the worker.
+            on.forget();
+            *y = Some((ch, waiting));
+        }
+        let (ch, waiting) = y.as_ref()?;
+        let promise = js_sys::Promise::new(&mut |resolve, _| waiting.borrow_mut().push(resolve));
+        ch.port2().post_message(&JsValue::NULL).ok()?;
+        Some(promise)
+    });
+    match promise {
+        Some(p) => {
+            let _ = JsFuture::from(p).await;
+        }
+        None => gloo::timers::future::TimeoutFuture::new(0).await,
+    }
+}
+
+fn current(id: u64) -> bool {
+    CURRENT.with(Cell::get) == id
+}
+
+async fn run(job: Job) {
+    let id = job.id;
+    // Requests that queued up behind the last job are read first: only the newest runs.
+    yield_now().await;
+    if !current(id) {
+        return;
+    }
+    match job.fail {
+        Some(Fail::Panic) => panic!("forced failure (test switch) in job {id}"),
+        Some(Fail::Throw) => wasm_bindgen::throw_str("forced exception (test switch)"),
+        None => {}
+    }
+    crate::worker::jit::configure(job.force);
+    let mut r = Runner::new(job, Box::new(now));
+    let mut last = now();
+    while !r.is_done() {
+        for e in r.step(SLICE_MS) {
+            post(e);
+        }
+        if r.is_done() {
+            break;
+        }
+        if now() - last >= PROGRESS_MS {
+            post(r.progress());
+            last = now();
+        }
+        yield_now().await;
+        if !current(id) {
+            return;
+        }
+    }
+}
+
+fn on_message(e: MessageEvent) {
+    match wire::decode_request(e.data()) {
+        Ok(Request::Run(job)) => {
+            CURRENT.with(|c| c.set(job.id));
+            wasm_bindgen_futures::spawn_local(run(*job));
+        }
+        Ok(Request::Cancel) => CURRENT.with(|c| c.set(0)),
+        Err(e) => post(Event::Crashed {
+            message: format!("a request could not be read: {e}"),
+        }),
+    }
+}
+
+/// Starts the worker: panic hook, message handler, and [`Event::Ready`].
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info.to_string();
+        web_sys::console::error_1(&format!("hoist worker: {message}").into());
+        post(Event::Crashed { message });
+    }));
+    let handler = Closure::<dyn Fn(MessageEvent)>::new(on_message);
+    scope().set_onmessage(Some(handler.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    handler.forget();
+    crate::worker::jit::install(now);
+    post(Event::Ready);
+}

@@ -1,0 +1,729 @@
+//! The optimizer and the renderer as jobs: what the page's worker runs, as plain logic.
+//!
+//! A [`Job`] is a document revision and the user's pictures. [`Runner`] turns it into
+//! [`Event`]s, one bounded piece of work per [`Runner::step`]: first the parse, the
+//! optimizer and its validation in one go ([`Event::Optimized`]), then the two renders a
+//! few bands at a time ([`Runner::progress`] between steps), and last both images with
+//! their verdict and heat map ([`Event::Rendered`]). A plan over the work cap
+//! ([`work::check`]) fails before anything renders. A document in the linear-expression
+//! mode is one step instead: `linear::run` ([`Event::Linear`]). The runner only needs a clock, so it
+//! runs natively in tests; `worker` (wasm) moves jobs and events between the page and the
+//! worker thread, and `bridge` is the page's end.
+
+use crate::doc::Doc;
+use crate::worker::analysis::{self, OptResult};
+use crate::worker::guidance;
+use crate::worker::render::{self, Images, Phase, Rendered, Task};
+use crate::worker::work;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// Work of one document revision.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Job {
+    /// The document revision; every event of the job carries it back.
+    pub id: u64,
+    pub doc: Doc,
+    /// User pictures by unit (PNG bytes); they travel beside the serialized job.
+    #[serde(skip)]
+    pub images: Images,
+    /// Test-only: fail on purpose (see `app::TEST_FAILURE_KEY`); never set by the document.
+    pub fail: Option<Fail>,
+    /// Test-only: make the compiled executor refuse (see `app::TEST_EXECUTOR_KEY`).
+    #[serde(default)]
+    pub force: Option<crate::worker::executor::Force>,
+}
+
+/// A forced failure of the worker, for tests of the page's recovery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fail {
+    /// A Rust panic in the job (the panic hook reports it).
+    Panic,
+    /// A JavaScript exception out of the job (no panic hook involved).
+    Throw,
+}
+
+/// Messages to the worker.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Request {
+    /// Start a job; it supersedes (cancels) the one under way.
+    Run(Box<Job>),
+    /// Stop the job under way: its results would be dropped anyway.
+    Cancel,
+}
+
+/// Messages from the worker.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Event {
+    /// The worker is up and listening.
+    Ready,
+    /// The optimizer's validated result as the page shows it (`None`: the pair does not
+    /// parse) and the time parse, optimization, validation and annotation took (ms).
+    Optimized {
+        id: u64,
+        result: Option<OptResult>,
+        ms: f64,
+    },
+    /// Render progress in [0, 1].
+    Progress { id: u64, fraction: f64 },
+    /// Both renders, compared.
+    Rendered { id: u64, rendered: Box<Rendered> },
+    /// Nothing could be rendered (a broken scene, a pair that does not parse).
+    RenderFailed { id: u64, error: String },
+    /// The worker died: its panic message, or why it could not run.
+    Crashed { message: String },
+    /// A linear-expression job's result (`crate::worker::linear::run`) and its time (ms).
+    Linear {
+        id: u64,
+        result: Box<Result<crate::worker::linear::Outcome, String>>,
+        ms: f64,
+    },
+}
+
+/// The bytes of a message (CBOR: compact, fast to decode, and every `f32` — NaN and
+/// infinities included — survives, which JSON would not allow).
+pub fn to_bytes<T: Serialize>(v: &T) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    ciborium::into_writer(v, &mut out).map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// A message from its bytes.
+pub fn from_bytes<T: DeserializeOwned>(b: &[u8]) -> Result<T, String> {
+    ciborium::from_reader(b).map_err(|e| e.to_string())
+}
+
+/// Rendering time per step before a worker looks at its messages again (ms).
+pub const SLICE_MS: f64 = 25.0;
+
+enum Stage {
+    Optimize,
+    Render {
+        task: Box<Task>,
+        ms: [f64; 2],
+        bands: u32,
+    },
+    /// A DIFFERENT render waits for its guidance: one candidate render per step.
+    Guide {
+        rendered: Box<Rendered>,
+        known: BTreeMap<Vec<usize>, bool>,
+        renders: u32,
+    },
+    /// A linear result that asked for its convergence, which the next step adds.
+    Converge(Box<crate::worker::linear::Outcome>, f64),
+    Done,
+}
+
+/// What the guidance of a DIFFERENT render needs from the job's optimization.
+#[derive(Default)]
+struct Context {
+    analysis: Option<analysis::Analysis>,
+    /// Instructions validation made stay, so candidates are rebuilt as the result was.
+    stays: Vec<(u32, String)>,
+    display: String,
+    images: BTreeMap<String, Vec<u8>>,
+}
+
+/// Runs one job, a piece per [`Runner::step`].
+pub struct Runner {
+    id: u64,
+    doc: Doc,
+    images: Images,
+    clock: Box<dyn Fn() -> f64>,
+    stage: Stage,
+    cx: Context,
+}
+
+impl Runner {
+    /// A runner for `job`; `clock` gives milliseconds.
+    pub fn new(job: Job, clock: Box<dyn Fn() -> f64>) -> Runner {
+        Runner {
+            id: job.id,
+            doc: job.doc,
+            images: job.images,
+            clock,
+            stage: Stage::Optimize,
+            cx: Context::default(),
+        }
+    }
+
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    pub fn is_done(&self) -> bool {
+        matches!(self.stage, Stage::Done)
+    }
+
+    /// The linear result again, with both programs iterated to the fixed point (the time
+    /// is still the packing's; the iteration's is in the result).
+    fn converge(&mut self) -> Vec<Event> {
+        let Stage::Converge(mut o, ms) = std::mem::replace(&mut self.stage, Stage::Done) else {
+            return Vec::new();
+        };
+        let linear = self.doc.linear.clone().unwrap_or_default();
+        let t0 = (self.clock)();
+        o.convergence = Some(
+            crate::worker::linear::converge(&linear, &o.after.order).map(|mut c| {
+                c.ms = (self.clock)() - t0;
+                c
+            }),
+        );
+        o.converging = false;
+        vec![Event::Linear {
+            id: self.id,
+            result: Box::new(Ok(*o)),
+            ms,
+        }]
+    }
+
+    /// The render's progress event.
+    pub fn progress(&self) -> Event {
+        let fraction = match &self.stage {
+            Stage::Optimize => 0.0,
+            Stage::Render { task, .. } => task.fraction(),
+            Stage::Guide { .. } | Stage::Converge(..) => 0.99,
+            Stage::Done => 1.0,
+        };
+        Event::Progress {
+            id: self.id,
+            fraction,
+        }
+    }
+
+    /// The next piece of work: the optimizer (in one go), or about `budget_ms` of
+    /// rendering (at least one step). Returns the events it produced.
+    pub fn step(&mut self, budget_ms: f64) -> Vec<Event> {
+        let id = self.id;
+        match &mut self.stage {
+            Stage::Optimize if self.doc.mode == crate::doc::Mode::Linear => {
+                let t0 = (self.clock)();
+                let linear = self.doc.linear.clone().unwrap_or_default();
+                let result = Box::new(crate::worker::linear::run(&linear));
+                let ms = (self.clock)() - t0;
+                self.stage = match result.as_ref() {
+                    Ok(o) if o.converging => Stage::Converge(Box::new(o.clone()), ms),
+                    _ => Stage::Done,
+                };
+                vec![Event::Linear { id, result, ms }]
+            }
+            Stage::Converge(..) => self.converge(),
+            Stage::Optimize => {
+                let t0 = (self.clock)();
+                let parsed = analysis::parse(&self.doc);
+                let full = analysis::optimize(&self.doc, &parsed);
+                let result = analysis::page_result(&self.doc, &parsed, full.as_ref());
+                let mut a = parsed.with_result(&self.doc, result.clone(), None);
+                if let Some(Ok(v)) = &full {
+                    self.cx.stays = v
+                        .rejected
+                        .iter()
+                        .flat_map(|r| r.instructions.iter().map(|&i| (i, r.failure.to_string())))
+                        .collect();
+                }
+                a.outcome = full.and_then(Result::ok).map(|v| Rc::new(v.outcome));
+                let ms = (self.clock)() - t0;
+                let mut out = vec![Event::Optimized { id, result, ms }];
+                let t1 = (self.clock)();
+                match render::plan(&self.doc, &a, &self.images)
+                    .and_then(|p| p.map(|p| work::check(&p).map(|_| p)).transpose())
+                {
+                    Ok(Some(plan)) => {
+                        self.cx.display = plan.display.clone();
+                        self.cx.images = plan.images.clone();
+                        let setup = (self.clock)() - t1;
+                        self.stage = Stage::Render {
+                            task: Box::new(Task::new(plan)),
+                            ms: [setup, 0.0],
+                            bands: 1,
+                        };
+                    }
+                    Ok(None) => {
+                        out.push(Event::RenderFailed {
+                            id,
+                            error: "nothing to render until both programs parse".into(),
+                        });
+                        self.stage = Stage::Done;
+                    }
+                    Err(error) => {
+                        out.push(Event::RenderFailed { id, error });
+                        self.stage = Stage::Done;
+                    }
+                }
+                self.cx.analysis = Some(a);
+                out
+            }
+            Stage::Render { task, ms, bands } => {
+                let start = (self.clock)();
+                // At least one step per call, however small the budget.
+                while !task.is_done() {
+                    let t0 = (self.clock)();
+                    let phase = task.step(*bands);
+                    let dt = (self.clock)() - t0;
+                    match phase {
+                        Phase::Original => ms[0] += dt,
+                        Phase::Optimized => ms[1] += dt,
+                        Phase::Done => {}
+                    }
+                    // Aim at steps of a quarter of the budget or so.
+                    if dt < budget_ms / 4.0 {
+                        *bands = (*bands * 2).min(4096);
+                    } else if dt > budget_ms {
+                        *bands = (*bands / 2).max(1);
+                    }
+                    if (self.clock)() - start >= budget_ms {
+                        break;
+                    }
+                }
+                if !task.is_done() {
+                    return Vec::new();
+                }
+                let mut rendered =
+                    Rendered::of_task(task, ms[0], ms[1]).with_display(self.doc.inputs.view);
+                let unset = self
+                    .cx
+                    .analysis
+                    .as_ref()
+                    .is_some_and(|a| guidance::unset(&self.doc, a));
+                rendered.weak =
+                    guidance::weakness(rendered.images(), unset, !rendered.unsupplied.is_empty());
+                let different = rendered.verdict.as_ref().is_some_and(|v| {
+                    render::verdict_view(v, self.doc.inputs.tolerance).kind
+                        == render::VerdictKind::Different
+                });
+                if different {
+                    self.stage = Stage::Guide {
+                        rendered: Box::new(rendered),
+                        known: BTreeMap::new(),
+                        renders: 0,
+                    };
+                    return Vec::new();
+                }
+                self.stage = Stage::Done;
+                vec![Event::Rendered {
+                    id,
+                    rendered: Box::new(rendered),
+                }]
+            }
+            Stage::Guide { .. } => self.guide(),
+            Stage::Done => Vec::new(),
+        }
+    }
+
+    /// One step of a DIFFERENT render's guidance: a candidate render of the bisection, or
+    /// the finished guidance with the render.
+    fn guide(&mut self) -> Vec<Event> {
+        let Runner {
+            stage,
+            doc,
+            images,
+            cx,
+            ..
+        } = self;
+        let Stage::Guide {
+            rendered,
+            known,
+            renders,
+        } = stage
+        else {
+            return Vec::new();
+        };
+        let Some(a) = cx.analysis.as_ref() else {
+            *stage = Stage::Done;
+            return Vec::new();
+        };
+        let mut g = guidance::Guidance::default();
+        if let (Some(h), Some(o)) = (&doc.hand, a.optimized.as_ref()) {
+            let lines = (
+                guidance::changed_lines(&o.vp.text, &h.vp),
+                guidance::changed_lines(&o.fp.text, &h.fp),
+            );
+            g.note = Some(if lines.0.is_empty() && lines.1.is_empty() {
+                "your hand edit is the optimizer's output: the optimizer's result differs here"
+                    .into()
+            } else {
+                "the optimized side is your hand edit: the lines you changed are marked".into()
+            });
+            g.hand_lines = Some(lines);
+        } else if let Some(o) = a.outcome.as_ref() {
+            let moved = guidance::moved_groups(o);
+            match guidance::bisect(&moved, known) {
+                _ if moved.is_empty() => {
+                    g.note = Some(
+                        "no group moved: the difference comes from the clean-up of code that                          stayed"
+                            .into(),
+                    )
+                }
+                guidance::Step::Need(groups) if *renders < guidance::MAX_BISECT_RENDERS => {
+                    *renders += 1;
+                    let differs = candidate_differs(doc, images, cx, a, &groups, rendered);
+                    match differs {
+                        Ok(d) => {
+                            known.insert(groups, d);
+                            return Vec::new();
+                        }
+                        Err(e) => g.note = Some(format!("the search for the culprit stopped: {e}")),
+                    }
+                }
+                guidance::Step::Need(_) => {
+                    g.note = Some(format!(
+                        "the search for the culprit stopped after {} renders (the playground's                          cap)",
+                        guidance::MAX_BISECT_RENDERS
+                    ))
+                }
+                guidance::Step::Found(k) => g.culprit = Some(guidance::culprit(a, o, k)),
+                guidance::Step::NotFound => {
+                    g.note = Some(
+                        "no single group differs on its own: only moves together do".into(),
+                    )
+                }
+            }
+        }
+        if let Some(v) = &rendered.verdict {
+            g.cancellation = guidance::cancellation(doc, a, v);
+        }
+        let mut rendered = std::mem::replace(rendered, Box::new(Rendered::empty()));
+        rendered.guidance = Some(g);
+        *stage = Stage::Done;
+        vec![Event::Rendered {
+            id: self.id,
+            rendered,
+        }]
+    }
+
+    /// Runs to the end (tests): every event, in order.
+    pub fn run_to_end(&mut self) -> Vec<Event> {
+        let mut out = Vec::new();
+        while !self.is_done() {
+            out.extend(self.step(f64::INFINITY));
+        }
+        out
+    }
+}
+
+/// Whether the optimized pair with only `groups` moved renders DIFFERENT from the
+/// original image at the document's tolerance.
+fn candidate_differs(
+    doc: &Doc,
+    images: &Images,
+    cx: &Context,
+    a: &analysis::Analysis,
+    groups: &[usize],
+    rendered: &Rendered,
+) -> Result<bool, String> {
+    let (v, f) = a.original_pair().ok_or("no pair")?;
+    let [Some(original), _] = rendered.images() else {
+        return Err("the original did not render".into());
+    };
+    let frags = f64::from(doc.inputs.width) * f64::from(doc.inputs.height);
+    let mut opts = doc
+        .opts
+        .to_options(v.profile, f.profile, analysis::QUAD_VERTICES as f64, frags);
+    opts.stay.extend(cx.stays.iter().cloned());
+    let opt = hoist_opt::Optimizer::new(v, f, &opts).map_err(|e| e.to_string())?;
+    let out = opt.with_groups(groups)?;
+    let base = render::base_scene(doc, &a.targets, images)?;
+    let sc = hoist_verify::scene::with_optimized(&base, &out);
+    let run = hoist_raster::scene::run(
+        &sc,
+        &hoist_raster::scene::RunOptions {
+            caps: render::caps(),
+            images: cx.images.clone(),
+            tolerance: None,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let img = run
+        .targets
+        .get(&cx.display)
+        .ok_or("the scene lost its display target")?;
+    let v = hoist_raster::compare(original, img);
+    Ok(render::verdict_view(&v, doc.inputs.tolerance).kind == render::VerdictKind::Different)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::worker::analysis::Optimized;
+    use crate::worker::render::{VerdictKind, verdict_view};
+    use std::time::Instant;
+
+    fn clock() -> Box<dyn Fn() -> f64> {
+        let t0 = Instant::now();
+        Box::new(move || t0.elapsed().as_secs_f64() * 1e3)
+    }
+
+    fn job(id: u64, doc: Doc) -> Job {
+        Job {
+            id,
+            doc,
+            images: Images::new(),
+            fail: None,
+            force: None,
+        }
+    }
+
+    #[test]
+    fn a_linear_document_is_one_linear_step() {
+        let doc = Doc {
+            mode: crate::doc::Mode::Linear,
+            linear: crate::worker::linear::LinearDoc::example("fig13", false),
+            ..Doc::default()
+        };
+        let events = Runner::new(job(7, doc), clock()).run_to_end();
+        let [Event::Linear { id: 7, result, .. }] = events.as_slice() else {
+            panic!("{events:?}");
+        };
+        let o = result.as_ref().as_ref().unwrap();
+        assert_eq!((o.before.cost.total, o.after.cost.total), (38, 20));
+        assert!(o.verdict.equivalent, "{}", o.verdict.headline());
+        let bytes = to_bytes(&events[0]).unwrap();
+        assert!(matches!(
+            from_bytes::<Event>(&bytes),
+            Ok(Event::Linear { id: 7, .. })
+        ));
+        let broken = Doc {
+            mode: crate::doc::Mode::Linear,
+            linear: Some(crate::worker::linear::LinearDoc {
+                text: "0:1\n1:oops\n".into(),
+                ..Default::default()
+            }),
+            ..Doc::default()
+        };
+        let events = Runner::new(job(8, broken), clock()).run_to_end();
+        let [Event::Linear { result, .. }] = events.as_slice() else {
+            panic!("{events:?}");
+        };
+        assert!(result.as_ref().as_ref().unwrap_err().starts_with("line 2:"));
+    }
+
+    /// Convergence asked for: the packing's result first, then the same result with both
+    /// programs iterated to the fixed point, in a step of its own (a newer job cancels it).
+    #[test]
+    fn a_linear_convergence_is_a_second_step() {
+        let mut linear = crate::worker::linear::LinearDoc::example("fig10", false).unwrap();
+        linear.converge = true;
+        let doc = Doc {
+            mode: crate::doc::Mode::Linear,
+            linear: Some(linear),
+            ..Doc::default()
+        };
+        let mut r = Runner::new(job(9, doc), clock());
+        let first = r.step(SLICE_MS);
+        let [Event::Linear { id: 9, result, .. }] = first.as_slice() else {
+            panic!("{first:?}");
+        };
+        let o = result.as_ref().as_ref().unwrap();
+        assert!(o.converging && o.convergence.is_none() && !r.is_done());
+        let second = r.step(SLICE_MS);
+        assert!(r.is_done());
+        let [Event::Linear { id: 9, result, .. }] = second.as_slice() else {
+            panic!("{second:?}");
+        };
+        let o2 = result.as_ref().as_ref().unwrap();
+        assert!(!o2.converging);
+        assert_eq!(o2.after, o.after);
+        let c = o2.convergence.as_ref().unwrap().as_ref().unwrap();
+        assert!(c.agrees(), "{}", c.headline());
+        assert!(
+            c.original.steps > 1 && c.original.steps < crate::worker::linear_converge::MAX_STEPS
+        );
+        // A program's recovered system is not iterated, and says so.
+        let mut prog = crate::worker::linear::LinearDoc::example("colour-matrix", false).unwrap();
+        prog.converge = true;
+        assert!(crate::worker::linear::converge(&prog, &o.after.order).is_err());
+        let doc = Doc {
+            mode: crate::doc::Mode::Linear,
+            linear: Some(prog),
+            ..Doc::default()
+        };
+        assert_eq!(Runner::new(job(10, doc), clock()).run_to_end().len(), 1);
+    }
+
+    fn fig3() -> Doc {
+        let mut d = crate::doc::examples::load(crate::doc::examples::find("paper/fig3").unwrap());
+        d.inputs.width = 64;
+        d.inputs.height = 32;
+        d
+    }
+
+    #[test]
+    fn a_job_optimizes_validates_then_renders() {
+        let mut r = Runner::new(job(7, fig3()), clock());
+        let first = r.step(SLICE_MS);
+        let Some(Event::Optimized {
+            id: 7,
+            result: Some(Ok(v)),
+            ms,
+        }) = first.first()
+        else {
+            panic!("{first:?}")
+        };
+        assert!(*ms >= 0.0);
+        assert!(v.status.is_validated(), "{}", v.status.describe());
+        let report = v.report.as_ref().expect("a report");
+        assert!(report.input_sets > 0 && report.vertices > 0 && report.fragments > 0);
+        assert!(v.after.fp_slots.total() < 16);
+        // Rendering comes in small steps, with progress in between.
+        let mut fractions = Vec::new();
+        let mut events = Vec::new();
+        while !r.is_done() {
+            if let Event::Progress { fraction, .. } = r.progress() {
+                fractions.push(fraction);
+            }
+            events.extend(r.step(0.0));
+        }
+        assert!(fractions.len() > 2, "{fractions:?}");
+        assert!(fractions.windows(2).all(|w| w[0] <= w[1]), "{fractions:?}");
+        let [Event::Rendered { id: 7, rendered }] = &events[..] else {
+            panic!("{events:?}")
+        };
+        let v = rendered.verdict.as_ref().expect("a verdict");
+        assert_eq!(verdict_view(v, 0.0).kind, VerdictKind::Identical);
+        assert_eq!(rendered.heat.len(), 64 * 32 * 4);
+        assert!(rendered.heat.chunks(4).all(|p| p == [0, 0, 0, 255]));
+        // The canvas pixels come made for the document's mapping, and are made again for
+        // another one.
+        let view = fig3().inputs.view;
+        assert_eq!(rendered.display.view, Some(view));
+        let image = &rendered.original.as_ref().unwrap().image;
+        assert_eq!(
+            rendered.display.original,
+            render::display_rgba(image, &view)
+        );
+        let [a, b] = rendered.canvas_pixels(&view);
+        assert!(matches!(a, Some(std::borrow::Cow::Borrowed(_))) && b.is_some());
+        let other = crate::doc::ViewMap { hi: 2.0, ..view };
+        let [a, _] = rendered.canvas_pixels(&other);
+        assert_eq!(
+            a.unwrap().as_ref(),
+            render::display_rgba(image, &other).as_slice()
+        );
+    }
+
+    #[test]
+    fn broken_programs_and_scenes_are_events_not_panics() {
+        let mut d = fig3();
+        d.fp = "ps_2_0\nmov oC0, r0,\n".into();
+        let ev = Runner::new(job(1, d), clock()).run_to_end();
+        assert!(
+            matches!(&ev[0], Event::Optimized { result: None, .. }),
+            "{ev:?}"
+        );
+        assert!(matches!(&ev[1], Event::RenderFailed { error, .. } if error.contains("parse")));
+
+        let mut d = fig3();
+        d.scene = Some("[test]\ndraw sideways\n".into());
+        let ev = Runner::new(job(2, d), clock()).run_to_end();
+        assert!(matches!(
+            &ev[0],
+            Event::Optimized {
+                result: Some(Ok(_)),
+                ..
+            }
+        ));
+        assert!(
+            matches!(&ev[1], Event::RenderFailed { id: 2, error } if error.starts_with("scene:")),
+            "{ev:?}"
+        );
+
+        let mut d = fig3();
+        d.vp = "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n".into();
+        let ev = Runner::new(job(3, d), clock()).run_to_end();
+        assert!(
+            matches!(
+                &ev[0],
+                Event::Optimized {
+                    result: Some(Err(_)),
+                    ..
+                }
+            ),
+            "{ev:?}"
+        );
+    }
+
+    #[test]
+    fn jobs_and_events_survive_serialization() {
+        let mut j = job(5, fig3());
+        j.fail = Some(Fail::Panic);
+        let bytes = to_bytes(&Request::Run(Box::new(j.clone()))).unwrap();
+        let Request::Run(b) = from_bytes(&bytes).unwrap() else {
+            panic!()
+        };
+        assert_eq!((b.id, b.fail, &b.doc), (5, Some(Fail::Panic), &j.doc));
+        let mut r = Runner::new(job(5, fig3()), clock());
+        let Event::Optimized {
+            result: Some(Ok(orig)),
+            ..
+        } = r.step(SLICE_MS).remove(0)
+        else {
+            panic!()
+        };
+        let ev = Event::Optimized {
+            id: 5,
+            result: Some(Ok(orig.clone())),
+            ms: 1.0,
+        };
+        let Event::Optimized {
+            result: Some(Ok(v)),
+            ..
+        } = from_bytes::<Event>(&to_bytes(&ev).unwrap()).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(v, orig);
+        assert_eq!(v.fp.text, orig.fp.text);
+        assert_eq!(v.fates, orig.fates);
+        // Non-finite numbers survive (JSON would refuse them).
+        let mut w = (*orig).clone();
+        w.report.as_mut().unwrap().max_affine_error = f64::INFINITY;
+        w.report.as_mut().unwrap().max_render_diff = f32::NAN;
+        let back: Optimized = from_bytes(&to_bytes(&w).unwrap()).unwrap();
+        let r = back.report.unwrap();
+        assert!(r.max_affine_error.is_infinite() && r.max_render_diff.is_nan());
+        // Garbage is an error.
+        assert!(from_bytes::<Event>(&[0xff, 0x00, 0x13]).is_err());
+        assert!(from_bytes::<Event>(&bytes[..bytes.len() / 2]).is_err());
+    }
+
+    /// Fig. 3 at 1024 × 1024 with `draws` full-screen draws in its scene.
+    fn many_draws(draws: u32) -> Doc {
+        let mut d = fig3();
+        d.inputs.width = 1024;
+        d.inputs.height = 1024;
+        let scene = d.scene.take().unwrap();
+        d.scene = Some(format!(
+            "{scene}\nrepeat {draws}\ndraw rect -1 -1 2 2\nend\n"
+        ));
+        d
+    }
+
+    #[test]
+    fn a_job_over_the_work_cap_is_refused_before_rendering() {
+        let mut r = Runner::new(job(4, many_draws(12_000)), clock());
+        let t0 = Instant::now();
+        let ev = r.step(SLICE_MS);
+        assert!(t0.elapsed().as_secs_f64() < 30.0);
+        assert!(r.is_done(), "{ev:?}");
+        let Some(Event::RenderFailed { id: 4, error }) = ev.last() else {
+            panic!("{ev:?}")
+        };
+        assert!(
+            error.contains("draws 12001 times with a 1024×1024 window"),
+            "{error}"
+        );
+        assert!(error.contains("25.2 G pixels"), "{error}");
+        assert!(error.contains("cap of 4.3 G pixels"), "{error}");
+        // Under the cap the same scene starts rendering, a slice at a time.
+        let mut r = Runner::new(job(5, many_draws(500)), clock());
+        let ev = r.step(SLICE_MS);
+        assert!(matches!(ev[..], [Event::Optimized { .. }]), "{ev:?}");
+        r.step(SLICE_MS);
+        let Event::Progress { fraction, .. } = r.progress() else {
+            panic!()
+        };
+        assert!(!r.is_done() && fraction < 0.5, "{fraction}");
+    }
+}

@@ -1,0 +1,27 @@
+//! The worker layer: the jobs the page's Web Worker runs, as plain logic that also runs
+//! natively in tests (some of it, such as parsing for diagnostics, also on the page's
+//! thread). [`engine`] is the job: [`analysis`] (parse, optimize, the page's summary of the
+//! result, with [`dag`], [`liveness`], [`machine`] and [`reach`]), [`render`] (plans, the
+//! incremental two-pair task, verdicts, display mappings) with what the draw supplies
+//! ([`supplied`]), its work bound ([`work`]) and its [`executor`] (compiled in the worker by
+//! [`jit`]), [`guidance`] when a render is DIFFERENT or proves little, [`scene_text`] a
+//! scene's diagnostics, and the linear mode's job ([`linear`], [`linear_recover`],
+//! [`linear_converge`]). Depends on the document layer only.
+
+pub mod analysis;
+pub mod dag;
+pub mod engine;
+pub mod executor;
+pub mod guidance;
+#[cfg(target_arch = "wasm32")]
+pub mod jit;
+pub mod linear;
+pub mod linear_converge;
+pub mod linear_recover;
+pub mod liveness;
+pub mod machine;
+pub mod reach;
+pub mod render;
+pub mod scene_text;
+pub mod supplied;
+pub mod work;
