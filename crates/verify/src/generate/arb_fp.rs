@@ -13,7 +13,7 @@ use super::arith::result_info;
 use super::builder::{
     Class, DstReg, Gen, HOST, Info, Mods, Opnd, Port, Ports, Req, Swz, Val, Want,
 };
-use super::common::{Iface, Rng, VKind};
+use super::common::{Iface, Reach, Rng, VKind};
 use hoist_asm::ir::TexTarget;
 use hoist_asm::ops::tex_coord_lanes;
 use hoist_asm::{Op, Profile};
@@ -75,11 +75,11 @@ struct Fp<'a> {
     interps: Vec<Val>,
     /// Whether this program may have an alpha test.
     kills: bool,
-    /// Whether units may take shadow targets ([`super::Reach::Shadow`]).
+    /// Whether units may take shadow targets ([`Reach::Shadow`]).
     shadow: bool,
 }
 
-pub(super) fn generate(rng: Rng, iface: &Iface, reach: super::Reach) -> String {
+pub(super) fn generate(rng: Rng, iface: &Iface, reach: Reach) -> String {
     let mut g = Gen::new(rng, Profile::ArbFp1, 0);
     g.temp_cap = g.rng.range(6, 16);
     arb::style(&mut g);
@@ -93,7 +93,7 @@ pub(super) fn generate(rng: Rng, iface: &Iface, reach: super::Reach) -> String {
         units: Vec::new(),
         interps: Vec::new(),
         kills: false,
-        shadow: reach == super::Reach::Shadow,
+        shadow: reach == Reach::Shadow,
     };
     fp.kills = fp.g.rng.chance(0.4);
     fp.setup();

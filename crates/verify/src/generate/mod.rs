@@ -46,6 +46,7 @@ mod d3d_ps;
 mod d3d_vs;
 mod source;
 
+pub use common::Reach;
 use common::{Iface, Rng};
 use hoist_asm::{Profile, Program};
 use hoist_raster::{Filter, Sampler, Texture, Wrap};
@@ -74,16 +75,6 @@ pub const D3D9_PROFILES: [(Profile, Profile); 4] = [
     (Profile::Vs2_x, Profile::Ps2_x),
     (Profile::Vs3_0, Profile::Ps3_0),
 ];
-
-/// What the generators may draw beyond the default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Reach {
-    #[default]
-    Plain,
-    /// ARB fragment programs may also sample through shadow targets (with
-    /// `OPTION ARB_fragment_program_shadow`).
-    Shadow,
-}
 
 /// Deterministic in `seed`.
 pub fn pair(seed: u64, flavor: Flavor) -> Pair {
