@@ -4,7 +4,7 @@
 
 use crate::util;
 use hoist_asm::ir::TexTarget;
-use hoist_asm::ir::{parse_unit, unit_name};
+use hoist_asm::ir::{parse_unit, sampler_index, unit_name};
 use hoist_raster::image::{self, ToRgba8};
 use hoist_raster::job::RenderJob;
 use hoist_raster::pattern;
@@ -44,7 +44,8 @@ pub struct Args {
     size: (u32, u32),
     #[arg(long, value_parser = util::parse_target, help = util::TARGET_HELP)]
     target: Option<hoist_asm::ArbTarget>,
-    /// Texture for a unit: UNIT SPEC (repeatable; UNIT vsN is D3D9's vertex sampler N)
+    /// Texture for a unit: UNIT SPEC (repeatable; UNIT vsN is D3D9's vertex sampler N,
+    /// which unit N's texture reaches when the pair comes from --wgsl or --glsl-vs/-fs)
     #[arg(long, num_args = 2, value_names = ["UNIT", "SPEC"], action = clap::ArgAction::Append)]
     texture: Vec<String>,
     /// Upload a unit's image as another target, texel for texel as arbref does:
@@ -309,6 +310,24 @@ fn texture_targets(v: &[String]) -> Result<BTreeMap<u8, TexShape>, String> {
         .collect()
 }
 
+/// A GLSL/WGSL source's texture unit is GL's, seen by both stages; compiled to D3D9, the
+/// vertex shader's `sN` is unit 16 + N, which gets unit N's texture unless `--texture vsN`
+/// gave it one.
+fn share_vertex_samplers(
+    textures: &mut BTreeMap<u8, Arc<Texture>>,
+    vp: Option<&hoist_asm::Program>,
+) {
+    let Some(vp) = vp.filter(|p| p.dialect() == hoist_asm::Dialect::D3d9) else {
+        return;
+    };
+    for t in vp.insts.iter().filter_map(|i| i.tex) {
+        let gl = sampler_index(hoist_asm::Stage::Vertex, t.unit);
+        if let Some(tex) = textures.get(&gl).cloned() {
+            textures.entry(t.unit).or_insert(tex);
+        }
+    }
+}
+
 fn build(
     args: &Args,
 ) -> Result<
@@ -385,6 +404,9 @@ fn build(
             );
         }
         cfg.textures.insert(unit, Arc::new(t));
+    }
+    if args.source.given() {
+        share_vertex_samplers(&mut cfg.textures, vp.as_ref());
     }
     for (n, v) in pairs(&args.local_fp, "local-fp")? {
         cfg.params.fragment.local.insert(n, v);
