@@ -9,8 +9,9 @@
 //     Inputs panel supplies a cube map and the flag goes;
 // (iii) a SHADOW2D lookup: the Inputs panel says the unit is a depth texture with compare
 //     LEQUAL ("2D 256×256, depth, compare LEQUAL"), nothing is flagged, and the render holds
-//     real shadow results: the default checkerboard's depths 0 and 1 against r = s give
-//     black and white cells, neither blank nor the colour fetch's constant pattern.
+//     real shadow results: the gradient's depth (its red channel, s) against r = t passes in
+//     one half of the square, so every pixel is black or white and about half are white,
+//     where a blank render has one value and the colour fetch of the gradient has greys.
 
 import zlib from 'node:zlib';
 import { scenario, waitText, text, shot, fail, log, done, SLOW } from '../common.mjs';
@@ -29,7 +30,7 @@ const LIGHT_FP = '!!ARBfp1.0\nTEMP d, n, v, r;\nMAD d, fragment.texcoord[0], 2, 
 const CUBE_FP = '!!ARBfp1.0\nTEMP d;\nMAD d, fragment.texcoord[0], 2, -1;\nMOV d.z, 0.4;\n'
   + 'TEX result.color, d, texture[0], CUBE;\nEND\n';
 const SHADOW_FP = '!!ARBfp1.0\nOPTION ARB_fragment_program_shadow;\nTEMP c;\n'
-  + 'MOV c, fragment.texcoord[0];\nMOV c.z, fragment.texcoord[0].x;\n'
+  + 'MOV c, fragment.texcoord[0];\nMOV c.z, fragment.texcoord[0].y;\n'
   + 'TEX result.color, c, texture[0], SHADOW2D;\nEND\n';
 const RGBW_SCENE = '[test]\nwindow rgba32f 64 64\ntexture rgbw 0 (8, 8)\ndraw quad\n';
 
@@ -105,7 +106,8 @@ scenario(NAME, async ({ page, base }) => {
   log('after choosing the checkerboard:', v3);
 
   // (iii) A shadow lookup: a depth texture with compare LEQUAL, real 0/1 results.
-  await open(page, base, { vp: VP, fp: SHADOW_FP, inputs: { width: 64, height: 64 } }, 'the shadow lookup');
+  const gradient = { width: 64, height: 64, textures: [{ unit: 0, pattern: 'gradient' }] };
+  await open(page, base, { vp: VP, fp: SHADOW_FP, inputs: gradient }, 'the shadow lookup');
   await waitText(page, `${unit(0)} legend`, (t) => t === 'texture unit 0 · SHADOW2D', 'the shadow unit legend');
   const ds = await text(page, `${unit(0)} .unit-shape`);
   if (ds !== '2D 256×256, depth, compare LEQUAL') fail(`the shadow unit is described as ${JSON.stringify(ds)}`);
