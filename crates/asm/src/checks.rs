@@ -6,8 +6,10 @@
 //! Each front end runs these around its own operand rules (`arb::rules`, `d3d9::rules`);
 //! [`crate::validate::check`] runs the same sequence for a program of either dialect.
 
-use crate::diag::Diagnostic;
-use crate::ir::{ConstBinding, Dialect, Program, Reg, RegFile, Span, Stage, SymKind};
+use crate::diag::{Diagnostic, code};
+use crate::ir::{
+    ConstBinding, Dialect, Program, Reg, RegFile, Span, Stage, SymKind, sampler_index,
+};
 use crate::ops::{Op, Shape};
 use crate::profile::{Limits, Profile, file_count, src_count};
 
@@ -25,7 +27,8 @@ pub fn check_with(
 }
 
 fn internal(msg: String, span: Span) -> Diagnostic {
-    Diagnostic::error("E0900", msg, span).with_note("this is a bug in Hoist, not in your program")
+    Diagnostic::error(code!("E0900"), msg, span)
+        .with_note("this is a bug in Hoist, not in your program")
 }
 
 fn reg_exists(p: &Program, reg: Reg) -> bool {
@@ -72,7 +75,7 @@ pub fn check_ir(p: &Program) -> Vec<Diagnostic> {
         if !p.profile.has(inst.op) {
             out.push(
                 Diagnostic::error(
-                    "E0101",
+                    code!("E0101"),
                     format!("`{name}` is not available in {}", p.profile),
                     at,
                 )
@@ -122,7 +125,7 @@ pub fn check_ir(p: &Program) -> Vec<Diagnostic> {
             if !writable {
                 out.push(
                     Diagnostic::error(
-                        "E0102",
+                        code!("E0102"),
                         format!("{:?} registers cannot be written", d.reg.file),
                         d.span.join(at),
                     )
@@ -213,7 +216,7 @@ pub fn check_limits(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     };
     let over = |what: &str, used: u32, max: u32| {
         Diagnostic::error(
-            "E0301",
+            code!("E0301"),
             format!("program uses {used} {what}, the limit is {max}"),
             whole,
         )
@@ -235,7 +238,7 @@ pub fn check_limits(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     if p.num_temps > limits.temps {
         out.push(
             Diagnostic::error(
-                "E0302",
+                code!("E0302"),
                 format!(
                     "program uses {} temporaries, the limit is {}",
                     p.num_temps, limits.temps
@@ -253,7 +256,7 @@ pub fn check_limits(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
         };
         out.push(
             Diagnostic::error(
-                "E0303",
+                code!("E0303"),
                 format!(
                     "program uses {} {what}, the limit is {}",
                     p.consts.len(),
@@ -273,7 +276,7 @@ pub fn check_limits(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
         if n >= max && p.dialect() == Dialect::Arb {
             out.push(
                 Diagnostic::error(
-                    "E0304",
+                    code!("E0304"),
                     format!("program.{kind}[{n}] is out of range (limit {max})"),
                     c.span,
                 )
@@ -301,7 +304,7 @@ pub fn check_limits(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
         if n >= max {
             out.push(
                 Diagnostic::error(
-                    "E0305",
+                    code!("E0305"),
                     format!("{what} {n} is out of range (limit {max})"),
                     d.span,
                 )
@@ -311,15 +314,16 @@ pub fn check_limits(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     }
     for inst in &p.insts {
         if let Some(t) = inst.tex
-            && t.unit >= limits.samplers
+            && sampler_index(p.stage(), t.unit) >= limits.samplers
         {
             {
                 out.push(
                     Diagnostic::error(
-                        "E0306",
+                        code!("E0306"),
                         format!(
                             "texture unit {} is out of range (limit {})",
-                            t.unit, limits.samplers
+                            sampler_index(p.stage(), t.unit),
+                            limits.samplers
                         ),
                         inst.span,
                     )

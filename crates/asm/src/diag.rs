@@ -25,7 +25,7 @@ pub enum Severity {
 /// digits, `E0102`; for a text that is not a program, one of [`Code::WORDS`] (`scene`, the
 /// page's scene editor; `linear`, its linear-system editor). Compared as a value
 /// ([`Code::TARGET_LIMIT`] and the like name the codes code looks for); written and read as
-/// its text.
+/// its text. The front ends write their codes with [`code!`], checked when compiled.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Code(Repr);
 
@@ -62,6 +62,11 @@ impl Code {
         }
     }
 
+    /// Whether this is a warning's code (`W` and four digits).
+    pub const fn is_warning(self) -> bool {
+        matches!(self.0, Repr::Numbered { letter: b'W', .. })
+    }
+
     /// A resource limit of the profile (`E03xx`, `checks`): a larger target may fit.
     pub const fn is_limit(self) -> bool {
         matches!(self.0, Repr::Numbered { letter: b'E', number } if number / 100 == 3)
@@ -94,6 +99,23 @@ impl Code {
         }))
     }
 }
+
+/// The [`Code`] written `$text`, made and checked when compiled: `code!("E0102")`.
+///
+/// ```
+/// assert_eq!(hoist_asm::code!("E0102").to_string(), "E0102");
+/// ```
+///
+/// ```compile_fail
+/// let _ = hoist_asm::code!("E01"); // not a letter and four digits: does not compile
+/// ```
+#[macro_export]
+macro_rules! code {
+    ($text:literal) => {
+        const { $crate::diag::Code::new($text) }
+    };
+}
+pub use code;
 
 /// Byte-wise equality, for `const fn`.
 const fn same(a: &[u8], b: &[u8]) -> bool {
@@ -163,10 +185,10 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(code: &str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub fn error(code: Code, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
-            code: Code::new(code),
+            code,
             message: message.into(),
             span,
             label: String::new(),
@@ -176,7 +198,7 @@ impl Diagnostic {
         }
     }
 
-    pub fn warning(code: &str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub fn warning(code: Code, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, message, span)
@@ -402,7 +424,7 @@ mod tests {
     #[test]
     fn render_shows_code_message_and_hint() {
         let src = "MOV r0, foo;\n";
-        let d = Diagnostic::error("E0001", "unknown name `foo`", Span::new(8, 11))
+        let d = Diagnostic::error(code!("E0001"), "unknown name `foo`", Span::new(8, 11))
             .with_label("not declared")
             .with_hint("declare it with TEMP foo;");
         let out = render(&[d], "t.fp", src, false);
@@ -413,7 +435,7 @@ mod tests {
 
     #[test]
     fn spans_past_the_end_do_not_panic() {
-        let d = Diagnostic::error("E0002", "x", Span::new(100, 200));
+        let d = Diagnostic::error(code!("E0002"), "x", Span::new(100, 200));
         let out = render(&[d], "t", "abc", false);
         assert!(out.contains("E0002"));
     }

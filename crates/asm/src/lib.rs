@@ -183,7 +183,7 @@ pub fn parse(source: &str, opts: &ParseOptions) -> Parsed {
                 program: None,
                 diagnostics: vec![
                     Diagnostic::error(
-                        "E0001",
+                        diag::code!("E0001"),
                         "cannot tell which assembly language this is",
                         Span::new(0, end),
                     )

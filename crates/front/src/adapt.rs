@@ -20,6 +20,7 @@
 //! array is indexed by a value that is not a literal. Each output byte remembers the input
 //! byte it came from, so naga's spans map back ([`Adapted::map`]).
 
+use hoist_asm::diag::code;
 use hoist_asm::{Diagnostic, Span};
 use naga::ShaderStage;
 
@@ -620,7 +621,7 @@ impl<'a> Adapter<'a> {
         };
         let bad = || {
             Diagnostic::error(
-                "F0010",
+                code!("F0010"),
                 "a `do` without its `while (condition);`",
                 Span::new(at, at + 2),
             )
@@ -684,7 +685,7 @@ impl<'a> Adapter<'a> {
                 Ok(i + 4)
             }
             _ => Err(Diagnostic::error(
-                "F0010",
+                code!("F0010"),
                 "gl_TexCoord needs an index from 0 to 7 here",
                 Span::new(at, at + "gl_TexCoord".len()),
             )),
@@ -706,7 +707,7 @@ impl<'a> Adapter<'a> {
                 Ok(i + 4)
             }
             _ => Err(Diagnostic::error(
-                "F0010",
+                code!("F0010"),
                 "gl_FragData needs a constant index from 0 to 3 here",
                 Span::new(at, at + "gl_FragData".len()),
             )),

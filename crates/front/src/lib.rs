@@ -31,7 +31,7 @@ pub mod value;
 
 pub use api::{Compiled, Error, InstSpan, Options, SourceId, Spans};
 use bindings::Bindings;
-use hoist_asm::diag::LineIndex;
+use hoist_asm::diag::{LineIndex, code};
 use hoist_asm::{ArbTarget, Diagnostic, Dialect, ParseOptions, Profile, Span};
 
 /// Deepest nesting of brackets plus operators chained in one statement that a source may
@@ -80,7 +80,7 @@ fn check_nesting(src: &str, id: SourceId) -> Result<(), Error> {
     Err(Error::one(
         id,
         Diagnostic::error(
-            "F0005",
+            code!("F0005"),
             format!(
                 "the source nests too deeply to compile ({n} levels of brackets and chained \
                  operators; at most {MAX_NESTING})"
@@ -138,7 +138,7 @@ fn compile_wgsl_here(src: &str, opts: &Options) -> Result<Compiled, Error> {
             .unwrap_or((Span::NONE, String::new()));
         Error::one(
             SourceId::Wgsl,
-            Diagnostic::error("F0001", e.message(), span).with_label(label),
+            Diagnostic::error(code!("F0001"), e.message(), span).with_label(label),
         )
     })?;
     let info = validate(&module, SourceId::Wgsl, &|s| s)?;
@@ -228,8 +228,12 @@ fn glsl_module(
                 .errors
                 .iter()
                 .map(|err| {
-                    Diagnostic::error("F0001", err.kind.to_string(), a.map(to_span(err.meta)))
-                        .with_label("naga")
+                    Diagnostic::error(
+                        code!("F0001"),
+                        err.kind.to_string(),
+                        a.map(to_span(err.meta)),
+                    )
+                    .with_label("naga")
                 })
                 .collect(),
         })
@@ -262,7 +266,10 @@ fn validate(
             msg.push_str(&next.to_string());
             src = next;
         }
-        Error::one(id, Diagnostic::error("F0002", msg, span).with_label(label))
+        Error::one(
+            id,
+            Diagnostic::error(code!("F0002"), msg, span).with_label(label),
+        )
     })
 }
 
@@ -283,7 +290,7 @@ fn pick(m: &naga::Module, stage: naga::ShaderStage, name: Option<&str>) -> Resul
         [] => Err(Error::one(
             id,
             Diagnostic::error(
-                "F0003",
+                code!("F0003"),
                 match name {
                     Some(n) => format!("no {what} entry point named `{n}`"),
                     None => format!("no {what} entry point"),
@@ -299,7 +306,7 @@ fn pick(m: &naga::Module, stage: naga::ShaderStage, name: Option<&str>) -> Resul
             Err(Error::one(
                 id,
                 Diagnostic::error(
-                    "F0004",
+                    code!("F0004"),
                     format!(
                         "several {what} entry points ({}): pick one with --{what}",
                         names.join(", ")
@@ -420,7 +427,7 @@ fn check_text(
         return Err(Error::one(
             id,
             Diagnostic::error(
-                "F0301",
+                code!("F0301"),
                 format!(
                     "internal error: the compiled program breaks a rule of {}: {} (please report it)",
                     if d == Dialect::Arb { "ARB" } else { "D3D9" },
@@ -433,7 +440,7 @@ fn check_text(
     Err(Error::one(
         id,
         Diagnostic::error(
-            "F0300",
+            code!("F0300"),
             format!(
                 "the compiled programs do not fit the target: {}",
                 first.message

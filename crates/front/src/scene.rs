@@ -14,11 +14,12 @@
 //! pass-through shader stands in (position through the MVP matrix, `gl_Color` and the
 //! `gl_TexCoord[n]` the other stage reads). Integer `uniform`s naming a sampler set its
 //! texture unit, as `glUniform1i` does; a sampler nobody set is on unit 0 (GLSL) or on the
-//! first free unit (WGSL).
+//! first free unit (WGSL). A unit is seen by both stages, as in GL: a texture bound to a unit
+//! a D3D9 vertex shader samples is bound to that vertex sampler (unit 16 + N) too.
 
 use crate::{Compiled, Error, Options, SourceId, compile_glsl, compile_wgsl};
 use hoist_asm::Stage;
-use hoist_asm::diag::LineIndex;
+use hoist_asm::diag::{Code, LineIndex, code};
 use hoist_asm::state::{MatrixMod, MatrixName, StateRef};
 use hoist_asm::{ArbTarget, Diagnostic, Dialect, Span};
 use hoist_raster::scene::{Command, ParamKind, Scene};
@@ -106,7 +107,7 @@ fn line_span(text: &str, line: u32) -> Span {
     Span::new(r.start, r.end)
 }
 
-fn at_line(text: &str, line: u32, code: &str, msg: impl Into<String>) -> Diagnostic {
+fn at_line(text: &str, line: u32, code: Code, msg: impl Into<String>) -> Diagnostic {
     Diagnostic::error(code, msg, line_span(text, line))
 }
 
@@ -321,7 +322,7 @@ fn hoist_options(
                             return Err(vec![at_line(
                                 text,
                                 *line,
-                                "F0201",
+                                code!("F0201"),
                                 format!("unknown dialect `{v}` (arb or d3d9)"),
                             )]);
                         }
@@ -332,7 +333,7 @@ fn hoist_options(
                         vec![at_line(
                             text,
                             *line,
-                            "F0201",
+                            code!("F0201"),
                             format!("unknown target `{v}`"),
                         )]
                     })?)
@@ -357,7 +358,7 @@ fn compile(text: &str, secs: &[Section<'_>], opts: &Options) -> Result<Compiled,
             return Err(vec![at_line(
                 text,
                 second.line,
-                "F0202",
+                code!("F0202"),
                 format!(
                     "a second [{}] section: several compilation units per stage are not \
                      linked (naga compiles one)",
@@ -395,7 +396,7 @@ fn compile(text: &str, secs: &[Section<'_>], opts: &Options) -> Result<Compiled,
             return Err(vec![at_line(
                 text,
                 s.line,
-                "F0202",
+                code!("F0202"),
                 "a scene has a [wgsl] module or GLSL shaders, not both",
             )]);
         }
@@ -426,7 +427,7 @@ fn compile(text: &str, secs: &[Section<'_>], opts: &Options) -> Result<Compiled,
             return vec![at_line(
                 text,
                 line,
-                "F0203",
+                code!("F0203"),
                 format!(
                     "the fixed-function stand-in for the missing stage does not compile: {msg}"
                 ),
@@ -455,7 +456,7 @@ pub fn translate(text: &str, opts: &Options) -> Result<Option<Translated>, Vec<D
         return Err(vec![at_line(
             text,
             s.line,
-            "F0202",
+            code!("F0202"),
             "a scene with shading-language sources cannot also have assembly programs",
         )]);
     }
@@ -475,7 +476,7 @@ pub fn translate(text: &str, opts: &Options) -> Result<Option<Translated>, Vec<D
         }
         let t = raw.trim();
         if in_test(line) && t.starts_with("uniform ") {
-            let u = uniform_line(t).map_err(|m| vec![at_line(text, line, "F0204", m)])?;
+            let u = uniform_line(t).map_err(|m| vec![at_line(text, line, code!("F0204"), m)])?;
             let params = parameters(&u, &c);
             if params.is_empty() {
                 out.push("", line);
@@ -494,7 +495,7 @@ pub fn translate(text: &str, opts: &Options) -> Result<Option<Translated>, Vec<D
             return Err(vec![at_line(
                 text,
                 line,
-                "F0205",
+                code!("F0205"),
                 "the test expects linking to fail, and the pair compiled",
             )]);
         } else {
@@ -576,6 +577,7 @@ pub fn parse(text: &str, caps: &Caps, opts: &Options) -> Result<Parsed, Vec<Diag
         *line = map(*line);
     }
     set_state_before_draws(&mut scene, &t.compiled);
+    share_vertex_samplers(&mut scene);
     for pair in scene.programs.values_mut() {
         for p in [&mut pair.vertex, &mut pair.fragment].into_iter().flatten() {
             p.line = map(p.line);
@@ -658,6 +660,43 @@ fn set_state_before_draws(scene: &mut Scene, c: &Compiled) {
     scene.commands = out;
 }
 
+/// A scene's texture unit N is GL's, seen by both stages, but a D3D9 vertex shader's `sN`
+/// is unit 16 + N (`hoist_asm::ir::VERTEX_SAMPLER_BASE`, D3D's separate vertex samplers):
+/// every texture the scene binds to a unit the vertex programs sample is bound to that
+/// vertex sampler too, right after.
+fn share_vertex_samplers(scene: &mut Scene) {
+    let base = hoist_asm::ir::VERTEX_SAMPLER_BASE;
+    let mut vertex_units = std::collections::BTreeSet::new();
+    for pair in scene.programs.values() {
+        if let Some(vp) = &pair.vertex
+            && vp.program.dialect() == Dialect::D3d9
+        {
+            vertex_units.extend(
+                vp.program
+                    .insts
+                    .iter()
+                    .filter_map(|i| i.tex)
+                    .map(|t| t.unit),
+            );
+        }
+    }
+    if vertex_units.is_empty() {
+        return;
+    }
+    let mut out = Vec::with_capacity(scene.commands.len());
+    for (line, cmd) in std::mem::take(&mut scene.commands) {
+        let copy = match &cmd {
+            Command::Texture(u, src, o) if vertex_units.contains(&u.saturating_add(base)) => {
+                Some(Command::Texture(u + base, src.clone(), *o))
+            }
+            _ => None,
+        };
+        out.push((line, cmd));
+        out.extend(copy.map(|c| (line, c)));
+    }
+    scene.commands = out;
+}
+
 /// Row `row` of an ARB matrix binding (`state.matrix.mvp`, `state.matrix.modelview.invtrans`).
 fn matrix_state(binding: &str, row: u8) -> Option<StateRef> {
     let rest = binding.strip_prefix("state.matrix.")?;
@@ -687,8 +726,8 @@ fn raster(text: &str, e: RenderError, map: &dyn Fn(u32) -> u32) -> Diagnostic {
     match e {
         RenderError::Scene { line, message } => {
             let l = map(line);
-            at_line(text, l, "F0206", message)
+            at_line(text, l, code!("F0206"), message)
         }
-        other => Diagnostic::error("F0206", other.to_string(), Span::NONE),
+        other => Diagnostic::error(code!("F0206"), other.to_string(), Span::NONE),
     }
 }

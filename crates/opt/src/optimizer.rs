@@ -418,10 +418,14 @@ fn varying_passes(vp: &Program, fp: &Program, opts: &Options, fp_limits: &Limits
         mirror_params: opts.mirror_params,
         ..passes::Env::new(fp_limits)
     };
-    for name in ["varying_dead", "varying_const", "varying_dedup"] {
+    for id in [
+        passes::Id::varying_dead,
+        passes::Id::varying_const,
+        passes::Id::varying_dedup,
+    ] {
         if let passes::Report::Varyings {
             changes, mirrors, ..
-        } = passes::run(name, &mut out.fp, &env)
+        } = passes::run(id, &mut out.fp, &env)
         {
             out.changes.extend(changes);
             out.mirrors.extend(mirrors);
@@ -440,7 +444,7 @@ fn commute(vp: &Program, fp: &Program, opts: &Options) -> (Program, Vec<usize>) 
         analysis: Some(&a),
         ..passes::Env::new(&limits)
     };
-    match passes::run("commute", &mut fp_work, &env) {
+    match passes::run(passes::Id::commute, &mut fp_work, &env) {
         passes::Report::Rewritten(commuted) => (fp_work.program, commuted),
         _ => (fp.clone(), Vec::new()),
     }

@@ -11,7 +11,7 @@
 //!    Analyses are recomputed after every pass that changes a program; none is kept across.
 
 use crate::cost::CostModel;
-use crate::passes::{self, Env, Removable, Report, fp_to_vp};
+use crate::passes::{self, Env, Id, Removable, Report, fp_to_vp};
 use crate::tracked::Tracked;
 use hoist_asm::Diagnostic;
 use hoist_asm::ir::{Program, Reg, RegFile, Semantic};
@@ -226,14 +226,14 @@ fn prune_io(vp: &mut Program, fp: &mut Program) {
 /// the next: fetches first, then MUL + ADD → MAD, then MAD chains → dot products.
 fn peepholes(t: &mut Tracked, on: crate::options::Peepholes, limits: &Limits) {
     let env = Env::new(limits);
-    for (name, on) in [
-        ("tex_dedup", on.tex_dedup),
-        ("mad_fuse", on.mad),
-        ("dot_product", on.dot),
-    ] {
-        if on {
-            passes::run(name, t, &env);
-        }
+    if on.tex_dedup {
+        passes::run(Id::tex_dedup, t, &env);
+    }
+    if on.mad {
+        passes::run(Id::mad_fuse, t, &env);
+    }
+    if on.dot {
+        passes::run(Id::dot_product, t, &env);
     }
 }
 
@@ -278,7 +278,7 @@ fn fit_both(cx: &Context, m: &mut fp_to_vp::Motion) -> Vec<String> {
             invocations: n,
             ..Env::new(limits)
         };
-        let how = match passes::run("fit", t, &env) {
+        let how = match passes::run(Id::fit, t, &env) {
             Report::Fitted { how, .. } => how.ok().flatten(),
             _ => None,
         };
@@ -339,20 +339,20 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
     };
     let vp_limits = if cx.fit { &loose } else { cx.vp_limits };
     let input = cx.input(vp_du, fp_du, vp_limits);
-    let mut m = passes::motion("fp_to_vp", &input, selected).map_err(Rejected::Infeasible)?;
+    let mut m = passes::motion(Id::fp_to_vp, &input, selected).map_err(Rejected::Infeasible)?;
 
     // Fragment side: read interpolators directly, then drop what became dead, until neither
     // makes progress.
     let fp_env = Env::new(cx.fp_limits);
     fixed_point(|| {
-        let progress = passes::run("copy_prop", &mut m.fp, &fp_env).progress();
-        progress | passes::run("dce", &mut m.fp, &fp_env).progress()
+        let progress = passes::run(Id::copy_prop, &mut m.fp, &fp_env).progress();
+        progress | passes::run(Id::dce, &mut m.fp, &fp_env).progress()
     });
     peepholes(&mut m.fp, cx.peepholes, cx.fp_limits);
     if matches!(cx.fp.profile, Profile::Ps2_0 | Profile::Ps2_x)
         && cx.fp_limits.max_tex_indirections.is_some()
     {
-        passes::run("tex_rename", &mut m.fp, &fp_env);
+        passes::run(Id::tex_rename, &mut m.fp, &fp_env);
     }
 
     // Vertex side: write interpolators directly, fold copies and constants in moved code,
@@ -365,11 +365,10 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
             ..Env::new(cx.vp_limits)
         };
         fixed_point(|| {
-            let mut progress = false;
-            for name in ["fold", "copy_prop", "dce", "retarget"] {
-                progress |= passes::run(name, vp, &env).progress();
-            }
-            progress
+            let mut progress = passes::run(Id::fold, vp, &env).progress();
+            progress |= passes::run(Id::copy_prop, vp, &env).progress();
+            progress |= passes::run(Id::dce, vp, &env).progress();
+            progress | passes::run(Id::retarget, vp, &env).progress()
         });
     }
     peepholes(&mut m.vp, cx.peepholes, cx.vp_limits);
@@ -378,20 +377,20 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         removable: Removable::All,
         ..Env::new(cx.vp_limits)
     };
-    passes::run("dce", &mut m.vp, &all);
-    passes::run("legalize", &mut m.vp, &Env::new(vp_limits));
+    passes::run(Id::dce, &mut m.vp, &all);
+    passes::run(Id::legalize, &mut m.vp, &Env::new(vp_limits));
     let mut slp_merges = [0u32; 2];
     if cx.slp {
         let sides = [(&mut m.vp, cx.vp_limits), (&mut m.fp, cx.fp_limits)];
         for (n, (t, limits)) in slp_merges.iter_mut().zip(sides) {
-            if let Report::Merges(k) = passes::run("slp", t, &Env::new(limits)) {
+            if let Report::Merges(k) = passes::run(Id::slp, t, &Env::new(limits)) {
                 *n = k as u32;
             }
         }
     }
     if cx.schedule {
-        passes::run("schedule", &mut m.vp, &Env::new(cx.vp_limits));
-        passes::run("schedule", &mut m.fp, &fp_env);
+        passes::run(Id::schedule, &mut m.vp, &Env::new(cx.vp_limits));
+        passes::run(Id::schedule, &mut m.fp, &fp_env);
     }
     let fits = if cx.fit {
         fit_both(cx, &mut m)

@@ -24,7 +24,7 @@
 
 use hoist_asm::{ParseOptions, Program};
 use hoist_opt::analysis::liveness::{Legend, Liveness};
-use hoist_opt::passes::{self, Env, Removable, Report, Run, fp_to_vp};
+use hoist_opt::passes::{self, Env, Id, Removable, Report, Run, fp_to_vp};
 use hoist_opt::{AddedFor, Line, Options, Prov, tracked::Tracked};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -162,6 +162,11 @@ fn show(t: &Tracked) -> String {
     out
 }
 
+/// The registered pass called `name`.
+fn id(name: &str) -> Result<Id, String> {
+    Id::named(name).ok_or(format!("unknown pass `{name}`"))
+}
+
 fn need<'a>(p: &'a Option<String>, what: &str) -> Result<&'a str, String> {
     p.as_deref()
         .ok_or(format!("this pass needs a `=== {what}` section"))
@@ -230,11 +235,11 @@ fn program_case(case: &Case) -> Result<String, String> {
     let mut out = String::new();
     if let Some(list) = arg(case, "before") {
         for name in list.split(',') {
-            passes::run(name, &mut t, &env);
+            passes::run(id(name)?, &mut t, &env);
         }
         let _ = write!(out, "before:\n{}after:\n", show(&t));
     }
-    let report = passes::run(&case.pass, &mut t, &env);
+    let report = passes::run(id(&case.pass)?, &mut t, &env);
     let _ = writeln!(out, "{}{report}", show(&t));
     if matches!(report, Report::Renumbered { .. } | Report::Fitted { .. }) {
         // The rebuilt declarations print as a program that parses back the same.
@@ -409,7 +414,7 @@ fn motion(case: &Case) -> Result<Result<fp_to_vp::Motion, fp_to_vp::Infeasible>,
         recompute: (4, (arg(case, "cost") == Some("modern")).then_some(0.5)),
         mirror_params: opts.mirror_params,
     };
-    Ok(passes::motion("fp_to_vp", &input, &selected))
+    Ok(passes::motion(Id::fp_to_vp, &input, &selected))
 }
 
 fn files() -> Vec<PathBuf> {

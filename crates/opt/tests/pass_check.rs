@@ -5,7 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use hoist_asm::{ParseOptions, Program};
-use hoist_opt::passes::{self, Env, Report};
+use hoist_opt::passes::{self, Env, Id, Report};
 use hoist_opt::tracked::Tracked;
 use hoist_opt::{Options, optimize};
 
@@ -33,11 +33,11 @@ fn panic_of(f: impl FnOnce() + std::panic::UnwindSafe) -> Option<String> {
     )
 }
 
-/// Runs the optimizer on gauss13 with `broken` in place of `name`.
-fn optimize_with(name: &'static str, broken: fn(&mut Tracked, &Env) -> Report) -> Option<String> {
+/// Runs the optimizer on gauss13 with `broken` in place of pass `id`.
+fn optimize_with(id: Id, broken: fn(&mut Tracked, &Env) -> Report) -> Option<String> {
     let (vp, fp) = (example("gauss13.vp"), example("gauss13.fp"));
     panic_of(move || {
-        passes::substitute(name, broken, || {
+        passes::substitute(id, broken, || {
             let _ = optimize(&vp, &fp, &Options::default());
         })
     })
@@ -69,27 +69,25 @@ fn a_broken_pass_is_caught_and_named() {
         return; // the check runs in debug and test builds only
     }
     assert_eq!(
-        optimize_with("dce", |t, e| passes::get("dce")
-            .map(|p| match p.run {
-                passes::Run::Program(f) => f(t, e),
-                _ => unreachable!(),
-            })
-            .unwrap()),
+        optimize_with(Id::dce, |t, e| match Id::dce.pass().run {
+            passes::Run::Program(f) => f(t, e),
+            _ => unreachable!(),
+        }),
         None,
         "the real pass, run through the substitution, passes the check"
     );
-    for (name, broken, what) in [
+    for (id, broken, what) in [
         (
-            "dce",
+            Id::dce,
             drops_a_line as fn(&mut Tracked, &Env) -> Report,
             "provenance lines",
         ),
-        ("retarget", drops_a_line, "provenance lines"),
-        ("copy_prop", empties_a_mask, "empty write mask"),
-        ("legalize", empties_a_mask, "empty write mask"),
+        (Id::retarget, drops_a_line, "provenance lines"),
+        (Id::copy_prop, empties_a_mask, "empty write mask"),
+        (Id::legalize, empties_a_mask, "empty write mask"),
     ] {
-        let msg =
-            optimize_with(name, broken).unwrap_or_else(|| panic!("`{name}` broken, no panic"));
+        let name = id.name();
+        let msg = optimize_with(id, broken).unwrap_or_else(|| panic!("`{name}` broken, no panic"));
         assert!(
             msg.contains(&format!("pass `{name}` broke the IR")) && msg.contains(what),
             "broken `{name}`: {msg}"
@@ -102,6 +100,6 @@ fn commute_is_checked() {
     if !cfg!(debug_assertions) {
         return;
     }
-    let msg = optimize_with("commute", drops_a_line).expect("commute broken, no panic");
+    let msg = optimize_with(Id::commute, drops_a_line).expect("commute broken, no panic");
     assert!(msg.contains("pass `commute` broke the IR"), "{msg}");
 }

@@ -271,7 +271,7 @@ fn interpolants(doc: &Doc, vp: &Program, x: u32, y: u32) -> Option<Inputs64> {
         let mut map = Inputs64::new();
         for (k, &vi) in t.iter().enumerate() {
             for (s, v) in &vary[vi as usize] {
-                let e = map.entry(*s).or_insert([0.0; 4]);
+                let e = map.slot(*s);
                 for c in 0..4 {
                     e[c] += pw[k] / sum * f64::from(v[c]);
                 }
@@ -320,7 +320,7 @@ pub fn cancellation(doc: &Doc, a: &Analysis, v: &Verdict) -> Option<Cancellation
     };
     let f32_in = |_: usize, s: Semantic| -> [f32; 4] {
         inputs
-            .get(&s)
+            .get(s)
             .map_or(probe::UNWRITTEN, |v| v.map(|c| c as f32))
     };
     let run = probe::run_fragments(&cfp, &env, 1, false, true, &f32_in).ok()?;

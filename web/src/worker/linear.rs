@@ -36,7 +36,7 @@ fn diagnostic(text: &str, p: Problem) -> hoist_asm::Diagnostic {
         .map_or(hoist_asm::Span::NONE, |l| {
             crate::worker::scene_text::line_span(text, l)
         });
-    hoist_asm::Diagnostic::error("linear", p.message, span)
+    hoist_asm::Diagnostic::error(hoist_asm::Code::LINEAR, p.message, span)
 }
 
 /// The text as the page's editor shows it. A system: no program, [`read`]'s problem (if

@@ -24,9 +24,17 @@ pub fn side(text: &str) -> Side {
     let diagnostics = match hoist_raster::scene::parse(text, &crate::doc::scene_rules::caps()) {
         Ok(_) => Vec::new(),
         Err(RenderError::Scene { line, message }) => {
-            vec![Diagnostic::error("scene", message, line_span(text, line))]
+            vec![Diagnostic::error(
+                hoist_asm::Code::SCENE,
+                message,
+                line_span(text, line),
+            )]
         }
-        Err(e) => vec![Diagnostic::error("scene", e.to_string(), Span::NONE)],
+        Err(e) => vec![Diagnostic::error(
+            hoist_asm::Code::SCENE,
+            e.to_string(),
+            Span::NONE,
+        )],
     };
     Side {
         detected: None,

@@ -587,7 +587,7 @@ impl<'a> Parser<'a> {
 mod tests {
     use super::*;
 
-    fn codes(src: &str) -> Vec<&'static str> {
+    fn codes(src: &str) -> Vec<crate::Code> {
         parse(src, Profile::ArbVp1)
             .1
             .iter()

@@ -58,7 +58,7 @@
 
 use super::printer::{mask_text, swizzle_text};
 use super::regs::{DefKind, OLD_MNEMONICS, op_name, reg_name};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic, code};
 use crate::ir::{
     ConstBinding, Dialect, Reg, RegFile, Semantic, Span, Swizzle, TexTarget, WriteMask,
 };
@@ -527,91 +527,95 @@ impl D3d9Error {
     }
 
     /// The stable code of this error.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         use D3d9Error::*;
         match self {
-            EmptyProgram { .. } | MissingVersion { .. } | MisplacedVersion => "E2001",
-            VersionMismatch { .. } => "E2002",
-            UnsupportedVersion { .. } => "E2003",
-            UnknownInstruction { .. } => "E2010",
-            NotInProfile { .. } => "E2011",
-            DefModifiers { .. } | SetpNeedsCondition | UnknownModifier { .. } => "E2012",
-            DclPartialPrecision | CentroidNotInput => "E2012",
-            DefOperandCount { .. } | DclOperandCount | OperandCount { .. } => "E2013",
-            TextAfterVersion | Expected { .. } | CoIssue | Invert | UnclosedBracket => "E2020",
-            PredicatedDef | PredicatedDcl => "E2020",
-            NotARegister { .. } | NeedsNumber { .. } => "E2021",
-            OutOfRange { .. } | MatrixPastEnd { .. } => "E2022",
+            EmptyProgram { .. } | MissingVersion { .. } | MisplacedVersion => code!("E2001"),
+            VersionMismatch { .. } => code!("E2002"),
+            UnsupportedVersion { .. } => code!("E2003"),
+            UnknownInstruction { .. } => code!("E2010"),
+            NotInProfile { .. } => code!("E2011"),
+            DefModifiers { .. } | SetpNeedsCondition | UnknownModifier { .. } => code!("E2012"),
+            DclPartialPrecision | CentroidNotInput => code!("E2012"),
+            DefOperandCount { .. } | DclOperandCount | OperandCount { .. } => code!("E2013"),
+            TextAfterVersion | Expected { .. } | CoIssue | Invert | UnclosedBracket => {
+                code!("E2020")
+            }
+            PredicatedDef | PredicatedDcl => code!("E2020"),
+            NotARegister { .. } | NeedsNumber { .. } => code!("E2021"),
+            OutOfRange { .. } | MatrixPastEnd { .. } => code!("E2022"),
             FileNotInProfile { .. } | MovToA0 { .. } | ExpectedSampler | NotASampler { .. } => {
-                "E2023"
+                code!("E2023")
             }
             ExpectedRegister | LiteralOperand | WrongRegisterType { .. } | OperandModifiers => {
-                "E2023"
+                code!("E2023")
             }
-            ExpectedDestination | DestinationModifiers | BangOnData => "E2023",
-            BadSwizzle { .. } | OperandSwizzle => "E2024",
-            BadMask { .. } => "E2025",
-            RelNoRegister | RelBadOffset { .. } | RelUnexpected { .. } => "E2026",
-            BadAddressComponent { .. } | AddressNeedsComponent | LoopComponent => "E2026",
-            CannotIndex { .. } | RelOutOfRange { .. } => "E2026",
-            BadSourceModifier { .. } => "E2027",
-            DefNeedsRegister { .. } | DefWrongRegister { .. } | DefNotNumber => "E2030",
-            DefNotInteger | DefNotBool => "E2030",
-            DefinedTwice { .. } => "E2031",
+            ExpectedDestination | DestinationModifiers | BangOnData => code!("E2023"),
+            BadSwizzle { .. } | OperandSwizzle => code!("E2024"),
+            BadMask { .. } => code!("E2025"),
+            RelNoRegister | RelBadOffset { .. } | RelUnexpected { .. } => code!("E2026"),
+            BadAddressComponent { .. } | AddressNeedsComponent | LoopComponent => code!("E2026"),
+            CannotIndex { .. } | RelOutOfRange { .. } => code!("E2026"),
+            BadSourceModifier { .. } => code!("E2027"),
+            DefNeedsRegister { .. } | DefWrongRegister { .. } | DefNotNumber => code!("E2030"),
+            DefNotInteger | DefNotBool => code!("E2030"),
+            DefinedTwice { .. } => code!("E2031"),
             DclNeedsRegister | DclModifiers | UsageIndex { .. } | UnknownDeclaration { .. } => {
-                "E2040"
+                code!("E2040")
             }
-            SamplerNeedsType { .. } | SamplerDclExtra | TypeOnNonSampler => "E2040",
+            SamplerNeedsType { .. } | SamplerDclExtra | TypeOnNonSampler => code!("E2040"),
             UsageNotAllowed { .. } | MiscUsage | NeedsUsage { .. } | NotDeclarable { .. } => {
-                "E2040"
+                code!("E2040")
             }
-            SamplerDeclaredTwice { .. } | DeclaredTwice { .. } => "E2041",
-            DclAfterInstruction { .. } => "E2042",
-            SameSemantic { .. } => "E2043",
-            Undeclared { .. } => "E2050",
-            SamplerUndeclared { .. } => "E2051",
-            Preprocessor => "E2060",
-            UnclosedComment => "E2061",
-            TooManyErrors { .. } => "E2099",
-            ReadPorts { .. } => "E2101",
-            NeedsReplicate { .. } => "E2102",
-            Ps20Swizzle { .. } => "E2103",
-            SamplerModifiers | SamplerSwizzle { .. } | TexWholeTemp { .. } => "E2104",
-            TexCoordFile { .. } | TexCoordModifier { .. } | TexkillOperand => "E2104",
-            DependentRead { .. } => "E2105",
-            SatInVertex { .. } | SatOnOp { .. } | SatOnOutput { .. } => "E2106",
-            PpInVertex => "E2107",
-            MaskNotAllowed { .. } | ScalarRegisterMask { .. } | Vs11AddressMask => "E2108",
-            MustWriteTemp { .. } | CrsSourceIsDst { .. } | CrsSwizzle | NrmSameRegister => "E2109",
-            PowSameRegister | MatrixVectorIsDst { .. } | MatrixModifier { .. } => "E2109",
+            SamplerDeclaredTwice { .. } | DeclaredTwice { .. } => code!("E2041"),
+            DclAfterInstruction { .. } => code!("E2042"),
+            SameSemantic { .. } => code!("E2043"),
+            Undeclared { .. } => code!("E2050"),
+            SamplerUndeclared { .. } => code!("E2051"),
+            Preprocessor => code!("E2060"),
+            UnclosedComment => code!("E2061"),
+            TooManyErrors { .. } => code!("E2099"),
+            ReadPorts { .. } => code!("E2101"),
+            NeedsReplicate { .. } => code!("E2102"),
+            Ps20Swizzle { .. } => code!("E2103"),
+            SamplerModifiers | SamplerSwizzle { .. } | TexWholeTemp { .. } => code!("E2104"),
+            TexCoordFile { .. } | TexCoordModifier { .. } | TexkillOperand => code!("E2104"),
+            DependentRead { .. } => code!("E2105"),
+            SatInVertex { .. } | SatOnOp { .. } | SatOnOutput { .. } => code!("E2106"),
+            PpInVertex => code!("E2107"),
+            MaskNotAllowed { .. } | ScalarRegisterMask { .. } | Vs11AddressMask => code!("E2108"),
+            MustWriteTemp { .. } | CrsSourceIsDst { .. } | CrsSwizzle | NrmSameRegister => {
+                code!("E2109")
+            }
+            PowSameRegister | MatrixVectorIsDst { .. } | MatrixModifier { .. } => code!("E2109"),
             MatrixRowIsDst { .. } | SincosConstants { .. } | SgnScratch | MovaDestination => {
-                "E2109"
+                code!("E2109")
             }
-            WriteInput { .. } | NotWritable { .. } | ReadOutput { .. } => "E2110",
-            NotDataSource { .. } | NotWritableBy { .. } => "E2110",
-            AbsNotSm3 { .. } | AbsMixed { .. } => "E2111",
-            ImplicitDecl { .. } | VposMask | SamplerNotDeclared { .. } => "E2112",
-            SamplerTargetMismatch { .. } => "E2112",
-            WritesUndeclared { .. } | ReadsUndeclared { .. } => "E2113",
+            WriteInput { .. } | NotWritable { .. } | ReadOutput { .. } => code!("E2110"),
+            NotDataSource { .. } | NotWritableBy { .. } => code!("E2110"),
+            AbsNotSm3 { .. } | AbsMixed { .. } => code!("E2111"),
+            ImplicitDecl { .. } | VposMask | SamplerNotDeclared { .. } => code!("E2112"),
+            SamplerTargetMismatch { .. } => code!("E2112"),
+            WritesUndeclared { .. } | ReadsUndeclared { .. } => code!("E2113"),
             LabelTwice { .. } | AfterRet | IfDepth { .. } | Vs20IfBool | SecondElse { .. } => {
-                "E2114"
+                code!("E2114")
             }
-            ElseWithoutIf | LoopDepth { .. } | BreakOutsideLoop | LabelInBlock => "E2114",
-            LabelBeforeRet | RetInBlock | UndefinedLabel { .. } | Unclosed { .. } => "E2114",
-            WrongClose { .. } | CloseWithoutOpen { .. } | SubroutineWithoutRet => "E2114",
-            PredicateNotP0 | NoPredication { .. } | FlowPredicated { .. } => "E2115",
-            SincosPredicate | NoPredicateRegister { .. } => "E2115",
-            RelativeNotAllowed { .. } => "E2116",
-            A0Uninitialized | Uninitialized { .. } => "E2117",
-            NoPosition => "E2118",
-            NoColor => "W2119",
-            LoopCounterOutside => "E2120",
-            BadSemantic { .. } | BadConstBinding { .. } | SamplerTarget { .. } => "E2130",
+            ElseWithoutIf | LoopDepth { .. } | BreakOutsideLoop | LabelInBlock => code!("E2114"),
+            LabelBeforeRet | RetInBlock | UndefinedLabel { .. } | Unclosed { .. } => code!("E2114"),
+            WrongClose { .. } | CloseWithoutOpen { .. } | SubroutineWithoutRet => code!("E2114"),
+            PredicateNotP0 | NoPredication { .. } | FlowPredicated { .. } => code!("E2115"),
+            SincosPredicate | NoPredicateRegister { .. } => code!("E2115"),
+            RelativeNotAllowed { .. } => code!("E2116"),
+            A0Uninitialized | Uninitialized { .. } => code!("E2117"),
+            NoPosition => code!("E2118"),
+            NoColor => code!("W2119"),
+            LoopCounterOutside => code!("E2120"),
+            BadSemantic { .. } | BadConstBinding { .. } | SamplerTarget { .. } => code!("E2130"),
         }
     }
 
     pub fn is_warning(&self) -> bool {
-        self.code().starts_with('W')
+        self.code().is_warning()
     }
 
     /// Message, label, related spans, notes and hint, in the words of a shader author.

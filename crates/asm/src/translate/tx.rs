@@ -1,13 +1,13 @@
 //! The translator's shared state: the program being built, literal slots, scratch
 //! temporaries, and the helpers both directions use.
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic, code};
 use crate::ir::*;
 use crate::ops::{Op, Shape};
 use crate::profile::Profile;
 use std::collections::HashMap;
 
-const CODE: &str = "E2401";
+const CODE: Code = code!("E2401");
 
 pub(super) fn refuse(what: impl Into<String>, span: Span) -> Diagnostic {
     Diagnostic::error(CODE, what, span).with_label("not expressible in the target language")

@@ -20,6 +20,7 @@ mod stmt;
 use crate::bindings::Bindings;
 use crate::emit::{Emitter, R};
 use crate::value::Val;
+use hoist_asm::diag::code;
 use hoist_asm::{Diagnostic, Profile, Span};
 use naga::valid::{FunctionInfo, ModuleInfo};
 use naga::{Handle, Module};
@@ -136,7 +137,7 @@ impl<'a> Lower<'a> {
     /// A diagnostic at naga span `span`.
     pub fn refuse(&self, span: naga::Span, msg: impl Into<String>) -> Refusal {
         let sp = self.span_of(span);
-        Refusal(Diagnostic::error("F0100", msg, sp).with_label("cannot lower this"))
+        Refusal(Diagnostic::error(code!("F0100"), msg, sp).with_label("cannot lower this"))
     }
 
     pub fn span_of(&self, span: naga::Span) -> Span {

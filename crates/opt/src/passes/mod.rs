@@ -1,11 +1,12 @@
 //! Transformations. One pass per file; each opens with what it does and why it is legal.
 //!
 //! [`PASSES`] is the registry: one line per pass, naming its module and how it runs on a
-//! program ([`Run`]). The pipeline runs passes by name through [`run`], which checks the IR
-//! after each one (debug and test builds) and names the pass that broke it; the filetests
-//! (`tests/filetests.rs`) run every registered pass the same way, and require a directory
-//! of cases for each, and a registry line for each file here. Adding a pass is its file,
-//! its line in `registry!` below and its filetests.
+//! program ([`Run`]); the same line names the pass as an [`Id`] (`Id::dce`). The pipeline
+//! runs passes by `Id` through [`run`], which checks the IR after each one (debug and test
+//! builds) and names the pass that broke it; the filetests (`tests/filetests.rs`) run every
+//! registered pass the same way, by its name, and require a directory of cases for each,
+//! and a registry line for each file here. Adding a pass is its file, its line in
+//! `registry!` below and its filetests.
 
 use crate::analysis::Analysis;
 use crate::tracked::{AddedFor, Line, Prov, Tracked};
@@ -159,16 +160,41 @@ pub enum Run {
 /// One registered pass.
 #[derive(Clone, Copy)]
 pub struct Pass {
+    pub id: Id,
     pub name: &'static str,
     pub run: Run,
 }
 
-/// Declares each pass module and its registry line.
+/// Declares each pass module, its [`Id`] and its registry line.
 macro_rules! registry {
     ($($name:ident => $run:expr,)*) => {
         $(pub mod $name;)*
+
+        /// A registered pass, named as its module (`Id::dce`). Code that runs a pass names
+        /// it by `Id`: a misspelt pass does not compile, and a call with a constant `Id`
+        /// resolves to its pass when compiled, with no lookup and no call through a pointer.
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Id {
+            $($name,)*
+        }
+
+        impl Id {
+            /// Every registered pass, in registry order.
+            pub const ALL: &[Id] = &[$(Id::$name,)*];
+
+            /// The pass's registry line. Inlined, so that a constant `Id` selects its line
+            /// at compile time.
+            #[inline(always)]
+            pub const fn pass(self) -> Pass {
+                match self {
+                    $(Id::$name => Pass { id: self, name: stringify!($name), run: $run },)*
+                }
+            }
+        }
+
         /// Every pass, by name.
-        pub static PASSES: &[Pass] = &[$(Pass { name: stringify!($name), run: $run },)*];
+        pub static PASSES: &[Pass] = &[$(Id::$name.pass(),)*];
     };
 }
 
@@ -202,6 +228,18 @@ registry! {
     varying_uniform => Run::PartOf("fp_to_vp"),
 }
 
+impl Id {
+    /// The pass's name: its module's and its filetests directory's.
+    pub const fn name(self) -> &'static str {
+        self.pass().name
+    }
+
+    /// The registered pass called `name`.
+    pub fn named(name: &str) -> Option<Id> {
+        Id::ALL.iter().copied().find(|id| id.name() == name)
+    }
+}
+
 /// The registered pass called `name`.
 pub fn get(name: &str) -> Option<&'static Pass> {
     PASSES.iter().find(|p| p.name == name)
@@ -209,57 +247,60 @@ pub fn get(name: &str) -> Option<&'static Pass> {
 
 thread_local! {
     /// Debug and test builds: a pass run in place of a registered one (see [`substitute`]).
-    static SUBSTITUTE: std::cell::Cell<Option<(&'static str, ProgramPass)>> = const { std::cell::Cell::new(None) };
+    static SUBSTITUTE: std::cell::Cell<Option<(Id, ProgramPass)>> = const { std::cell::Cell::new(None) };
 }
 
-/// Runs `f` with `run` in place of the registered pass `name` on this thread, in debug and
+/// Runs `f` with `run` in place of the registered pass `id` on this thread, in debug and
 /// test builds: how a test shows that the check after each pass catches a broken one.
 #[doc(hidden)]
-pub fn substitute<T>(name: &'static str, run: ProgramPass, f: impl FnOnce() -> T) -> T {
+pub fn substitute<T>(id: Id, run: ProgramPass, f: impl FnOnce() -> T) -> T {
     struct Restore;
     impl Drop for Restore {
         fn drop(&mut self) {
             SUBSTITUTE.with(|s| s.set(None));
         }
     }
-    SUBSTITUTE.with(|s| s.set(Some((name, run))));
+    SUBSTITUTE.with(|s| s.set(Some((id, run))));
     let _restore = Restore;
     f()
 }
 
-/// Runs the registered program pass `name` over `t`; in debug and test builds the IR is
+/// Runs the registered program pass `id` over `t`; in debug and test builds the IR is
 /// checked afterwards, and a broken invariant panics naming the pass (NIR's `NIR_PASS`
-/// does the same). Panics when `name` is not a registered program pass.
-pub fn run(name: &str, t: &mut Tracked, env: &Env) -> Report {
+/// does the same). Panics when `id` is not a program pass. Inlined, so that the pass
+/// a constant `Id` names is called directly (the pipeline's calls all are).
+#[inline(always)]
+pub fn run(id: Id, t: &mut Tracked, env: &Env) -> Report {
     let substitute = if cfg!(debug_assertions) {
         SUBSTITUTE
             .with(|s| s.get())
-            .filter(|(n, _)| *n == name)
+            .filter(|(n, _)| *n == id)
             .map(|(_, f)| f)
     } else {
         None
     };
-    let f = match (substitute, get(name).map(|p| p.run)) {
-        (Some(f), _) | (None, Some(Run::Program(f))) => f,
-        _ => panic!("`{name}` is not a registered program pass"),
+    let f = match (substitute, id.pass().run) {
+        (Some(f), _) | (None, Run::Program(f)) => f,
+        _ => panic!("`{}` is not a program pass", id.name()),
     };
     let report = f(t, env);
-    checked(name, t);
+    checked(id.name(), t);
     report
 }
 
-/// The registered code motion `name`, checked like [`run`].
+/// The registered code motion `id`, checked like [`run`].
+#[inline(always)]
 pub fn motion(
-    name: &str,
+    id: Id,
     x: &fp_to_vp::Input,
     selected: &[bool],
 ) -> Result<fp_to_vp::Motion, fp_to_vp::Infeasible> {
-    let Some(Run::Motion(f)) = get(name).map(|p| p.run) else {
-        panic!("`{name}` is not a registered motion");
+    let Run::Motion(f) = id.pass().run else {
+        panic!("`{}` is not a motion", id.name());
     };
     let m = f(x, selected)?;
-    checked(name, &m.vp);
-    checked(name, &m.fp);
+    checked(id.name(), &m.vp);
+    checked(id.name(), &m.fp);
     Ok(m)
 }
 
