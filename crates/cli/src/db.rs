@@ -3,7 +3,8 @@
 //!
 //! Pairs are found by name: `a.vp` + `a.fp`, `a.vs` + `a.ps` and `a.vsh` + `a.psh` in one
 //! directory, `a.vfp` (one file holding the vertex program, then the fragment program) and
-//! `a.shader_test` (the scene's pair to optimize; a stage an ARB scene leaves to fixed function
+//! `a.shader_test` (the scene's pair to optimize, GLSL/WGSL sections compiled as `hoist opt`
+//! compiles them, with mirrored parameters; a stage an ARB scene leaves to fixed function
 //! gets the pass-through program the page's import writes). Each is parsed, optimized with the
 //! defaults of `hoist opt` and validated. The report gives totals before → after
 //! (fragment slots, vertex slots, interpolator components, temporaries), how many pairs the
@@ -26,7 +27,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 #[derive(clap::Args)]
 #[command(
     after_help = "Pairs: a.vp + a.fp, a.vs + a.ps, a.vsh + a.psh (same directory and \
-stem), a.vfp (both programs in one file), a.shader_test (the scene's pair).\n\n\
+stem), a.vfp (both programs in one file), a.shader_test (the scene's pair; GLSL/WGSL sections are compiled and their uniforms mirrored).\n\n\
 JSON (--json): `pairs` (one object per pair: `name`, `kind`, `dialect`, `status` = \
 validated | rejected | unchanged | unvalidated | refused | error | skipped, `detail`, \
 `before`/`after` = {fp_slots, vp_slots, interp_components (texture coordinates and \
@@ -312,8 +313,12 @@ fn parse_one(text: &str, name: &str, target: Option<ArbTarget>) -> Result<Progra
     })
 }
 
+/// A pair as read: its programs, the ARB target they are held to, and whether they were
+/// compiled from GLSL/WGSL (whose uniforms the host sets for both stages).
+type Loaded = (Program, Program, ArbTarget, bool);
+
 /// The two programs of a pair, or why there is no pair.
-fn load(args: &Args, f: &Found) -> Result<(Program, Program, ArbTarget), (&'static str, String)> {
+fn load(args: &Args, f: &Found) -> Result<Loaded, (&'static str, String)> {
     let target = args.target.unwrap_or_default();
     let read = |p: &Path| util::read_source(p).map_err(|e| ("error", e));
     let parse = |t: &str, n: &str, target| parse_one(t, n, target).map_err(|e| ("error", e));
@@ -324,6 +329,7 @@ fn load(args: &Args, f: &Found) -> Result<(Program, Program, ArbTarget), (&'stat
                 parse(&vt, &v.display().to_string(), args.target)?,
                 parse(&ft, &fr.display().to_string(), args.target)?,
                 target,
+                false,
             ))
         }
         Source::Combined(p) => {
@@ -337,12 +343,23 @@ fn load(args: &Args, f: &Found) -> Result<(Program, Program, ArbTarget), (&'stat
                 parse(&text[..at], &name, args.target)?,
                 parse(&text[at..], &name, args.target)?,
                 target,
+                false,
             ))
         }
         Source::Scene(p) => {
             let text = read(p)?;
-            let sc = hoist_raster::scene::parse(&text, &hoist_raster::Caps::default())
-                .map_err(|e| ("error", format!("{}: {e}", p.display())))?;
+            // GLSL/WGSL sections are compiled as `hoist run` and `hoist opt` compile them.
+            let compiled = hoist_front::scene::has_sources(&text);
+            let caps = hoist_raster::Caps::default();
+            let sc = hoist_front::scene::parse(&text, &caps, &hoist_front::Options::default())
+                .map_err(|d| {
+                    let first = d
+                        .iter()
+                        .find(|d| d.is_error())
+                        .map_or("does not parse".into(), |d| d.message.clone());
+                    ("error", format!("{}: {first}", p.display()))
+                })?
+                .scene;
             let target = sc
                 .meta
                 .get("target")
@@ -356,15 +373,17 @@ fn load(args: &Args, f: &Found) -> Result<(Program, Program, ArbTarget), (&'stat
                 p.program.dialect() == hoist_asm::Dialect::Arb
             };
             match (v, fr) {
-                (Some(v), Some(fr)) => Ok((v.program, fr.program, target)),
+                (Some(v), Some(fr)) => Ok((v.program, fr.program, target, compiled)),
                 (Some(v), None) if arb(&v) => {
                     let sum = sc.commands.iter().any(|(_, c)| {
                         matches!(c, hoist_raster::scene::Command::Enable(cap, true) if cap == "GL_COLOR_SUM")
                     });
                     let body = if sum { FF_FRAGMENT_SUM } else { FF_FRAGMENT };
-                    Ok((v.program, stand_in(body)?, target))
+                    Ok((v.program, stand_in(body)?, target, compiled))
                 }
-                (None, Some(fr)) if arb(&fr) => Ok((stand_in(FF_VERTEX)?, fr.program, target)),
+                (None, Some(fr)) if arb(&fr) => {
+                    Ok((stand_in(FF_VERTEX)?, fr.program, target, compiled))
+                }
                 _ => Err((
                     "skipped",
                     "the scene has no vertex/fragment program pair to optimize".into(),
@@ -402,14 +421,15 @@ fn fragment_start(text: &str) -> Option<usize> {
 
 fn process(args: &Args, f: &Found) -> Row {
     let kind = kind_of(&f.source);
-    let (vp, fp, target) = match load(args, f) {
+    let (vp, fp, target, compiled) = match load(args, f) {
         Ok(p) => p,
         Err((status, why)) => return Row::failed(&f.name, kind, status, why),
     };
     let opts = Options {
         vp_limits: Some(vp.profile.limits_for(target)),
         fp_limits: Some(fp.profile.limits_for(target)),
-        mirror_params: args.mirror_params,
+        // A compiled pair's uniforms are the host's, set for both stages (as `hoist opt`).
+        mirror_params: args.mirror_params || compiled,
         ..Options::default()
     };
     let start = std::time::Instant::now();

@@ -145,3 +145,31 @@ fn a_missing_directory_is_a_usage_error() {
     assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("is not a directory"));
 }
+
+/// Scenes written in WGSL and GLSL (the examples') are compiled as `hoist opt` compiles
+/// them and optimized with their uniforms mirrored; before, `db` read them as ARB/D3D9
+/// scenes and listed each as an error ("unsupported section").
+#[test]
+fn shading_language_scenes_are_compiled() {
+    let dir = std::env::temp_dir().join(format!("hoist-db-front-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples"));
+    for f in ["wgsl/blur.shader_test", "glsl/webgl-textured.shader_test"] {
+        let to = dir.join(f.replace('/', "-"));
+        std::fs::copy(root.join(f), to).unwrap();
+    }
+    let r = hoist(&["db", dir.to_str().unwrap(), "--json"]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let pairs = j["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 2);
+    for p in pairs {
+        assert_eq!(p["status"], "validated", "{p}");
+        assert!(
+            p["after"]["fp_slots"].as_u64() < p["before"]["fp_slots"].as_u64(),
+            "{p}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
