@@ -272,9 +272,15 @@ fn a_user_picture_is_named_in_the_file_and_loaded_beside_it() {
 
 #[test]
 fn what_cannot_be_imported_is_refused_with_the_reason() {
+    // GLSL vertex and fragment shaders are source mode's; other stages are refused.
     let glsl = "[require]\nGLSL >= 1.10\n\n[vertex shader]\nvoid main() {}\n\n[test]\ndraw rect -1 -1 2 2\n";
-    let e = scenefile::import(glsl, None).unwrap_err();
-    assert!(e.contains("GLSL") && e.contains("[vertex shader]"), "{e}");
+    let d = scenefile::import(glsl, None).unwrap().doc;
+    let src = d.source.expect("a source document");
+    assert_eq!(src.glsl_vs, "void main() {}\n");
+    assert!(src.glsl_fs.is_empty() && d.vp.is_empty());
+    let geom = glsl.replace("[test]", "[geometry shader]\nvoid main() {}\n\n[test]");
+    let e = scenefile::import(&geom, None).unwrap_err();
+    assert!(e.contains("[geometry shader]"), "{e}");
     let e = scenefile::import("[require]\n\n[test]\ndraw rect -1 -1 2 2\n", None).unwrap_err();
     assert!(e.contains("neither a vertex nor a fragment program"), "{e}");
     let e =

@@ -155,6 +155,30 @@ fn compile_wgsl_here(src: &str, opts: &Options) -> Result<Compiled, Error> {
     finish(stages, opts, src, src)
 }
 
+/// The names of a WGSL module's vertex and fragment entry points, in order (for a picker:
+/// [`Options::vertex`], [`Options::fragment`]); empty when the module does not parse.
+pub fn wgsl_entry_points(src: &str) -> (Vec<String>, Vec<String>) {
+    if check_nesting(src, SourceId::Wgsl).is_err() {
+        return Default::default();
+    }
+    on_big_stack(|| {
+        let Ok(m) = naga::front::wgsl::parse_str(src) else {
+            return Default::default();
+        };
+        let names = |stage| {
+            m.entry_points
+                .iter()
+                .filter(|e| e.stage == stage)
+                .map(|e| e.name.clone())
+                .collect()
+        };
+        (
+            names(naga::ShaderStage::Vertex),
+            names(naga::ShaderStage::Fragment),
+        )
+    })
+}
+
 /// Compiles a GLSL vertex and fragment shader (Vulkan GLSL 440/450 as naga reads it, or
 /// GLSL ES 1.00/3.00 and desktop 1.10–1.50, adapted first).
 pub fn compile_glsl(vs: &str, fs: &str, opts: &Options) -> Result<Compiled, Error> {

@@ -197,3 +197,27 @@ fn a_vertex_texture_fetch_reads_the_scenes_texture_in_d3d9() {
         }
     }
 }
+
+#[test]
+fn entry_points_are_listed_by_stage_for_a_picker() {
+    let two = format!(
+        "{PASS}@fragment fn red(i: V) -> @location(0) vec4<f32> {{ return vec4(1.0, 0.0, 0.0, 1.0); }}\n\
+         @fragment fn uv(i: V) -> @location(0) vec4<f32> {{ return vec4(i.uv, 0.0, 1.0); }}\n"
+    );
+    let (v, f) = hoist_front::wgsl_entry_points(&two);
+    assert_eq!(v, ["vs"]);
+    assert_eq!(f, ["red", "uv"]);
+    // Several fragment entry points: compiling needs a pick, and the pick compiles.
+    let e = compile_wgsl(&two, &Options::default()).unwrap_err();
+    assert!(e.diagnostics[0].message.contains("red, uv"), "{e:?}");
+    let picked = Options {
+        fragment: Some("uv".into()),
+        ..Options::default()
+    };
+    assert!(compile_wgsl(&two, &picked).is_ok());
+    // A module that does not parse lists nothing.
+    assert_eq!(
+        hoist_front::wgsl_entry_points("@vertex fn ("),
+        (vec![], vec![])
+    );
+}

@@ -75,7 +75,7 @@ impl fmt::Display for DecodeError {
 
 /// The fragment (without `#`) for a document.
 pub fn encode(doc: &Doc) -> String {
-    let mut doc = doc.clone();
+    let mut doc = doc.shareable();
     // User pictures are not shareable; a link falls back to the built-in pattern.
     for t in &mut doc.inputs.textures {
         if t.pattern == crate::doc::model::Pattern::Image {

@@ -15,14 +15,17 @@ pub enum Category {
     Fluid,
     NoGain,
     Graphics,
+    /// WGSL and GLSL pairs, compiled to assembly in the page (source mode).
+    Source,
 }
 
 impl Category {
-    pub const ALL: [Category; 4] = [
+    pub const ALL: [Category; 5] = [
         Category::Paper,
         Category::Fluid,
         Category::NoGain,
         Category::Graphics,
+        Category::Source,
     ];
 
     pub fn title(self) -> &'static str {
@@ -31,6 +34,7 @@ impl Category {
             Category::Fluid => "Fluid simulation",
             Category::NoGain => "Cases that do not improve",
             Category::Graphics => "Graphics shaders",
+            Category::Source => "WGSL and GLSL, compiled here",
         }
     }
 }
@@ -136,6 +140,19 @@ pub const EXAMPLES: &[Example] = &[
     scene!("graphics/multitexture", Graphics),
     scene!("graphics/dot3", Graphics),
     scene!("graphics/toon", Graphics),
+    scene!("wgsl/uv-transform", Source),
+    scene!("wgsl/matrix-product", Source),
+    scene!("wgsl/lighting", Source),
+    scene!("wgsl/spotlight", Source),
+    scene!("wgsl/blur", Source),
+    scene!("wgsl/gradient-map", Source),
+    scene!("wgsl/ripple", Source),
+    scene!("glsl/webgl-textured", Source),
+    scene!("glsl/webgl-matrix", Source),
+    scene!("glsl/webgl-sprite", Source),
+    scene!("glsl/es3-lighting", Source),
+    scene!("glsl/es3-blur", Source),
+    scene!("glsl/es3-vignette", Source),
 ];
 
 /// The example shown on a first visit.
@@ -253,12 +270,21 @@ pub fn split_scene(text: &str) -> Option<SplitScene> {
     })
 }
 
-/// The document an example starts.
+/// The document an example starts: a source example's sources into the source editors
+/// (source mode), else the optimized pair's programs into the program editors.
 pub fn load(e: &Example) -> Doc {
     let mut d = Doc {
         example: Some(e.id.to_string()),
         ..Doc::default()
     };
+    if let Some(src) = crate::doc::source::split(e.scene) {
+        let view = crate::doc::source::without_sources(e.scene);
+        if let Ok(sc) = hoist_raster::scene::parse(&view, &hoist_raster::Caps::default()) {
+            (d.inputs.width, d.inputs.height) = window_size(&sc);
+        }
+        d.source = Some(src);
+        return d;
+    }
     if let Some(s) = split_scene(e.scene) {
         d.vp = s.vp;
         d.fp = s.fp;

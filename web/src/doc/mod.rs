@@ -3,8 +3,8 @@
 //! its permalinks; [`examples`] the gallery; [`cost`] the cost-model choice; [`limits`] the
 //! sizes a link or a file may bring in; [`handedit`] a hand edit's fingerprint;
 //! [`scene_rules`] the playground's caps and what a scene's commands mean to the document;
-//! [`linear_doc`] and [`linear_programs`] the linear mode's part; [`numbers`] input
-//! validation. Nothing here knows the worker or the page.
+//! [`linear_doc`] and [`linear_programs`] the linear mode's part; [`source`] source mode's
+//! (WGSL or GLSL in, compiled by the front worker); [`numbers`] input validation. Nothing here knows the worker or the page.
 
 pub mod codec;
 pub mod cost;
@@ -16,5 +16,6 @@ pub mod linear_programs;
 pub mod model;
 pub mod numbers;
 pub mod scene_rules;
+pub mod source;
 
 pub use model::*;

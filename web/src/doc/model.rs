@@ -44,6 +44,12 @@ pub struct Doc {
     /// The linear-expression mode's system (`crate::worker::linear`), once the mode was opened.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub linear: Option<crate::doc::linear_doc::LinearDoc>,
+    /// Source mode: the WGSL or GLSL the pair is compiled from. While it is set, `vp`, `fp`,
+    /// `scene`, the profiles, the ARB target and mirrored parameters (a compiled pair's
+    /// uniforms are set for both stages) are the compiled pair's: derived, and left out of
+    /// links ([`Doc::shareable`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<crate::doc::source::SourceDoc>,
 }
 
 /// The page's mode.
@@ -484,6 +490,34 @@ pub fn clean_title(t: &str) -> Option<String> {
 pub struct Invalid(pub String);
 
 impl Doc {
+    /// What a link holds of the document: in source mode, the compiled pair, its scene and
+    /// its target are left out (the page compiles them again from the source).
+    pub fn shareable(&self) -> Doc {
+        let mut d = self.clone();
+        d.drop_derived();
+        d
+    }
+
+    /// Whether two documents are the same as a link holds them.
+    pub fn same_shared(&self, other: &Doc) -> bool {
+        if self.source.is_none() && other.source.is_none() {
+            return self == other;
+        }
+        self.shareable() == other.shareable()
+    }
+
+    fn drop_derived(&mut self) {
+        if self.source.is_some() {
+            self.vp.clear();
+            self.fp.clear();
+            self.scene = None;
+            self.vp_profile = None;
+            self.fp_profile = None;
+            self.opts.target = ArbTarget::default();
+            self.opts.mirror_params = OptState::default().mirror_params;
+        }
+    }
+
     /// Profile override of the vertex program, if a valid one is set.
     pub fn vp_profile(&self) -> Option<Profile> {
         self.vp_profile.as_deref().and_then(Profile::from_id)
@@ -531,6 +565,10 @@ impl Doc {
         if let Some(l) = &mut self.linear {
             l.sanitize().map_err(Invalid)?;
         }
+        if let Some(s) = &mut self.source {
+            s.sanitize().map_err(Invalid)?;
+        }
+        self.drop_derived();
         self.opts.sanitize();
         let i = &mut self.inputs;
         i.width = i.width.clamp(1, MAX_SIZE);

@@ -2,7 +2,8 @@
 //! `Action` reducer, `components/` draw it (one file per panel), [`summary`] the line under
 //! the header; [`highlight`] the editors' syntax colouring, [`ophelp`] instruction help,
 //! [`figure`] SVG figures, [`estimate`] the paper's cost reasoning, [`scenefile`] documents
-//! imported from and exported to `.shader_test` files. Depends on the worker and document
+//! imported from and exported to `.shader_test` files, [`source_map`] source mode's links
+//! between the WGSL/GLSL and its assembly, [`source_state`] its part of the reducer. Depends on the worker and document
 //! layers, and on the wire to reach the worker.
 
 #[cfg(target_arch = "wasm32")]
@@ -14,5 +15,7 @@ pub mod figure;
 pub mod highlight;
 pub mod ophelp;
 pub mod scenefile;
+pub mod source_map;
+pub mod source_state;
 pub mod state;
 pub mod summary;

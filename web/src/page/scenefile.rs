@@ -5,7 +5,9 @@
 //! (`examples::split_scene`), the rest of the scene (textures, parameters, draws, probes)
 //! into [`Doc::scene`], its window size into the Inputs panel. A stage the file leaves to
 //! fixed function gets a pass-through program that computes what fixed function does, and
-//! the import says so; GLSL files and scenes that do not parse are refused with the reason.
+//! the import says so. A file with WGSL or GLSL vertex and fragment shaders becomes a
+//! source-mode document (`doc::source::split`); other shader stages and scenes that do not
+//! parse are refused with the reason.
 //!
 //! [`export`] writes the inverse: the scene with the programs put back and the Inputs
 //! panel's overrides (size, textures, parameters) written as the commands the page renders
@@ -54,6 +56,7 @@ pub fn looks_like_scene(text: &str) -> bool {
         let n = n.to_ascii_lowercase();
         n == "require"
             || n == "test"
+            || n == "wgsl"
             || [
                 "vertex program",
                 "fragment program",
@@ -65,12 +68,19 @@ pub fn looks_like_scene(text: &str) -> bool {
     })
 }
 
-/// The GLSL section of a file, if it has one.
-fn glsl_section(text: &str) -> Option<String> {
+/// A shader section of a file other than the vertex and fragment shaders source mode
+/// compiles (geometry, tessellation, compute, shader source files), if it has one.
+fn other_shader(text: &str) -> Option<String> {
     text.lines().filter_map(section_name).find_map(|n| {
         let l = n.to_ascii_lowercase();
-        (l.ends_with("shader") || l.contains("shader source") || l.starts_with("compute shader"))
-            .then(|| n.to_string())
+        let shader =
+            l.ends_with("shader") || l.contains("shader source") || l.starts_with("compute shader");
+        let ours = [
+            "vertex shader",
+            "fragment shader",
+            "vertex shader passthrough",
+        ];
+        (shader && !ours.contains(&l.as_str())).then(|| n.to_string())
     })
 }
 
@@ -193,11 +203,17 @@ pub fn import(text: &str, name: Option<&str>) -> Result<Imported, String> {
             MAX_FILE / 1024
         ));
     }
-    if let Some(s) = glsl_section(text) {
+    if let Some(s) = other_shader(text) {
         return Err(format!(
-            "this is a GLSL test ([{s}]): Hoist works on assembly programs, ARB \
-             ([vertex program], [fragment program]) and Direct3D 9"
+            "this test has a [{s}] section: the page compiles vertex and fragment shaders \
+             (GLSL or WGSL) and assembly programs, nothing else"
         ));
+    }
+    if let Some(doc) = import_source(text, name)? {
+        return Ok(Imported {
+            doc,
+            notes: Vec::new(),
+        });
     }
     let text = without_notes(text).replace("\r\n", "\n");
     let caps = crate::doc::scene_rules::caps();
@@ -226,6 +242,28 @@ pub fn import(text: &str, name: Option<&str>) -> Result<Imported, String> {
     doc.scene = doc.scene.map(|s| drop_target_key(&s));
     let doc = doc.sanitize().map_err(|e| e.0)?;
     Ok(Imported { doc, notes })
+}
+
+/// A file with WGSL or GLSL sources (a piglit GLSL test, an exported source document) as a
+/// source-mode document; `None` for an assembly scene.
+fn import_source(text: &str, name: Option<&str>) -> Result<Option<Doc>, String> {
+    let text = without_notes(text).replace("\r\n", "\n");
+    let Some(src) = crate::doc::source::split(&text) else {
+        return Ok(None);
+    };
+    let view = crate::doc::source::without_sources(&text);
+    let sc = scene::parse(&view, &crate::doc::scene_rules::caps())
+        .map_err(|e| format!("the scene does not parse: {e}"))?;
+    let mut doc = Doc {
+        source: Some(src),
+        title: hoist_key(&text, "title")
+            .or_else(|| name.map(String::from))
+            .and_then(|t| crate::doc::clean_title(&t))
+            .or_else(|| Some("Imported scene".into())),
+        ..Doc::default()
+    };
+    (doc.inputs.width, doc.inputs.height) = examples::window_size(&sc);
+    doc.sanitize().map(Some).map_err(|e| e.0)
 }
 
 /// A number as a scene file writes it (shortest text that reads back to the same `f32`).

@@ -65,6 +65,46 @@ pub struct State {
     pub linear: Option<LinearResult>,
     pub linear_rev: u64,
     pub linear_ms: f64,
+    /// Source mode: the front worker's last answer (`crate::page::source_state`).
+    pub front: Option<Rc<FrontResult>>,
+    /// Source mode: the instruction or source place under the pointer or the focus.
+    pub source_focus: Option<crate::page::source_map::Focus>,
+}
+
+/// The front worker's last answer and the source it compiled (`Err`: the worker died).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrontResult {
+    pub source: crate::doc::source::SourceDoc,
+    pub output: Result<Rc<crate::worker::front::Output>, String>,
+}
+
+/// What the current revision's job is, in source mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceStatus {
+    /// Not in source mode: the pair is the document's own.
+    Assembly,
+    /// The source changed since its last compile: compile it.
+    Compile,
+    /// The source does not compile: nothing to optimize or render.
+    Failed,
+    /// The compiled pair is in the document.
+    Ready,
+}
+
+/// Source mode's edits, for [`State::apply`].
+#[derive(Clone, Debug)]
+pub enum SourceEdit {
+    /// The text of an editor (the scene's for `Place::Scene`).
+    Text(crate::doc::source::Place, String),
+    /// The language, entry points, dialect or ARB target.
+    Doc(Box<crate::doc::source::SourceDoc>),
+    /// Assembly input (`None`) or source input in a language.
+    Input(Option<crate::doc::source::Lang>),
+    /// The front worker's answer for a source.
+    Compiled(
+        Box<crate::doc::source::SourceDoc>,
+        Result<Rc<crate::worker::front::Output>, String>,
+    ),
 }
 
 /// What the worker answers for a linear system.
@@ -132,6 +172,10 @@ pub enum Action {
     SetLinear(crate::worker::linear::LinearDoc),
     /// The worker's linear-expression result for a revision, and how long it took (ms).
     Linear(u64, LinearResult, f64),
+    /// Source mode: an edit, or the front worker's answer.
+    Source(SourceEdit),
+    /// Source mode: what the pointer or the focus is on (source mapping).
+    SourceFocus(Option<crate::page::source_map::Focus>),
 }
 
 /// Key of the last document in local storage.
@@ -184,7 +228,7 @@ impl State {
         s
     }
 
-    fn touch(&mut self) {
+    pub(crate) fn touch(&mut self) {
         self.rev += 1;
         self.keep_address = false;
     }
@@ -333,6 +377,8 @@ impl State {
                 }
             }
             Action::SetMode(_) | Action::SetLinear(_) => self.edit_linear(action),
+            Action::Source(e) => self.edit_source(e),
+            Action::SourceFocus(f) => self.source_focus = f,
         }
     }
 
@@ -397,7 +443,17 @@ impl State {
                 }
                 self.touch();
             }
-            Action::SetOpts(o) if o != self.doc.opts => {
+            Action::SetOpts(mut o) if o != self.doc.opts => {
+                // In source mode the ARB target is the compiler's choice: a pick is the
+                // source's (the compile then sets the programs' target).
+                if let Some(s) = &self.doc.source
+                    && o.target != self.doc.opts.target
+                {
+                    let mut s = s.clone();
+                    s.target = Some(o.target);
+                    o.target = self.doc.opts.target;
+                    self.doc_mut().source = Some(s);
+                }
                 self.doc_mut().opts = o;
                 self.touch();
             }
@@ -612,6 +668,13 @@ impl State {
 
     /// Starts a new untitled document in the dialect of the current fragment program.
     fn new_doc(&mut self) {
+        if let Some(src) = &self.doc.source {
+            let mut d = examples::blank(hoist_asm::Dialect::Arb, &self.doc.opts);
+            d.source = Some(crate::doc::source::blank(src.lang));
+            self.load(d);
+            self.notice = None;
+            return;
+        }
         let dialect = hoist_asm::detect_profile(&self.doc.fp)
             .map_or(hoist_asm::Dialect::Arb, |p| p.dialect());
         self.load(examples::blank(dialect, &self.doc.opts));
@@ -621,7 +684,7 @@ impl State {
     }
 
     /// Replaces the document with an imported scene file, or says why it cannot be.
-    fn import(&mut self, text: &str, name: Option<&str>) -> bool {
+    pub(crate) fn import(&mut self, text: &str, name: Option<&str>) -> bool {
         match crate::page::scenefile::import(text, name) {
             Ok(i) => {
                 self.load(i.doc);
@@ -650,7 +713,9 @@ impl State {
         }
     }
 
-    fn load(&mut self, d: Doc) {
+    fn load(&mut self, mut d: Doc) {
+        self.derive_loaded(&mut d);
+        self.source_focus = None;
         let same = |p: &Rc<Doc>| p.example == d.example;
         if !self.pristine.as_ref().is_some_and(same) {
             self.pristine = d
@@ -675,7 +740,9 @@ impl State {
 
     /// Whether the document is an example exactly as it loads.
     pub fn is_pristine_example(&self) -> bool {
-        self.pristine.as_deref().is_some_and(|p| *p == *self.doc)
+        self.pristine
+            .as_deref()
+            .is_some_and(|p| p.same_shared(&self.doc))
     }
 }
 
@@ -1077,11 +1144,18 @@ mod tests {
         // A file that cannot be imported stays in the editor, with the reason.
         let before = s.doc.clone();
         s.apply(Action::SetFp(
-            "[vertex shader]\nvoid main() {}\n[test]\n".into(),
+            "[geometry shader]\nvoid main() {}\n[test]\n".into(),
         ));
         assert!(s.notice.as_ref().unwrap().error);
-        assert!(s.notice.as_ref().unwrap().text.contains("GLSL"));
-        assert!(s.doc.fp.starts_with("[vertex shader]") && s.doc.vp == before.vp);
+        assert!(s.notice.as_ref().unwrap().text.contains("geometry"));
+        assert!(s.doc.fp.starts_with("[geometry shader]") && s.doc.vp == before.vp);
+        // A GLSL test pasted into an editor becomes a source document.
+        s.apply(Action::SetFp(
+            "[vertex shader]\nvoid main() { gl_Position = gl_Vertex; }\n[test]\ndraw quad\n".into(),
+        ));
+        let src = s.doc.source.as_ref().expect("source mode");
+        assert!(src.glsl_vs.contains("gl_Vertex") && !s.notice.as_ref().unwrap().error);
+        assert_eq!(s.source_status(), crate::page::state::SourceStatus::Compile);
     }
 
     #[test]

@@ -1,0 +1,273 @@
+//! Source mode's job, run by the front worker (`src/bin/hoist-front.rs`, a bundle of its
+//! own that the page loads only when source mode is first used: naga is large): a source
+//! document compiled by `hoist_front` into the pair the optimizer and the renderer take.
+//!
+//! The editors' texts go back into the document's scene (`doc::source::compose`) and the
+//! scene is translated as `hoist run` translates it (`hoist_front::scene::translate`:
+//! `uniform` lines become the `parameter` lines of the slots the binding table gave them,
+//! GL's texture unit rules, `[hoist]` options). What comes back is the pair, the scene it
+//! renders in, the binding table and every instruction's source span; or the diagnostics,
+//! each placed in the editor its span points into. [`derive`] puts a compiled pair into the
+//! document, where the rest of the page takes it like a pair typed in assembly.
+
+use crate::doc::Doc;
+use crate::doc::examples::split_scene;
+use crate::doc::source::{self, Composed, Lang, Place, SourceDoc};
+use hoist_asm::diag::code;
+use hoist_asm::{ArbTarget, Diagnostic, Dialect, Span};
+use hoist_front::bindings::Bindings;
+use hoist_front::{SourceId, Spans};
+use serde::{Deserialize, Serialize};
+
+/// A compile request: the document's revision and its source.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FrontJob {
+    pub id: u64,
+    pub source: SourceDoc,
+}
+
+/// A compiled source pair, as the page keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Compiled {
+    pub vp: String,
+    pub fp: String,
+    /// The scene the pair renders in (its program sections empty), when the document has one.
+    pub scene: Option<String>,
+    pub dialect: Dialect,
+    /// The ARB target the pair was checked against (ARB only).
+    pub target: Option<ArbTarget>,
+    pub bindings: Bindings,
+    /// Each instruction's source span (only spans into the editors' texts: a GLSL stage
+    /// left to fixed function has none).
+    pub spans: Spans,
+}
+
+/// A diagnostic and the editor it belongs to (its span is an offset into that text).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Located {
+    pub place: Place,
+    pub diagnostic: Diagnostic,
+}
+
+/// What the front worker answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Output {
+    /// A WGSL module's vertex and fragment entry points (for the pickers).
+    pub entries: (Vec<String>, Vec<String>),
+    pub result: Result<Compiled, Vec<Located>>,
+}
+
+/// The editor of a span's source.
+pub fn place_of(id: SourceId) -> Place {
+    match id {
+        SourceId::Wgsl => Place::Wgsl,
+        SourceId::GlslVertex => Place::GlslVertex,
+        SourceId::GlslFragment => Place::GlslFragment,
+    }
+}
+
+/// Compiles a source document.
+pub fn compile(src: &SourceDoc) -> Output {
+    let composed = source::compose(src);
+    let entries = match src.lang {
+        Lang::Wgsl => hoist_front::wgsl_entry_points(&src.wgsl),
+        Lang::Glsl => Default::default(),
+    };
+    let opts = hoist_front::Options {
+        vertex: src.vertex.clone(),
+        fragment: src.fragment.clone(),
+        dialect: src.dialect,
+        target: src.target,
+        ..hoist_front::Options::default()
+    };
+    let first = src.places()[0];
+    let result = match hoist_front::scene::translate(&composed.text, &opts) {
+        Ok(Some(t)) => Ok(compiled(src, t)),
+        Ok(None) => Err(vec![Located {
+            place: first,
+            diagnostic: Diagnostic::error(
+                code!("F0210"),
+                format!(
+                    "there is no {} source to compile: write a vertex and a fragment stage",
+                    src.lang.name()
+                ),
+                Span::NONE,
+            ),
+        }]),
+        Err(diags) => Err(diags
+            .into_iter()
+            .map(|d| locate(&composed, d, first))
+            .collect()),
+    };
+    Output { entries, result }
+}
+
+/// A diagnostic of the composed text, moved into the editor its span points into (one
+/// without a place in any editor goes to `fallback`, unplaced).
+fn locate(c: &Composed, mut d: Diagnostic, fallback: Place) -> Located {
+    let at = (!d.span.is_none())
+        .then(|| c.locate(d.span.start as usize))
+        .flatten();
+    match at {
+        Some((place, start)) => {
+            let len = (d.span.end.saturating_sub(d.span.start)) as usize;
+            d.span = Span::new(start, start + len);
+            Located {
+                place,
+                diagnostic: d,
+            }
+        }
+        None => {
+            d.span = Span::NONE;
+            Located {
+                place: fallback,
+                diagnostic: d,
+            }
+        }
+    }
+}
+
+fn compiled(src: &SourceDoc, t: hoist_front::scene::Translated) -> Compiled {
+    let c = t.compiled;
+    let scene = src
+        .scene
+        .as_ref()
+        .and_then(|_| split_scene(&t.text))
+        .map(|s| s.rest);
+    let ours = |s: &hoist_front::InstSpan| !src.text(place_of(s.source)).is_empty();
+    let spans = Spans {
+        vp: c.spans.vp.into_iter().filter(ours).collect(),
+        fp: c.spans.fp.into_iter().filter(ours).collect(),
+    };
+    Compiled {
+        vp: c.vp,
+        fp: c.fp,
+        scene,
+        dialect: c.dialect,
+        target: c.target.as_deref().and_then(ArbTarget::from_id),
+        bindings: c.bindings,
+        spans,
+    }
+}
+
+/// `doc` with the compiled pair in place of its programs: the texts, the scene, no profile
+/// overrides, the ARB target the pair was checked against, and mirrored parameters (the
+/// scene sets a uniform in both stages, as `hoist opt --wgsl` assumes). `false` when
+/// nothing changed.
+pub fn derive(doc: &mut Doc, c: &Compiled) -> bool {
+    let target = c.target.unwrap_or_default();
+    let same = doc.vp == c.vp
+        && doc.fp == c.fp
+        && doc.scene == c.scene
+        && doc.vp_profile.is_none()
+        && doc.fp_profile.is_none()
+        && doc.opts.target == target
+        && doc.opts.mirror_params;
+    if !same {
+        doc.vp = c.vp.clone();
+        doc.fp = c.fp.clone();
+        doc.scene = c.scene.clone();
+        doc.vp_profile = None;
+        doc.fp_profile = None;
+        doc.opts.target = target;
+        doc.opts.mirror_params = true;
+    }
+    !same
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::doc::examples::{EXAMPLES, load};
+
+    fn example(id: &str) -> Doc {
+        load(crate::doc::examples::find(id).unwrap())
+    }
+
+    #[test]
+    fn every_source_example_compiles_with_spans_into_its_editors() {
+        let mut n = 0;
+        for e in EXAMPLES {
+            let d = load(e);
+            let Some(src) = &d.source else { continue };
+            n += 1;
+            let out = compile(src);
+            let c = out
+                .result
+                .unwrap_or_else(|errs| panic!("{}: {errs:?}", e.id));
+            assert!(c.vp.contains("END") || c.vp.starts_with("vs_"), "{}", e.id);
+            assert!(!c.spans.fp.is_empty(), "{}: no fragment spans", e.id);
+            for s in c.spans.vp.iter().chain(&c.spans.fp) {
+                let text = src.text(place_of(s.source));
+                assert!(s.start <= s.end && s.end <= text.len(), "{}: {s:?}", e.id);
+            }
+            // The scene the pair renders in parses, with the uniforms as parameters.
+            let scene = c.scene.as_deref().expect("examples have scenes");
+            assert!(
+                !scene.lines().any(|l| l.starts_with("uniform ")),
+                "{}: {scene}",
+                e.id
+            );
+            let mut doc = d.clone();
+            assert!(derive(&mut doc, &c));
+            assert!(!derive(&mut doc, &c), "deriving twice changes nothing");
+        }
+        assert_eq!(n, 13, "source examples");
+    }
+
+    #[test]
+    fn a_naga_error_is_placed_in_its_editor_at_its_line() {
+        let mut d = example("wgsl/lighting");
+        let src = d.source.as_mut().unwrap();
+        src.wgsl = src
+            .wgsl
+            .replace("let diffuse = max(", "let diffuse = max(;");
+        let out = compile(src);
+        let errs = out.result.unwrap_err();
+        let e = &errs[0];
+        assert_eq!(e.place, Place::Wgsl);
+        let line = hoist_asm::diag::LineIndex::new(&src.wgsl)
+            .line_col(e.diagnostic.span.start as usize)
+            .line;
+        let want = src.wgsl.lines().position(|l| l.contains("max(;")).unwrap() as u32 + 1;
+        assert_eq!(line, want, "{e:?}");
+        assert_eq!(out.entries, (vec![], vec![]), "no parse, no entries");
+    }
+
+    #[test]
+    fn a_bad_uniform_line_is_placed_in_the_scene() {
+        let mut d = example("glsl/webgl-textured");
+        let src = d.source.as_mut().unwrap();
+        let scene = src.scene.clone().unwrap();
+        src.scene = Some(scene.replace("uniform float u_zoom 1.5", "uniform float u_zoom"));
+        let errs = compile(src).result.unwrap_err();
+        assert_eq!(errs[0].place, Place::Scene, "{errs:?}");
+        let s = src.scene.as_deref().unwrap();
+        let at = errs[0].diagnostic.span.start as usize;
+        assert!(
+            s[at..].starts_with("uniform float u_zoom"),
+            "{:?}",
+            &s[at..]
+        );
+    }
+
+    #[test]
+    fn choices_reach_the_compiler() {
+        let mut d = example("wgsl/uv-transform");
+        let src = d.source.as_mut().unwrap();
+        let arb = compile(src).result.unwrap();
+        assert_eq!(arb.dialect, Dialect::Arb);
+        src.dialect = Some(Dialect::D3d9);
+        let d3d = compile(src).result.unwrap();
+        assert_eq!(d3d.dialect, Dialect::D3d9);
+        assert!(d3d.fp.starts_with("ps_3_0"), "{}", d3d.fp);
+        src.dialect = Some(Dialect::Arb);
+        src.target = Some(ArbTarget::G80);
+        assert_eq!(compile(src).result.unwrap().target, Some(ArbTarget::G80));
+        // An empty module says what is missing.
+        src.wgsl.clear();
+        let errs = compile(src).result.unwrap_err();
+        assert_eq!(errs[0].place, Place::Wgsl);
+        assert!(!errs[0].diagnostic.message.is_empty());
+    }
+}
