@@ -190,6 +190,8 @@ async fn optimized_view_marks_moves_additions_and_changed_operands() {
         on_origin,
         profile: Some(o.vp_profile),
         other: Some(o.fp_profile),
+        lit: Vec::new(),
+        on_focus: None,
     };
     yew::Renderer::<OptimizedView>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -242,6 +244,8 @@ async fn fragment_view_says_why_instructions_stayed() {
         on_origin: Callback::noop(),
         profile: Some(o.fp_profile),
         other: Some(o.vp_profile),
+        lit: Vec::new(),
+        on_focus: None,
     };
     yew::Renderer::<OptimizedView>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -839,6 +843,9 @@ fn mount_app() -> Element {
     let root = mount_point();
     let props = AppProps {
         engine: Some(Starter(hoist_web::wire::bridge::inline)),
+        front: Some(hoist_web::wire::front::FrontStarter(
+            hoist_web::wire::front::inline,
+        )),
     };
     yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
     root

@@ -329,6 +329,20 @@ pub fn linear_example_doc(id: &str) -> Option<Doc> {
 mod tests {
     use super::*;
 
+    /// An example's document with its pair: a source example compiled (what the page's
+    /// front worker does before the job).
+    fn loaded(e: &Example) -> Doc {
+        let mut d = load(e);
+        if let Some(src) = d.source.clone() {
+            let out = crate::worker::front::compile(&src);
+            let c = out
+                .result
+                .unwrap_or_else(|errs| panic!("{}: {errs:?}", e.id));
+            crate::worker::front::derive(&mut d, &c);
+        }
+        d
+    }
+
     #[test]
     fn every_example_loads_and_parses() {
         assert!(find(DEFAULT).is_some());
@@ -336,7 +350,7 @@ mod tests {
         for e in EXAMPLES {
             assert!(ids.insert(e.id), "duplicate id {}", e.id);
             assert!(crate::doc::codec::decode(&crate::doc::codec::encode_example(e.id)).is_ok());
-            let d = load(e);
+            let d = loaded(e);
             assert!(
                 d.scene.is_some(),
                 "{}: no optimized pair in the scene",
@@ -354,8 +368,9 @@ mod tests {
     fn every_example_renders_and_the_pairs_agree() {
         use crate::worker::render::{self, Task, VerdictKind};
         let mut report = Vec::new();
+        let mut sources = 0;
         for e in EXAMPLES {
-            let d = load(e);
+            let d = loaded(e);
             let a = crate::worker::analysis::analyze(&d);
             let plan = render::plan(&d, &a, &render::Images::new())
                 .unwrap_or_else(|m| panic!("{}: {m}", e.id))
@@ -370,6 +385,16 @@ mod tests {
                 .optimized
                 .expect("optimized run")
                 .unwrap_or_else(|m| panic!("{}: {m}", e.id));
+            if d.source.is_some() {
+                // The probes are Chromium's WebGPU/WebGL2 pixels of the source itself.
+                assert!(
+                    o.probes.0 > 0 && o.probes.1 == 0,
+                    "{}: {:?}",
+                    e.id,
+                    o.probes
+                );
+                sources += 1;
+            }
             let v = render::verdict_view(
                 &hoist_raster::compare(&o.image, &p.image),
                 d.inputs.tolerance,
@@ -379,6 +404,7 @@ mod tests {
             }
         }
         assert!(report.is_empty(), "{report:#?}");
+        assert_eq!(sources, 13, "source examples rendered against their probes");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! link changes and the "Copy link" button.
 
 use crate::page::components::Shared;
+use crate::page::components::bindings::BindingsPanel;
 use crate::page::components::dag::DagView;
 use crate::page::components::document::{DocBar, doc_title, export_handler, use_target_handler};
 use crate::page::components::editor::Editor;
@@ -20,14 +21,20 @@ use crate::page::components::options::OptionsPanel;
 use crate::page::components::output::Output;
 use crate::page::components::present::Presenter;
 use crate::page::components::scene::SceneEditor;
+use crate::page::components::source::{SourcePanel, input_switch};
 use crate::page::components::stats::StatsPanel;
 use crate::page::components::stepper::Stepper;
 use crate::page::components::summary::summary_bar;
 use crate::page::components::varyings::VaryingsPanel;
-use crate::page::state::{Action, Notice, STORAGE_KEY, State, initial_doc};
+use crate::page::source_map::{self, Focus, Lit};
+use crate::page::state::{
+    Action, Notice, STORAGE_KEY, SourceEdit, SourceStatus, State, initial_doc,
+};
 use crate::wire::bridge::{self, Engine, OnEvent, OnFail, Starter};
+use crate::wire::front::{FrontEngine, FrontStarter, OnAnswer};
 use crate::worker::analysis::{self, Analysis, Side};
 use crate::worker::engine::{Event, Fail, Job};
+use crate::worker::front::FrontJob;
 use crate::worker::render;
 use gloo::storage::{LocalStorage, Storage};
 use gloo::timers::future::TimeoutFuture;
@@ -200,6 +207,123 @@ struct Report {
     cost: crate::doc::cost::CostReport,
     /// The interpolator maps before and after, and the varying passes' effects.
     varyings: Option<crate::worker::varyings::VaryingView>,
+    /// Source mode: the compile, its diagnostics, bindings, moved work and what is lit.
+    source: Option<SourceReport>,
+}
+
+/// A place in a source editor, with its 1-based line and column and what is there.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SourceSpot {
+    editor: &'static str,
+    line: u32,
+    col: u32,
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SourceReport {
+    lang: &'static str,
+    /// `compiling`, `failed` or `ready`.
+    status: &'static str,
+    dialect: Option<String>,
+    target: Option<String>,
+    /// Diagnostics at their spots (`text`: the message).
+    errors: Vec<SourceSpot>,
+    bindings: Option<hoist_front::bindings::Bindings>,
+    /// Moved expressions (`text`: the source expression); `all`: every instruction moved.
+    moved: Vec<(SourceSpot, bool)>,
+    /// The expression the focus lights up, and the lit lines of the generated and the
+    /// optimized programs (0-based: vertex, fragment).
+    lit: Option<SourceSpot>,
+    lit_generated: [Vec<usize>; 2],
+    lit_optimized: [Vec<usize>; 2],
+}
+
+fn spot(
+    src: &crate::doc::source::SourceDoc,
+    place: crate::doc::source::Place,
+    at: usize,
+    text: String,
+) -> SourceSpot {
+    let lc =
+        hoist_asm::diag::LineIndex::new(src.text(place)).line_col(at.min(src.text(place).len()));
+    SourceSpot {
+        editor: place.editor_id(),
+        line: lc.line,
+        col: lc.col,
+        text,
+    }
+}
+
+fn source_report(s: &State) -> Option<SourceReport> {
+    let src = s.doc.source.as_ref()?;
+    let answer = s.front.as_ref().filter(|f| f.source == *src);
+    let errors = answer
+        .and_then(|f| f.output.as_ref().ok())
+        .and_then(|o| o.result.as_ref().err())
+        .map(|ds| {
+            ds.iter()
+                .map(|d| {
+                    let at = if d.diagnostic.span.is_none() {
+                        0
+                    } else {
+                        d.diagnostic.span.start as usize
+                    };
+                    spot(src, d.place, at, d.diagnostic.message.clone())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let c = s.compiled();
+    let (lit, moved) = source_lit(s, s.analysis.as_deref());
+    let text_of = |r: &source_map::SrcRange| {
+        src.text(r.place)
+            .get(r.range.clone())
+            .unwrap_or("")
+            .to_string()
+    };
+    let o = s
+        .analysis
+        .as_ref()
+        .and_then(|a| a.optimized.as_ref())
+        .filter(|_| s.is_current());
+    let lit_optimized = match (c, o) {
+        (Some(c), Some(o)) => [&o.vp, &o.fp].map(|a| {
+            (0..a.lines.len())
+                .filter(|&i| lit.optimized(c, a, i))
+                .collect()
+        }),
+        _ => Default::default(),
+    };
+    Some(SourceReport {
+        lang: src.lang.name(),
+        status: match s.source_status() {
+            SourceStatus::Compile => "compiling",
+            SourceStatus::Failed => "failed",
+            _ => "ready",
+        },
+        dialect: c.map(|c| format!("{:?}", c.dialect)),
+        target: c.and_then(|c| c.target).map(|t| t.id().to_string()),
+        errors,
+        bindings: c.map(|c| c.bindings.clone()),
+        moved: moved
+            .iter()
+            .map(|m| {
+                (
+                    spot(src, m.at.place, m.at.range.start, text_of(&m.at)),
+                    m.all,
+                )
+            })
+            .collect(),
+        lit: lit
+            .source
+            .as_ref()
+            .map(|r| spot(src, r.place, r.range.start, text_of(r))),
+        lit_generated: [lit.vp.clone(), lit.fp.clone()],
+        lit_optimized,
+    })
 }
 
 /// Peak register pressure of the four programs (`hoist live`'s `peak`), with the limits.
@@ -296,6 +420,7 @@ fn report() -> Result<JsValue, JsValue> {
             varyings: a
                 .and_then(|a| a.optimized.as_ref())
                 .map(|o| (*o.varyings).clone()),
+            source: source_report(&s),
         };
         serde_wasm_bindgen::to_value(&r).map_err(Into::into)
     })
@@ -323,6 +448,9 @@ pub struct AppProps {
     /// Where jobs run: a worker unless given (component tests pass `bridge::inline`).
     #[prop_or_default]
     pub engine: Option<Starter>,
+    /// Where source mode compiles: a worker unless given (`wire::front::inline` in tests).
+    #[prop_or_default]
+    pub front: Option<FrontStarter>,
 }
 
 /// The page's engine: a worker, unless the test switch asks for one that cannot load.
@@ -384,12 +512,14 @@ fn use_hash_changes(dispatch: UseReducerDispatcher<State>) {
 /// the text is parsed here (diagnostics) and the job goes to the worker, a fresh one if
 /// the last one died.
 #[hook]
-fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
+fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontStarter) {
     let engine = use_mut_ref(|| None::<Engine>);
+    let front = use_front(front_start, state.dispatcher());
     let stop_engine = engine.clone();
     let doc = (*state.doc).clone();
     let images = state.images.clone();
     let dispatch = state.dispatcher();
+    let status = state.source_status();
     use_effect_with(state.rev, move |&rev| {
         if let Some(e) = engine.borrow().as_ref() {
             e.cancel();
@@ -400,6 +530,16 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
             TimeoutFuture::new(if rev <= 1 { 0 } else { debounce_ms(&doc) }).await;
             if c.get() {
                 return;
+            }
+            match (status, &doc.source) {
+                (SourceStatus::Compile, Some(source)) => {
+                    return front(FrontJob {
+                        id: rev,
+                        source: source.clone(),
+                    });
+                }
+                (SourceStatus::Failed, _) => return,
+                _ => {}
             }
             let parsed = analysis::parse(&doc);
             dispatch.dispatch(Action::Parsed(rev, Rc::new(parsed)));
@@ -429,6 +569,35 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter) {
         move || cancel.set(true)
     });
     use_stop(state.stops, stop_engine);
+}
+
+/// Source mode's compiles: the front worker is started on the first one (its bundle is
+/// loaded then, not with the page) and again after it died; its answer for the newest
+/// source becomes an action.
+#[hook]
+fn use_front(start: FrontStarter, dispatch: UseReducerDispatcher<State>) -> Rc<dyn Fn(FrontJob)> {
+    let engine = use_mut_ref(|| None::<FrontEngine>);
+    let sent = use_mut_ref(|| None::<(u64, crate::doc::source::SourceDoc)>);
+    Rc::new(move |job: FrontJob| {
+        *sent.borrow_mut() = Some((job.id, job.source.clone()));
+        let mut slot = engine.borrow_mut();
+        if slot.as_ref().is_none_or(FrontEngine::is_dead) {
+            let (d, sent) = (dispatch.clone(), sent.clone());
+            let on: OnAnswer = Rc::new(move |id, r| {
+                let src = sent.borrow().clone().filter(|(s, _)| *s == id);
+                if let Some((_, src)) = src {
+                    d.dispatch(Action::Source(SourceEdit::Compiled(
+                        Box::new(src),
+                        r.map(Rc::new),
+                    )));
+                }
+            });
+            *slot = Some((start.0)(on));
+        }
+        if let Some(e) = slot.as_ref() {
+            e.compile(job);
+        }
+    })
 }
 
 /// Stop: the job under way ends at once. A render stops at its next slice (the worker is
@@ -673,16 +842,21 @@ fn optimized_side(
         };
     }
     match (a, a.and_then(|a| a.optimized.as_ref())) {
-        (Some(_), Some(o)) => html! {
-            <>
-                <OptimizedView id="vp" title={format!("Vertex program ({})", o.vp_profile.header())}
-                    lines={Shared(o.vp.clone())} dialect={o.vp_profile.dialect()}
-                    on_origin={h.origin.clone()} profile={o.vp_profile} other={o.fp_profile} />
-                <OptimizedView id="fp" title={format!("Fragment program ({})", o.fp_profile.header())}
-                    lines={Shared(o.fp.clone())} dialect={o.fp_profile.dialect()}
-                    on_origin={h.origin.clone()} profile={o.fp_profile} other={o.vp_profile} />
-            </>
-        },
+        (Some(_), Some(o)) => {
+            let (lit, focus) = optimized_links(state, o, h);
+            html! {
+                <>
+                    <OptimizedView id="vp" title={format!("Vertex program ({})", o.vp_profile.header())}
+                        lines={Shared(o.vp.clone())} dialect={o.vp_profile.dialect()}
+                        on_origin={h.origin.clone()} profile={o.vp_profile} other={o.fp_profile}
+                        lit={lit[0].clone()} on_focus={focus[0].clone()} />
+                    <OptimizedView id="fp" title={format!("Fragment program ({})", o.fp_profile.header())}
+                        lines={Shared(o.fp.clone())} dialect={o.fp_profile.dialect()}
+                        on_origin={h.origin.clone()} profile={o.fp_profile} other={o.vp_profile}
+                        lit={lit[1].clone()} on_focus={focus[1].clone()} />
+                </>
+            }
+        }
         (Some(an), None) => {
             html! { <p class="message" id="opt-problem">{ an.problem.clone().unwrap_or_default() }</p> }
         }
@@ -690,6 +864,90 @@ fn optimized_side(
             Some(e) => html! { <p class="message bad" id="opt-problem">{ e.clone() }</p> },
             None => html! { <p class="muted">{ "Optimizing…" }</p> },
         },
+    }
+}
+
+/// What the focus lights up in source mode, while the analysis is the current source's.
+fn source_lit(state: &State, a: Option<&Analysis>) -> (Lit, Rc<Vec<source_map::Moved>>) {
+    let o = a
+        .and_then(|a| a.optimized.as_ref())
+        .filter(|_| state.is_current());
+    let Some(c) = state.compiled() else {
+        return (Lit::default(), Rc::default());
+    };
+    let lit = state.source_focus.map_or_else(Lit::default, |f| {
+        source_map::lit(c, f, o.map(|o| [&*o.vp, &*o.fp]))
+    });
+    let moved = o.map_or_else(Vec::new, |o| source_map::moved(c, &o.fates));
+    (lit, Rc::new(moved))
+}
+
+/// Where a hovered or focused line of an optimized program goes (its index).
+type OnLine = Option<Callback<Option<usize>>>;
+
+/// Source mode's links on the optimized programs: each line lit or not, and where a
+/// hovered line goes (nothing outside source mode).
+fn optimized_links(
+    state: &State,
+    o: &analysis::Optimized,
+    h: &Handlers,
+) -> ([Vec<bool>; 2], [OnLine; 2]) {
+    let Some(c) = state.compiled().filter(|_| state.is_current()) else {
+        return Default::default();
+    };
+    let (lit, _) = source_lit(state, state.analysis.as_deref());
+    let lines = |a: &hoist_opt::annotate::Annotated| {
+        (0..a.lines.len())
+            .map(|i| lit.optimized(c, a, i))
+            .collect::<Vec<_>>()
+    };
+    let focus = |stage: Stage| {
+        let d = h.dispatch.clone();
+        Some(Callback::from(move |i: Option<usize>| {
+            d.emit(Action::SourceFocus(i.map(|i| Focus::Optimized(stage, i))))
+        }))
+    };
+    (
+        [lines(&o.vp), lines(&o.fp)],
+        [focus(Stage::Vertex), focus(Stage::Fragment)],
+    )
+}
+
+/// The original column in source mode: the source editors, the generated programs, the
+/// scene around the sources.
+fn source_column(state: &State, a: Option<&Analysis>, dispatch: &Callback<Action>) -> Html {
+    let Some(src) = &state.doc.source else {
+        return html! {};
+    };
+    let (lit, moved) = source_lit(state, a);
+    let scene_diags: Vec<hoist_asm::Diagnostic> = state
+        .front
+        .as_ref()
+        .filter(|f| f.source == *src)
+        .and_then(|f| f.output.as_ref().ok())
+        .and_then(|o| o.result.as_ref().err())
+        .map(|ds| {
+            ds.iter()
+                .filter(|d| d.place == crate::doc::source::Place::Scene)
+                .map(|d| d.diagnostic.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    let d = dispatch.clone();
+    let on_scene = Callback::from(move |t: String| {
+        d.emit(Action::Source(SourceEdit::Text(
+            crate::doc::source::Place::Scene,
+            t,
+        )))
+    });
+    html! {
+        <>
+            <SourcePanel source={Rc::new(src.clone())} front={state.front.clone().map(Shared)}
+                vp={AttrValue::from(state.doc.vp.clone())} fp={AttrValue::from(state.doc.fp.clone())}
+                {lit} {moved} dispatch={dispatch.clone()} />
+            <SceneEditor text={src.scene.clone().map(AttrValue::from)} onchange={on_scene}
+                source_diagnostics={Some(scene_diags)} />
+        </>
     }
 }
 
@@ -736,7 +994,13 @@ pub fn app(props: &AppProps) -> Html {
     use_gallery_escape(&gallery_open, &opener);
     let link_shown = use_state(|| None::<String>);
     use_hash_changes(state.dispatcher());
-    use_jobs(&state, props.engine.unwrap_or(Starter(worker_engine)));
+    use_jobs(
+        &state,
+        props.engine.unwrap_or(Starter(worker_engine)),
+        props
+            .front
+            .unwrap_or(FrontStarter(crate::wire::front::worker)),
+    );
     use_persistence(&state);
     let h = use_handlers(&state);
     let sides = use_sides(&state);
@@ -771,7 +1035,15 @@ pub fn app(props: &AppProps) -> Html {
     };
     let engine_error = state.engine_error.clone().map(AttrValue::from);
     let trust = a.as_ref().and_then(|a| analysis::trust(a));
-    let error = state.render_error.clone().map(AttrValue::from);
+    let error = state
+        .render_error
+        .clone()
+        .or_else(|| {
+            (state.source_status() == SourceStatus::Failed).then(|| {
+                "the source does not compile: its diagnostics are marked in the editor".into()
+            })
+        })
+        .map(AttrValue::from);
     let rendered = state.rendered.clone().map(Shared::from);
     let stale = !state.is_current();
 
@@ -798,17 +1070,22 @@ pub fn app(props: &AppProps) -> Html {
             <main class="layout">
                 <section class="col" aria-label="Original programs">
                     <h2>{ "Original" }</h2>
-                    <Editor id="vp" title="Vertex program" value={state.doc.vp.clone()} stage={Stage::Vertex}
-                        side={sides[0].clone()} onchange={h.vp.clone()}
-                        profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={h.vp_profile.clone()}
-                        ontarget={on_target.clone()}
-                        other={a.as_ref().and_then(|a| a.fp.profile)} />
-                    <Editor id="fp" title="Fragment program" value={state.doc.fp.clone()} stage={Stage::Fragment}
-                        side={sides[1].clone()} onchange={h.fp.clone()}
-                        profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
-                        highlight_line={state.origin_line} on_line={on_src_line} ontarget={on_target.clone()}
-                        other={a.as_ref().and_then(|a| a.vp.profile)} />
-                    <SceneEditor text={state.doc.scene.clone().map(AttrValue::from)} onchange={h.scene.clone()} />
+                    { input_switch(state.doc.source.as_ref().map(|s| s.lang), &h.dispatch) }
+                    if state.doc.source.is_some() {
+                        { source_column(&state, a.as_deref(), &h.dispatch) }
+                    } else {
+                        <Editor id="vp" title="Vertex program" value={state.doc.vp.clone()} stage={Stage::Vertex}
+                            side={sides[0].clone()} onchange={h.vp.clone()}
+                            profile={state.doc.vp_profile.clone().map(AttrValue::from)} onprofile={h.vp_profile.clone()}
+                            ontarget={on_target.clone()}
+                            other={a.as_ref().and_then(|a| a.fp.profile)} />
+                        <Editor id="fp" title="Fragment program" value={state.doc.fp.clone()} stage={Stage::Fragment}
+                            side={sides[1].clone()} onchange={h.fp.clone()}
+                            profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
+                            highlight_line={state.origin_line} on_line={on_src_line} ontarget={on_target.clone()}
+                            other={a.as_ref().and_then(|a| a.vp.profile)} />
+                        <SceneEditor text={state.doc.scene.clone().map(AttrValue::from)} onchange={h.scene.clone()} />
+                    }
                 </section>
                 <section class="col" aria-label="Optimized programs">
                     <h2>
@@ -829,6 +1106,10 @@ pub fn app(props: &AppProps) -> Html {
                     view={state.doc.inputs.view} tolerance={state.doc.inputs.tolerance}
                     error={error} dispatch={h.dispatch.clone()}
                     fp_source={Some(AttrValue::from(state.doc.fp.clone()))} />
+                if state.doc.source.is_some() {
+                    <BindingsPanel front={state.front.clone().map(Shared)}
+                        current={state.compiled().is_some()} />
+                }
                 <div class="panels">
                     <StatsPanel analysis={a.clone()} rendered={rendered}
                         width={state.doc.inputs.width} height={state.doc.inputs.height}

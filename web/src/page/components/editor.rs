@@ -45,6 +45,18 @@ pub struct EditorProps {
     /// The other stage's profile, whose slot costs the instruction help shows too.
     #[prop_or_default]
     pub other: Option<Profile>,
+    /// The text is WGSL or GLSL (source mode): no dialect, no instruction help.
+    #[prop_or_default]
+    pub source: bool,
+    /// Marks besides the diagnostics' (source mode: the lit expression, moved work).
+    #[prop_or_default]
+    pub marks: Vec<Mark>,
+    /// Notes at the end of 1-based lines without a diagnostic (source mode: moved work).
+    #[prop_or_default]
+    pub notes: Vec<(u32, String)>,
+    /// Told the byte offset under the pointer or at the caret (`None` when it leaves).
+    #[prop_or_default]
+    pub on_offset: Option<Callback<Option<usize>>>,
 }
 
 /// The one-click switch to the smallest ARB target the program fits, when it is over the
@@ -175,6 +187,14 @@ impl Lens {
         })
     }
 
+    fn note(text: &str) -> Lens {
+        Lens {
+            class: "moved-note",
+            text: format!("⤒ {text}"),
+            hint: None,
+        }
+    }
+
     fn html(&self) -> Html {
         html! {
             <span class={classes!("lens", self.class)}>
@@ -283,6 +303,7 @@ fn body(
     marks: Vec<Vec<highlight::LineMark>>,
     by_line: &[Vec<&Diagnostic>],
     highlight_line: Option<u32>,
+    notes: &[(u32, String)],
 ) -> Html {
     let mut code = hl
         .lines()
@@ -295,7 +316,12 @@ fn body(
             } else {
                 Rc::new(highlight::line_segs(&l.text, &l.toks, &marks))
             },
-            lens: by_line.get(i + 1).and_then(|d| Lens::of(d)),
+            lens: by_line.get(i + 1).and_then(|d| Lens::of(d)).or_else(|| {
+                notes
+                    .iter()
+                    .find(|n| n.0 == i as u32 + 1)
+                    .map(|n| Lens::note(&n.1))
+            }),
             highlighted: highlight_line == Some(i as u32 + 1),
         });
     let mut blocks = Vec::new();
@@ -481,7 +507,7 @@ fn on_hover(
     tip: &UseStateHandle<Option<Shown>>,
 ) -> Callback<MouseEvent> {
     let (text, other, measure, tip) = (p.value.clone(), p.other, measure.clone(), tip.clone());
-    let on_line = p.on_line.clone();
+    let (on_line, on_offset) = (p.on_line.clone(), p.on_offset.clone());
     Callback::from(move |e: MouseEvent| {
         let char_w = measure
             .cast::<web_sys::HtmlElement>()
@@ -493,6 +519,15 @@ fn on_hover(
             .flatten();
         if let Some(cb) = &on_line {
             cb.emit(line.map(|_| row as u32 + 1));
+        }
+        if let Some(cb) = &on_offset {
+            cb.emit(
+                line.zip((col >= 0.0).then_some(col as usize))
+                    .and_then(|(l, c)| {
+                        let start = l.as_ptr() as usize - text.as_ptr() as usize;
+                        l.char_indices().nth(c).map(|(b, _)| start + b)
+                    }),
+            );
         }
         let help = match (line, profile) {
             (Some(l), Some(pr)) if col >= 0.0 => {
@@ -518,7 +553,7 @@ fn on_caret(
     line_help: &UseStateHandle<Option<Shown>>,
 ) -> impl Fn() + Clone + 'static {
     let (other, area, line_help) = (p.other, area.clone(), line_help.clone());
-    let on_line = p.on_line.clone();
+    let (on_line, on_offset) = (p.on_line.clone(), p.on_offset.clone());
     move || {
         let Some(t) = area.cast::<web_sys::HtmlTextAreaElement>() else {
             return;
@@ -534,6 +569,18 @@ fn on_caret(
             .count();
         if let Some(cb) = &on_line {
             cb.emit(Some(row as u32 + 1));
+        }
+        if let Some(cb) = &on_offset {
+            // Selection offsets are UTF-16 code units.
+            let mut units = 0u32;
+            let at = value
+                .char_indices()
+                .find(|(_, c)| {
+                    units += c.len_utf16() as u32;
+                    units > pos
+                })
+                .map_or(value.len(), |(b, _)| b);
+            cb.emit(Some(at));
         }
         let help = value
             .lines()
@@ -556,14 +603,17 @@ pub fn editor(p: &EditorProps) -> Html {
     };
     let text = p.value.to_string();
     let forced = p.profile.as_deref().and_then(Profile::from_id);
-    let detected = hoist_asm::detect_profile(&text).filter(|_| !p.scene);
+    let plain = p.scene || p.source;
+    let detected = hoist_asm::detect_profile(&text).filter(|_| !plain);
     let dialect = forced
         .or(detected)
         .map_or(hoist_asm::Dialect::D3d9, |p| p.dialect());
     let diags: &[Diagnostic] = p.side.as_ref().map_or(&[], |s| &s.diagnostics);
     let idx = LineIndex::new(&text);
-    hl.borrow_mut().update(&text, (!p.scene).then_some(dialect));
-    let marks = highlight::marks_by_line(&text, &squiggles(&text, diags));
+    hl.borrow_mut().update(&text, (!plain).then_some(dialect));
+    let mut all_marks = squiggles(&text, diags);
+    all_marks.extend(p.marks.iter().cloned());
+    let marks = highlight::marks_by_line(&text, &all_marks);
     let by_line = by_line(&idx, diags, marks.len());
     let oninput = on_input(p, &area, text.clone(), reveal.clone());
     let tip = use_state_eq(|| None::<Shown>);
@@ -579,10 +629,13 @@ pub fn editor(p: &EditorProps) -> Html {
     let onclick = Callback::from(move |_: MouseEvent| caret());
     let onmousemove = on_hover(p, forced.or(detected), &measure, &tip);
     let onmouseleave = {
-        let (tip, on_line) = (tip.clone(), p.on_line.clone());
+        let (tip, on_line, on_offset) = (tip.clone(), p.on_line.clone(), p.on_offset.clone());
         Callback::from(move |_: MouseEvent| {
             tip.set(None);
             if let Some(cb) = &on_line {
+                cb.emit(None);
+            }
+            if let Some(cb) = &on_offset {
                 cb.emit(None);
             }
         })
@@ -604,7 +657,7 @@ pub fn editor(p: &EditorProps) -> Html {
                     { gutter(gutter_marks(&by_line, p.highlight_line)) }
                 </div>
                 <div class="ed-body">
-                    <pre class="ed-hl" aria-hidden="true">{ body(&hl.borrow(), marks, &by_line, p.highlight_line) }</pre>
+                    <pre class="ed-hl" aria-hidden="true">{ body(&hl.borrow(), marks, &by_line, p.highlight_line, &p.notes) }</pre>
                     <textarea id={p.id.clone()} ref={area.clone()} class="ed-input" spellcheck="false"
                         autocomplete="off" autocapitalize="off" wrap="off"
                         value={p.value.clone()} {oninput} {onkeyup} {onclick} {onmousemove} {onmouseleave} {onblur} />

@@ -1,6 +1,7 @@
 //! The panels of the page, one file each. Components only draw: they take domain values
 //! (analysis, render results, document parts) and send [`crate::page::state::Action`]s.
 
+pub mod bindings;
 pub mod dag;
 pub mod document;
 pub mod editor;
@@ -20,6 +21,7 @@ pub mod options;
 pub mod output;
 pub mod present;
 pub mod scene;
+pub mod source;
 pub mod stats;
 pub mod stepper;
 pub mod summary;

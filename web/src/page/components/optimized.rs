@@ -27,6 +27,12 @@ pub struct OptimizedProps {
     pub profile: Option<Profile>,
     #[prop_or_default]
     pub other: Option<Profile>,
+    /// Source mode: the lines whose source expression is lit (by index), and where a
+    /// hovered or focused line goes (its index; `None` when it leaves).
+    #[prop_or_default]
+    pub lit: Vec<bool>,
+    #[prop_or_default]
+    pub on_focus: Option<Callback<Option<usize>>>,
 }
 
 /// The pointer over an opcode shows its help (`crate::page::ophelp`) next to it.
@@ -109,18 +115,24 @@ pub fn optimized_view(p: &OptimizedProps) -> Html {
             };
             let enter = {
                 let focused = focused.clone();
-                let cb = p.on_origin.clone();
+                let (cb, to) = (p.on_origin.clone(), p.on_focus.clone());
                 move || {
                     focused.set(Some(i));
                     cb.emit(origin);
+                    if let Some(t) = &to {
+                        t.emit(Some(i));
+                    }
                 }
             };
             let leave = {
                 let focused = focused.clone();
-                let cb = p.on_origin.clone();
+                let (cb, to) = (p.on_origin.clone(), p.on_focus.clone());
                 move || {
                     focused.set(None);
                     cb.emit(None);
+                    if let Some(t) = &to {
+                        t.emit(None);
+                    }
                 }
             };
             let (e1, e2, l1, l2) = (enter.clone(), enter, leave.clone(), leave);
@@ -137,6 +149,7 @@ pub fn optimized_view(p: &OptimizedProps) -> Html {
                 },
                 l.stayed().then_some("stayed"),
                 (*focused == Some(i)).then_some("focus"),
+                p.lit.get(i).copied().unwrap_or(false).then_some("lit"),
             );
             let tip = l.why.as_ref().map(Why::sentence);
             let focusable = tip.is_some();

@@ -13,14 +13,25 @@ pub struct SceneProps {
     /// The scene's text (`None`: no scene, the GPGPU quad).
     pub text: Option<AttrValue>,
     pub onchange: Callback<String>,
+    /// Source mode: the scene around WGSL/GLSL sources (`uniform` lines, source section
+    /// headers), with the compiler's diagnostics of it instead of the scene parser's.
+    #[prop_or_default]
+    pub source_diagnostics: Option<Vec<hoist_asm::Diagnostic>>,
 }
 
 #[function_component(SceneEditor)]
 pub fn scene_editor(p: &SceneProps) -> Html {
     let text = p.text.clone().unwrap_or_default();
-    let side = use_memo(text.clone(), |t| {
-        Shared(std::rc::Rc::new(scene_text::side(t)))
-    });
+    let side = use_memo(
+        (text.clone(), p.source_diagnostics.clone()),
+        |(t, given)| {
+            let mut side = scene_text::side(if given.is_some() { "" } else { t });
+            if let Some(d) = given {
+                side.diagnostics = d.clone();
+            }
+            Shared(std::rc::Rc::new(side))
+        },
+    );
     let errors = side.diagnostics.len();
     let open = use_state(|| false);
     let ontoggle = {
@@ -43,10 +54,17 @@ pub fn scene_editor(p: &SceneProps) -> Html {
                 <span class={classes!("muted", (errors > 0).then_some("bad"))} id="scene-summary">{ summary }</span>
             </summary>
             <p class="hint">
-                { "What the programs run in: textures, parameters, targets, passes and draws \
-                   (piglit's shader_runner format with Hoist's extensions). The sections of the \
-                   optimized pair stay empty: the editors above fill them. Clear it to render \
-                   one quad." }
+                if p.source_diagnostics.is_some() {
+                    { "What the sources run in: `uniform TYPE NAME VALUES` lines (set in both \
+                       stages), textures, draws and probes, as `hoist run` reads a scene with \
+                       GLSL or WGSL. The source sections stay empty: the editors above fill \
+                       them. Clear it to render one quad." }
+                } else {
+                    { "What the programs run in: textures, parameters, targets, passes and draws \
+                       (piglit's shader_runner format with Hoist's extensions). The sections of the \
+                       optimized pair stay empty: the editors above fill them. Clear it to render \
+                       one quad." }
+                }
             </p>
             <Editor id="scene" title="Scene" value={text} stage={Stage::Fragment}
                 side={Some((*side).clone())} onchange={p.onchange.clone()} scene=true />
