@@ -206,3 +206,71 @@ fn cost_choice_round_trips_and_old_links_load() {
         Err(DecodeError::Json(m)) if m.contains("unknown cost model")
     ));
 }
+
+/// Source mode in links: the source (language, texts, entry points, dialect, target, scene)
+/// round-trips and the compiled pair is not written (the page compiles it again); a
+/// document without a source writes no `source` key, so older links are unchanged.
+#[test]
+fn source_documents_keep_the_source_not_the_assembly() {
+    use hoist_web::doc::source::{self, Lang, SourceDoc};
+    use hoist_web::doc::{Doc, MAX_PROGRAM};
+    let mut doc = load(
+        EXAMPLES
+            .iter()
+            .find(|e| e.id == "wgsl/lighting")
+            .expect("the example"),
+    );
+    let src = doc.source.clone().expect("a source example");
+    // The compiled pair, as the page holds it, is left out of the link.
+    let with_pair = Doc {
+        vp: "!!ARBvp1.0\nEND\n".into(),
+        fp: "!!ARBfp1.0\nEND\n".into(),
+        scene: Some("[test]\ndraw quad\n".into()),
+        vp_profile: Some("arbvp1".into()),
+        ..doc.clone()
+    };
+    assert_eq!(encode(&with_pair), encode(&doc));
+    assert_eq!(
+        decode(&encode(&with_pair)),
+        Ok(Link::State(Box::new(doc.clone())))
+    );
+    // Every field of the source survives.
+    let full = SourceDoc {
+        lang: Lang::Glsl,
+        wgsl: "// kept for later\n".into(),
+        glsl_vs: source::BLANK_GLSL.0.into(),
+        glsl_fs: source::BLANK_GLSL.1.replace("0.25", "0.125 ✓"),
+        vertex: Some("vs_main".into()),
+        fragment: Some("fs_main".into()),
+        dialect: Some(hoist_asm::Dialect::D3d9),
+        target: Some(hoist_asm::ArbTarget::Nv40),
+        scene: Some("[test]\nuniform vec2 u_scale 1 2\ndraw rect tex -1 -1 2 2 0 0 1 1\n".into()),
+    };
+    doc.source = Some(full.clone());
+    match decode(&encode(&doc)) {
+        Ok(Link::State(d)) => assert_eq!(d.source.as_ref(), Some(&full)),
+        other => panic!("{other:?}"),
+    }
+    // Hostile: an oversized shader is refused, an entry point that is no name is dropped.
+    let mut long = doc.clone();
+    long.source.as_mut().unwrap().glsl_vs = "x".repeat(MAX_PROGRAM + 1);
+    assert!(matches!(
+        decode(&encode(&long)),
+        Err(hoist_web::doc::codec::DecodeError::Invalid(m)) if m.contains("GLSL vertex shader")
+    ));
+    let mut odd = doc.clone();
+    odd.source.as_mut().unwrap().vertex = Some("a b\"</script>".into());
+    match decode(&encode(&odd)) {
+        Ok(Link::State(d)) => assert_eq!(d.source.unwrap().vertex, None),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(src.lang, Lang::Wgsl);
+    // Assembly documents say nothing of sources.
+    for e in EXAMPLES
+        .iter()
+        .filter(|e| !e.id.starts_with("wgsl/") && !e.id.starts_with("glsl/"))
+    {
+        let json = serde_json::to_string(&load(e)).unwrap();
+        assert!(!json.contains("\"source\""), "{}", e.id);
+    }
+}

@@ -17,6 +17,7 @@
 //! first free unit (WGSL). A unit is seen by both stages, as in GL: a texture bound to a unit
 //! a D3D9 vertex shader samples is bound to that vertex sampler (unit 16 + N) too.
 
+use crate::bindings::UniformSlot;
 use crate::{Compiled, Error, Options, SourceId, compile_glsl, compile_wgsl};
 use hoist_asm::Stage;
 use hoist_asm::diag::{Code, LineIndex, code};
@@ -246,7 +247,7 @@ fn parameters(u: &UniformLine<'_>, c: &Compiled) -> Vec<String> {
 }
 
 /// The `parameter` lines (both stages) giving `slot` the values `vals`, column by column.
-fn slot_lines(c: &Compiled, slot: &crate::bindings::UniformSlot, vals: &[f32]) -> Vec<String> {
+fn slot_lines(c: &Compiled, slot: &UniformSlot, vals: &[f32]) -> Vec<String> {
     let mut out = Vec::new();
     let lanes = usize::from(slot.lanes);
     for k in 0..slot.slots {
@@ -576,8 +577,13 @@ pub fn parse(text: &str, caps: &Caps, opts: &Options) -> Result<Parsed, Vec<Diag
     for (line, _) in scene.commands.iter_mut() {
         *line = map(*line);
     }
-    set_state_before_draws(&mut scene, &t.compiled);
-    share_vertex_samplers(&mut scene);
+    set_state_before_draws(
+        &mut scene,
+        t.compiled.dialect,
+        &t.compiled.bindings.uniforms,
+    );
+    let units = vertex_units(&scene);
+    share_vertex_samplers(&mut scene, &units);
     for pair in scene.programs.values_mut() {
         for p in [&mut pair.vertex, &mut pair.fragment].into_iter().flatten() {
             p.line = map(p.line);
@@ -590,21 +596,21 @@ pub fn parse(text: &str, caps: &Caps, opts: &Options) -> Result<Parsed, Vec<Diag
 }
 
 /// D3D9 programs read OpenGL's matrices from constants (`UniformSlot::state`): each draw
-/// is preceded by setting them from the state of the moment, in both stages.
-fn set_state_before_draws(scene: &mut Scene, c: &Compiled) {
+/// is preceded by setting them from the state of the moment, in both stages; and the
+/// viewport's size (`hoist.viewport`), in either dialect, from the bound target's. For
+/// scenes parsed elsewhere (the page's renders) with a compiled pair's `uniforms`.
+pub fn set_state_before_draws(scene: &mut Scene, dialect: Dialect, uniforms: &[UniformSlot]) {
     let mut sets = Vec::new();
-    let kind = if c.dialect == Dialect::Arb {
+    let kind = if dialect == Dialect::Arb {
         ParamKind::Local
     } else {
         ParamKind::Env
     };
-    let viewport = c
-        .bindings
-        .uniforms
+    let viewport = uniforms
         .iter()
         .find(|u| u.state.as_deref() == Some("viewport"))
         .map(|u| u.slot);
-    for u in c.bindings.uniforms.iter() {
+    for u in uniforms.iter() {
         let Some(binding) = &u.state else { continue };
         for r in 0..u.slots {
             if let Some(state) = matrix_state(binding, r as u8) {
@@ -660,18 +666,14 @@ fn set_state_before_draws(scene: &mut Scene, c: &Compiled) {
     scene.commands = out;
 }
 
-/// A scene's texture unit N is GL's, seen by both stages, but a D3D9 vertex shader's `sN`
-/// is unit 16 + N (`hoist_asm::ir::VERTEX_SAMPLER_BASE`, D3D's separate vertex samplers):
-/// every texture the scene binds to a unit the vertex programs sample is bound to that
-/// vertex sampler too, right after.
-fn share_vertex_samplers(scene: &mut Scene) {
-    let base = hoist_asm::ir::VERTEX_SAMPLER_BASE;
-    let mut vertex_units = std::collections::BTreeSet::new();
+/// The units the scene's D3D9 vertex programs sample (16 + N for `sN`).
+fn vertex_units(scene: &Scene) -> Vec<u8> {
+    let mut units = std::collections::BTreeSet::new();
     for pair in scene.programs.values() {
         if let Some(vp) = &pair.vertex
             && vp.program.dialect() == Dialect::D3d9
         {
-            vertex_units.extend(
+            units.extend(
                 vp.program
                     .insts
                     .iter()
@@ -680,6 +682,15 @@ fn share_vertex_samplers(scene: &mut Scene) {
             );
         }
     }
+    units.into_iter().collect()
+}
+
+/// A scene's texture unit N is GL's, seen by both stages, but a D3D9 vertex shader's `sN`
+/// is unit 16 + N (`hoist_asm::ir::VERTEX_SAMPLER_BASE`, D3D's separate vertex samplers):
+/// every texture the scene binds to one of `vertex_units` less 16 is bound to that vertex
+/// sampler too, right after.
+pub fn share_vertex_samplers(scene: &mut Scene, vertex_units: &[u8]) {
+    let base = hoist_asm::ir::VERTEX_SAMPLER_BASE;
     if vertex_units.is_empty() {
         return;
     }

@@ -50,6 +50,18 @@ pub struct Doc {
     /// links ([`Doc::shareable`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<crate::doc::source::SourceDoc>,
+    /// Source mode: what the compiled pair needs the host to set before each draw (GL's
+    /// matrices in D3D9 constants, the viewport's size), derived with the programs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_state: Option<HostState>,
+}
+
+/// A compiled pair's uniforms that the host sets from GL state (`UniformSlot::state`), in
+/// the pair's dialect: `hoist_front::scene::set_state_before_draws` applies them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HostState {
+    pub dialect: hoist_asm::Dialect,
+    pub uniforms: Vec<hoist_front::bindings::UniformSlot>,
 }
 
 /// The page's mode.
@@ -507,6 +519,7 @@ impl Doc {
     }
 
     fn drop_derived(&mut self) {
+        self.host_state = None;
         if self.source.is_some() {
             self.vp.clear();
             self.fp.clear();

@@ -151,12 +151,20 @@ fn compiled(src: &SourceDoc, t: hoist_front::scene::Translated) -> Compiled {
 }
 
 /// `doc` with the compiled pair in place of its programs: the texts, the scene, no profile
-/// overrides, the ARB target the pair was checked against, and mirrored parameters (the
-/// scene sets a uniform in both stages, as `hoist opt --wgsl` assumes). `false` when
-/// nothing changed.
+/// overrides, the ARB target the pair was checked against, mirrored parameters (the scene
+/// sets a uniform in both stages, as `hoist opt --wgsl` assumes) and the state the host
+/// sets before each draw. `false` when nothing changed.
 pub fn derive(doc: &mut Doc, c: &Compiled) -> bool {
     let target = c.target.unwrap_or_default();
-    let same = doc.vp == c.vp
+    let host = Some(crate::doc::HostState {
+        dialect: c.dialect,
+        uniforms: (c.bindings.uniforms.iter())
+            .filter(|u| u.state.is_some())
+            .cloned()
+            .collect(),
+    });
+    let same = doc.host_state == host
+        && doc.vp == c.vp
         && doc.fp == c.fp
         && doc.scene == c.scene
         && doc.vp_profile.is_none()
@@ -171,6 +179,7 @@ pub fn derive(doc: &mut Doc, c: &Compiled) -> bool {
         doc.fp_profile = None;
         doc.opts.target = target;
         doc.opts.mirror_params = true;
+        doc.host_state = host;
     }
     !same
 }
@@ -213,6 +222,63 @@ mod tests {
             assert!(!derive(&mut doc, &c), "deriving twice changes nothing");
         }
         assert_eq!(n, 13, "source examples");
+    }
+
+    /// The original run of a source document as the page renders it: probes (passed,
+    /// failed), with or without the host state the compile derived.
+    fn probes(src: SourceDoc, host: bool) -> (usize, usize) {
+        let mut d = Doc {
+            source: Some(src),
+            ..Doc::default()
+        };
+        (d.inputs.width, d.inputs.height) = (32, 32);
+        let c = compile(d.source.as_ref().unwrap()).result.unwrap();
+        derive(&mut d, &c);
+        if !host {
+            d.host_state = None;
+        }
+        let a = crate::worker::analysis::analyze(&d);
+        let plan = crate::worker::render::plan(&d, &a, &Default::default())
+            .unwrap()
+            .unwrap();
+        let mut t = crate::worker::render::Task::new(plan);
+        t.run_to_end();
+        t.original.unwrap().unwrap().probes
+    }
+
+    #[test]
+    fn the_host_sets_the_state_a_compiled_pair_reads() {
+        // WGSL's fragment position in ARB: y flipped with the viewport's height. At GL's
+        // pixel (3, 4) of 32×32, WGSL's position is (3.5, 27.5).
+        let wgsl = SourceDoc {
+            wgsl: "struct V { @builtin(position) p: vec4<f32> }
+@vertex fn vs(@location(0) p: vec4<f32>) -> V { return V(p); }
+@fragment fn fs(v: V) -> @location(0) vec4<f32> { return vec4<f32>(v.p.xy / 32.0, 0.0, 1.0); }
+"
+            .into(),
+            scene: Some(
+                "[test]\nwindow rgba32f 32 32\ndraw rect -1 -1 2 2\nprobe rgba 3 4 (0.109375, 0.859375, 0, 1)\n"
+                    .into(),
+            ),
+            ..SourceDoc::default()
+        };
+        assert_eq!(probes(wgsl.clone(), true), (1, 0));
+        assert_eq!(probes(wgsl, false), (0, 1), "without the viewport");
+        // GLSL's MVP matrix in D3D9 constants, set from GL's state before the draw.
+        let glsl = SourceDoc {
+            lang: Lang::Glsl,
+            glsl_vs: "void main() { gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex; }\n"
+                .into(),
+            glsl_fs: "void main() { gl_FragColor = vec4(0.25, 0.5, 0.75, 1.0); }\n".into(),
+            dialect: Some(Dialect::D3d9),
+            scene: Some(
+                "[test]\nwindow rgba32f 32 32\ndraw rect -1 -1 2 2\nprobe all rgba 0.25 0.5 0.75 1\n"
+                    .into(),
+            ),
+            ..SourceDoc::default()
+        };
+        assert_eq!(probes(glsl.clone(), true), (1, 0));
+        assert_eq!(probes(glsl, false), (0, 1), "without the matrix");
     }
 
     #[test]

@@ -217,6 +217,16 @@ pub fn base_scene(
             (*cw, *ch) = (w, h);
         }
     }
+    // A compiled pair's host state: GL's matrices and the viewport before each draw, a
+    // unit's texture on the D3D9 vertex sampler of that unit too (as `hoist run` does).
+    if let Some(h) = &doc.host_state {
+        let base = hoist_asm::ir::VERTEX_SAMPLER_BASE;
+        if h.dialect == hoist_asm::Dialect::D3d9 {
+            let units: Vec<u8> = targets.iter().map(|t| t.0).filter(|u| *u >= base).collect();
+            hoist_front::scene::share_vertex_samplers(&mut sc, &units);
+        }
+        hoist_front::scene::set_state_before_draws(&mut sc, h.dialect, &h.uniforms);
+    }
     // Textures: explicit settings replace the scene's bindings of that unit; units the
     // scene leaves unbound get their (default) settings up front.
     let mut front = Vec::new();
