@@ -4,8 +4,10 @@
 //! [`with_optimized`] swaps the optimized programs into the scene's optimized pair and makes
 //! every vertex parameter the optimizer mirrored follow its fragment source: a host
 //! parameter is copied wherever the scene sets it (`program.local` only while the pair is
-//! bound, since locals belong to a program), a literal is set at the start, and GL state is
-//! read again before every draw (a scene can change it, `ortho` does). [`compare`] then
+//! bound, since locals belong to a program), and again before every draw of the pair (the
+//! scene may set the copy's slot for the original programs after its source), a literal is
+//! set at the start, and GL state is read again before every draw (a scene can change it,
+//! `ortho` does). [`compare`] then
 //! judges the two runs target by target with [`Equivalence::holds`]: bit-identical, or within
 //! [`RELATIVE_TOLERANCE`] of the image's value range (moved values are interpolated, so
 //! results agree up to rounding).
@@ -44,11 +46,27 @@ pub fn with_optimized(scene: &Scene, out: &Outcome) -> Scene {
         }
     }
     let mut current = String::new();
+    // The values the scene gave each stage's parameters so far (locals: the pair's).
+    let mut values: BTreeMap<(bool, bool, u16), [f32; 4]> = BTreeMap::new();
     for (line, c) in std::mem::take(&mut s.commands) {
         if let Command::Use(p) = &c {
             current = p.clone();
         }
+        if let Command::Param {
+            stage,
+            kind,
+            index,
+            value,
+        } = &c
+            && (*kind != ParamKind::Local || current == name)
+        {
+            values.insert(
+                (*stage == Stage::Vertex, *kind == ParamKind::Local, *index),
+                *value,
+            );
+        }
         if matches!(c, Command::Draw(_)) && current == name {
+            commands.extend(host_copies(out, &values).into_iter().map(|c| (line, c)));
             for m in &out.mirrors {
                 let (from, to, stage) = if m.to_fragment {
                     (&m.vertex, &m.fragment, Stage::Fragment)
@@ -96,6 +114,44 @@ pub fn with_optimized(scene: &Scene, out: &Outcome) -> Scene {
     }
     s.commands = commands;
     s
+}
+
+/// Every copy of a host parameter, set again before a draw of the pair from the value its
+/// source has then (zero when the scene never set it): a scene that sets the copy's slot
+/// for the original programs (which do not read it) after its source must not leave the
+/// optimized programs reading that value instead (a compiled scene sets every uniform in
+/// both stages, and a D3D9 vertex program's mirror slot can be another uniform's).
+fn host_copies(out: &Outcome, values: &BTreeMap<(bool, bool, u16), [f32; 4]>) -> Vec<Command> {
+    let slot = |b: &ConstBinding| match b {
+        ConstBinding::Env(n) => Some((false, *n)),
+        ConstBinding::Local(n) => Some((true, *n)),
+        _ => None,
+    };
+    out.mirrors
+        .iter()
+        .filter_map(|m| {
+            let (from, to, from_vertex) = if m.to_fragment {
+                (&m.vertex, &m.fragment, true)
+            } else {
+                (&m.fragment, &m.vertex, false)
+            };
+            let ((fl, fi), (tl, ti)) = (slot(from)?, slot(to)?);
+            let value = values
+                .get(&(from_vertex, fl, fi))
+                .copied()
+                .unwrap_or([0.0; 4]);
+            Some(Command::Param {
+                stage: if from_vertex {
+                    Stage::Fragment
+                } else {
+                    Stage::Vertex
+                },
+                kind: if tl { ParamKind::Local } else { ParamKind::Env },
+                index: ti,
+                value,
+            })
+        })
+        .collect()
 }
 
 /// The fragment copies (`Mirror::to_fragment`) a command setting a vertex parameter makes:

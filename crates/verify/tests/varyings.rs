@@ -400,3 +400,71 @@ fn gauss13_packs_to_27_proven_and_renders_the_same() {
         );
     }
 }
+
+/// A mirror's vertex slot can be a slot the scene sets for the original programs, which do
+/// not read it: a compiled scene sets every uniform in both stages, and a D3D9 vertex
+/// program whose `c0` is a `def` takes `c1` for the mirror of fragment `c0`, which the scene
+/// then sets to the next uniform. The optimized run must still read the mirror's source
+/// (DIFFERENT before the copies were set again before each draw).
+#[test]
+fn a_mirror_slot_the_scene_sets_for_another_uniform_still_follows_its_source() {
+    let scene = "[vertex program]
+vs_3_0
+def c0, 1, 0, 0, 0
+dcl_position v0
+dcl_texcoord0 v1
+dcl_position o0
+dcl_texcoord0 o1
+mov o0, v0
+mov o1, v1
+
+[fragment program]
+ps_3_0
+dcl_texcoord0 v0
+add r0, v0, c0
+mul r1, r0, c1
+mov oC0, r1
+
+[test]
+window rgba32f 8 8
+parameter env_vp 0 (0.25, 0.5, 0.75, 1)
+parameter env_fp 0 (0.25, 0.5, 0.75, 1)
+parameter env_vp 1 (2, 2, 2, 2)
+parameter env_fp 1 (2, 2, 2, 2)
+draw rect tex -1 -1 2 2 0 0 1 1
+";
+    let sc = hoist_raster::scene::parse(scene, &hoist_raster::Caps::default()).expect("parses");
+    let pair = sc
+        .programs
+        .get(sc.optimize_target())
+        .expect("a pair")
+        .clone();
+    let (vp, fp) = (
+        pair.vertex.expect("vp").program,
+        pair.fragment.expect("fp").program,
+    );
+    let opts = Options {
+        mirror_params: true,
+        ..Options::default()
+    };
+    let v = hoist_verify::optimize(&vp, &fp, &opts, Some(&hoist_verify::Config::default()))
+        .expect("optimizes");
+    let out = &v.outcome;
+    assert!(
+        out.mirrors
+            .iter()
+            .any(|m| m.fragment == hoist_asm::ir::ConstBinding::Env(0)
+                && m.vertex != hoist_asm::ir::ConstBinding::Env(0)),
+        "fragment c0 is mirrored into another vertex slot: {:?}",
+        out.mirrors
+    );
+    let before = hoist_raster::scene::run(&sc, &Default::default()).expect("runs");
+    let after = hoist_raster::scene::run(
+        &hoist_verify::scene::with_optimized(&sc, out),
+        &Default::default(),
+    )
+    .expect("runs");
+    for (name, e) in hoist_verify::scene::compare(&before, &after) {
+        assert!(e.holds(), "{name}: {:?}", e.verdict);
+    }
+}

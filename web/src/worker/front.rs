@@ -281,6 +281,43 @@ mod tests {
         assert_eq!(probes(glsl, false), (0, 1), "without the matrix");
     }
 
+    /// Every source example in both dialects, rendered as the page renders it: probes pass
+    /// and the optimized pair agrees with the original.
+    #[test]
+    fn every_source_example_renders_in_both_dialects() {
+        use crate::worker::render::{self, Task, VerdictKind};
+        let mut bad = Vec::new();
+        for e in EXAMPLES {
+            let base = load(e);
+            if base.source.is_none() {
+                continue;
+            }
+            for dialect in [Dialect::Arb, Dialect::D3d9] {
+                let mut d = base.clone();
+                d.source.as_mut().unwrap().dialect = Some(dialect);
+                let c = compile(d.source.as_ref().unwrap()).result.unwrap();
+                derive(&mut d, &c);
+                let a = crate::worker::analysis::analyze(&d);
+                let plan = render::plan(&d, &a, &Default::default()).unwrap().unwrap();
+                let mut t = Task::new(plan);
+                t.run_to_end();
+                let o = t.original.unwrap().unwrap();
+                let p = t.optimized.unwrap().unwrap();
+                let v = render::verdict_view(
+                    &hoist_raster::compare(&o.image, &p.image),
+                    d.inputs.tolerance,
+                );
+                if o.probes.1 != 0 || v.kind == VerdictKind::Different {
+                    bad.push(format!(
+                        "{} {dialect:?}: probes {:?}, {}",
+                        e.id, o.probes, v.headline
+                    ));
+                }
+            }
+        }
+        assert!(bad.is_empty(), "{bad:#?}");
+    }
+
     #[test]
     fn a_naga_error_is_placed_in_its_editor_at_its_line() {
         let mut d = example("wgsl/lighting");

@@ -246,7 +246,7 @@ fn status(p: &SourceProps) -> Html {
         (Some(_), Some(c)) => (
             "ok",
             format!(
-                "compiled to {}{}: {} vertex and {} fragment instructions from {} spans",
+                "compiled to {}{}; {} vertex and {} fragment instructions map to the source",
                 if c.dialect == Dialect::Arb {
                     "ARB"
                 } else {
@@ -255,8 +255,7 @@ fn status(p: &SourceProps) -> Html {
                 c.target
                     .map_or(String::new(), |t| format!(" under {}", t.name())),
                 c.spans.vp.len(),
-                c.spans.fp.len(),
-                c.spans.vp.len() + c.spans.fp.len()
+                c.spans.fp.len()
             ),
         ),
         (Some(f), None) => {
