@@ -56,12 +56,23 @@ pub struct Doc {
     pub host_state: Option<HostState>,
 }
 
-/// A compiled pair's uniforms that the host sets from GL state (`UniformSlot::state`), in
-/// the pair's dialect: `hoist_front::scene::set_state_before_draws` applies them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A compiled pair's uniforms that the host sets from GL state, in the pair's dialect:
+/// `hoist_front::scene::set_state_before_draws` applies them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HostState {
     pub dialect: hoist_asm::Dialect,
-    pub uniforms: Vec<hoist_front::bindings::UniformSlot>,
+    pub uniforms: Vec<HostUniform>,
+}
+
+/// One of them (`hoist_front::bindings::UniformSlot` with a `state`): its parameter slots
+/// and the GL state they hold (`state.matrix.mvp`, `viewport`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostUniform {
+    pub name: String,
+    pub slot: u16,
+    pub slots: u16,
+    pub lanes: u8,
+    pub state: String,
 }
 
 /// The page's mode.

@@ -231,7 +231,7 @@ struct SourceReport {
     target: Option<String>,
     /// Diagnostics at their spots (`text`: the message).
     errors: Vec<SourceSpot>,
-    bindings: Option<hoist_front::bindings::Bindings>,
+    bindings: Option<crate::worker::front::BindingView>,
     /// Moved expressions (`text`: the source expression); `all`: every instruction moved.
     moved: Vec<(SourceSpot, bool)>,
     /// The expression the focus lights up, and the lit lines of the generated and the
@@ -307,7 +307,7 @@ fn source_report(s: &State) -> Option<SourceReport> {
         dialect: c.map(|c| format!("{:?}", c.dialect)),
         target: c.and_then(|c| c.target).map(|t| t.id().to_string()),
         errors,
-        bindings: c.map(|c| c.bindings.clone()),
+        bindings: c.map(|c| c.table.clone()),
         moved: moved
             .iter()
             .map(|m| {

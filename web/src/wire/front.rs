@@ -5,14 +5,14 @@
 //! the binding table and the spans, which the page puts into the document for the main
 //! worker's usual job.
 //!
-//! A message is the CBOR of a [`FrontJob`] or a [`FrontEvent`] in a byte array. A compile is
+//! A message is a [`FrontJob`] (CBOR) or a [`FrontEvent`] (postcard) in a byte array. A compile is
 //! quick and cannot be interrupted: the page sends only the newest source and drops
 //! answers to older ones. A panic (reported by the worker's hook), an uncaught exception
 //! or a script that does not load kills the engine, which says so once; the next compile
 //! starts a fresh one. [`inline`] compiles on the page's own thread (the component tests:
 //! their runner serves no worker script); only code that names it links naga into a bundle.
 
-use crate::worker::engine::{from_bytes, to_bytes};
+use crate::worker::engine::{from_bytes, pack, to_bytes, unpack};
 use crate::worker::front::{FrontJob, Output};
 use js_sys::Uint8Array;
 use serde::{Deserialize, Serialize};
@@ -32,23 +32,27 @@ pub enum FrontEvent {
     Crashed { message: String },
 }
 
-fn bytes_of<T: Serialize>(v: &T) -> Result<JsValue, String> {
-    Ok(Uint8Array::from(to_bytes(v)?.as_slice()).into())
+/// A job in CBOR (the source document skips empty fields), an answer in postcard (which
+/// the page decodes with little code: `worker::engine::pack`).
+fn job_bytes(j: &FrontJob) -> Result<JsValue, String> {
+    Ok(Uint8Array::from(to_bytes(j)?.as_slice()).into())
 }
 
-fn read<T: serde::de::DeserializeOwned>(v: &JsValue) -> Result<T, String> {
-    let b = v
-        .dyn_ref::<Uint8Array>()
+fn answer_bytes(e: &FrontEvent) -> Result<JsValue, String> {
+    Ok(Uint8Array::from(pack(e)?.as_slice()).into())
+}
+
+fn raw(v: &JsValue) -> Result<Vec<u8>, String> {
+    Ok(v.dyn_ref::<Uint8Array>()
         .ok_or("a message that is not bytes")?
-        .to_vec();
-    from_bytes(&b)
+        .to_vec())
 }
 
 // ---- the worker's end ----
 
 fn post(e: &FrontEvent) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    match bytes_of(e) {
+    match answer_bytes(e) {
         Ok(m) => {
             let _ = scope.post_message(&m);
         }
@@ -63,7 +67,7 @@ fn post(e: &FrontEvent) {
 }
 
 fn on_job(e: MessageEvent) {
-    match read::<FrontJob>(&e.data()) {
+    match raw(&e.data()).and_then(|b| from_bytes::<FrontJob>(&b)) {
         Ok(job) => post(&FrontEvent::Done {
             id: job.id,
             output: Box::new(crate::worker::front::compile(&job.source)),
@@ -136,7 +140,7 @@ impl Shared {
             *self.pending.borrow_mut() = Some(job);
             return;
         }
-        let sent = bytes_of(&job).and_then(|m| {
+        let sent = job_bytes(&job).and_then(|m| {
             self.worker
                 .borrow()
                 .as_ref()
@@ -152,7 +156,7 @@ impl Shared {
         if let Some(s) = data.as_string() {
             return self.fail(s);
         }
-        match read::<FrontEvent>(&data) {
+        match raw(&data).and_then(|b| unpack::<FrontEvent>(&b)) {
             Ok(FrontEvent::Ready) => {
                 self.ready.set(true);
                 let pending = self.pending.borrow_mut().take();

@@ -3,9 +3,11 @@
 //! mode's compiler, a worker of its own loaded on first use, in [`front`].
 //!
 //! A message is a JavaScript array `[header, ...buffers]` of byte and float arrays whose
-//! buffers are transferred, not copied: the header is the request or event in CBOR
-//! ([`crate::worker::engine::to_bytes`]: one buffer instead of a graph of JavaScript objects to
-//! clone and walk), and bulk data travels beside it as is: the user's pictures (PNG bytes)
+//! buffers are transferred, not copied: the header is the request in CBOR
+//! ([`crate::worker::engine::to_bytes`]) or the event in postcard
+//! ([`crate::worker::engine::pack`], which the page decodes with far less code), one buffer
+//! instead of a graph of JavaScript objects to clone and walk, and bulk data travels beside
+//! it as is: the user's pictures (PNG bytes)
 //! of a job, the two float images, the heat map and the canvas pixels of a render. Decoding never panics:
 //! anything malformed is an `Err` with a message.
 
@@ -69,27 +71,7 @@ fn bytes(v: &JsValue) -> Result<Vec<u8>, String> {
 /// (`None`: not a job's event, or unreadable).
 pub fn event_id(v: &JsValue) -> Option<u64> {
     let (header, _) = unpack(v.clone()).ok()?;
-    let b = bytes(&header).ok()?;
-    match from_bytes::<EventId>(&b).ok()? {
-        EventId::Optimized { id }
-        | EventId::Progress { id }
-        | EventId::Rendered { id }
-        | EventId::RenderFailed { id }
-        | EventId::Linear { id } => Some(id),
-        EventId::Ready | EventId::Crashed {} => None,
-    }
-}
-
-/// [`Event`] with only its id read (the rest is skipped).
-#[derive(serde::Deserialize)]
-enum EventId {
-    Ready,
-    Optimized { id: u64 },
-    Progress { id: u64 },
-    Rendered { id: u64 },
-    RenderFailed { id: u64 },
-    Crashed {},
-    Linear { id: u64 },
+    crate::worker::engine::event_id(&bytes(&header).ok()?)
 }
 
 pub fn encode_request(r: &Request) -> Result<Packed, String> {
@@ -144,12 +126,13 @@ pub fn encode_event(mut e: Event) -> Result<Packed, String> {
             *px = Vec::new();
         }
     }
-    Ok(pack(header(&e)?, buffers))
+    let header: JsValue = Uint8Array::from(crate::worker::engine::pack(&e)?.as_slice()).into();
+    Ok(pack(header, buffers))
 }
 
 pub fn decode_event(v: JsValue) -> Result<Event, String> {
     let (header, buffers) = unpack(v)?;
-    let mut e: Event = from_bytes(&bytes(&header)?)?;
+    let mut e: Event = crate::worker::engine::unpack(&bytes(&header)?)?;
     if let Event::Rendered { rendered, .. } = &mut e {
         let mut next = buffers.iter();
         for img in images_of(rendered).into_iter().flatten() {

@@ -122,8 +122,10 @@ mod shared {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Optimized {
     /// How the result was validated, what was checked, the groups validation rejected.
+    #[serde(with = "crate::worker::engine::cbor")]
     pub status: Status,
     pub report: Option<Report>,
+    #[serde(with = "crate::worker::engine::cbor")]
     pub rejected: Vec<Rejection>,
     /// Both optimized programs, printed and annotated.
     #[serde(with = "shared")]
@@ -133,6 +135,7 @@ pub struct Optimized {
     pub vp_profile: Profile,
     pub fp_profile: Profile,
     /// Per original fragment instruction.
+    #[serde(with = "crate::worker::engine::cbor")]
     pub fates: Vec<Fate>,
     /// Number of independent movable groups.
     pub groups: usize,

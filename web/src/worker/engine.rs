@@ -95,6 +95,83 @@ pub fn from_bytes<T: DeserializeOwned>(b: &[u8]) -> Result<T, String> {
     ciborium::from_reader(b).map_err(|e| e.to_string())
 }
 
+/// The bytes of a message from a worker to the page (postcard: fields in order, no names;
+/// every `f32`, NaN and infinities included, survives). The page decodes these, and a format
+/// without field names needs far less decoding code in its bundle than CBOR's maps; what
+/// travels this way must not skip fields when serializing (the document, which does, goes
+/// the other way as CBOR: [`to_bytes`]).
+pub fn pack<T: Serialize>(v: &T) -> Result<Vec<u8>, String> {
+    postcard::to_allocvec(v).map_err(|e| e.to_string())
+}
+
+/// A field whose type postcard cannot read (an internally tagged enum, which needs a
+/// self-describing format: `hoist_opt::Fate`, `hoist_verify::Status`, kept so for the CLI's
+/// JSON), as CBOR bytes inside a packed message: `#[serde(with = "crate::worker::engine::cbor")]`.
+pub mod cbor {
+    use serde::de::{DeserializeOwned, Error as _};
+    use serde::ser::Error as _;
+    use serde::{Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        let b = super::to_bytes(v).map_err(S::Error::custom)?;
+        s.serialize_bytes(&b)
+    }
+
+    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<T, D::Error> {
+        let b = bytes(d)?;
+        super::from_bytes(&b).map_err(D::Error::custom)
+    }
+
+    fn bytes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Vec<u8>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("bytes")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+                Ok(v.to_vec())
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
+                Ok(v)
+            }
+        }
+        d.deserialize_bytes(V)
+    }
+}
+
+/// A message to the page from its bytes ([`pack`]).
+pub fn unpack<T: DeserializeOwned>(b: &[u8]) -> Result<T, String> {
+    postcard::from_bytes(b).map_err(|e| e.to_string())
+}
+
+/// The job id of a packed [`Event`] without decoding it (`None`: not a job's event, or
+/// unreadable): the variant's index and the id, its first field, are the message's first
+/// two varints.
+pub fn event_id(b: &[u8]) -> Option<u64> {
+    fn varint(b: &[u8], at: &mut usize) -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..70).step_by(7) {
+            let byte = *b.get(*at)?;
+            *at += 1;
+            v |= u64::from(byte & 0x7f).checked_shl(shift)?;
+            if byte < 0x80 {
+                return Some(v);
+            }
+        }
+        None
+    }
+    let mut at = 0;
+    // Variants in declaration order: Ready, Optimized, Progress, Rendered, RenderFailed,
+    // Crashed, Linear; all but Ready and Crashed start with the job's id.
+    match varint(b, &mut at)? {
+        1 | 2 | 3 | 4 | 6 => varint(b, &mut at),
+        _ => None,
+    }
+}
+
 /// Rendering time per step before a worker looks at its messages again (ms).
 pub const SLICE_MS: f64 = 25.0;
 
@@ -479,11 +556,12 @@ mod tests {
         let o = result.as_ref().as_ref().unwrap();
         assert_eq!((o.before.cost.total, o.after.cost.total), (38, 20));
         assert!(o.verdict.equivalent, "{}", o.verdict.headline());
-        let bytes = to_bytes(&events[0]).unwrap();
+        let bytes = pack(&events[0]).unwrap();
         assert!(matches!(
-            from_bytes::<Event>(&bytes),
+            unpack::<Event>(&bytes),
             Ok(Event::Linear { id: 7, .. })
         ));
+        assert_eq!(event_id(&bytes), Some(7));
         let broken = Doc {
             mode: crate::doc::Mode::Linear,
             linear: Some(crate::worker::linear::LinearDoc {
@@ -669,7 +747,7 @@ mod tests {
         let Event::Optimized {
             result: Some(Ok(v)),
             ..
-        } = from_bytes::<Event>(&to_bytes(&ev).unwrap()).unwrap()
+        } = unpack::<Event>(&pack(&ev).unwrap()).unwrap()
         else {
             panic!()
         };
@@ -680,12 +758,94 @@ mod tests {
         let mut w = (*orig).clone();
         w.report.as_mut().unwrap().max_affine_error = f64::INFINITY;
         w.report.as_mut().unwrap().max_render_diff = f32::NAN;
-        let back: Optimized = from_bytes(&to_bytes(&w).unwrap()).unwrap();
+        let back: Optimized = unpack(&pack(&w).unwrap()).unwrap();
         let r = back.report.unwrap();
         assert!(r.max_affine_error.is_infinite() && r.max_render_diff.is_nan());
         // Garbage is an error.
         assert!(from_bytes::<Event>(&[0xff, 0x00, 0x13]).is_err());
         assert!(from_bytes::<Event>(&bytes[..bytes.len() / 2]).is_err());
+        let packed = pack(&ev).unwrap();
+        assert!(unpack::<Event>(&[0xff, 0x00, 0x13]).is_err());
+        assert!(unpack::<Event>(&packed[..packed.len() / 2]).is_err());
+    }
+
+    /// Every event a whole job sends (optimization, progress, render, and the failures)
+    /// packs and unpacks to itself, and its id is read without decoding it.
+    #[test]
+    fn every_event_packs_to_itself_and_names_its_job() {
+        let mut events = Runner::new(job(300, fig3()), clock()).run_to_end();
+        let mut r = Runner::new(job(301, fig3()), clock());
+        r.step(SLICE_MS);
+        events.push(r.progress());
+        events.push(Event::RenderFailed {
+            id: 302,
+            error: "scene: line 3".into(),
+        });
+        events.push(Event::Crashed {
+            message: "boom ✓".into(),
+        });
+        events.push(Event::Ready);
+        // A hand edit that differs: the render carries its guidance.
+        let mut hand = fig3();
+        let fp = hand.fp.replace("mov oC0, r0", "mov oC0, r1");
+        assert_ne!(fp, hand.fp);
+        hand.hand = Some(crate::doc::HandEdit {
+            vp: hand.vp.clone(),
+            fp,
+            base: None,
+        });
+        events.extend(Runner::new(job(303, hand), clock()).run_to_end());
+        // The linear mode: a recovered program, and a system iterated to its fixed point.
+        for (name, converge) in [("colour-matrix", false), ("fig10", true)] {
+            let mut l = crate::worker::linear::LinearDoc::example(name, false).unwrap();
+            l.converge = converge;
+            let doc = Doc {
+                mode: crate::doc::Mode::Linear,
+                linear: Some(l),
+                ..Doc::default()
+            };
+            events.extend(Runner::new(job(304, doc), clock()).run_to_end());
+        }
+        assert!(
+            events.iter().any(
+                |e| matches!(e, Event::Rendered { rendered, .. } if rendered.guidance.is_some())
+            ),
+            "no render with guidance"
+        );
+        let kinds: Vec<String> = events
+            .iter()
+            .map(|e| {
+                format!("{e:?}")
+                    .split([' ', '{', '('])
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        for k in [
+            "Optimized",
+            "Progress",
+            "Rendered",
+            "RenderFailed",
+            "Crashed",
+            "Ready",
+        ] {
+            assert!(kinds.iter().any(|x| x == k), "no {k} in {kinds:?}");
+        }
+        for e in &events {
+            let bytes = pack(e).unwrap();
+            let back: Event = unpack(&bytes).unwrap_or_else(|m| panic!("{m}: {e:?}"));
+            assert_eq!(pack(&back).unwrap(), bytes, "{e:?}");
+            let id = match e {
+                Event::Optimized { id, .. }
+                | Event::Progress { id, .. }
+                | Event::Rendered { id, .. }
+                | Event::RenderFailed { id, .. }
+                | Event::Linear { id, .. } => Some(*id),
+                Event::Ready | Event::Crashed { .. } => None,
+            };
+            assert_eq!(event_id(&bytes), id, "{e:?}");
+        }
     }
 
     /// Fig. 3 at 1024 × 1024 with `draws` full-screen draws in its scene.

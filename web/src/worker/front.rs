@@ -10,9 +10,9 @@
 //! each placed in the editor its span points into. [`derive`] puts a compiled pair into the
 //! document, where the rest of the page takes it like a pair typed in assembly.
 
-use crate::doc::Doc;
 use crate::doc::examples::split_scene;
 use crate::doc::source::{self, Composed, Lang, Place, SourceDoc};
+use crate::doc::{Doc, HostState, HostUniform};
 use hoist_asm::diag::code;
 use hoist_asm::{ArbTarget, Diagnostic, Dialect, Span};
 use hoist_front::bindings::Bindings;
@@ -26,7 +26,9 @@ pub struct FrontJob {
     pub source: SourceDoc,
 }
 
-/// A compiled source pair, as the page keeps it.
+/// A compiled source pair, as the page keeps it. (It travels in postcard, which writes
+/// every field: hence the binding table in words and the host's uniforms, not
+/// `hoist_front::bindings::Bindings`, which skips empty fields for `hoist compile --json`.)
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Compiled {
     pub vp: String,
@@ -36,10 +38,85 @@ pub struct Compiled {
     pub dialect: Dialect,
     /// The ARB target the pair was checked against (ARB only).
     pub target: Option<ArbTarget>,
-    pub bindings: Bindings,
+    /// The binding table, as the page shows it.
+    pub table: BindingView,
+    /// The uniforms the host sets from GL state before each draw.
+    pub host: Vec<HostUniform>,
     /// Each instruction's source span (only spans into the editors' texts: a GLSL stage
     /// left to fixed function has none).
     pub spans: Spans,
+}
+
+/// The binding table in words (`hoist_front::bindings::Bindings`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BindingView {
+    /// Kind, stage, name, how the source binds it, the register(s), detail.
+    pub rows: Vec<[String; 6]>,
+    /// Uniform, type, its parameter slots, where its value comes from.
+    pub uniforms: Vec<[String; 4]>,
+    /// Texture, its binding, unit, target.
+    pub textures: Vec<[String; 4]>,
+    /// What was emulated or approximated.
+    pub notes: Vec<String>,
+}
+
+/// The parameter registers of `slots` slots from `slot`, in the dialect's words.
+fn registers(slot: u16, slots: u16, dialect: Dialect) -> String {
+    let one = |n: u16| match dialect {
+        Dialect::Arb => format!("program.local[{n}]"),
+        Dialect::D3d9 => format!("c{n}"),
+    };
+    let last = slot + slots.max(1) - 1;
+    if last == slot {
+        one(slot)
+    } else {
+        format!("{} … {}", one(slot), one(last))
+    }
+}
+
+/// The binding table of a compiled pair, in words.
+pub fn binding_view(b: &Bindings, dialect: Dialect) -> BindingView {
+    BindingView {
+        rows: (b.rows.iter())
+            .map(|r| {
+                [
+                    &r.kind,
+                    &r.stage,
+                    &r.name,
+                    &r.source,
+                    &r.register,
+                    &r.detail,
+                ]
+                .map(String::clone)
+            })
+            .collect(),
+        uniforms: (b.uniforms.iter())
+            .map(|u| {
+                let value = match (&u.state, &u.init) {
+                    (Some(s), _) => format!("set from {s} before each draw"),
+                    (None, Some(v)) => format!("initial value {v:?}"),
+                    (None, None) => "the scene's uniform line, or the Inputs panel".into(),
+                };
+                [
+                    u.name.clone(),
+                    u.ty.clone(),
+                    registers(u.slot, u.slots, dialect),
+                    value,
+                ]
+            })
+            .collect(),
+        textures: (b.textures.iter())
+            .map(|t| {
+                [
+                    t.name.clone(),
+                    format!("@group({}) @binding({})", t.group, t.binding),
+                    format!("unit {}", t.unit),
+                    t.target.clone(),
+                ]
+            })
+            .collect(),
+        notes: b.notes.clone(),
+    }
 }
 
 /// A diagnostic and the editor it belongs to (its span is an offset into that text).
@@ -139,13 +216,25 @@ fn compiled(src: &SourceDoc, t: hoist_front::scene::Translated) -> Compiled {
         vp: c.spans.vp.into_iter().filter(ours).collect(),
         fp: c.spans.fp.into_iter().filter(ours).collect(),
     };
+    let host = (c.bindings.uniforms.iter())
+        .filter_map(|u| {
+            Some(HostUniform {
+                name: u.name.clone(),
+                slot: u.slot,
+                slots: u.slots,
+                lanes: u.lanes,
+                state: u.state.clone()?,
+            })
+        })
+        .collect();
     Compiled {
+        table: binding_view(&c.bindings, c.dialect),
+        host,
         vp: c.vp,
         fp: c.fp,
         scene,
         dialect: c.dialect,
         target: c.target.as_deref().and_then(ArbTarget::from_id),
-        bindings: c.bindings,
         spans,
     }
 }
@@ -156,12 +245,9 @@ fn compiled(src: &SourceDoc, t: hoist_front::scene::Translated) -> Compiled {
 /// sets before each draw. `false` when nothing changed.
 pub fn derive(doc: &mut Doc, c: &Compiled) -> bool {
     let target = c.target.unwrap_or_default();
-    let host = Some(crate::doc::HostState {
+    let host = Some(HostState {
         dialect: c.dialect,
-        uniforms: (c.bindings.uniforms.iter())
-            .filter(|u| u.state.is_some())
-            .cloned()
-            .collect(),
+        uniforms: c.host.clone(),
     });
     let same = doc.host_state == host
         && doc.vp == c.vp
@@ -217,6 +303,7 @@ mod tests {
                 "{}: {scene}",
                 e.id
             );
+            assert!(!c.table.rows.is_empty(), "{}: no binding rows", e.id);
             let mut doc = d.clone();
             assert!(derive(&mut doc, &c));
             assert!(!derive(&mut doc, &c), "deriving twice changes nothing");
@@ -316,6 +403,48 @@ mod tests {
             }
         }
         assert!(bad.is_empty(), "{bad:#?}");
+    }
+
+    #[test]
+    fn the_binding_table_in_words() {
+        let d = example("wgsl/lighting");
+        let c = compile(d.source.as_ref().unwrap()).result.unwrap();
+        let names: Vec<&str> = c.table.uniforms.iter().map(|u| u[0].as_str()).collect();
+        assert_eq!(
+            names,
+            ["light.pos", "light.eye", "light.colour", "light.shininess"]
+        );
+        assert_eq!(c.table.uniforms[0][2], "program.local[0]");
+        assert!(c.table.uniforms[3][3].contains("uniform line"));
+        // Interpolants: locations to texture coordinates, with their interpolation.
+        let varyings: Vec<&[String; 6]> =
+            c.table.rows.iter().filter(|r| r[0] == "varying").collect();
+        assert_eq!(varyings.len(), 2, "{:?}", c.table.rows);
+        assert!(
+            varyings
+                .iter()
+                .all(|r| r[4].contains("texcoord") && r[5].contains("perspective")),
+            "{varyings:?}"
+        );
+        // D3D9: c# registers; a matrix takes one slot per column.
+        let mut d = example("wgsl/matrix-product");
+        d.source.as_mut().unwrap().dialect = Some(Dialect::D3d9);
+        let c = compile(d.source.as_ref().unwrap()).result.unwrap();
+        assert!(
+            c.table
+                .uniforms
+                .iter()
+                .any(|u| u[1].starts_with("mat4") && u[2].contains(" … ") && u[2].starts_with('c')),
+            "{:?}",
+            c.table.uniforms
+        );
+        // GLSL's textures: units; attributes by name.
+        let c = compile(example("glsl/webgl-textured").source.as_ref().unwrap())
+            .result
+            .unwrap();
+        assert_eq!(c.table.textures.len(), 1);
+        assert_eq!(c.table.textures[0][2], "unit 0");
+        assert!(c.table.rows.iter().any(|r| r[3].contains("by name")));
     }
 
     #[test]

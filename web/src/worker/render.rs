@@ -225,7 +225,21 @@ pub fn base_scene(
             let units: Vec<u8> = targets.iter().map(|t| t.0).filter(|u| *u >= base).collect();
             hoist_front::scene::share_vertex_samplers(&mut sc, &units);
         }
-        hoist_front::scene::set_state_before_draws(&mut sc, h.dialect, &h.uniforms);
+        let uniforms: Vec<hoist_front::bindings::UniformSlot> = (h.uniforms.iter())
+            .map(|u| hoist_front::bindings::UniformSlot {
+                name: u.name.clone(),
+                group: 0,
+                binding: 0,
+                offset: 0,
+                ty: String::new(),
+                slot: u.slot,
+                slots: u.slots,
+                lanes: u.lanes,
+                init: None,
+                state: Some(u.state.clone()),
+            })
+            .collect();
+        hoist_front::scene::set_state_before_draws(&mut sc, h.dialect, &uniforms);
     }
     // Textures: explicit settings replace the scene's bindings of that unit; units the
     // scene leaves unbound get their (default) settings up front.
