@@ -942,3 +942,69 @@ async fn the_document_bar_names_the_document_and_starts_new_ones() {
     b.click();
     assert!(matches!(seen.borrow().last(), Some(Action::New)));
 }
+
+/// Source mode in the whole app (the compiler inline, on the page's thread): a WGSL example
+/// compiles, optimizes and renders; the binding table and the compile's status show; hovering
+/// a moved instruction lights its source expression; a broken source shows its message at
+/// the line and no verdict, and the fix brings one back. (The address is set without a
+/// `hashchange`, so the apps other tests left mounted do not follow it, and restored after.)
+#[wasm_bindgen_test]
+async fn source_mode_compiles_maps_and_recovers_from_errors() {
+    let w = web_sys::window().unwrap();
+    let storage = w.local_storage().unwrap().unwrap();
+    let (hash, stored) = (
+        w.location().hash().unwrap(),
+        storage.get_item(hoist_web::page::state::STORAGE_KEY).unwrap(),
+    );
+    let history = w.history().unwrap();
+    history
+        .replace_state_with_url(&JsValue::NULL, "", Some("#ex=wgsl/uv-transform"))
+        .unwrap();
+    let root = mount_app();
+    let verdict = |t: &str| t == "bit-identical" || t.starts_with("equivalent");
+    let v = wait_for(&root, "#verdict", verdict).await;
+    assert!(verdict(&v), "{v}");
+    assert!(
+        text(&root, "#src-status").starts_with("compiled to ARB"),
+        "{}",
+        text(&root, "#src-status")
+    );
+    assert!(!all(&root, "#bind-uniforms tbody tr").is_empty());
+    assert!(!all(&root, "#gen-fp .gen-line.mapped").is_empty());
+    let moved = all(&root, "#opt-vp .ol.moved");
+    assert!(!moved.is_empty(), "uv-transform moves its coordinate arithmetic");
+    fire(&moved[0], "mouseenter");
+    tick().await;
+    tick().await;
+    let lit = all(&root, "#ed-src-wgsl .src-lit");
+    assert!(!lit.is_empty(), "the moved line's source expression is lit");
+    assert!(!all(&root, "#ed-src-wgsl .lens.moved-note").is_empty());
+    fire(&moved[0], "mouseleave");
+    // Broken, then fixed.
+    let area: HtmlTextAreaElement = one(&root, "textarea#src-wgsl").dyn_into().unwrap();
+    let good = area.value();
+    let broken = good.replacen("return", "return (", 2);
+    area.set_value(&broken);
+    fire(&area, "input");
+    let status = wait_for(&root, "#src-status", |t| t.starts_with("does not compile")).await;
+    assert!(status.starts_with("does not compile"), "{status}");
+    assert_eq!(text(&root, "#verdict"), "no verdict");
+    assert!(!all(&root, "#ed-src-wgsl .lens.err").is_empty());
+    area.set_value(&good);
+    fire(&area, "input");
+    let v = wait_for(&root, "#verdict", verdict).await;
+    assert!(verdict(&v), "{v}");
+    // Leave the address and the stored document as they were.
+    TimeoutFuture::new(1500).await;
+    history
+        .replace_state_with_url(&JsValue::NULL, "", Some(&hash))
+        .unwrap();
+    match stored {
+        Some(s) => storage
+            .set_item(hoist_web::page::state::STORAGE_KEY, &s)
+            .unwrap(),
+        None => storage
+            .remove_item(hoist_web::page::state::STORAGE_KEY)
+            .unwrap(),
+    }
+}

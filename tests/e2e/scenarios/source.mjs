@@ -58,7 +58,7 @@ scenario('source', async ({ page, base, open }) => {
   log(`wgsl/lighting: ${r.verdict}, probes ${r.probes}, F ${JSON.stringify(r.before.fpSlots ?? r.before.fp_slots)} → ${JSON.stringify(r.after.fpSlots ?? r.after.fp_slots)}`);
 
   // The binding table: uniforms to program.local slots, interpolants to texcoords.
-  const uniforms = s.bindings.uniforms.map((u) => u.name);
+  const uniforms = s.bindings.uniforms.map((u) => u[0]);
   for (const u of ['light.pos', 'light.eye', 'light.colour', 'light.shininess']) {
     if (!uniforms.includes(u)) fail(`binding table lacks ${u}: ${uniforms}`);
   }
@@ -130,7 +130,7 @@ scenario('source', async ({ page, base, open }) => {
   // A WebGL-style GLSL pair, as pasted: edited, compiled and verified.
   const g = await pick(page, 'glsl/webgl-textured');
   if (g.source.lang !== 'GLSL' || !VERDICT.test(g.verdict ?? '')) fail(`webgl-textured: ${g.source.lang} ${g.verdict}`);
-  if (!g.source.bindings.rows.some((b) => b.source.includes('by name'))) fail('attributes were not bound by name');
+  if (!g.source.bindings.rows.some((b) => b[3].includes('by name'))) fail('attributes were not bound by name');
   const fs = await page.inputValue('#src-fs');
   const mine = fs.replace('c.rgb * 0.8 + 0.1', 'c.bgr * 0.75 + 0.125');
   if (mine === fs) fail('the fragment shader changed');

@@ -860,9 +860,13 @@ fn optimized_side(
         (Some(an), None) => {
             html! { <p class="message" id="opt-problem">{ an.problem.clone().unwrap_or_default() }</p> }
         }
-        (None, _) => match &state.engine_error {
-            Some(e) => html! { <p class="message bad" id="opt-problem">{ e.clone() }</p> },
-            None => html! { <p class="muted">{ "Optimizing…" }</p> },
+        (None, _) => match (&state.engine_error, state.source_status()) {
+            (Some(e), _) => html! { <p class="message bad" id="opt-problem">{ e.clone() }</p> },
+            (None, SourceStatus::Failed) => html! {
+                <p class="message" id="opt-problem">{ "The source does not compile: nothing to optimize until it does." }</p>
+            },
+            (None, SourceStatus::Compile) => html! { <p class="muted">{ "Compiling the source…" }</p> },
+            (None, _) => html! { <p class="muted">{ "Optimizing…" }</p> },
         },
     }
 }

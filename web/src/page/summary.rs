@@ -53,6 +53,9 @@ fn verdict(s: &State) -> (String, &'static str) {
     if s.is_stopped() {
         return ("stopped".into(), "none");
     }
+    if s.source_status() == crate::page::state::SourceStatus::Failed {
+        return ("no verdict: the source does not compile".into(), "none");
+    }
     if !s.is_current() || s.progress.is_some() {
         return (PENDING.into(), "pending");
     }
@@ -105,6 +108,25 @@ mod tests {
         assert_eq!(m.class, "pending");
         s.apply(Action::RenderFailed(rev, "no scene".into()));
         assert_eq!(summarize(&s).verdict, "no verdict");
+    }
+
+    #[test]
+    fn a_source_that_does_not_compile_has_no_verdict() {
+        use crate::page::state::SourceEdit;
+        let mut s = State::default();
+        s.apply(Action::LoadExample("wgsl/uv-transform".into()));
+        let mut src = s.doc.source.clone().unwrap();
+        src.wgsl = src.wgsl.replacen("return", "return (", 1);
+        s.apply(Action::Source(SourceEdit::Doc(Box::new(src.clone()))));
+        assert_eq!(summarize(&s).verdict, PENDING, "while it compiles");
+        let out = crate::worker::front::compile(&src);
+        s.apply(Action::Source(SourceEdit::Compiled(
+            Box::new(src),
+            Ok(Rc::new(out)),
+        )));
+        let m = summarize(&s);
+        assert_eq!(m.verdict, "no verdict: the source does not compile");
+        assert_eq!(m.class, "none");
     }
 
     #[test]
