@@ -954,7 +954,9 @@ async fn source_mode_compiles_maps_and_recovers_from_errors() {
     let storage = w.local_storage().unwrap().unwrap();
     let (hash, stored) = (
         w.location().hash().unwrap(),
-        storage.get_item(hoist_web::page::state::STORAGE_KEY).unwrap(),
+        storage
+            .get_item(hoist_web::page::state::STORAGE_KEY)
+            .unwrap(),
     );
     let history = w.history().unwrap();
     history
@@ -972,7 +974,10 @@ async fn source_mode_compiles_maps_and_recovers_from_errors() {
     assert!(!all(&root, "#bind-uniforms tbody tr").is_empty());
     assert!(!all(&root, "#gen-fp .gen-line.mapped").is_empty());
     let moved = all(&root, "#opt-vp .ol.moved");
-    assert!(!moved.is_empty(), "uv-transform moves its coordinate arithmetic");
+    assert!(
+        !moved.is_empty(),
+        "uv-transform moves its coordinate arithmetic"
+    );
     fire(&moved[0], "mouseenter");
     tick().await;
     tick().await;

@@ -170,6 +170,13 @@ async fn every_example_renders_the_same_compiled() {
     let (mut compiled, mut refused) = (Vec::new(), Vec::new());
     for e in examples::EXAMPLES {
         let mut doc = examples::load(e);
+        // A source example's pair, compiled as the page's front worker compiles it.
+        if let Some(src) = doc.source.clone() {
+            let c = hoist_web::worker::front::compile(&src)
+                .result
+                .unwrap_or_else(|errs| panic!("{}: {errs:?}", e.id));
+            hoist_web::worker::front::derive(&mut doc, &c);
+        }
         doc.inputs.width = doc.inputs.width.min(64);
         doc.inputs.height = doc.inputs.height.min(64);
         let a = run_doc(doc.clone(), Some(Force::Interpret));

@@ -27,8 +27,24 @@ fn hoist_run(text: &str, images: &[(&str, Vec<u8>)]) -> Result<SceneResult, Stri
     for (n, b) in images {
         opts.images.insert((*n).to_string(), b.clone());
     }
-    let sc = scene::parse(text, &opts.caps).map_err(|e| e.to_string())?;
+    // As `hoist run` reads a scene: GLSL/WGSL sections compiled by hoist-front.
+    let sc = hoist_front::scene::parse(text, &opts.caps, &hoist_front::Options::default())
+        .map_err(|d| format!("{d:?}"))?
+        .scene;
     scene::run(&sc, &opts).map_err(|e| e.to_string())
+}
+
+/// The document with its pair: a source document compiled as the page's front worker
+/// compiles it.
+fn with_pair(doc: &Doc) -> Doc {
+    let mut d = doc.clone();
+    if let Some(src) = doc.source.clone() {
+        let c = hoist_web::worker::front::compile(&src)
+            .result
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        hoist_web::worker::front::derive(&mut d, &c);
+    }
+    d
 }
 
 /// The image and probe counts the page shows for the original pair of `doc`.
@@ -66,15 +82,15 @@ fn check_round_trip(doc: &Doc, label: &str) -> String {
     let exported = scenefile::export(doc, &[]);
     let run =
         hoist_run(&exported, &[]).unwrap_or_else(|e| panic!("{label}: hoist run: {e}\n{exported}"));
-    let (page, probes) = page_render(doc, &Images::new());
+    let (page, probes) = page_render(&with_pair(doc), &Images::new());
     same_pixels(&display(&run, doc), &page, label);
     assert_eq!((run.passed(), run.failed()), probes, "{label}: probes");
     let back = scenefile::import(&exported, Some("x.shader_test"))
         .unwrap_or_else(|e| panic!("{label}: re-import: {e}"))
         .doc;
     assert_eq!(
-        (&back.vp, &back.fp),
-        (&doc.vp, &doc.fp),
+        (&back.vp, &back.fp, &back.source),
+        (&doc.vp, &doc.fp, &doc.source),
         "{label}: programs"
     );
     assert_eq!(
@@ -334,4 +350,40 @@ fn the_end_to_end_fixture_imports_and_passes_its_probes() {
         .doc;
     assert_eq!(page_render(&doc, &Images::new()).1, (4, 0));
     check_round_trip(&doc, "fixture");
+}
+
+/// A source document exports as a source file — its sources in their sections, its output
+/// choices as `[hoist]` keys — that `hoist run` compiles as the page does (the probes, the
+/// GPU's pixels, pass), and that imports back to the same source.
+#[test]
+fn a_source_document_exports_its_source_and_imports_back() {
+    for id in ["wgsl/lighting", "glsl/webgl-textured"] {
+        let mut doc = examples::load(examples::find(id).unwrap());
+        let src = doc.source.as_mut().unwrap();
+        src.dialect = Some(hoist_asm::Dialect::D3d9);
+        let out = scenefile::export(&doc, &[]);
+        assert!(out.contains("dialect = d3d9"), "{out}");
+        assert!(
+            !out.contains("[vertex program]"),
+            "no assembly in a source file: {out}"
+        );
+        // `hoist run`: compiled and run by hoist-front's scene reader.
+        let parsed = hoist_front::scene::parse(
+            &out,
+            &hoist_raster::Caps::default(),
+            &hoist_front::Options::default(),
+        )
+        .unwrap_or_else(|e| panic!("{id}: {e:?}"));
+        let t = parsed.translated.expect("compiled");
+        assert_eq!(t.compiled.dialect, hoist_asm::Dialect::D3d9);
+        let r = scene::run(&parsed.scene, &RunOptions::default()).unwrap();
+        assert!(
+            r.passed() > 0 && r.failed() == 0,
+            "{id}: {:?}",
+            (r.passed(), r.failed())
+        );
+        // And back into the page.
+        let back = scenefile::import(&out, None).unwrap().doc;
+        assert_eq!(back.source, doc.source, "{id}");
+    }
 }

@@ -132,6 +132,28 @@ impl SourceDoc {
         }
     }
 
+    /// Takes a `[hoist]` line choosing the output (`dialect`, `target`, `vertex`,
+    /// `fragment`, as `hoist_front::scene` reads them); `false` for any other line, and for
+    /// a value that is not one (left in the scene, whose compile then says why).
+    fn choice(&mut self, line: &str) -> bool {
+        let Some((k, v)) = line.split_once('=') else {
+            return false;
+        };
+        let v = v.trim();
+        match k.trim() {
+            "dialect" if v == "arb" => self.dialect = Some(Dialect::Arb),
+            "dialect" if v == "d3d9" => self.dialect = Some(Dialect::D3d9),
+            "target" => match ArbTarget::from_id(v) {
+                Some(t) => self.target = Some(t),
+                None => return false,
+            },
+            "vertex" if entry_ok(v) => self.vertex = Some(v.to_string()),
+            "fragment" if entry_ok(v) => self.fragment = Some(v.to_string()),
+            _ => return false,
+        }
+        true
+    }
+
     /// Clamps what can be clamped (unreadable entry point names are dropped) and refuses
     /// texts over the page's limits.
     pub fn sanitize(&mut self) -> Result<(), String> {
@@ -320,8 +342,10 @@ pub fn split(text: &str) -> Option<SourceDoc> {
     let mut s = SourceDoc::default();
     let mut rest = String::with_capacity(text.len());
     let mut cur: Option<Place> = None;
+    let mut in_hoist = false;
     for line in text.split_inclusive('\n') {
         if let Some(h) = header(line) {
+            in_hoist = h == "hoist";
             cur = match h.as_str() {
                 "wgsl" => Some(Place::Wgsl),
                 "vertex shader" => Some(Place::GlslVertex),
@@ -329,6 +353,9 @@ pub fn split(text: &str) -> Option<SourceDoc> {
                 _ => None,
             };
             rest.push_str(line);
+            continue;
+        }
+        if in_hoist && s.choice(line) {
             continue;
         }
         match cur.and_then(|p| s.text_mut(p)) {
@@ -500,6 +527,21 @@ mod tests {
         assert!(c.text.starts_with("[vertex shader]\n"), "{}", c.text);
         let d = c.text.find("draw").unwrap();
         assert_eq!(c.locate(d), Some((Place::Scene, 7)));
+    }
+
+    #[test]
+    fn output_choices_in_hoist_become_the_documents() {
+        let text = "[hoist]\ntitle = t\ndialect = d3d9\ntarget = g80\nvertex = main_vs\nfragment = oops!\n\n[wgsl]\nbody\n";
+        let s = split(text).unwrap();
+        assert_eq!(s.dialect, Some(Dialect::D3d9));
+        assert_eq!(s.target, Some(ArbTarget::G80));
+        assert_eq!(s.vertex.as_deref(), Some("main_vs"));
+        assert_eq!(s.fragment, None);
+        // What is not a choice stays in the scene, for the compile to refuse at its line.
+        assert_eq!(
+            s.scene.as_deref(),
+            Some("[hoist]\ntitle = t\nfragment = oops!\n\n[wgsl]\n")
+        );
     }
 
     #[test]

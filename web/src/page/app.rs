@@ -865,7 +865,9 @@ fn optimized_side(
             (None, SourceStatus::Failed) => html! {
                 <p class="message" id="opt-problem">{ "The source does not compile: nothing to optimize until it does." }</p>
             },
-            (None, SourceStatus::Compile) => html! { <p class="muted">{ "Compiling the source…" }</p> },
+            (None, SourceStatus::Compile) => {
+                html! { <p class="muted">{ "Compiling the source…" }</p> }
+            }
             (None, _) => html! { <p class="muted">{ "Optimizing…" }</p> },
         },
     }

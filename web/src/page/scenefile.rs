@@ -571,6 +571,65 @@ fn state_notes(doc: &Doc, images: &[(u8, String)], mut extra: Vec<String>) -> St
     out
 }
 
+/// A source document's file: its scene with the sources in their sections and the output
+/// choices as `[hoist]` keys (`dialect`, `target`, `vertex`, `fragment`), which `hoist run`
+/// compiles as the page does; what only the page holds (the Inputs panel's overrides) is
+/// named in notes.
+fn export_source(
+    doc: &Doc,
+    src: &crate::doc::source::SourceDoc,
+    images: &[(u8, String)],
+) -> String {
+    let mut keys = Vec::new();
+    if let Some(d) = src.dialect {
+        keys.push(format!(
+            "dialect = {}",
+            if d == Dialect::Arb { "arb" } else { "d3d9" }
+        ));
+    }
+    if let Some(t) = src.target {
+        keys.push(format!("target = {}", t.id()));
+    }
+    for (k, v) in [("vertex", &src.vertex), ("fragment", &src.fragment)] {
+        if let Some(v) = v {
+            keys.push(format!("{k} = {v}"));
+        }
+    }
+    let mut s = src.clone();
+    if !keys.is_empty() {
+        let scene = s.scene.take().unwrap_or_default();
+        let kept: String = scene
+            .split_inclusive('\n')
+            .filter(|l| {
+                let k = l.split('=').next().unwrap_or("").trim();
+                !(l.contains('=') && ["dialect", "target", "vertex", "fragment"].contains(&k))
+            })
+            .collect();
+        let block = keys.iter().map(|k| format!("{k}\n")).collect::<String>();
+        s.scene = Some(match kept.find("[hoist]") {
+            Some(at) => {
+                let end = at + kept[at..].find('\n').map_or(kept.len() - at, |n| n + 1);
+                format!("{}{block}{}", &kept[..end], &kept[end..])
+            }
+            None => format!("[hoist]\n{block}\n{kept}"),
+        });
+    }
+    let i = &doc.inputs;
+    let mut extra = Vec::new();
+    if !(i.textures.is_empty()
+        && i.params.is_empty()
+        && i.attribs.is_empty()
+        && i.matrices.is_empty())
+    {
+        extra.push(
+            "the Inputs panel's textures, parameters, attributes and matrices are not in this \
+             file (a source file sets its uniforms with `uniform` lines)"
+                .to_string(),
+        );
+    }
+    state_notes(&doc.shareable(), images, extra) + &crate::doc::source::compose(&s).text
+}
+
 /// A file name for the exported document: its example's, title's or `untitled`.
 pub fn file_name(doc: &Doc) -> String {
     let base = doc
@@ -600,6 +659,9 @@ pub fn file_name(doc: &Doc) -> String {
 /// The document as a scene file; `images`: the file names of the user pictures by unit
 /// (those units are written as `texture image`, to be put next to the file).
 pub fn export(doc: &Doc, images: &[(u8, String)]) -> String {
+    if let Some(src) = &doc.source {
+        return export_source(doc, src, images);
+    }
     let rest = doc
         .scene
         .clone()

@@ -419,11 +419,13 @@ mod tests {
         // Interpolants: locations to texture coordinates, with their interpolation.
         let varyings: Vec<&[String; 6]> =
             c.table.rows.iter().filter(|r| r[0] == "varying").collect();
-        assert_eq!(varyings.len(), 2, "{:?}", c.table.rows);
+        assert_eq!(varyings.len(), 4, "both stages' ends: {:?}", c.table.rows);
+        assert!(varyings.iter().all(|r| r[4].contains("texcoord")));
         assert!(
             varyings
                 .iter()
-                .all(|r| r[4].contains("texcoord") && r[5].contains("perspective")),
+                .filter(|r| r[1] == "fragment")
+                .all(|r| r[5] == "perspective"),
             "{varyings:?}"
         );
         // D3D9: c# registers; a matrix takes one slot per column.
