@@ -994,7 +994,11 @@ async fn source_mode_compiles_maps_and_recovers_from_errors() {
     let status = wait_for(&root, "#src-status", |t| t.starts_with("does not compile")).await;
     assert!(status.starts_with("does not compile"), "{status}");
     assert_eq!(text(&root, "#verdict"), "no verdict");
-    assert!(!all(&root, "#ed-src-wgsl .lens.err").is_empty());
+    let lens = wait_for(&root, "#ed-src-wgsl .lens.err", |t| !t.is_empty()).await;
+    assert!(
+        lens.contains("expected"),
+        "naga's message at its line: {lens:?}"
+    );
     area.set_value(&good);
     fire(&area, "input");
     let v = wait_for(&root, "#verdict", verdict).await;

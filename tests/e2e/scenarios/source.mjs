@@ -146,4 +146,25 @@ scenario('source', async ({ page, base, open }) => {
   if ((await other.inputValue('#src-fs')) !== mine) fail('the permalink did not restore the fragment shader');
   if (again.verdict !== edited.verdict) fail(`permalink verdict ${again.verdict}, was ${edited.verdict}`);
   log(`permalink (${edited.link.length} characters) restores the GLSL pair: ${again.verdict}`);
+
+  // WGSL input with two fragment entry points: the compiler asks for a pick, the picker
+  // lists them, and the pick compiles.
+  await page.click('#input-wgsl');
+  await ready(page, 'a new WGSL pair');
+  const two = `struct V { @builtin(position) p: vec4<f32>, @location(0) uv: vec2<f32> }
+@vertex fn vs(@location(0) p: vec4<f32>, @location(8) t: vec2<f32>) -> V { return V(p, t); }
+@fragment fn red(i: V) -> @location(0) vec4<f32> { return vec4<f32>(1.0, 0.0, 0.0, 1.0); }
+@fragment fn shade(i: V) -> @location(0) vec4<f32> { return vec4<f32>(i.uv * 2.0 + 0.25, 0.5, 1.0); }
+`;
+  await page.fill('#src-wgsl', two);
+  await page.waitForFunction(() => window.hoistReport()?.source?.status === 'failed', null, { timeout: SLOW });
+  const several = (await report(page)).source.errors[0]?.text ?? '';
+  if (!several.includes('red, shade')) fail(`several entry points: ${several}`);
+  const options = await page.locator('#src-fragment option').allTextContents();
+  if (!options.includes('red') || !options.includes('shade')) fail(`the picker offers ${options}`);
+  await page.selectOption('#src-fragment', 'shade');
+  const picked = await ready(page, 'the picked entry point');
+  if (!VERDICT.test(picked.verdict ?? '')) fail(`picked: ${picked.verdict}`);
+  if (!picked.source.moved.some(([m]) => m.text.includes('i.uv * 2.0'))) fail(`moved: ${JSON.stringify(picked.source.moved)}`);
+  log(`entry points: "${several}"; picked shade: ${picked.verdict}, moved ${picked.source.moved.map(([m]) => m.text).join('; ')}`);
 });

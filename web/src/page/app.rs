@@ -957,6 +957,20 @@ fn source_column(state: &State, a: Option<&Analysis>, dispatch: &Callback<Action
     }
 }
 
+/// Why the output has nothing to show: the render's error, or a source that does not
+/// compile.
+fn output_error(state: &State) -> Option<AttrValue> {
+    state
+        .render_error
+        .clone()
+        .or_else(|| {
+            (state.source_status() == SourceStatus::Failed).then(|| {
+                "the source does not compile: its diagnostics are marked in the editor".into()
+            })
+        })
+        .map(AttrValue::from)
+}
+
 /// The temp limits the liveness panel draws (vertex, fragment).
 fn live_limits(state: &State, a: Option<&Analysis>) -> [u16; 2] {
     let limit = |p: Option<hoist_asm::Profile>| p.map_or(0, |p| state.doc.opts.limits_of(p).temps);
@@ -1000,12 +1014,11 @@ pub fn app(props: &AppProps) -> Html {
     use_gallery_escape(&gallery_open, &opener);
     let link_shown = use_state(|| None::<String>);
     use_hash_changes(state.dispatcher());
+    let front = FrontStarter(crate::wire::front::worker);
     use_jobs(
         &state,
         props.engine.unwrap_or(Starter(worker_engine)),
-        props
-            .front
-            .unwrap_or(FrontStarter(crate::wire::front::worker)),
+        props.front.unwrap_or(front),
     );
     use_persistence(&state);
     let h = use_handlers(&state);
@@ -1041,15 +1054,7 @@ pub fn app(props: &AppProps) -> Html {
     };
     let engine_error = state.engine_error.clone().map(AttrValue::from);
     let trust = a.as_ref().and_then(|a| analysis::trust(a));
-    let error = state
-        .render_error
-        .clone()
-        .or_else(|| {
-            (state.source_status() == SourceStatus::Failed).then(|| {
-                "the source does not compile: its diagnostics are marked in the editor".into()
-            })
-        })
-        .map(AttrValue::from);
+    let error = output_error(&state);
     let rendered = state.rendered.clone().map(Shared::from);
     let stale = !state.is_current();
 
