@@ -121,7 +121,7 @@ pub const ALL: [Difference; 14] = [
 pub fn applying(
     vp: Option<&Program>,
     fp: Option<&Program>,
-    opts: &crate::Options,
+    opts: &crate::options::Options,
 ) -> Vec<Difference> {
     let insts: Vec<&hoist_asm::Inst> = vp
         .into_iter()
@@ -176,6 +176,6 @@ pub fn applying(
         }),
         COLOR_OUTPUTS,
     );
-    add(opts.output == crate::Output::Unorm8, RGBA8);
+    add(opts.output == crate::options::Output::Unorm8, RGBA8);
     v
 }

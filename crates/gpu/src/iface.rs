@@ -9,7 +9,7 @@
 //! outputs to fragment inputs by semantic (the last output register of a semantic wins; an
 //! input nothing writes reads (0, 0, 0, 1)), back colours with two-sided lighting.
 
-use crate::Options;
+use crate::options::Options;
 use hoist_asm::ir::{ConstBinding, RegFile, Semantic, TexTarget};
 use hoist_asm::{Dialect, Op, Program, Reg, Stage};
 use hoist_raster::program::{attrib_slot, in_semantic};

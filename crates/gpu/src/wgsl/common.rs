@@ -2,9 +2,9 @@
 //! exact float literals, operand expressions (swizzles, `_abs`, negation, relative
 //! addressing) and the masked, predicated, saturated store.
 
-use crate::Api;
 use crate::error::Error;
 use crate::iface::Scan;
+use crate::options::Api;
 use hoist_asm::ir::{RegFile, TexTarget};
 use hoist_asm::{Inst, Program, Reg, Src, Stage, Swizzle, WriteMask};
 use std::fmt::Write;

@@ -13,7 +13,7 @@
 use super::common::push;
 use crate::error::Error;
 use crate::iface::{FragSrc, Iface};
-use crate::{Api, Options, Output};
+use crate::options::{Api, Options, Output};
 use hoist_asm::ir::{RegFile, Semantic};
 use hoist_asm::{Dialect, Program, Reg};
 use hoist_raster::program::out_semantic;

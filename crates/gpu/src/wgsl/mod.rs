@@ -16,7 +16,7 @@ mod tex;
 
 use crate::error::Error;
 use crate::iface::{Iface, Scan};
-use crate::{Api, Options};
+use crate::options::{Api, Options};
 use hoist_asm::Program;
 
 fn stage(

@@ -16,8 +16,8 @@
 
 use super::common::Ctx;
 use super::inst::operands;
-use crate::Api;
 use crate::error::Error;
+use crate::options::Api;
 use hoist_asm::ir::TexTarget;
 use hoist_asm::{Inst, Op, WriteMask};
 
