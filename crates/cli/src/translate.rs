@@ -67,7 +67,7 @@ struct Json<'a> {
 }
 
 /// The program in `path`; `None` for an empty file (fixed function, as in scenes).
-fn load(path: &PathBuf) -> Result<Option<Program>, u8> {
+fn load(path: &std::path::Path) -> Result<Option<Program>, u8> {
     let src = util::read_source(path).map_err(|e| {
         util::error(e);
         1u8
