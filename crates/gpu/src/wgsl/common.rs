@@ -115,6 +115,15 @@ pub(crate) fn f32_lit(v: f32) -> String {
         }
         .to_string();
     }
+    // The shortest decimal of FLT_MAX lies above it; a strict parser (Tint) refuses it.
+    if v.abs() == f32::MAX {
+        return if v < 0.0 {
+            "-0x1.fffffep+127f"
+        } else {
+            "0x1.fffffep+127f"
+        }
+        .to_string();
+    }
     format!("{v:?}f")
 }
 
