@@ -179,10 +179,8 @@ async function gpuRead(device, tex, w, h, bpp, aspect) {
   const src = new Float32Array(buf.getMappedRange());
   const n = bpp / 4;
   const out = new Float32Array(w * h * n);
-  // WebGPU's row 0 is the top: rows from the bottom, as GL (and Hoist) number them.
-  for (let y = 0; y < h; y++) {
-    out.set(src.subarray((y * bpr) / 4, (y * bpr) / 4 + w * n), (h - 1 - y) * w * n);
-  }
+  // The translation flips clip y, so row 0 is GL's bottom row already.
+  for (let y = 0; y < h; y++) out.set(src.subarray((y * bpr) / 4, (y * bpr) / 4 + w * n), y * w * n);
   buf.unmap();
   buf.destroy();
   return out;
@@ -213,7 +211,8 @@ function gpuPipeline(st, cache, modules, plan, d, binds, hasDepth) {
     layout: device.createPipelineLayout({ bindGroupLayouts: [g0, g1] }),
     vertex: { module, entryPoint: 'vs', buffers: [{ arrayStride: 256, attributes: b.attributes.map((a) => ({ shaderLocation: a.location, offset: a.location * 16, format: 'float32x4' })) }] },
     fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba32float' }] },
-    primitive: { topology: 'triangle-list', cullMode: d.cull_back ? 'back' : 'none', frontFace: 'ccw' },
+    // Clip y is flipped: GL's counter-clockwise is clockwise here.
+    primitive: { topology: 'triangle-list', cullMode: d.cull_back ? 'back' : 'none', frontFace: 'cw' },
     depthStencil: hasDepth ? { format: 'depth32float', depthWriteEnabled: d.depth_test, depthCompare: d.depth_test ? 'less' : 'always' } : undefined,
   });
   const p = { pipeline, g0, g1 };
@@ -231,7 +230,8 @@ function gpuBuffer(device, usage, data) {
 function gpuDraw(st, ctx, d) {
   const device = st.device;
   const t = ctx.targets.get(d.target);
-  if (d.depth_test) gpuEnsureDepth(device, t);
+  // A fragment stage that writes depth needs a depth attachment in WebGPU, test or not.
+  if (d.depth_test || ctx.plan.programs[d.program].bindings.frag_depth) gpuEnsureDepth(device, t);
   const enc = device.createCommandEncoder();
   const binds = d.textures.map((b) => {
     if (b.texture !== undefined && b.texture !== null) return ctx.textures[b.texture];
@@ -455,11 +455,13 @@ function glDraw(gl, ctx, d) {
   const t = ctx.targets.get(d.target);
   if (d.depth_test) glEnsureDepth(gl, t);
   const p = ctx.plan.programs[d.program];
-  d.textures.forEach((b, k) => {
-    let x;
-    if (b.texture !== undefined && b.texture !== null) x = ctx.textures[b.texture];
-    else if (b.target) x = glCopy(gl, ctx.targets.get(b.target), b.sampler, ctx.floatLinear, ctx.temp);
-    else x = glDummy(gl, ctx.dummies, b.view);
+  // Copies and dummies bind textures while they are made: make them all, then bind.
+  const xs = d.textures.map((b) => {
+    if (b.texture !== undefined && b.texture !== null) return ctx.textures[b.texture];
+    if (b.target) return glCopy(gl, ctx.targets.get(b.target), b.sampler, ctx.floatLinear, ctx.temp);
+    return glDummy(gl, ctx.dummies, b.view);
+  });
+  xs.forEach((x, k) => {
     gl.activeTexture(gl.TEXTURE0 + k);
     gl.bindTexture(x.target, x.tex);
   });

@@ -47,6 +47,8 @@ pub struct Bindings {
     pub varyings: Vec<Varying>,
     pub uniforms: Vec<UniformBlock>,
     pub textures: Vec<TextureBinding>,
+    /// The fragment stage writes depth (WebGPU then needs a depth attachment).
+    pub frag_depth: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -441,6 +443,11 @@ impl Iface {
             }
         }
         b.textures = self.texture_bindings();
+        b.frag_depth = fp.is_some()
+            && self
+                .fscan
+                .as_ref()
+                .is_some_and(|s| s.size(RegFile::DepthOut) > 0);
         b
     }
 

@@ -79,6 +79,16 @@ fn rand(s: &mut u64) -> f32 {
 /// A generated pair on the GPGPU quad, 32×32 RGBA32F, every parameter slot random in
 /// [-2, 2], each sampled unit the generator's texture of its target.
 fn generated_case(seed: u64, d3d9: bool) -> Case {
+    let (vp, fp, cfg, label) = generated_inputs(seed, d3d9);
+    let group = if d3d9 {
+        "generated D3D9"
+    } else {
+        "generated ARB"
+    };
+    pair_case(label, group, &vp, &fp, &cfg)
+}
+
+fn generated_inputs(seed: u64, d3d9: bool) -> (Program, Program, RenderConfig, String) {
     let (label, vp, fp) = common::generated(seed, d3d9);
     let mut cfg = RenderConfig {
         width: 32,
@@ -97,17 +107,7 @@ fn generated_case(seed: u64, d3d9: bool) -> Case {
     for p in [&vp, &fp] {
         cfg.textures.extend(hoist_verify::generate::textures(p));
     }
-    pair_case(
-        label,
-        if d3d9 {
-            "generated D3D9"
-        } else {
-            "generated ARB"
-        },
-        &vp,
-        &fp,
-        &cfg,
-    )
+    (vp, fp, cfg, label)
 }
 
 fn pair_case(
@@ -359,4 +359,66 @@ fn the_gpu_renders_what_the_executor_renders() {
         println!("{f}");
     }
     assert!(failures.is_empty(), "{} differences", failures.len());
+}
+
+/// A debugging aid: for the scene or generated case named by `HOIST_GPU_BISECT` (and the
+/// API of `HOIST_GPU_API`, default webgpu), renders the fragment program cut after each
+/// instruction (its destination moved to the colour output) on the GPU and in the executor
+/// and prints the first instruction whose result differs.
+#[test]
+#[ignore]
+fn bisect() {
+    use hoist_asm::ir::{Dst, Inst, Src};
+    use hoist_asm::{Op, Reg, RegFile, WriteMask};
+    let name = std::env::var("HOIST_GPU_BISECT").unwrap();
+    let api = std::env::var("HOIST_GPU_API").unwrap_or("webgpu".into());
+    let (vp, fp, cfg) = if let Some(seed) = name.strip_prefix("arb:").or(name.strip_prefix("d3d9:"))
+    {
+        let c = generated_inputs(seed.parse().unwrap(), name.starts_with("d3d9"));
+        (c.0, c.1, c.2)
+    } else {
+        panic!("HOIST_GPU_BISECT=arb:SEED or d3d9:SEED");
+    };
+    let mut cases = Vec::new();
+    let mut cuts = Vec::new();
+    for k in 0..fp.insts.len() {
+        let Some(d) = fp.insts[k].dst.clone() else {
+            continue;
+        };
+        if d.reg.file == RegFile::ColorOut || d.reg.file == RegFile::DepthOut {
+            continue;
+        }
+        let mut p = fp.clone();
+        p.insts.truncate(k + 1);
+        p.insts
+            .retain(|i| !matches!(i.dst.as_ref().map(|d| d.reg.file), Some(RegFile::DepthOut)));
+        p.insts.push(Inst::new(
+            Op::Mov,
+            Some(Dst::new(Reg::new(RegFile::ColorOut, 0), WriteMask::ALL)),
+            [Src::new(d.reg)],
+        ));
+        cases.push(pair_case(format!("cut {k}"), "bisect", &vp, &p, &cfg));
+        cuts.push(k);
+    }
+    let jobs: Vec<Value> = cases
+        .iter()
+        .map(|c| json!({"name": c.name, "api": api, "plan": c.plan.as_ref().unwrap()}))
+        .collect();
+    let Some(results) = browser(jobs) else { return };
+    println!("{}", hoist_asm::print(&fp));
+    for ((c, r), k) in cases.iter().zip(&results).zip(&cuts) {
+        match judge(c, r) {
+            Outcome::Agree(_) => {}
+            o => {
+                println!(
+                    "first difference after instruction {k}: {:?}\n{o:?}",
+                    fp.insts[*k]
+                );
+                let t = hoist_gpu::translate(Some(&vp), Some(&fp), &Default::default()).unwrap();
+                println!("{}", t.wgsl);
+                return;
+            }
+        }
+    }
+    println!("no instruction differs");
 }

@@ -4,7 +4,6 @@
 
 use crate::error::Error;
 use crate::iface::Scan;
-use crate::options::Api;
 use hoist_asm::ir::{RegFile, TexTarget};
 use hoist_asm::{Inst, Program, Reg, Src, Stage, Swizzle, WriteMask};
 use std::fmt::Write;
@@ -13,7 +12,6 @@ use std::fmt::Write;
 pub(crate) struct Ctx<'a> {
     pub p: &'a Program,
     pub scan: &'a Scan,
-    pub api: Api,
     /// The pair's texture bindings (index = binding pair k).
     pub textures: &'a [(u8, TexTarget)],
     /// Loop iteration cap (the executor's `Caps::max_loop_iterations`).

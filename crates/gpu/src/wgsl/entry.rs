@@ -5,10 +5,12 @@
 //! fixed function for a stage without a program — all as the executor's pipeline
 //! (`hoist_raster::raster`) defines them.
 //!
-//! Coordinates: the executor is GL (window y up, clip z in [−w, w]). WebGPU's framebuffer y
-//! points down and its clip z is [0, w], so its vertex stage writes z' = (z + w)/2 (the host
-//! sets the viewport's depth range to GL's) and its fragment stage turns the position back
-//! to GL's y (`size.y − y`); WebGL2 takes both as they are.
+//! Coordinates: the executor is GL (window y up, clip z in [−w, w], texel row 0 at t = 0,
+//! also for targets rendered to and read back as textures). WebGPU's framebuffer y points
+//! down and its clip z is [0, w], so its vertex stage writes (x, −y, (z + w)/2, w): row 0
+//! of every WebGPU target is then GL's bottom row (render to texture, readback, quads and
+//! `fragment.position` all as GL numbers them; the host sets the viewport's depth range to
+//! GL's and calls clockwise front-facing). WebGL2 takes clip space as it is.
 
 use super::common::push;
 use crate::error::Error;
@@ -121,7 +123,7 @@ pub(crate) fn vertex(out: &mut String, vp: Option<&Program>, f: &Iface, opts: &O
     push(out, format_args!("  let clip = {clip};\n"));
     match api {
         Api::WebGpu => {
-            out.push_str("  o.pos = vec4f(clip.x, clip.y, 0.5f * (clip.z + clip.w), clip.w);\n")
+            out.push_str("  o.pos = vec4f(clip.x, -clip.y, 0.5f * (clip.z + clip.w), clip.w);\n")
         }
         Api::WebGl2 => out.push_str("  o.pos = clip;\n"),
     }
@@ -144,14 +146,13 @@ fn vary(src: FragSrc) -> String {
     }
 }
 
-fn window_pos(d3d: bool, api: Api) -> &'static str {
-    match (d3d, api) {
-        (false, Api::WebGpu) => "vec4f(i.pos.x, dr.size.y - i.pos.y, i.pos.z, i.pos.w)",
-        (false, Api::WebGl2) => "i.pos",
-        (true, Api::WebGpu) => "vec4f(i.pos.x - 0.5f, i.pos.y - 0.5f, i.pos.z, i.pos.w)",
-        (true, Api::WebGl2) => {
-            "vec4f(i.pos.x - 0.5f, dr.size.y - 0.5f - i.pos.y, i.pos.z, i.pos.w)"
-        }
+/// `fragment.position` (GL window coordinates) or D3D9's `vPos` (pixel indices from the
+/// top). Both APIs' framebuffer y runs up here (WebGPU's through the flipped clip y).
+fn window_pos(d3d: bool) -> &'static str {
+    if d3d {
+        "vec4f(i.pos.x - 0.5f, dr.size.y - 0.5f - i.pos.y, i.pos.z, i.pos.w)"
+    } else {
+        "i.pos"
     }
 }
 
@@ -161,7 +162,6 @@ pub(crate) fn fragment(
     fp: Option<&Program>,
     f: &Iface,
     opts: &Options,
-    api: Api,
 ) -> Result<(), Error> {
     let depth = fp.is_some()
         && f.fscan
@@ -193,7 +193,7 @@ pub(crate) fn fragment(
             let d3d = p.dialect() == Dialect::D3d9;
             for &(reg, src) in &f.finputs {
                 let v = match src {
-                    FragSrc::WindowPos => window_pos(d3d, api).to_string(),
+                    FragSrc::WindowPos => window_pos(d3d).to_string(),
                     FragSrc::Face => "vec4f(select(-1.0f, 1.0f, face), 0.0f, 0.0f, 0.0f)".into(),
                     s => vary(s),
                 };

@@ -25,12 +25,10 @@ fn stage(
     scan: &Scan,
     f: &Iface,
     opts: &Options,
-    api: Api,
 ) -> Result<(), Error> {
     let mut ctx = common::Ctx {
         p,
         scan,
-        api,
         textures: &f.textures,
         max_loop: opts.max_loop_iterations,
         out: String::new(),
@@ -56,13 +54,13 @@ pub(crate) fn module(
     io::uniforms(&mut out, f);
     io::textures(&mut out, f);
     if let (Some(p), Some(s)) = (vp, &f.vscan) {
-        stage(&mut out, p, s, f, opts, api)?;
+        stage(&mut out, p, s, f, opts)?;
     }
     if let (Some(p), Some(s)) = (fp, &f.fscan) {
-        stage(&mut out, p, s, f, opts, api)?;
+        stage(&mut out, p, s, f, opts)?;
     }
     entry::structs(&mut out, f);
     entry::vertex(&mut out, vp, f, opts, api);
-    entry::fragment(&mut out, fp, f, opts, api)?;
+    entry::fragment(&mut out, fp, f, opts)?;
     Ok(out)
 }

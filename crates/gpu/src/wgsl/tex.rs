@@ -11,13 +11,12 @@
 //!
 //! Kills set a flag the fragment entry point discards on at the end, so the rest of the
 //! program runs on killed fragments as the executor's does (and their derivatives stay
-//! defined). `dsx`/`dsy` are coarse derivatives; WebGPU's framebuffer y points down, so
-//! `dsy` is negated there to keep GL's up.
+//! defined). `dsx`/`dsy` are coarse derivatives (y up in both APIs' framebuffers, see
+//! `entry.rs`).
 
 use super::common::Ctx;
 use super::inst::operands;
 use crate::error::Error;
-use crate::options::Api;
 use hoist_asm::ir::TexTarget;
 use hoist_asm::{Inst, Op, WriteMask};
 
@@ -85,7 +84,6 @@ pub(crate) fn special(ctx: &mut Ctx, ins: &Inst) -> Result<bool, Error> {
         }
         Op::Dsx | Op::Dsy if !ctx.fragment() => "vec4f(0.0f)".to_string(),
         Op::Dsx => "dpdxCoarse(o0)".to_string(),
-        Op::Dsy if ctx.api == Api::WebGpu => "-dpdyCoarse(o0)".to_string(),
         Op::Dsy => "dpdyCoarse(o0)".to_string(),
         Op::Kil | Op::Texkil => return kill(ctx, ins).map(|_| true),
         _ => return Ok(false),
