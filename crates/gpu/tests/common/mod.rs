@@ -72,3 +72,5 @@ pub fn generated(seed: u64, d3d9: bool) -> (String, Program, Program) {
     let (vp, fp) = (parse(&p.vp), parse(&p.fp));
     (p.label, vp, fp)
 }
+
+pub mod differential;
