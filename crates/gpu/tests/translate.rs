@@ -123,6 +123,83 @@ fn every_opcode_program_translates() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// The fuzzers' regression inputs (programs that once broke a parser or the optimizer):
+/// every one that parses and that the executor runs translates; none panics.
+#[test]
+fn the_fuzz_regressions_translate() {
+    let mut n = 0;
+    let mut failures = Vec::new();
+    for dir in ["parse", "optimize"] {
+        let Ok(rd) = std::fs::read_dir(common::root().join("fuzz/regressions").join(dir)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let text = String::from_utf8_lossy(&std::fs::read(e.path()).unwrap()).to_string();
+            let opts =
+                hoist_asm::ParseOptions::default().with_target(&text, hoist_asm::ArbTarget::G80);
+            let Some(p) = hoist_asm::parse(&text, &opts).program else {
+                continue;
+            };
+            let (vp, fp) = match p.stage() {
+                hoist_asm::Stage::Vertex => (Some(&p), None),
+                hoist_asm::Stage::Fragment => (None, Some(&p)),
+            };
+            let runs = hoist_raster::compile::compile(&hoist_raster::fog::lower(&p)).is_ok();
+            match (translate(vp, fp, &Options::default()), runs) {
+                (Ok(_), true) | (Err(_), false) => n += 1,
+                (Err(err), true) => failures.push(format!("{}: {err}", e.path().display())),
+                (Ok(_), false) => {
+                    failures.push(format!("{}: the executor refuses it", e.path().display()))
+                }
+            }
+        }
+    }
+    println!("{n} fuzz regression programs");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn what_wgsl_cannot_say_is_refused_with_a_message() {
+    let recursive = common::parse("ps_3_0\ncall l0\nmov oC0, c0\nret\nlabel l0\ncall l0\nret\n");
+    let e = translate(None, Some(&recursive), &Options::default()).unwrap_err();
+    assert!(e.message.contains("calls itself"), "{e}");
+    // Ten nested calls: the executor skips those below depth 8.
+    let mut deep = String::from("ps_3_0\ncall l0\nmov oC0, c0\nret\n");
+    for l in 0..10 {
+        deep.push_str(&format!("label l{l}\n"));
+        if l < 9 {
+            deep.push_str(&format!("call l{}\n", l + 1));
+        }
+        deep.push_str("ret\n");
+    }
+    let e = translate(None, Some(&common::parse(&deep)), &Options::default()).unwrap_err();
+    assert!(e.message.contains("nest 10 deep"), "{e}");
+    assert_eq!(e.inst, Some(0));
+    let fp = common::parse("!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n");
+    let e = translate(Some(&fp), None, &Options::default()).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("fragment program was given as the vertex program")
+    );
+    // ps_3_0's ten interpolants fit the fifteen both APIs guarantee, also with back colours.
+    let mut many = String::from("ps_3_0\n");
+    for i in 0..10 {
+        many.push_str(&format!("dcl_texcoord{i} v{i}\n"));
+    }
+    many.push_str("mov r0, v0\n");
+    for i in 1..10 {
+        many.push_str(&format!("add r0, r0, v{i}\n"));
+    }
+    many.push_str("mov oC0, r0\n");
+    let ok = translate(None, Some(&common::parse(&many)), &Options::default());
+    assert!(ok.is_ok(), "ten interpolants fit");
+    let two = Options {
+        two_side: true,
+        ..Options::default()
+    };
+    assert!(translate(None, Some(&common::parse(&many)), &two).is_ok());
+}
+
 #[test]
 #[ignore]
 fn dump() {
