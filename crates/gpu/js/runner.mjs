@@ -202,8 +202,10 @@ function gpuPipeline(st, cache, modules, plan, d, binds, hasDepth) {
   const g0 = device.createBindGroupLayout({ entries: b.uniforms.map((u) => ({ binding: u.binding, visibility: vis, buffer: { type: 'uniform' } })) });
   const e1 = [];
   b.textures.forEach((t, k) => {
-    e1.push({ binding: 2 * k, visibility: vis, texture: { sampleType: binds[k].sampleType, viewDimension: t.view } });
-    e1.push({ binding: 2 * k + 1, visibility: vis, sampler: { type: binds[k].samplerType } });
+    // Only the stages that sample it: WebGPU counts textures per stage (16 guaranteed).
+    const v = (t.stages.includes('vertex') ? GPUShaderStage.VERTEX : 0) | (t.stages.includes('fragment') ? GPUShaderStage.FRAGMENT : 0);
+    e1.push({ binding: 2 * k, visibility: v, texture: { sampleType: binds[k].sampleType, viewDimension: t.view } });
+    e1.push({ binding: 2 * k + 1, visibility: v, sampler: { type: binds[k].samplerType } });
   });
   const g1 = device.createBindGroupLayout({ entries: e1 });
   const module = modules[d.program];

@@ -21,8 +21,8 @@
 mod common;
 
 use common::differential::{
-    APIS, Case, Outcome, browser, example_cases, explain, generated_case, handwritten_cases, judge,
-    piglit_cases, program_cases,
+    APIS, Case, Outcome, browser, browser_with, example_cases, explain, generated_case,
+    handwritten_cases, judge, piglit_cases, program_cases,
 };
 use hoist_gpu::check::GpuResult;
 use serde_json::json;
@@ -214,6 +214,23 @@ fn table(
         }
     }
     out
+}
+
+/// Without a GPU API the runner says so, for both APIs, instead of failing otherwise.
+#[test]
+fn without_gpu_apis_the_runner_says_so() {
+    let case = generated_case(0, false);
+    let plan = case.plan.as_ref().unwrap();
+    let jobs = APIS
+        .iter()
+        .map(|api| json!({"name": "no api", "api": api, "plan": plan}))
+        .collect();
+    let Some(r) = browser_with(jobs, false) else {
+        return;
+    };
+    let errors: Vec<&str> = r.iter().map(|x| x.error.as_deref().unwrap_or("")).collect();
+    assert!(errors[0].contains("no WebGPU"), "{errors:?}");
+    assert!(errors[1].contains("no WebGL2"), "{errors:?}");
 }
 
 /// A debugging aid: `HOIST_GPU_BISECT=arb:SEED|d3d9:SEED` (API `HOIST_GPU_API`, default

@@ -317,6 +317,11 @@ pub fn program_cases() -> Vec<Case> {
 /// Runs the jobs in Chromium, a batch at a time; `None` (with the skip notice) when the
 /// browser oracle is missing.
 pub fn browser(jobs: Vec<Value>) -> Option<Vec<GpuResult>> {
+    browser_with(jobs, true)
+}
+
+/// `browser`, with Chromium's GPU flags or without any GPU API (`gpu` false).
+pub fn browser_with(jobs: Vec<Value>, gpu: bool) -> Option<Vec<GpuResult>> {
     let root = super::root();
     if !root.join("tests/e2e/node_modules/playwright-core").exists()
         || !Path::new("/usr/bin/chromium").exists()
@@ -335,7 +340,11 @@ pub fn browser(jobs: Vec<Value>) -> Option<Vec<GpuResult>> {
             dir.join(format!("out{n}.json")),
         );
         std::fs::write(&jp, serde_json::to_string(chunk).ok()?).ok()?;
-        let st = std::process::Command::new("node")
+        let mut cmd = std::process::Command::new("node");
+        if !gpu {
+            cmd.env("HOIST_GPU_FLAGS", "none");
+        }
+        let st = cmd
             .arg(root.join("crates/gpu/js/harness.mjs"))
             .arg(&jp)
             .arg(&op)
