@@ -7,8 +7,9 @@
 //! executor: every probe must give the executor's verdict and every target agree within its
 //! tolerance. A pair that differs is explained: its fragment program is cut after each
 //! instruction and rendered both ways, and the first instruction that differs names the
-//! class (`hoist_gpu::differences`); a difference of no known class fails the test, and so
-//! does any difference in a scene. The table per API (agree / differ by class / refused,
+//! class (`hoist_gpu::differences`); a difference outside the accepted classes (`ACCEPTED`,
+//! each measured and explained in docs/gpu-translation.md) fails the test, and so does any
+//! difference in a scene. The table per API (agree / differ by class / refused,
 //! worst |Δ|) is printed. Needs node, `tests/e2e/node_modules` and Chromium; skips with a
 //! notice without them (fails under `HOIST_REQUIRE_ORACLES=1`).
 //!
@@ -27,6 +28,11 @@ use common::differential::{
 use hoist_gpu::check::GpuResult;
 use serde_json::json;
 use std::collections::BTreeMap;
+
+/// The classes whose differences are accepted, each measured and explained in
+/// docs/gpu-translation.md (cube maps: seamless filtering, and the face chosen at a tie of
+/// the major axis). A difference of any other class fails, with its first instruction.
+const ACCEPTED: &[&str] = &["cube-maps"];
 
 /// Per group: agree, differ by class, refused, worst |Δ| of the agreeing, the notes.
 #[derive(Default)]
@@ -134,7 +140,7 @@ fn the_gpu_renders_what_the_executor_renders() {
                         f.tex.map_or(String::new(), |t| format!(" {:?}", t.target))
                     ))
                 );
-                if class == "unexplained" || c.pair.is_none() {
+                if !ACCEPTED.contains(&class) || c.pair.is_none() {
                     failures.push(line.clone());
                 }
                 lines.push(line);
@@ -163,7 +169,7 @@ fn the_gpu_renders_what_the_executor_renders() {
     }
     assert!(
         failures.is_empty(),
-        "{} differences without a known class, or in scenes:\n{}",
+        "{} differences outside the accepted classes, or in scenes:\n{}",
         failures.len(),
         failures.join("\n")
     );

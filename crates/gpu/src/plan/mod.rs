@@ -7,7 +7,8 @@
 //! `hoist_raster::render`.
 //!
 //! Host conventions (what `js/runner.mjs` does): the viewport is the whole target, its depth
-//! range GL's (near, far); counter-clockwise in GL window coordinates is front-facing;
+//! range GL's (near, far); counter-clockwise in GL window coordinates is front-facing
+//! (WebGPU's `frontFace: "cw"`, its clip y being flipped by the translation);
 //! depth is `depth32float`, tested with LESS and written only while the test is on (the
 //! executor's); no blending; a binding with neither a texture nor a target reads a 1×1
 //! (0, 0, 0, 1) texture, GL's incomplete texture; targets read back as RGBA32F rows from the
