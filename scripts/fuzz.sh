@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes one entry point with cargo-fuzz (nightly): scripts/fuzz.sh TARGET [SECONDS]
 # (default 1800 = 30 CPU-minutes, one job). TARGET is parse, optimize, execute, scene,
-# permalink, front_wgsl or front_glsl. The corpus lives in fuzz/corpus/TARGET (not committed); it is seeded from
+# permalink, compiled (compiled kernels against the interpreter, bit for bit), front_wgsl
+# or front_glsl. The corpus lives in fuzz/corpus/TARGET (not committed); it is seeded from
 # fuzz/regressions/TARGET, the examples and generated pairs the first time.
 #   scripts/fuzz.sh --keep TARGET   keeps the fewest inputs covering every edge the corpus
 #                                   covers in fuzz/regressions/TARGET, which the tests replay (crates/verify/tests/fuzz.rs,
@@ -15,7 +16,7 @@ keep=0
 if [ "${1:-}" = --keep ]; then keep=1; shift; fi
 target="${1:?usage: scripts/fuzz.sh [--keep] TARGET [SECONDS]}"
 seconds="${2:-1800}"
-case "$target" in parse|optimize|execute|scene|permalink|front_wgsl|front_glsl) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
+case "$target" in parse|optimize|execute|scene|permalink|compiled|front_wgsl|front_glsl) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
 command -v cargo-fuzz >/dev/null || cargo install -q cargo-fuzz
 
 corpus="fuzz/corpus/$target"
@@ -53,7 +54,7 @@ if [ -z "$(ls -A "$corpus")" ]; then
         { awk '/^\[vertex shader\]/{on=1;next} /^\[/{on=0} on' "$f"; printf '\0'
           awk '/^\[fragment shader\]/{on=1;next} /^\[/{on=0} on' "$f"; } > "$corpus/example-$(basename "${f%.shader_test}")"
       done ;;
-    parse|optimize|execute)
+    parse|optimize|execute|compiled)
       dump="$(mktemp -d)"
       for flavor in arb d3d9; do
         for seed in $(seq 1 12); do

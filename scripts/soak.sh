@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Soaks the optimizer: N generated vertex/fragment pairs per dialect (ARB and Direct3D 9)
+# Soaks the optimizer and the executor: N generated vertex/fragment pairs per dialect (ARB
+# and Direct3D 9) through optimize, translation validation and a fresh render check, each
+# pair also run compiled and interpreted (kernels of both stages and a render, bit for bit);
 # and N generated WGSL programs (through hoist-front, both dialects) through optimize,
-# translation validation and a fresh render check. Prints panics,
-# mismatches and groups validation rejected; exits non-zero on a panic, a mismatch or a
-# round-trip failure. Extra arguments go to hoist-soak (--first SEED, --only arb|d3d9, ...).
+# validation and a render check. Prints panics, mismatches, groups validation rejected,
+# compiled-versus-interpreted differences and the counts of every texture target, fetch,
+# mask and texture drawn; exits non-zero on a panic, a mismatch, a round-trip failure or a
+# difference. Extra arguments go to hoist-soak (--first SEED, --only arb|d3d9|wgsl, ...).
 # Built with the `soak` profile: optimized, with the per-pass IR checks and overflow checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."

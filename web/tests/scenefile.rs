@@ -11,6 +11,7 @@
 mod oracles;
 
 use hoist_asm::ArbTarget;
+use hoist_asm::ir::TexTarget;
 use hoist_raster::image::{Image, Verdict};
 use hoist_raster::scene::{self, RunOptions, SceneResult};
 use hoist_web::doc::examples;
@@ -226,6 +227,25 @@ fn panel_settings_are_written_as_the_commands_the_page_renders_with() {
     assert!(back.hand.is_none() && back.inputs.params.is_empty());
     assert_eq!((back.inputs.width, back.inputs.height), (64, 48));
     same_pixels(&page_render(&back, &Images::new()).0, &page, "re-imported");
+}
+
+/// A unit sampled through a shadow target is exported as the depth texture with compare
+/// LEQUAL the page renders with, and `hoist run` reads that line back as the same command.
+#[test]
+fn a_shadow_unit_is_written_as_its_depth_texture() {
+    let mut spec = TexSpec::new(0);
+    spec.pattern = Pattern::Noise;
+    spec.size = 16;
+    let line = scenefile::texture_line(&spec, TexTarget::Shadow2D, None);
+    assert!(line.contains("format depth compare lequal"), "{line}");
+    let cmd = render::texture_command(&spec, TexTarget::Shadow2D, &Images::new());
+    let back = scene::parse(&format!("[test]\n{line}\n"), &render::caps()).unwrap();
+    assert_eq!(back.commands[0].1, cmd);
+    let colour = scenefile::texture_line(&spec, TexTarget::T2D, None);
+    assert!(
+        !colour.contains("depth") && !colour.contains("compare"),
+        "{colour}"
+    );
 }
 
 #[test]

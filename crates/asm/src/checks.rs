@@ -7,7 +7,9 @@
 //! [`crate::validate::check`] runs the same sequence for a program of either dialect.
 
 use crate::diag::{Diagnostic, code};
-use crate::ir::{ConstBinding, Dialect, Program, Reg, RegFile, Span, Stage, SymKind};
+use crate::ir::{
+    ConstBinding, Dialect, Program, Reg, RegFile, Span, Stage, SymKind, sampler_index,
+};
 use crate::ops::{Op, Shape};
 use crate::profile::{Limits, Profile, file_count, src_count};
 
@@ -312,7 +314,7 @@ pub fn check_limits(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
     }
     for inst in &p.insts {
         if let Some(t) = inst.tex
-            && t.unit >= limits.samplers
+            && sampler_index(p.stage(), t.unit) >= limits.samplers
         {
             {
                 out.push(
@@ -320,7 +322,8 @@ pub fn check_limits(p: &Program, limits: &Limits) -> Vec<Diagnostic> {
                         code!("E0306"),
                         format!(
                             "texture unit {} is out of range (limit {})",
-                            t.unit, limits.samplers
+                            sampler_index(p.stage(), t.unit),
+                            limits.samplers
                         ),
                         inst.span,
                     )

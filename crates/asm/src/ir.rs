@@ -239,9 +239,59 @@ impl IoDecl {
     }
 }
 
+/// The first texture unit of a vertex program's samplers. D3D9 keeps a vertex shader's
+/// samplers apart from the pixel shader's (`D3DVERTEXTEXTURESAMPLER0`–`3` beside sampler
+/// stages 0–15), so a vs_3_0 `s#` is unit `VERTEX_SAMPLER_BASE + #` in the IR and a pair's
+/// two stages never share a unit by number; printers write `s#` back. (ARB vertex programs
+/// do not sample.)
+pub const VERTEX_SAMPLER_BASE: u8 = 16;
+
+/// The texture unit of sampler register `s{index}` in a program of `stage`.
+pub fn sampler_unit(stage: Stage, index: u8) -> u8 {
+    match stage {
+        Stage::Vertex => VERTEX_SAMPLER_BASE.saturating_add(index),
+        Stage::Fragment => index,
+    }
+}
+
+/// The sampler register index (`s#`) of texture unit `unit` in a program of `stage`.
+pub fn sampler_index(stage: Stage, unit: u8) -> u8 {
+    match stage {
+        Stage::Vertex => unit.saturating_sub(VERTEX_SAMPLER_BASE),
+        Stage::Fragment => unit,
+    }
+}
+
+/// How people name texture unit `unit`: "unit 3", or "vertex sampler s0 (unit 16)" for
+/// the units of D3D9's vertex samplers.
+pub fn unit_name(unit: u8) -> String {
+    if unit >= VERTEX_SAMPLER_BASE {
+        format!(
+            "vertex sampler s{} (unit {unit})",
+            unit - VERTEX_SAMPLER_BASE
+        )
+    } else {
+        format!("unit {unit}")
+    }
+}
+
+/// A texture unit as scenes and the CLI write it: `0`..`31`, or `vsN` for D3D9's vertex
+/// sampler N (unit [`VERTEX_SAMPLER_BASE`] + N, N < 16).
+pub fn parse_unit(s: &str) -> Option<u8> {
+    match s.strip_prefix("vs") {
+        Some(n) => n
+            .parse::<u8>()
+            .ok()
+            .filter(|n| *n < 16)
+            .map(|n| VERTEX_SAMPLER_BASE + n),
+        None => s.parse().ok().filter(|u| *u < 32),
+    }
+}
+
 /// A D3D9 `dcl_2d s0` style sampler declaration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SamplerDecl {
+    /// The texture unit ([`sampler_unit`] of the register's index).
     pub unit: u8,
     pub target: TexTarget,
     pub span: Span,

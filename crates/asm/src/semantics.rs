@@ -24,10 +24,173 @@
 //!   every negative base. Hoist follows llvmpipe, its differential oracle.
 //! - Denormal inputs and results are kept, as llvmpipe keeps them (the GPU flushes them to
 //!   zero: `LG2(1e-38)` is −126.2 here, −inf there).
+//!
+//! # Shadow fetches and depth textures
+//!
+//! What a fetch returns from a depth texture, with and without compare mode, and what a
+//! shadow target (`ARB_fragment_program_shadow`: `SHADOW1D`, `SHADOW2D`, `SHADOWRECT`)
+//! returns from a colour texture. This is the one place these rules are written; the
+//! sampler (`hoist_raster::texture`) calls [`shadow_ref`], [`CompareFunc::passes`] and
+//! [`DepthMode::expand`], and both executors run that sampler.
+//! - **Colour texture, shadow target**: an ordinary fetch of the same texture; the
+//!   reference coordinate is ignored. Measured with llvmpipe (`arbref`): `TEX r, c,
+//!   texture[0], SHADOW2D` renders bit for bit what `2D` renders, and likewise `SHADOW1D`
+//!   against `1D` and `SHADOWRECT` against `RECT`, nearest and linear. (Mesa's state
+//!   tracker, `st_convert_sampler`, turns compare mode on only for a texture whose base
+//!   format is `DEPTH_COMPONENT`/`DEPTH_STENCIL`, so the sampler never compares.)
+//! - **Depth texture** (one value D in [0, 1] per texel): every texel reads as
+//!   [`DepthMode::expand`] of a value v, with v = D, or with compare mode on *and* a shadow
+//!   target, v = [`CompareFunc::passes`]`(R, D)` as 1 or 0, R = [`shadow_ref`] of the
+//!   coordinate's r (z), after the `TXP` division. The texels are compared first and the
+//!   0/1 results filtered (nearest: one texel; linear: the bilinear blend of the four
+//!   comparisons, then the mipmap blend), as llvmpipe's gallivm sampler does
+//!   (`lp_bld_sample_soa.c`: `lp_build_sample_comparefunc` on each fetched texel before
+//!   `lp_build_masklerp2d`; R clamped to [0, 1] for a non-float depth format; the result
+//!   replicated to four channels, then the view's swizzle). GL 2.1 §3.8.14 (texture
+//!   comparison modes): `r = 1` when `R op D` holds, else 0, and the result is used in
+//!   place of D under `DEPTH_TEXTURE_MODE`. Compare mode on a non-shadow target (D3D9's
+//!   fetches, ARB `1D`/`2D`/`RECT`) is ignored: GL leaves it undefined, and Mesa's texture
+//!   handles refuse that mix (llvmpipe's `lp_texture_handle.c`,
+//!   `compile_sample_function`), so a fetch reads D.
+//! - **`DEPTH_TEXTURE_MODE`** (GL 2.1 table 3.20; `ARB_depth_texture`, `ARB_shadow`):
+//!   `LUMINANCE` (the default) gives (v, v, v, 1), `INTENSITY` (v, v, v, v), `ALPHA`
+//!   (0, 0, 0, v); `RED` (GL 3.0's core rule) (v, 0, 0, 1).
+//! - **What Hoist supplies** (the page, `hoist render`'s patterns, validation's input
+//!   sets; `hoist_raster::texture::format_for_target`): a unit sampled through a shadow
+//!   target gets a depth texture of its image's red channel with compare mode on, LEQUAL
+//!   (GL's default `TEXTURE_COMPARE_FUNC`), `LUMINANCE`, so its lookups return 0 or 1 (a
+//!   filtered blend of them with linear filtering). Scenes say what they bind.
 
 use crate::profile::Dialect;
 
 pub const FLT_MAX: f32 = f32::MAX;
+
+/// `TEXTURE_COMPARE_FUNC`: the shadow test `R op D` of a reference R against a depth D.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+pub enum CompareFunc {
+    Never,
+    Less,
+    Equal,
+    #[default]
+    Lequal,
+    Greater,
+    NotEqual,
+    Gequal,
+    Always,
+}
+
+impl CompareFunc {
+    pub const ALL: [CompareFunc; 8] = [
+        CompareFunc::Never,
+        CompareFunc::Less,
+        CompareFunc::Equal,
+        CompareFunc::Lequal,
+        CompareFunc::Greater,
+        CompareFunc::NotEqual,
+        CompareFunc::Gequal,
+        CompareFunc::Always,
+    ];
+
+    /// Whether `r op d` holds (ordered comparisons; `NotEqual` is unordered, as llvmpipe's).
+    #[inline(always)]
+    pub fn passes(self, r: f32, d: f32) -> bool {
+        match self {
+            CompareFunc::Never => false,
+            CompareFunc::Less => r < d,
+            CompareFunc::Equal => r == d,
+            CompareFunc::Lequal => r <= d,
+            CompareFunc::Greater => r > d,
+            CompareFunc::NotEqual => r != d,
+            CompareFunc::Gequal => r >= d,
+            CompareFunc::Always => true,
+        }
+    }
+
+    /// GL's name without the prefix, lower case (`lequal`), as scenes write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            CompareFunc::Never => "never",
+            CompareFunc::Less => "less",
+            CompareFunc::Equal => "equal",
+            CompareFunc::Lequal => "lequal",
+            CompareFunc::Greater => "greater",
+            CompareFunc::NotEqual => "notequal",
+            CompareFunc::Gequal => "gequal",
+            CompareFunc::Always => "always",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<CompareFunc> {
+        CompareFunc::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
+    }
+}
+
+/// `DEPTH_TEXTURE_MODE`: how a depth texel's value becomes RGBA.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+pub enum DepthMode {
+    #[default]
+    Luminance,
+    Intensity,
+    Alpha,
+    Red,
+}
+
+impl DepthMode {
+    pub const ALL: [DepthMode; 4] = [
+        DepthMode::Luminance,
+        DepthMode::Intensity,
+        DepthMode::Alpha,
+        DepthMode::Red,
+    ];
+
+    #[inline(always)]
+    pub fn expand(self, v: f32) -> [f32; 4] {
+        match self {
+            DepthMode::Luminance => [v, v, v, 1.0],
+            DepthMode::Intensity => [v, v, v, v],
+            DepthMode::Alpha => [0.0, 0.0, 0.0, v],
+            DepthMode::Red => [v, 0.0, 0.0, 1.0],
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DepthMode::Luminance => "luminance",
+            DepthMode::Intensity => "intensity",
+            DepthMode::Alpha => "alpha",
+            DepthMode::Red => "red",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<DepthMode> {
+        DepthMode::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(s))
+    }
+}
+
+/// A depth texel as stored: clamped to [0, 1], NaN as 0 (a fixed-point depth format).
+#[inline(always)]
+pub fn depth_value(d: f32) -> f32 {
+    if d > 0.0 {
+        if d < 1.0 { d } else { 1.0 }
+    } else {
+        0.0
+    }
+}
+
+/// The shadow reference R: the coordinate clamped to [0, 1] (a fixed-point depth format),
+/// NaN as 0.
+#[inline(always)]
+pub fn shadow_ref(r: f32) -> f32 {
+    depth_value(r)
+}
 
 /// `_SAT`: NaN and −0 give +0. Written with comparisons: `x.max(0.0).min(1.0)` gave −0 for
 /// −0 in unoptimised builds and +0 in optimised ones (`f32::max` leaves the sign of equal
@@ -39,6 +202,22 @@ pub fn sat(x: f32) -> f32 {
     } else {
         0.0
     }
+}
+
+/// `MAX`/`max`: `b` when `b > a` or `a` is NaN, else `a` (the first operand on a tie, so
+/// `max(+0, -0)` is +0 and `max(-0, +0)` is -0). Written with a comparison: `f32::max`
+/// leaves the sign of equal zeros unspecified, and its result changed with the build (a
+/// fuzzing build of the interpreter gave -0 where the release build and the compiled
+/// kernels give +0).
+#[inline(always)]
+pub fn max(a: f32, b: f32) -> f32 {
+    if b > a || a.is_nan() { b } else { a }
+}
+
+/// `MIN`/`min`: `b` when `b < a` or `a` is NaN, else `a` (see [`max`]).
+#[inline(always)]
+pub fn min(a: f32, b: f32) -> f32 {
+    if b < a || a.is_nan() { b } else { a }
 }
 
 /// `floor`, exact for every input, written so that it vectorises on baseline x86-64
@@ -303,6 +482,44 @@ mod tests {
                 "{x}"
             );
             assert_eq!(floor(x).to_bits(), libm::floorf(x).to_bits(), "{x}");
+        }
+    }
+
+    #[test]
+    fn max_and_min_keep_the_first_zero_and_skip_nan() {
+        assert_eq!(max(0.0, -0.0).to_bits(), 0.0f32.to_bits());
+        assert_eq!(max(-0.0, 0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(min(-0.0, 0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(min(0.0, -0.0).to_bits(), 0.0f32.to_bits());
+        assert_eq!(max(f32::NAN, 1.0), 1.0);
+        assert_eq!(min(2.0, f32::NAN), 2.0);
+        assert_eq!(max(1.0, 2.0), 2.0);
+        assert_eq!(min(1.0, 2.0), 1.0);
+    }
+
+    #[test]
+    fn shadow_comparisons_and_depth_modes() {
+        // GL 2.1 §3.8.14: LEQUAL passes when R <= D.
+        assert!(CompareFunc::Lequal.passes(0.5, 0.5));
+        assert!(!CompareFunc::Lequal.passes(0.6, 0.5));
+        assert!(CompareFunc::Greater.passes(0.6, 0.5));
+        assert!(!CompareFunc::Never.passes(0.0, 0.0) && CompareFunc::Always.passes(1.0, 0.0));
+        let passing: Vec<_> = CompareFunc::ALL
+            .iter()
+            .filter(|f| f.passes(0.25, 0.75))
+            .map(|f| f.name())
+            .collect();
+        assert_eq!(passing, ["less", "lequal", "notequal", "always"]);
+        assert_eq!(shadow_ref(f32::NAN), 0.0);
+        assert_eq!(shadow_ref(-3.0), 0.0);
+        assert_eq!(shadow_ref(7.0), 1.0);
+        assert_eq!(DepthMode::Alpha.expand(0.5), [0.0, 0.0, 0.0, 0.5]);
+        assert_eq!(DepthMode::default().expand(0.5), [0.5, 0.5, 0.5, 1.0]);
+        for f in CompareFunc::ALL {
+            assert_eq!(CompareFunc::from_name(f.name()), Some(f));
+        }
+        for m in DepthMode::ALL {
+            assert_eq!(DepthMode::from_name(m.name()), Some(m));
         }
     }
 

@@ -101,3 +101,60 @@ fn bad_programs_report_the_expected_errors() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// D3D9 keeps a vertex shader's samplers apart from the pixel shader's: a vs_3_0 `s#` is
+/// unit `VERTEX_SAMPLER_BASE + #` in the IR, a ps `s#` unit `#`, and both print back as
+/// `s#`; diagnostics name the register as written.
+#[test]
+fn vertex_samplers_have_their_own_units() {
+    use hoist_asm::Stage;
+    use hoist_asm::ir::{TexTarget, VERTEX_SAMPLER_BASE, sampler_index, sampler_unit, unit_name};
+    let vs = "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord o1\ndcl_2d s0\n\
+              dcl_cube s3\ntexldl r0, v0, s0\ntexldl r1, v0, s3\nmov o0, v0\nadd o1, r0, r1\n";
+    let p = parse(vs, &ParseOptions::default()).program.unwrap();
+    let decls: Vec<(u8, TexTarget)> = p.samplers.iter().map(|s| (s.unit, s.target)).collect();
+    assert_eq!(decls, [(16, TexTarget::T2D), (19, TexTarget::Cube)]);
+    let used: Vec<u8> = p
+        .insts
+        .iter()
+        .filter_map(|i| i.tex.map(|t| t.unit))
+        .collect();
+    assert_eq!(used, [16, 19]);
+    let text = print(&p);
+    for line in [
+        "dcl_2d s0",
+        "dcl_cube s3",
+        "texldl r0, v0, s0",
+        "texldl r1, v0, s3",
+    ] {
+        assert!(text.contains(line), "{line} missing from\n{text}");
+    }
+    assert!(!text.contains("s16") && !text.contains("s19"), "{text}");
+
+    let ps = "ps_3_0\ndcl_texcoord v0\ndcl_2d s0\ntexld r0, v0, s0\nmov oC0, r0\n";
+    let q = parse(ps, &ParseOptions::default()).program.unwrap();
+    assert_eq!(q.samplers[0].unit, 0);
+    assert_eq!(q.insts[0].tex.unwrap().unit, 0);
+
+    // The vertex sampler limit (4) counts registers, not units.
+    let over =
+        "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_2d s4\ntexldl r0, v0, s4\nmov o0, r0\n";
+    let msgs: Vec<String> = parse(over, &ParseOptions::default())
+        .errors()
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(!msgs.is_empty() && msgs.iter().all(|m| !m.contains("16") && !m.contains("20")));
+    let undeclared =
+        "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_2d s0\ntexldl r0, v0, s1\nmov o0, r0\n";
+    let msgs: Vec<String> = parse(undeclared, &ParseOptions::default())
+        .errors()
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(msgs.iter().any(|m| m.contains("s1")), "{msgs:?}");
+
+    assert_eq!(sampler_unit(Stage::Vertex, 2), VERTEX_SAMPLER_BASE + 2);
+    assert_eq!(sampler_index(Stage::Vertex, VERTEX_SAMPLER_BASE + 2), 2);
+    assert_eq!(sampler_unit(Stage::Fragment, 2), 2);
+    assert_eq!(unit_name(3), "unit 3");
+    assert_eq!(unit_name(17), "vertex sampler s1 (unit 17)");
+}

@@ -3,11 +3,13 @@
 //! so one command line runs on both and the images compare directly.
 
 use crate::util;
+use hoist_asm::ir::TexTarget;
+use hoist_asm::ir::{parse_unit, sampler_index, unit_name};
 use hoist_raster::image::{self, ToRgba8};
 use hoist_raster::job::RenderJob;
 use hoist_raster::pattern;
 use hoist_raster::raster::CompiledProgram;
-use hoist_raster::texture::TexShape;
+use hoist_raster::texture::{self, Storage, TexShape};
 use hoist_raster::{Filter, Geometry, RenderConfig, Sampler, TexFormat, Texture, Wrap};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -20,7 +22,9 @@ hoist render --vp conv3.vp --fp conv3.fp --size 512x512 --local-fp 0 0.001953125
 --texture 0 noise:1@512x512 --out a.pfm\n  \
 hoist render --vp fig3.vsh --fp fig3.psh --env-fp 3 -256,0,0,0 --texture 0 gradient --out b.png\n\n\
 Textures: checker[:CELL] | gradient | noise:SEED | rgbw | FILE.pfm | FILE.png, optional @WxH;\n\
---texture-target makes a unit's image a 1D, 3D, cube or rectangle texture as arbref does.\n\
+--texture-target makes a unit's image a 1D, 3D, cube or rectangle texture as arbref does;\n\
+a unit sampled through a shadow target is a depth texture with compare LEQUAL unless\n\
+--texture-format says otherwise.\n\
 Output: .pfm writes PF4 (RGBA float32 little-endian, rows bottom-to-top), .png writes RGBA8.\n\
 Exit status: 0 on success, 1 on a program or render error, 2 on a usage error.")]
 pub struct Args {
@@ -40,13 +44,21 @@ pub struct Args {
     size: (u32, u32),
     #[arg(long, value_parser = util::parse_target, help = util::TARGET_HELP)]
     target: Option<hoist_asm::ArbTarget>,
-    /// Texture for a unit: UNIT SPEC (repeatable)
+    /// Texture for a unit: UNIT SPEC (repeatable; UNIT vsN is D3D9's vertex sampler N,
+    /// which unit N's texture reaches when the pair comes from --wgsl or --glsl-vs/-fs)
     #[arg(long, num_args = 2, value_names = ["UNIT", "SPEC"], action = clap::ArgAction::Append)]
     texture: Vec<String>,
     /// Upload a unit's image as another target, texel for texel as arbref does:
     /// UNIT 1d|2d|3d|cube|rect (repeatable; rect always clamps)
     #[arg(long, num_args = 2, value_names = ["UNIT", "TARGET"], action = clap::ArgAction::Append)]
     texture_target: Vec<String>,
+    /// Store a unit's texture as rgba32f, rgba8 or depth (compare LEQUAL): UNIT FORMAT
+    /// (repeatable). By default a unit the programs sample through a shadow target
+    /// (SHADOW1D/2D/RECT) is a depth texture of the image's red channel with compare
+    /// LEQUAL, every other unit RGBA32F; `rgba32f` gives a shadow unit arbref's colour
+    /// texture.
+    #[arg(long, num_args = 2, value_names = ["UNIT", "FORMAT"], action = clap::ArgAction::Append)]
+    texture_format: Vec<String>,
     /// Default size of generated textures
     #[arg(long, default_value = "256x256", value_parser = parse_size)]
     tex_size: (u32, u32),
@@ -242,15 +254,53 @@ fn texture_from_spec(
     ))
 }
 
+/// `--texture-format UNIT rgba32f|rgba8|depth` pairs, as the storage they ask for.
+fn texture_formats(v: &[String]) -> Result<BTreeMap<u8, Storage>, String> {
+    v.chunks(2)
+        .map(|c| {
+            let unit = parse_unit(&c[0]).ok_or_else(|| {
+                format!(
+                    "--texture-format: `{}` is not a unit (0..31, vs0..vs15)",
+                    c[0]
+                )
+            })?;
+            let (format, compare) = match c.get(1).map(|s| s.to_ascii_lowercase()).as_deref() {
+                Some("rgba32f") => (TexFormat::Rgba32F, None),
+                Some("rgba8") => (TexFormat::Rgba8, None),
+                Some("depth") => (TexFormat::Depth, Some(texture::SUPPLIED_COMPARE)),
+                other => {
+                    return Err(format!(
+                        "--texture-format: `{}` is not a format (rgba32f, rgba8 or depth)",
+                        other.unwrap_or("")
+                    ));
+                }
+            };
+            Ok((unit, Storage { format, compare }))
+        })
+        .collect()
+}
+
+/// The first target each unit is sampled as, by unit, in the programs.
+fn sampled_targets(programs: &[Option<&hoist_asm::Program>]) -> BTreeMap<u8, TexTarget> {
+    let mut m = BTreeMap::new();
+    for p in programs.iter().flatten() {
+        for t in p.insts.iter().filter_map(|i| i.tex) {
+            m.entry(t.unit).or_insert(t.target);
+        }
+    }
+    m
+}
+
 /// `--texture-target UNIT 1d|2d|3d|cube|rect` pairs.
 fn texture_targets(v: &[String]) -> Result<BTreeMap<u8, TexShape>, String> {
     v.chunks(2)
         .map(|c| {
-            let unit: u8 = c[0]
-                .parse()
-                .ok()
-                .filter(|u| *u < 32)
-                .ok_or_else(|| format!("--texture-target: `{}` is not a unit (0..31)", c[0]))?;
+            let unit = parse_unit(&c[0]).ok_or_else(|| {
+                format!(
+                    "--texture-target: `{}` is not a unit (0..31, vs0..vs15)",
+                    c[0]
+                )
+            })?;
             let t = c.get(1).map_or("", |s| s.as_str());
             let shape = TexShape::from_name(t).ok_or_else(|| {
                 format!("--texture-target: `{t}` is not a target (1d, 2d, 3d, cube or rect)")
@@ -258,6 +308,24 @@ fn texture_targets(v: &[String]) -> Result<BTreeMap<u8, TexShape>, String> {
             Ok((unit, shape))
         })
         .collect()
+}
+
+/// A GLSL/WGSL source's texture unit is GL's, seen by both stages; compiled to D3D9, the
+/// vertex shader's `sN` is unit 16 + N, which gets unit N's texture unless `--texture vsN`
+/// gave it one.
+fn share_vertex_samplers(
+    textures: &mut BTreeMap<u8, Arc<Texture>>,
+    vp: Option<&hoist_asm::Program>,
+) {
+    let Some(vp) = vp.filter(|p| p.dialect() == hoist_asm::Dialect::D3d9) else {
+        return;
+    };
+    for t in vp.insts.iter().filter_map(|i| i.tex) {
+        let gl = sampler_index(hoist_asm::Stage::Vertex, t.unit);
+        if let Some(tex) = textures.get(&gl).cloned() {
+            textures.entry(t.unit).or_insert(tex);
+        }
+    }
 }
 
 fn build(
@@ -295,22 +363,36 @@ fn build(
     };
     let sampler = Sampler::new(filter, wrap);
     let shapes = texture_targets(&args.texture_target)?;
+    let formats = texture_formats(&args.texture_format)?;
+    let targets = sampled_targets(&[vp.as_ref(), fp.as_ref()]);
     for c in args.texture.chunks(2) {
-        let unit: u8 = c[0]
-            .parse()
-            .ok()
-            .filter(|u| *u < 32)
-            .ok_or_else(|| format!("--texture: `{}` is not a unit (0..31)", c[0]))?;
+        let unit = parse_unit(&c[0])
+            .ok_or_else(|| format!("--texture: `{}` is not a unit (0..31, vs0..vs15)", c[0]))?;
         let spec = c.get(1).map_or("", |s| s.as_str());
         let shape = shapes.get(&unit).copied().unwrap_or_default();
         let sampler = match shape {
             TexShape::Rect => Sampler::new(filter, Wrap::ClampToEdge),
             _ => sampler,
         };
+        let storage = formats.get(&unit).copied().unwrap_or_else(|| {
+            let target = targets.get(&unit).copied().unwrap_or(TexTarget::T2D);
+            texture::format_for_target(target, TexFormat::Rgba32F)
+        });
         let t = texture_from_spec(spec, args.tex_size, shape, sampler, &cfg.caps)?;
+        let mut t = storage.apply(t);
+        if storage.format == TexFormat::Rgba8 {
+            t.format = TexFormat::Rgba8;
+            t.quantize();
+        }
         if !args.quiet {
+            let stored = match storage.format {
+                TexFormat::Rgba32F => "RGBA32F".to_string(),
+                TexFormat::Rgba8 => "RGBA8".to_string(),
+                TexFormat::Depth => storage.describe().unwrap_or_default(),
+            };
             println!(
-                "texture unit {unit}: {spec} ({}x{} RGBA32F, {}, {})",
+                "texture {}: {spec} ({}x{} {stored}, {}, {})",
+                unit_name(unit),
                 t.levels[0].width,
                 t.levels[0].height,
                 args.filter,
@@ -322,6 +404,9 @@ fn build(
             );
         }
         cfg.textures.insert(unit, Arc::new(t));
+    }
+    if args.source.given() {
+        share_vertex_samplers(&mut cfg.textures, vp.as_ref());
     }
     for (n, v) in pairs(&args.local_fp, "local-fp")? {
         cfg.params.fragment.local.insert(n, v);

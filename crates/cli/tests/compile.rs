@@ -253,3 +253,54 @@ fn the_motion_shortens_every_example() {
     }
     assert!(n >= 10);
 }
+
+/// `hoist render --wgsl`: a unit is GL's, seen by both stages; compiled to D3D9 the vertex
+/// shader's `s0` is unit 16, and it reads `--texture 0` too (it read (0, 0, 0, 1) before).
+/// The vertex and the fragment stage fetch the same texel (blue): their difference is 0.
+#[test]
+fn render_gives_a_d3d9_vertex_fetch_the_units_texture() {
+    let src = tmp("vt.wgsl");
+    std::fs::write(
+        &src,
+        "@group(0) @binding(1) var tex: texture_2d<f32>;\n\
+         @group(0) @binding(2) var samp: sampler;\n\
+         struct V { @builtin(position) p: vec4<f32>, @location(0) c: vec4<f32> }\n\
+         @vertex fn vs(@location(0) p: vec4<f32>) -> V {\n  \
+         return V(p, textureSampleLevel(tex, samp, vec2(0.25, 0.75), 0.0));\n}\n\
+         @fragment fn fs(i: V) -> @location(0) vec4<f32> {\n  \
+         let t = textureSample(tex, samp, vec2(0.25, 0.75));\n  \
+         return vec4(abs(i.c - t).rgb + t.rgb * 0.0001, 1.0);\n}\n",
+    )
+    .unwrap();
+    let r = hoist(&[
+        "render",
+        "--wgsl",
+        src.to_str().unwrap(),
+        "--dialect",
+        "d3d9",
+        "--texture",
+        "0",
+        "rgbw@2x2",
+        "--filter",
+        "nearest",
+        "--size",
+        "8x8",
+    ]);
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        r.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let max = |c: &str| -> f64 {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("image {c}:")))
+            .unwrap_or_else(|| panic!("{out}"));
+        let v = line.split(" max ").nth(1).and_then(|s| s.split(' ').next());
+        v.and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"))
+    };
+    assert!(max("R") < 1e-3 && max("G") < 1e-3, "{out}");
+    assert!(max("B") > 0.0 && max("B") < 1e-3, "{out}");
+}

@@ -14,7 +14,8 @@
 //! pass-through shader stands in (position through the MVP matrix, `gl_Color` and the
 //! `gl_TexCoord[n]` the other stage reads). Integer `uniform`s naming a sampler set its
 //! texture unit, as `glUniform1i` does; a sampler nobody set is on unit 0 (GLSL) or on the
-//! first free unit (WGSL).
+//! first free unit (WGSL). A unit is seen by both stages, as in GL: a texture bound to a unit
+//! a D3D9 vertex shader samples is bound to that vertex sampler (unit 16 + N) too.
 
 use crate::{Compiled, Error, Options, SourceId, compile_glsl, compile_wgsl};
 use hoist_asm::Stage;
@@ -576,6 +577,7 @@ pub fn parse(text: &str, caps: &Caps, opts: &Options) -> Result<Parsed, Vec<Diag
         *line = map(*line);
     }
     set_state_before_draws(&mut scene, &t.compiled);
+    share_vertex_samplers(&mut scene);
     for pair in scene.programs.values_mut() {
         for p in [&mut pair.vertex, &mut pair.fragment].into_iter().flatten() {
             p.line = map(p.line);
@@ -654,6 +656,43 @@ fn set_state_before_draws(scene: &mut Scene, c: &Compiled) {
             _ => {}
         }
         out.push((line, cmd));
+    }
+    scene.commands = out;
+}
+
+/// A scene's texture unit N is GL's, seen by both stages, but a D3D9 vertex shader's `sN`
+/// is unit 16 + N (`hoist_asm::ir::VERTEX_SAMPLER_BASE`, D3D's separate vertex samplers):
+/// every texture the scene binds to a unit the vertex programs sample is bound to that
+/// vertex sampler too, right after.
+fn share_vertex_samplers(scene: &mut Scene) {
+    let base = hoist_asm::ir::VERTEX_SAMPLER_BASE;
+    let mut vertex_units = std::collections::BTreeSet::new();
+    for pair in scene.programs.values() {
+        if let Some(vp) = &pair.vertex
+            && vp.program.dialect() == Dialect::D3d9
+        {
+            vertex_units.extend(
+                vp.program
+                    .insts
+                    .iter()
+                    .filter_map(|i| i.tex)
+                    .map(|t| t.unit),
+            );
+        }
+    }
+    if vertex_units.is_empty() {
+        return;
+    }
+    let mut out = Vec::with_capacity(scene.commands.len());
+    for (line, cmd) in std::mem::take(&mut scene.commands) {
+        let copy = match &cmd {
+            Command::Texture(u, src, o) if vertex_units.contains(&u.saturating_add(base)) => {
+                Some(Command::Texture(u + base, src.clone(), *o))
+            }
+            _ => None,
+        };
+        out.push((line, cmd));
+        out.extend(copy.map(|c| (line, c)));
     }
     scene.commands = out;
 }

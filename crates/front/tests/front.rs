@@ -148,3 +148,52 @@ fn fuzz_regressions_replay() {
         }
     }
 }
+
+/// A scene's texture unit is seen by both stages, as in GL and WebGPU; in D3D9 the vertex
+/// shader's `s0` is a sampler of its own (unit 16), so the scene's `texture ... 0` must reach
+/// it too. The vertex stage fetches a texel and the fragment stage fetches the same one:
+/// their difference is zero only when both read the scene's texture (the vertex fetch read
+/// (0, 0, 0, 1) when only unit 0 was bound).
+#[test]
+fn a_vertex_texture_fetch_reads_the_scenes_texture_in_d3d9() {
+    let wgsl = "[wgsl]\n@group(0) @binding(1) var tex: texture_2d<f32>;\n\
+                @group(0) @binding(2) var samp: sampler;\n\
+                struct V { @builtin(position) p: vec4<f32>, @location(0) c: vec4<f32> }\n\
+                @vertex fn vs(@location(0) p: vec4<f32>) -> V {\n  \
+                return V(p, textureSampleLevel(tex, samp, vec2(0.25, 0.75), 0.0));\n}\n\
+                @fragment fn fs(i: V) -> @location(0) vec4<f32> {\n  \
+                let t = textureSample(tex, samp, vec2(0.25, 0.75));\n  \
+                return vec4(abs(i.c - t).rgb + t.rgb * 0.0001, 1.0);\n}\n";
+    let glsl = "[vertex shader]\nuniform sampler2D tex;\nvarying vec4 c;\n\
+                void main() { gl_Position = gl_Vertex; c = texture2DLod(tex, vec2(0.25, 0.75), 0.0); }\n\
+                [fragment shader]\nuniform sampler2D tex;\nvarying vec4 c;\n\
+                void main() { vec4 t = texture2D(tex, vec2(0.25, 0.75));\n  \
+                gl_FragColor = vec4(abs(c - t).rgb + t.rgb * 0.0001, 1.0); }\n";
+    let test = "[test]\nwindow rgba32f 8 8\ntexture pattern 0 rgbw@2x2 filter nearest\n\
+                draw rect -1 -1 2 2\n";
+    let opts = Options {
+        dialect: Some(Dialect::D3d9),
+        ..Options::default()
+    };
+    let ro = hoist_raster::scene::RunOptions::default();
+    for (what, src) in [("WGSL", wgsl), ("GLSL", glsl)] {
+        let text = format!("{src}{test}");
+        let p = hoist_front::scene::parse(&text, &ro.caps, &opts)
+            .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+        let t = p.translated.as_ref().expect("compiled");
+        assert!(
+            t.compiled.vp.contains("texldl"),
+            "{what}: {}",
+            t.compiled.vp
+        );
+        let r = hoist_raster::scene::run(&p.scene, &ro).expect("runs");
+        let img = &r.targets["window"];
+        for px in &img.pixels {
+            // The texel (blue in rgbw) is not black, so a vertex fetch of no texture shows.
+            assert!(
+                px[0] < 1e-3 && px[1] < 1e-3 && px[2] < 1e-3 && px[2] > 0.0,
+                "{what}: {px:?}"
+            );
+        }
+    }
+}

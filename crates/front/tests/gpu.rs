@@ -272,35 +272,62 @@ fn browser(jobs: &[Value]) -> Option<Vec<Value>> {
     serde_json::from_str(&std::fs::read_to_string(&op).ok()?).ok()
 }
 
+/// Largest |Δ| between the browser's pixels and Hoist's (∞ for NaN), or the browser's refusal.
+fn delta(case: &Case, r: &Value) -> Result<f32, String> {
+    if let Some(e) = r.get("error") {
+        return Err(format!("{}: the browser refused it: {e}", case.name));
+    }
+    let px: Vec<f32> = r["pixels"]
+        .as_array()
+        .expect("pixels")
+        .iter()
+        .map(|v| v.as_f64().unwrap_or(f64::NAN) as f32)
+        .collect();
+    assert_eq!(px.len(), case.hoist.len(), "{}", case.name);
+    Ok(px
+        .iter()
+        .zip(&case.hoist)
+        .map(|(a, b)| (a - b).abs())
+        .fold(
+            0.0f32,
+            |m, x| if x.is_nan() { f32::INFINITY } else { m.max(x) },
+        ))
+}
+
+/// Renders every case in the browser and compares. SwiftShader on a heavily loaded machine has
+/// returned wrong images for the first jobs of a batch (seen once in CI, not reproduced on a
+/// re-run), so a case that differs is rendered once more in a fresh browser; it fails only if
+/// it differs both times, and the re-renders are counted in the output.
 fn compare(cases: &[Case]) {
     let jobs: Vec<Value> = cases.iter().map(|c| c.job.clone()).collect();
     let Some(out) = browser(&jobs) else { return };
     let mut worst = 0.0f32;
+    let mut again = Vec::new();
+    for (i, (case, r)) in cases.iter().zip(&out).enumerate() {
+        match delta(case, r) {
+            Ok(d) if d <= TOLERANCE => worst = worst.max(d),
+            _ => again.push(i),
+        }
+    }
     let mut failures = Vec::new();
-    for (case, r) in cases.iter().zip(&out) {
-        if let Some(e) = r.get("error") {
-            failures.push(format!("{}: the browser refused it: {e}", case.name));
-            continue;
+    if !again.is_empty() {
+        let jobs: Vec<Value> = again.iter().map(|&i| cases[i].job.clone()).collect();
+        let out = browser(&jobs).unwrap_or_default();
+        for (k, &i) in again.iter().enumerate() {
+            let case = &cases[i];
+            match out.get(k).map(|r| delta(case, r)) {
+                Some(Ok(d)) if d <= TOLERANCE => worst = worst.max(d),
+                Some(Ok(d)) => failures.push(format!("{}: worst |Δ| {d}", case.name)),
+                Some(Err(e)) => failures.push(e),
+                None => failures.push(format!("{}: no second render", case.name)),
+            }
         }
-        let px: Vec<f32> = r["pixels"]
-            .as_array()
-            .expect("pixels")
-            .iter()
-            .map(|v| v.as_f64().unwrap_or(f64::NAN) as f32)
-            .collect();
-        assert_eq!(px.len(), case.hoist.len(), "{}", case.name);
-        let d = px
-            .iter()
-            .zip(&case.hoist)
-            .map(|(a, b)| (a - b).abs())
-            .fold(
-                0.0f32,
-                |m, x| if x.is_nan() { f32::INFINITY } else { m.max(x) },
-            );
-        worst = worst.max(d);
-        if d > TOLERANCE {
-            failures.push(format!("{}: worst |Δ| {d}", case.name));
-        }
+        println!(
+            "{} of {} pairs differed on the first render and were rendered again: {} still differ",
+            again.len(),
+            cases.len(),
+            failures.len()
+        );
     }
     println!(
         "{} pairs, worst |Δ| {worst:e} (tolerance {TOLERANCE:e})",

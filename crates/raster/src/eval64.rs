@@ -66,8 +66,8 @@ fn lane(op: Op, src: &[[f64; 4]], c: usize) -> Option<f64> {
         Op::Sub => x(0) - x(1),
         Op::Mul => x(0) * x(1),
         Op::Mad => x(0) * x(1) + x(2),
-        Op::Min => x(0).min(x(1)),
-        Op::Max => x(0).max(x(1)),
+        Op::Min => min64(x(0), x(1)),
+        Op::Max => max64(x(0), x(1)),
         Op::Flr => x(0).floor(),
         Op::Frc => x(0) - x(0).floor(),
         Op::Lrp => x(0) * (x(1) - x(2)) + x(2),
@@ -135,17 +135,52 @@ pub fn eval64(fp: &Program, consts: &[[f32; 4]], inputs: &Inputs64) -> Option<[f
         let slot = regs.slot((d.reg.file, d.reg.index));
         for (c, v) in r.iter().enumerate() {
             if d.mask.0 & (1 << c) != 0 {
-                slot[c] = if inst.sat { v.clamp(0.0, 1.0) } else { *v };
+                slot[c] = if inst.sat { sat64(*v) } else { *v };
             }
         }
     }
     regs.get((RegFile::ColorOut, 0))
 }
 
+/// `hoist_asm::semantics::max`, `min` and `sat` in double precision: the first operand on
+/// a tie, the other when the first is NaN; `_SAT` of NaN or −0 is +0.
+fn max64(a: f64, b: f64) -> f64 {
+    if b > a || a.is_nan() { b } else { a }
+}
+
+fn min64(a: f64, b: f64) -> f64 {
+    if b < a || a.is_nan() { b } else { a }
+}
+
+fn sat64(x: f64) -> f64 {
+    if x > 0.0 { x.min(1.0) } else { 0.0 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use hoist_asm::ParseOptions;
+
+    /// The double-precision reference computes MIN, MAX and `_SAT` as the executors do.
+    #[test]
+    fn reference_min_max_and_sat_follow_the_semantics() {
+        let specials = [0.0f32, -0.0, 1.0, -1.0, 2.0, f32::INFINITY, f32::NAN];
+        for a in specials {
+            for b in specials {
+                let pairs = [
+                    (max64(a.into(), b.into()), hoist_asm::semantics::max(a, b)),
+                    (min64(a.into(), b.into()), hoist_asm::semantics::min(a, b)),
+                ];
+                for (got, want) in pairs {
+                    let same =
+                        (got as f32).to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
+                    assert!(same, "{a:?} {b:?}: {got:?} against {want:?}");
+                }
+            }
+            let want = hoist_asm::semantics::sat(a);
+            assert_eq!((sat64(a.into()) as f32).to_bits(), want.to_bits(), "{a:?}");
+        }
+    }
 
     #[test]
     fn swizzles_modifiers_masks_and_saturation() {

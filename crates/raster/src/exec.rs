@@ -305,8 +305,8 @@ impl Machine {
             KOp::Flr | KOp::AddrFloor => each!(|c| m1(&mut res[c], r!(0, c), alu::floor)),
             KOp::AddrRound => each!(|c| m1(&mut res[c], r!(0, c), alu::round_nearest)),
             KOp::Frc => each!(|c| m1(&mut res[c], r!(0, c), alu::frc)),
-            KOp::Max => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), f32::max)),
-            KOp::Min => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), f32::min)),
+            KOp::Max => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), alu::max)),
+            KOp::Min => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), alu::min)),
             KOp::Sge => each!(|c| m2(&mut res[c], r!(0, c), r!(1, c), |a, b| if a >= b {
                 1.0
             } else {

@@ -1,5 +1,6 @@
-//! Textures and sampling: 1D, 2D, RECT, 3D and cube maps; RGBA8 and RGBA32F; nearest and
-//! bilinear filtering; clamp-to-edge and repeat; mipmaps with LOD selection.
+//! Textures and sampling: 1D, 2D, RECT, 3D and cube maps; RGBA8, RGBA32F and depth; nearest
+//! and bilinear filtering; clamp-to-edge and repeat; mipmaps with LOD selection; shadow
+//! comparisons.
 //!
 //! Sampling follows the OpenGL 2.1 specification, section 3.8.8: `u = s·W`, nearest picks
 //! `floor(u)`, linear blends the texels around `u - 1/2`; the LOD is
@@ -12,9 +13,14 @@
 //! stored as floats `n/255`; the conversion happens once at upload.
 //!
 //! Linear interpolation is `a + f·(b - a)`, first along u, then v, then w/levels.
+//!
+//! Depth textures ([`TexFormat::Depth`]) and compare mode ([`Sampler::compare`]) follow the
+//! rules written in [`hoist_asm::semantics`] (section "Shadow fetches and depth textures"):
+//! each fetched texel is turned into RGBA by [`Lookup`] before filtering.
 
 use crate::compile::{LANES, Row, TexKind};
 use hoist_asm::ir::TexTarget;
+pub use hoist_asm::semantics::{CompareFunc, DepthMode};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -40,13 +46,20 @@ pub enum Wrap {
     Repeat,
 }
 
-/// Filtering and wrapping of a texture unit.
+/// Filtering and wrapping of a texture unit, and how a depth texture reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub struct Sampler {
     pub min: Filter,
     pub mag: Filter,
     pub mip: MipFilter,
     pub wrap: Wrap,
+    /// `TEXTURE_COMPARE_MODE` = `COMPARE_R_TO_TEXTURE` with this function; `None` = `NONE`.
+    /// Only depth textures sampled through a shadow target compare.
+    #[serde(default)]
+    pub compare: Option<CompareFunc>,
+    /// `DEPTH_TEXTURE_MODE` of a depth texture (ignored for colour textures).
+    #[serde(default)]
+    pub depth_mode: DepthMode,
 }
 
 impl Sampler {
@@ -56,6 +69,7 @@ impl Sampler {
             mag: filter,
             mip: MipFilter::None,
             wrap,
+            ..Sampler::default()
         }
     }
 }
@@ -65,6 +79,10 @@ pub enum TexFormat {
     Rgba8,
     #[default]
     Rgba32F,
+    /// A depth texture: one value per texel, component 0, stored clamped to [0, 1] (the
+    /// other components are ignored); it reads through [`Sampler::depth_mode`] and, on a
+    /// shadow target, [`Sampler::compare`].
+    Depth,
 }
 
 /// Shape of a texture.
@@ -151,14 +169,67 @@ impl TexShape {
 /// Slices of the 3D texture made of an image (arbref's `--texture-target 3d`).
 pub const SLICES_3D: u32 = 4;
 
-/// The storage format of a texture supplied for a unit sampled as `target`, given the
-/// format asked for. This is the one place where a shadow target would get a depth
-/// texture: every target is a colour texture today, sampled by a shadow target as
-/// `hoist_asm::semantics` says (a depth format with compare mode is switched on here).
-pub fn format_for_target(target: TexTarget, asked: TexFormat) -> TexFormat {
+/// How a texture Hoist supplies for a unit is stored and compared: what
+/// [`format_for_target`] chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Storage {
+    pub format: TexFormat,
+    /// `TEXTURE_COMPARE_MODE`/`FUNC` of a depth texture (`None`: compare off).
+    pub compare: Option<CompareFunc>,
+}
+
+impl Storage {
+    /// `sampler` with this storage's compare mode (and GL's default `DEPTH_TEXTURE_MODE`).
+    pub fn sampler(self, sampler: Sampler) -> Sampler {
+        Sampler {
+            compare: self.compare,
+            ..sampler
+        }
+    }
+
+    /// `t` stored this way: a depth texture of its red channel, or `t` as it is.
+    pub fn apply(self, t: Texture) -> Texture {
+        match self.format {
+            TexFormat::Depth => {
+                let mode = t.sampler.depth_mode;
+                t.into_depth(self.compare, mode)
+            }
+            _ => t,
+        }
+    }
+
+    /// In words, for people, when it is a depth texture: "depth, compare LEQUAL".
+    pub fn describe(self) -> Option<String> {
+        (self.format == TexFormat::Depth).then(|| match self.compare {
+            Some(f) => format!("depth, compare {}", f.name().to_ascii_uppercase()),
+            None => "depth, compare off".to_string(),
+        })
+    }
+}
+
+/// The compare function of the depth textures Hoist supplies for shadow targets: LEQUAL,
+/// the usual shadow-map test (lit where the fragment's depth r is at most the stored
+/// depth; GL's own default `TEXTURE_COMPARE_FUNC`).
+pub const SUPPLIED_COMPARE: CompareFunc = CompareFunc::Lequal;
+
+/// How a texture Hoist supplies (the page, `hoist render`'s patterns, validation's input
+/// sets) for a unit sampled as `target` is stored, given the colour format asked for. The
+/// one place where shadow targets get depth: a unit sampled through `SHADOW1D`,
+/// `SHADOW2D` or `SHADOWRECT` gets a depth texture of the image's red channel (clamped to
+/// [0, 1]) with compare mode on, [`SUPPLIED_COMPARE`], `DEPTH_TEXTURE_MODE` LUMINANCE, so
+/// a shadow lookup returns real 0/1 results (`hoist_asm::semantics`, "Shadow fetches and
+/// depth textures"); every other target gets `asked`. A scene's explicit `format` and
+/// `compare` options, and `hoist render --texture-format`, override this.
+pub fn format_for_target(target: TexTarget, asked: TexFormat) -> Storage {
     match target {
-        TexTarget::Shadow1D | TexTarget::Shadow2D | TexTarget::ShadowRect => asked,
-        _ => asked,
+        TexTarget::Shadow1D | TexTarget::Shadow2D | TexTarget::ShadowRect => Storage {
+            format: TexFormat::Depth,
+            compare: Some(SUPPLIED_COMPARE),
+        },
+        _ => Storage {
+            format: asked,
+            compare: None,
+        },
     }
 }
 
@@ -315,17 +386,31 @@ impl Texture {
         !self.levels.is_empty() && target_fits(self, target)
     }
 
-    /// Applies the storage format to every texel (RGBA8 quantisation).
+    /// Applies the storage format to every texel (RGBA8 quantisation; depth clamped to
+    /// [0, 1] in component 0, the others zeroed).
     pub fn quantize(&mut self) {
-        if self.format == TexFormat::Rgba8 {
-            for l in &mut self.levels {
-                for t in &mut l.texels {
-                    for v in t.iter_mut() {
-                        *v = quantize8(*v);
+        let format = self.format;
+        for l in &mut self.levels {
+            for t in &mut l.texels {
+                match format {
+                    TexFormat::Rgba8 => *t = t.map(quantize8),
+                    TexFormat::Depth => {
+                        *t = [hoist_asm::semantics::depth_value(t[0]), 0.0, 0.0, 0.0]
                     }
+                    TexFormat::Rgba32F => {}
                 }
             }
         }
+    }
+
+    /// The same texture as a depth texture (component 0 of every texel is the depth),
+    /// read through `compare` and `mode`.
+    pub fn into_depth(mut self, compare: Option<CompareFunc>, mode: DepthMode) -> Texture {
+        self.format = TexFormat::Depth;
+        self.sampler.compare = compare;
+        self.sampler.depth_mode = mode;
+        self.quantize();
+        self
     }
 
     /// Adds the full mipmap chain by 2×2 (or 2×2×2) box filtering of level 0.
@@ -442,6 +527,48 @@ fn linear_coords(s: f32, n: u32, wrap: Wrap, normalized: bool) -> (usize, usize,
     (wrap_index(i0, n, wrap), wrap_index(i0 + 1, n, wrap), f)
 }
 
+/// How a fetched texel reads: as stored (colour), or a depth value expanded by the depth
+/// mode, compared first against a reference when the fetch compares (see
+/// [`hoist_asm::semantics`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lookup {
+    Colour,
+    Depth {
+        compare: Option<(CompareFunc, f32)>,
+        mode: DepthMode,
+    },
+}
+
+impl Lookup {
+    #[inline(always)]
+    fn read(self, t: [f32; 4]) -> [f32; 4] {
+        match self {
+            Lookup::Colour => t,
+            Lookup::Depth { compare, mode } => {
+                let v = match compare {
+                    Some((f, r)) => {
+                        if f.passes(r, t[0]) {
+                            1.0
+                        } else {
+                            0.0
+                        }
+                    }
+                    None => t[0],
+                };
+                mode.expand(v)
+            }
+        }
+    }
+}
+
+/// What addresses and reads texels besides the coordinates and the filter.
+#[derive(Clone, Copy, Debug)]
+struct Access {
+    wrap: Wrap,
+    normalized: bool,
+    look: Lookup,
+}
+
 /// Samples one level at coordinates (already divided, RECT unnormalised).
 fn sample_level(
     lv: &Level,
@@ -449,17 +576,23 @@ fn sample_level(
     coords: [f32; 3],
     dims: u8,
     filter: Filter,
-    wrap: Wrap,
-    normalized: bool,
+    acc: Access,
 ) -> [f32; 4] {
+    let Access {
+        wrap,
+        normalized,
+        look,
+    } = acc;
     let w = lv.width.max(1);
     let h = lv.height.max(1);
     let d = lv.depth.max(1);
     let at = |x: usize, y: usize, z: usize| -> [f32; 4] {
-        lv.texels
-            .get((z * h as usize + y) * w as usize + x)
-            .copied()
-            .unwrap_or(BORDERLESS)
+        look.read(
+            lv.texels
+                .get((z * h as usize + y) * w as usize + x)
+                .copied()
+                .unwrap_or(BORDERLESS),
+        )
     };
     match filter {
         Filter::Nearest => {
@@ -525,6 +658,14 @@ fn cube_face(x: f32, y: f32, z: f32) -> (u32, f32, f32) {
     (face, 0.5 * (sc / ma + 1.0), 0.5 * (tc / ma + 1.0))
 }
 
+/// `SHADOW1D`, `SHADOW2D` or `SHADOWRECT`.
+pub fn is_shadow(target: TexTarget) -> bool {
+    matches!(
+        target,
+        TexTarget::Shadow1D | TexTarget::Shadow2D | TexTarget::ShadowRect
+    )
+}
+
 fn target_fits(tex: &Texture, target: TexTarget) -> bool {
     tex.shape.fits(target)
 }
@@ -575,6 +716,8 @@ pub fn sample_batch(
         }
     };
     let smp = tex.sampler;
+    let depth = tex.format == TexFormat::Depth;
+    let compare = smp.compare.filter(|_| depth && is_shadow(target));
     let normalized = !matches!(target, TexTarget::Rect | TexTarget::ShadowRect);
     let dims: u8 = match target {
         TexTarget::T1D | TexTarget::Shadow1D => 1,
@@ -606,6 +749,7 @@ pub fn sample_batch(
         && tex.shape == TexShape::D2
         && smp.wrap == Wrap::ClampToEdge
         && base.depth == 1
+        && !depth
     {
         nearest_2d(base, cs, out);
         return;
@@ -618,6 +762,19 @@ pub fn sample_batch(
     let lambda = lod(tex, kind, target, dims, nlev, coord, cs, grads, quads);
     for l in 0..LANES {
         let (mut x, mut y, mut z) = (cs[0][l], cs[1][l], cs[2][l]);
+        let look = if depth {
+            Lookup::Depth {
+                compare: compare.map(|f| (f, hoist_asm::semantics::shadow_ref(z))),
+                mode: smp.depth_mode,
+            }
+        } else {
+            Lookup::Colour
+        };
+        let acc = Access {
+            wrap: smp.wrap,
+            normalized,
+            look,
+        };
         let mut slice = 0;
         if target == TexTarget::Cube {
             let (f, s, t) = cube_face(x, y, z);
@@ -627,7 +784,7 @@ pub fn sample_batch(
             z = 0.0;
         }
         let dims_eff = if target == TexTarget::Cube { 2 } else { dims };
-        let v = filtered(tex, lambda[l], nlev, slice, [x, y, z], dims_eff, normalized);
+        let v = filtered(tex, lambda[l], nlev, slice, [x, y, z], dims_eff, acc);
         for c in 0..4 {
             out[c][l] = v[c];
         }
@@ -757,16 +914,19 @@ fn filtered(
     slice: u32,
     c3: [f32; 3],
     dims_eff: u8,
-    normalized: bool,
+    acc: Access,
 ) -> [f32; 4] {
     let smp = tex.sampler;
     let base = &tex.levels[0];
     // Cube faces clamp to their edges whatever the wrap mode (llvmpipe, seamless filtering
     // off: a face's neighbour texels are never its own opposite edge).
-    let wrap = if tex.shape == TexShape::Cube {
-        Wrap::ClampToEdge
+    let acc = if tex.shape == TexShape::Cube {
+        Access {
+            wrap: Wrap::ClampToEdge,
+            ..acc
+        }
     } else {
-        smp.wrap
+        acc
     };
     let c_switch = if smp.mag == Filter::Linear && smp.mip == MipFilter::Nearest {
         0.5
@@ -775,12 +935,12 @@ fn filtered(
     };
     let maxlev = (nlev - 1) as f32;
     if !(lam > c_switch) {
-        sample_level(base, slice, c3, dims_eff, smp.mag, wrap, normalized)
+        sample_level(base, slice, c3, dims_eff, smp.mag, acc)
     } else if nlev == 1 {
-        sample_level(base, slice, c3, dims_eff, smp.min, wrap, normalized)
+        sample_level(base, slice, c3, dims_eff, smp.min, acc)
     } else {
         match smp.mip {
-            MipFilter::None => sample_level(base, slice, c3, dims_eff, smp.min, wrap, normalized),
+            MipFilter::None => sample_level(base, slice, c3, dims_eff, smp.min, acc),
             MipFilter::Nearest => {
                 let d = if lam <= 0.5 {
                     0.0
@@ -788,32 +948,17 @@ fn filtered(
                     ((lam + 0.5).ceil() - 1.0).min(maxlev)
                 };
                 let lv = &tex.levels[d.max(0.0) as usize];
-                sample_level(lv, slice, c3, dims_eff, smp.min, wrap, normalized)
+                sample_level(lv, slice, c3, dims_eff, smp.min, acc)
             }
             MipFilter::Linear => {
                 let lam = lam.min(maxlev);
                 let d1 = lam.floor().max(0.0);
                 let d2 = (d1 + 1.0).min(maxlev);
                 let f = lam - d1;
-                let a = sample_level(
-                    &tex.levels[d1 as usize],
-                    slice,
-                    c3,
-                    dims_eff,
-                    smp.min,
-                    wrap,
-                    normalized,
-                );
+                let a = sample_level(&tex.levels[d1 as usize], slice, c3, dims_eff, smp.min, acc);
                 if f > 0.0 && d2 > d1 {
-                    let b = sample_level(
-                        &tex.levels[d2 as usize],
-                        slice,
-                        c3,
-                        dims_eff,
-                        smp.min,
-                        wrap,
-                        normalized,
-                    );
+                    let b =
+                        sample_level(&tex.levels[d2 as usize], slice, c3, dims_eff, smp.min, acc);
                     lerp4(f, a, b)
                 } else {
                     a

@@ -166,3 +166,37 @@ fn scene_texture_shapes_fit_their_targets() {
     assert!(scene::parse("[test]\ntexture pattern 0 checker@64x64\n", &caps).is_ok());
     assert!(scene::parse("[test]\ntexture pattern 0 checker@64x64 shape 3d\n", &caps).is_err());
 }
+
+/// D3D9's vertex samplers are units of their own: a vs_3_0 `s0` reads the texture bound
+/// to `vs0` (unit 16), a ps_3_0 `s0` the one bound to unit 0, so a pair may sample both
+/// as different shapes. Both executors.
+#[test]
+fn vertex_samplers_read_their_own_units() {
+    use hoist_raster::jit::{Exec, set_default_exec};
+    let pair = "[vertex program]\nvs_3_0\ndcl_position v0\ndcl_position o0\ndcl_color o1\n\
+                dcl_2d s0\ndef c0, 0.5, 0.5, 0, 0\ntexldl r0, c0, s0\nmov o0, v0\nmov o1, r0\n\
+                [fragment program]\nps_3_0\ndcl_color v0\ndcl_cube s0\ndef c0, 1, 0.2, 0.3, 0\n\
+                texld r0, c0, s0\nadd oC0, r0, v0\n";
+    for (units, want) in [
+        ("vs0 solid:0.25,0,0,0.5", [0.25, 0.5, 0.0, 1.5]),
+        ("16 solid:0.25,0,0,0.5", [0.25, 0.5, 0.0, 1.5]),
+        ("1 solid:0.25,0,0,0.5", [0.0, 0.5, 0.0, 2.0]),
+    ] {
+        let text = format!(
+            "{pair}[test]\nwindow rgba32f 4 4\ntexture pattern {units}\n\
+             texture pattern 0 solid:0,0.5,0,1 shape cube\ndraw quad\n"
+        );
+        let sc = scene::parse(&text, &Caps::default()).unwrap();
+        for exec in [Exec::Interp, Exec::Compiled] {
+            set_default_exec(exec);
+            let r = scene::run(&sc, &RunOptions::default()).unwrap();
+            let img = &r.targets["window"];
+            for p in &img.pixels {
+                assert_eq!(*p, want, "{units} ({exec:?})");
+            }
+        }
+        set_default_exec(Exec::Interp);
+    }
+    let e = scene::parse("[test]\ntexture pattern vs16 checker\n", &Caps::default()).unwrap_err();
+    assert!(e.to_string().contains("vs0..vs15"), "{e}");
+}

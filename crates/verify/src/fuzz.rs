@@ -3,8 +3,9 @@
 //! exactly the code the fuzzers ran. Each takes raw bytes and panics only on a bug: a panic
 //! inside the code under test, or a broken round trip.
 //!
-//! Input layouts: `parse` and `scene` take text; `optimize` and `execute` take one control
-//! byte, then a vertex and a fragment program separated by the first `\n@@\n` line.
+//! Input layouts: `parse` and `scene` take text; `optimize`, `execute` and `compiled` take
+//! one control byte, then a vertex and a fragment program separated by the first `\n@@\n`
+//! line.
 
 use crate::Config;
 use hoist_asm::{ParseOptions, Profile, Program, Stage, parse as parse_asm, print};
@@ -16,11 +17,12 @@ use hoist_raster::{Caps, RenderConfig, render};
 pub type Target = fn(&[u8]);
 
 /// The fuzz targets, by the name of their corpus directory.
-pub const TARGETS: [(&str, Target); 4] = [
+pub const TARGETS: [(&str, Target); 5] = [
     ("parse", parse),
     ("optimize", optimize),
     ("execute", execute),
     ("scene", scene),
+    ("compiled", compiled),
 ];
 
 fn accept(text: &str, profile: Option<Profile>) -> Option<Program> {
@@ -143,6 +145,32 @@ pub fn execute(data: &[u8]) {
             };
             let _ = crate::validate::validate(vp, fp, &out, &cfg);
         }
+    }
+}
+
+/// Compiled against interpreted: each program that parses runs one batch both ways (its
+/// kernel, [`crate::execdiff::kernel`]) and the pair renders 8×8 both ways, under textures
+/// drawn from the control byte (every target's shape or a 2D single-level one, filters,
+/// wraps, mipmaps, colour or depth with compare mode). Any bit difference panics.
+pub fn compiled(data: &[u8]) {
+    use crate::execdiff::{self, ExecTally};
+    let (seed, text) = split(data);
+    let (vs, fs) = text.split_once("\n@@\n").unwrap_or((&text, ""));
+    let vp = accept_default(vs).filter(|p| p.stage() == Stage::Vertex);
+    let fp = accept_default(fs).filter(|p| p.stage() == Stage::Fragment);
+    let programs: Vec<&Program> = vp.iter().chain(fp.iter()).collect();
+    if programs.is_empty() {
+        return;
+    }
+    let mut tally = ExecTally::default();
+    let tex = execdiff::textures(&programs, u64::from(seed), &mut tally);
+    for p in &programs {
+        if let Ok(Some(d)) = execdiff::kernel(p, &tex, u64::from(seed)) {
+            panic!("compiled differs from interpreted: {d}");
+        }
+    }
+    if let Ok(Some(d)) = execdiff::render(vp.as_ref(), fp.as_ref(), &tex, 8) {
+        panic!("compiled differs from interpreted: {d}");
     }
 }
 

@@ -12,11 +12,19 @@
 //!   user never saw);
 //! - **unvalidated** results (the executor could not run a program);
 //! - **round-trip** failures of the printer and **generator** failures (a pair that does not
-//!   parse).
+//!   parse);
+//! - **compiled-versus-interpreted differences**: every pair's kernels (both stages) and its
+//!   render, run by the interpreter and by the compiled modules under textures drawn for the
+//!   pair ([`crate::execdiff`]), bit for bit; with the counts of every texture target,
+//!   fetch, write mask and texture kind drawn.
+//!
+//! Pairs come from [`generate::pair_with`] with [`Reach::Shadow`], so ARB programs also
+//! sample through shadow targets.
 //!
 //! `scripts/soak.sh N` runs it; CI runs a short one through `tests/soak.rs`.
 
-use crate::generate::{self, Flavor};
+use crate::execdiff::{self, ExecTally};
+use crate::generate::{self, Flavor, Reach};
 use crate::validate::{self, Config};
 use crate::{Status, Validated};
 use hoist_asm::{ParseOptions, Program};
@@ -88,6 +96,8 @@ pub struct Tally {
     pub recomputed: u32,
     /// Every problem, with the pair's label.
     pub problems: Vec<(String, Problem)>,
+    /// Compiled against interpreted: what was compared and drawn, and the differences.
+    pub exec: ExecTally,
 }
 
 impl Tally {
@@ -120,10 +130,16 @@ impl Tally {
         self.kept_by_fit += o.kept_by_fit;
         self.recomputed += o.recomputed;
         self.problems.extend(o.problems);
+        self.exec.merge(o.exec);
     }
 
     pub fn failures(&self) -> u32 {
-        self.panics + self.errors + self.mismatches + self.round_trip + self.generator
+        self.panics
+            + self.errors
+            + self.mismatches
+            + self.round_trip
+            + self.generator
+            + self.exec.differences.len() as u32
     }
 
     /// One summary line.
@@ -163,6 +179,12 @@ impl Tally {
                 };
                 format!("{} {label}: {text}\n", p.kind())
             })
+            .chain(
+                self.exec
+                    .differences
+                    .iter()
+                    .map(|d| format!("COMPILED-DIFFERS {d}\n")),
+            )
             .collect()
     }
 }
@@ -292,7 +314,7 @@ pub fn settings(seed: u64, vp: &Program, fp: &Program) -> (Options, Config, Conf
 /// Writes the pair of a seed to `dir` (`vp.txt`, `fp.txt`, and the soak's options as
 /// `options.json`) and describes how the soak optimizes it.
 pub fn dump(seed: u64, flavor: Flavor, dir: &std::path::Path) -> Result<String, String> {
-    let pair = generate::pair(seed, flavor);
+    let pair = generate::pair_with(seed, flavor, Reach::Shadow);
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("vp.txt"), &pair.vp).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("fp.txt"), &pair.fp).map_err(|e| e.to_string())?;
@@ -323,7 +345,7 @@ pub fn dump(seed: u64, flavor: Flavor, dir: &std::path::Path) -> Result<String, 
 
 /// Soaks one pair.
 pub fn soak_one(seed: u64, flavor: Flavor, tally: &mut Tally) {
-    let pair = generate::pair(seed, flavor);
+    let pair = generate::pair_with(seed, flavor, Reach::Shadow);
     let label = pair.label.clone();
     tally.pairs += 1;
     let (vp, fp) = match (parse(&pair.vp), parse(&pair.fp)) {
@@ -335,6 +357,18 @@ pub fn soak_one(seed: u64, flavor: Flavor, tally: &mut Tally) {
     };
     let (opts, cfg, fresh) = settings(seed, &vp, &fp);
     check(&label, &vp, &fp, &opts, (&cfg, &fresh), tally);
+    let exec = guarded(|| {
+        let mut t = ExecTally::default();
+        execdiff::check_pair(&label, &vp, &fp, seed, &mut t);
+        t
+    });
+    match exec {
+        Ok(t) => tally.exec.merge(t),
+        Err(p) => tally.add(
+            &label,
+            Problem::Panic(format!("comparing compiled with interpreted: {p}")),
+        ),
+    }
 }
 
 /// Optimizes and validates one pair under `opts` (validation seeds `cfg.0`, then a fresh

@@ -39,14 +39,14 @@
 //! [`Outcome`] it returns.
 
 use hoist_asm::Program;
-use hoist_asm::ir::{ConstBinding, Dialect, RegFile, Semantic, TexTarget, WriteMask};
+use hoist_asm::ir::{ConstBinding, Dialect, RegFile, Semantic, TexTarget, WriteMask, unit_name};
 use hoist_opt::Outcome;
 use hoist_raster::probe::{self, StageEnv};
 use hoist_raster::raster::{CompiledProgram, geometry_vertices, in_semantic};
-use hoist_raster::texture::TexShape;
+use hoist_raster::texture::{TexShape, format_for_target};
 use hoist_raster::{
     ATTRIBS, Caps, DrawState, Filter, Geometry, Mesh, MipFilter, Params, RenderConfig, Sampler,
-    StageParams, Texture, Wrap,
+    StageParams, TexFormat, Texture, Wrap,
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -333,8 +333,9 @@ fn sampled_targets(c: &Compiled) -> (Vec<(u8, TexTarget)>, Option<String>) {
             let first = *units.entry(unit).or_insert(target);
             if TexShape::of_target(first) != TexShape::of_target(target) {
                 let why = format!(
-                    "texture unit {unit} is sampled as {} and as {}, and a unit holds one \
+                    "texture {} is sampled as {} and as {}, and a unit holds one \
                      texture: the {} lookups would read (0, 0, 0, 1)",
+                    unit_name(unit),
                     first.arb_name(),
                     target.arb_name(),
                     target.arb_name()
@@ -354,16 +355,13 @@ fn texture_line(unit: u8, t: TexTarget) -> String {
         let (w, h, d) = extent(t, size);
         shape.describe_extent(w, h, d)
     };
-    let shadow = if matches!(
-        t,
-        TexTarget::Shadow1D | TexTarget::Shadow2D | TexTarget::ShadowRect
-    ) {
-        format!(" ({})", t.arb_name())
-    } else {
-        String::new()
+    let (shadow, stored) = match format_for_target(t, TexFormat::Rgba32F).describe() {
+        Some(d) => (format!(" ({})", t.arb_name()), format!(", {d}")),
+        None => (String::new(), String::new()),
     };
     format!(
-        "unit {unit}{shadow}: {} (noise), {} (smooth)",
+        "{}{shadow}: {} (noise), {} (smooth){stored}",
+        unit_name(unit),
         words(TEXTURE_SIZES.0),
         words(TEXTURE_SIZES.1)
     )
@@ -378,11 +376,14 @@ fn random_textures(rng: &mut SmallRng, c: &Compiled) -> TextureSets {
             mag: Filter::Nearest,
             mip: MipFilter::Nearest,
             wrap: Wrap::Repeat,
+            ..Sampler::default()
         };
+        // Shadow targets get depth textures with compare mode (`format_for_target`).
+        let storage = format_for_target(target, TexFormat::Rgba32F);
         let t = Texture::for_target(target, TEXTURE_SIZES.0, sampler, &mut |_, _, _| {
             std::array::from_fn(|_| rng.random_range(0.0..1.0f32))
         });
-        noise.insert(unit, Arc::new(t));
+        noise.insert(unit, Arc::new(storage.apply(t)));
         let phase: [f32; 4] = std::array::from_fn(|_| rng.random_range(0.0..6.0f32));
         let sampler = Sampler::new(Filter::Linear, Wrap::ClampToEdge);
         let t = Texture::for_target(target, TEXTURE_SIZES.1, sampler, &mut |x, y, z| {
@@ -396,7 +397,7 @@ fn random_textures(rng: &mut SmallRng, c: &Compiled) -> TextureSets {
             };
             std::array::from_fn(|i| 0.5 + 0.4 * (phase[i] + 2.0 * p[0] + 1.5 * p[1] + p[2]).sin())
         });
-        smooth.insert(unit, Arc::new(t));
+        smooth.insert(unit, Arc::new(storage.apply(t)));
     }
     (noise, smooth)
 }

@@ -139,3 +139,75 @@ proptest! {
             OPS[op].0, &args[..n], want.to_bits(), got.to_bits());
     }
 }
+
+/// MIN and MAX fold as `hoist_asm::semantics::min`/`max` compute them, which is what both
+/// executors run: the first operand on a tie (so the sign of equal zeros is kept), the
+/// other one when the first is NaN. Every pair of special operands, both dialects, both
+/// operand paths, bit for bit (`f32::min`/`max` leave the sign of equal zeros to the build).
+#[test]
+fn min_and_max_fold_signed_zeros_and_nan_as_the_executor() {
+    let specials = [
+        0.0f32,
+        -0.0,
+        1.0,
+        -1.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1e-40,
+    ];
+    let mut checked = 0;
+    for (op, name) in [(6, "MIN"), (7, "MAX")] {
+        let o = OPS[op].0;
+        for &a in &specials {
+            for &b in &specials {
+                let want = if o == Op::Min {
+                    hoist_asm::semantics::min(a, b)
+                } else {
+                    hoist_asm::semantics::max(a, b)
+                };
+                for d in [Dialect::Arb, Dialect::D3d9] {
+                    let r = fold::eval(o, d, &[a, b]).expect("foldable");
+                    assert!(
+                        r.to_bits() == want.to_bits() || (r.is_nan() && want.is_nan()),
+                        "{name}({a:?}, {b:?}) {d:?}: fold {r:?}, semantics {want:?}"
+                    );
+                    for uniform in [false, true] {
+                        let got = run(&program(d, op, false, uniform), [a, b, 0.0]);
+                        assert!(
+                            same(r, got),
+                            "{name}({a:?}, {b:?}) {d:?} uniform={uniform}: fold {r:?}, executor {got:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 2 * 64 * 4);
+    // The ties themselves, spelled out.
+    assert_eq!(
+        fold::eval(Op::Max, Dialect::Arb, &[0.0, -0.0])
+            .unwrap()
+            .to_bits(),
+        0
+    );
+    assert_eq!(
+        fold::eval(Op::Max, Dialect::Arb, &[-0.0, 0.0])
+            .unwrap()
+            .to_bits(),
+        (-0.0f32).to_bits()
+    );
+    assert_eq!(
+        fold::eval(Op::Min, Dialect::D3d9, &[-0.0, 0.0])
+            .unwrap()
+            .to_bits(),
+        (-0.0f32).to_bits()
+    );
+    assert_eq!(
+        fold::eval(Op::Min, Dialect::D3d9, &[0.0, -0.0])
+            .unwrap()
+            .to_bits(),
+        0
+    );
+}

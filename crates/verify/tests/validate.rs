@@ -246,3 +246,67 @@ fn input_sets_supply_every_target_its_shape() {
         "{e}"
     );
 }
+
+/// D3D9's vertex samplers are units of their own: a vs_3_0 `s0` sampled as 2D and a ps_3_0
+/// `s0` sampled as CUBE are two units, each supplied its shape, and the pair validates
+/// (it was declined as "unit 0 sampled as two shapes" while they shared the number).
+#[test]
+fn d3d9_vertex_samplers_are_supplied_their_own_textures() {
+    let vp = parse(
+        "vs_3_0\ndcl_position v0\ndcl_texcoord v1\ndcl_position o0\ndcl_texcoord o1\n\
+         dcl_texcoord1 o2\ndcl_2d s0\nmov r0, v1\nmov r0.w, c0.x\ntexldl r1, r0, s0\n\
+         mov o0, v0\nmov o1, v1\nmov o2, r1\n",
+    );
+    let fp = parse(
+        "ps_3_0\ndcl_texcoord v0\ndcl_texcoord1 v1\ndcl_cube s0\ndef c0, 0.5, 2, -1, 3\n\
+         mad r0, v0, c0.y, c0.z\ntexld r1, r0, s0\nmul r2, v0, c0.x\nmad r2, r2, c0.wzyx, c0.y\n\
+         add r2, r2, v1\nadd oC0, r1, r2\n",
+    );
+    let v = hoist_verify::optimize(&vp, &fp, &Options::default(), Some(&Config::default()))
+        .expect("optimizes");
+    assert_eq!(v.status, Status::Validated, "{:?}", v.status);
+    assert!(v.outcome.after.fp_slots.total() < v.outcome.before.fp_slots.total());
+    let r = v.report.expect("report");
+    assert_eq!(
+        r.textures,
+        [
+            "unit 0: CUBE six 8×8 faces (noise), CUBE six 16×16 faces (smooth)",
+            "vertex sampler s0 (unit 16): 2D 8×8 (noise), 2D 16×16 (smooth)",
+        ]
+    );
+}
+
+/// Validation supplies a unit sampled through a shadow target as a depth texture with
+/// compare LEQUAL (`texture::format_for_target`), and says so: an optimized program whose
+/// SHADOW2D lookup became a 2D one is caught (on the colour textures supplied before, a
+/// shadow lookup was an ordinary fetch and the two agreed).
+#[test]
+fn shadow_units_get_depth_textures_with_compare() {
+    let vp = parse(
+        "!!ARBvp1.0\nMOV result.position, vertex.position;\nMOV result.texcoord[0], vertex.texcoord[0];\nEND\n",
+    );
+    let fp = parse(
+        "!!ARBfp1.0\nOPTION ARB_fragment_program_shadow;\nPARAM c = {0.5, 2, -1, 3};\nTEMP a, s;\n\
+         MUL a, fragment.texcoord[0], c.y;\nMAD a, a, c.x, c.z;\nMOV a.z, fragment.texcoord[0].x;\n\
+         TEX s, a, texture[0], SHADOW2D;\nADD result.color, s, a;\nEND\n",
+    );
+    let v = hoist_verify::optimize(&vp, &fp, &Options::default(), Some(&Config::default()))
+        .expect("optimizes");
+    assert_eq!(v.status, Status::Validated, "{:?}", v.status);
+    let r = v.report.expect("report");
+    assert_eq!(
+        r.textures,
+        ["unit 0 (SHADOW2D): 2D 8×8 (noise), 2D 16×16 (smooth), depth, compare LEQUAL"]
+    );
+    let mut out = v.outcome;
+    let at = out
+        .fp
+        .insts
+        .iter()
+        .position(|i| i.tex.is_some())
+        .expect("the lookup stays");
+    out.fp.insts[at].tex.as_mut().unwrap().target = hoist_asm::ir::TexTarget::T2D;
+    let r = hoist_verify::validate::validate(&vp, &fp, &out, &Config::default()).unwrap();
+    let f = r.failure.expect("caught");
+    assert_eq!(f.check, Check::Fragment, "{f}");
+}

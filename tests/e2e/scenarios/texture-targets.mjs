@@ -6,7 +6,12 @@
 // (ii) the same cube lookup in a scene that binds a 2D texture to the unit: the unit is
 //     flagged in the Inputs panel, the verdict says it proves little (never bit-identical
 //     or equivalent), hoistReport() lists the unit; choosing a pattern for the unit in the
-//     Inputs panel supplies a cube map and the flag goes.
+//     Inputs panel supplies a cube map and the flag goes;
+// (iii) a SHADOW2D lookup: the Inputs panel says the unit is a depth texture with compare
+//     LEQUAL ("2D 256×256, depth, compare LEQUAL"), nothing is flagged, and the render holds
+//     real shadow results: the gradient's depth (its red channel, s) against r = t passes in
+//     one half of the square, so every pixel is black or white and about half are white,
+//     where a blank render has one value and the colour fetch of the gradient has greys.
 
 import zlib from 'node:zlib';
 import { scenario, waitText, text, shot, fail, log, done, SLOW } from '../common.mjs';
@@ -24,6 +29,9 @@ const LIGHT_FP = '!!ARBfp1.0\nTEMP d, n, v, r;\nMAD d, fragment.texcoord[0], 2, 
   + 'TEX r, fragment.texcoord[0], texture[2], 1D;\nDP3 n.w, n, v;\nMAD result.color, n, v, r.w;\nEND\n';
 const CUBE_FP = '!!ARBfp1.0\nTEMP d;\nMAD d, fragment.texcoord[0], 2, -1;\nMOV d.z, 0.4;\n'
   + 'TEX result.color, d, texture[0], CUBE;\nEND\n';
+const SHADOW_FP = '!!ARBfp1.0\nOPTION ARB_fragment_program_shadow;\nTEMP c;\n'
+  + 'MOV c, fragment.texcoord[0];\nMOV c.z, fragment.texcoord[0].y;\n'
+  + 'TEX result.color, c, texture[0], SHADOW2D;\nEND\n';
 const RGBW_SCENE = '[test]\nwindow rgba32f 64 64\ntexture rgbw 0 (8, 8)\ndraw quad\n';
 
 async function settle(page, what) {
@@ -96,4 +104,33 @@ scenario(NAME, async ({ page, base }) => {
   const r3 = await page.evaluate(() => window.hoistReport());
   if (r3.unsupplied.length !== 0) fail(`still unsupplied: ${r3.unsupplied}`);
   log('after choosing the checkerboard:', v3);
+
+  // (iii) A shadow lookup: a depth texture with compare LEQUAL, real 0/1 results.
+  const gradient = { width: 64, height: 64, textures: [{ unit: 0, pattern: 'gradient' }] };
+  await open(page, base, { vp: VP, fp: SHADOW_FP, inputs: gradient }, 'the shadow lookup');
+  await waitText(page, `${unit(0)} legend`, (t) => t === 'texture unit 0 · SHADOW2D', 'the shadow unit legend');
+  const ds = await text(page, `${unit(0)} .unit-shape`);
+  if (ds !== '2D 256×256, depth, compare LEQUAL') fail(`the shadow unit is described as ${JSON.stringify(ds)}`);
+  if ((await page.locator(`${unit(0)} .unit-flag`).count()) !== 0) fail('the shadow unit is flagged');
+  const dv = await waitText(page, '#verdict', (t) => t !== 'checking…', 'the shadow verdict');
+  if (dv.startsWith('proves little')) fail(`the shadow lookup proves little: ${dv}`);
+  const px = await page.evaluate(() => {
+    const c = document.querySelector('#canvas-original');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let white = 0, black = 0, other = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, g, b, a] = [d[i], d[i + 1], d[i + 2], d[i + 3]];
+      if (a !== 255 || r !== g || g !== b) other++;
+      else if (r === 255) white++;
+      else if (r === 0) black++;
+      else other++;
+    }
+    return { white, black, other, n: d.length / 4 };
+  });
+  if (px.other !== 0) fail(`${px.other} of the shadow render's pixels are not a 0/1 shadow result`);
+  const w = px.white / px.n;
+  if (!(w > 0.2 && w < 0.8)) fail(`${Math.round(w * 100)}% of the shadow render's pixels pass the comparison`);
+  await page.locator(unit(0)).scrollIntoViewIfNeeded();
+  await shot(page, `${NAME}-3-shadow.png`);
+  log(`shadow lookup: ${ds}; ${dv}; ${Math.round(w * 100)}% of the pixels pass`);
 });

@@ -8,6 +8,7 @@ pub const MAX_SCENE: usize = 128 * 1024;
 pub const MAX_SIZE: u32 = 1024;
 /// Largest built-in texture edge (pixels).
 pub const MAX_TEX_SIZE: u32 = 1024;
-/// Most parameters and texture units a document may set.
+/// Most parameters and texture units a document may set (units 0..31: 16..31 are
+/// D3D9's vertex samplers, `hoist_asm::ir::VERTEX_SAMPLER_BASE`).
 pub const MAX_PARAMS: usize = 256;
-pub const MAX_UNITS: usize = 16;
+pub const MAX_UNITS: usize = 32;

@@ -17,8 +17,9 @@ use crate::doc::examples::{self, hoist_key};
 use crate::doc::{Doc, Inputs, ParamKey, Pattern, TexSpec};
 use hoist_asm::ir::TexTarget;
 use hoist_asm::{ArbTarget, Dialect};
+use hoist_raster::TexFormat;
 use hoist_raster::scene::{self, Command, Scene, TexSource};
-use hoist_raster::texture::TexShape;
+use hoist_raster::texture::{self, TexShape};
 
 /// Prefix of the comments an export adds (dropped again on import).
 pub const NOTE: &str = "# hoist-export:";
@@ -247,6 +248,12 @@ pub fn texture_line(spec: &TexSpec, target: TexTarget, image: Option<&str>) -> S
         }
     };
     let shape = TexShape::of_target(target);
+    let asked = if spec.rgba8 {
+        TexFormat::Rgba8
+    } else {
+        TexFormat::Rgba32F
+    };
+    let storage = texture::format_for_target(target, asked);
     let mut line = format!(
         "texture {src} filter {} wrap {} format {}",
         if spec.linear { "linear" } else { "nearest" },
@@ -255,8 +262,15 @@ pub fn texture_line(spec: &TexSpec, target: TexTarget, image: Option<&str>) -> S
         } else {
             "clamp"
         },
-        if spec.rgba8 { "rgba8" } else { "rgba32f" },
+        match storage.format {
+            TexFormat::Depth => "depth",
+            TexFormat::Rgba8 => "rgba8",
+            TexFormat::Rgba32F => "rgba32f",
+        },
     );
+    if let Some(f) = storage.compare {
+        line.push_str(&format!(" compare {}", f.name()));
+    }
     if shape != TexShape::D2 {
         line.push_str(&format!(" shape {}", shape.name()));
     }

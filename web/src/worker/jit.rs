@@ -401,7 +401,7 @@ fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
             Ok(at) => TexDesc::for_texture(tex, at),
             Err(_) => TexDesc::default(),
         };
-        if desc.mode == abi::MODE_GENERIC {
+        if abi::needs_general(k, unit, &desc) {
             let key = tex.map_or((0, 0), abi::texture_key);
             if s.generic[u].as_ref().map(|(k, _)| *k) != Some(key) {
                 s.generic[u] = tex.map(|t| (key, t.clone()));

@@ -11,7 +11,7 @@ pub use crate::doc::scene_rules::{
 };
 use crate::doc::{Doc, Inputs, ParamKey, Pattern, TexSpec, ViewMap};
 use crate::worker::analysis::{Analysis, Trust};
-use hoist_asm::ir::TexTarget;
+use hoist_asm::ir::{TexTarget, unit_name};
 use hoist_asm::{Program, Stage};
 use hoist_raster::image::{Image, ToRgba8, Verdict};
 use hoist_raster::job::Progress;
@@ -38,8 +38,8 @@ fn image_name(unit: u8) -> String {
 
 /// The texture command of a unit's settings, for a unit sampled as `target`: the image
 /// made a texture of the target's shape as `hoist render --texture-target` and arbref make
-/// it (a cube map of six faces, a 3D texture of four slices, ...), in the format the
-/// target gets (`texture::format_for_target`: where a shadow target's depth format goes).
+/// it (a cube map of six faces, a 3D texture of four slices, ...), stored as the target
+/// gets it (`texture::format_for_target`: a shadow target's depth texture with compare).
 pub fn texture_command(spec: &TexSpec, target: TexTarget, images: &Images) -> Command {
     let src = match (spec.pattern, images.get(&spec.unit)) {
         (Pattern::Image, Some(_)) => TexSource::Image(image_name(spec.unit)),
@@ -69,12 +69,13 @@ pub fn texture_command(spec: &TexSpec, target: TexTarget, images: &Images) -> Co
     } else {
         TexFormat::Rgba32F
     };
+    let storage = texture::format_for_target(target, format);
     Command::Texture(
         spec.unit,
         src,
         TexOptions {
-            sampler: Sampler::new(filter, wrap),
-            format: texture::format_for_target(target, format),
+            sampler: storage.sampler(Sampler::new(filter, wrap)),
+            format: storage.format,
             shape,
             mipmap: false,
         },
@@ -100,7 +101,8 @@ pub fn unsupplied(sc: &Scene, targets: &[(u8, TexTarget)]) -> Vec<String> {
             Some(s) => format!("it holds a {} texture", s.name().to_ascii_uppercase()),
         };
         out.push(format!(
-            "texture unit {u} is sampled as {} but {why}: it reads (0, 0, 0, 1)",
+            "texture {} is sampled as {} but {why}: it reads (0, 0, 0, 1)",
+            unit_name(u),
             t.arb_name()
         ));
     }
@@ -156,6 +158,11 @@ pub fn unit_texture(
         format!("{} made of the picture", shape.name().to_ascii_uppercase())
     } else {
         shape.describe(spec.size, spec.size)
+    };
+    let stored = texture::format_for_target(target, TexFormat::Rgba32F).describe();
+    let text = match stored {
+        Some(d) if !from_scene => format!("{text}, {d}"),
+        _ => text,
     };
     // The flag: what the draw's scene binds, checked against every target of the unit.
     let flag = scene
@@ -1307,5 +1314,89 @@ mod tests {
         assert!(!crate::worker::guidance::is_constant(
             r.images()[0].unwrap()
         ));
+    }
+
+    /// D3D9's vertex samplers are units of their own (16 + #): a vs_3_0 `s0` sampled as 2D
+    /// and a ps_3_0 `s0` sampled as CUBE each get a texture of their shape, the Inputs
+    /// panel names the vertex one, nothing is flagged, and a document keeps its settings.
+    #[test]
+    fn d3d9_vertex_samplers_get_their_own_textures() {
+        let vp = "vs_3_0\ndcl_position v0\ndcl_texcoord v1\ndcl_position o0\ndcl_texcoord o1\n\
+                  dcl_color o2\ndcl_2d s0\nmov r0, v1\nmov r0.w, c0.x\ntexldl r1, r0, s0\n\
+                  mov o0, v0\nmov o1, v1\nmov o2, r1\n";
+        let fp = "ps_3_0\ndcl_texcoord v0\ndcl_color v1\ndcl_cube s0\ndef c0, 2, -1, 0.4, 0\n\
+                  mad r0, v0, c0.x, c0.y\nmov r0.z, c0.z\ntexld r1, r0, s0\nadd oC0, r1, v1\n";
+        let mut d = doc(vp, fp);
+        (d.inputs.width, d.inputs.height) = (16, 16);
+        let a = parse(&d);
+        assert_eq!(a.targets, [(0, TexTarget::Cube), (16, TexTarget::T2D)]);
+        let t = unit_texture(&a, &d.inputs, None, 16).unwrap();
+        assert_eq!((t.shape.as_str(), t.flag), ("2D 256×256", None));
+        let sc = base_scene(&d, &a.targets, &Images::new()).unwrap();
+        let shapes: Vec<(u8, TexShape)> = sc
+            .commands
+            .iter()
+            .filter_map(|(_, c)| match c {
+                Command::Texture(u, _, o) => Some((*u, o.shape)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(shapes, [(0, TexShape::Cube), (16, TexShape::D2)]);
+        assert!(unsupplied(&sc, &a.targets).is_empty());
+        let r = rendered(&d);
+        assert!(r.unsupplied.is_empty(), "{:?}", r.unsupplied);
+        assert_ne!(r.weak, Some(crate::worker::guidance::Weak::Unsupplied));
+        // A unit without its texture is named as the vertex sampler it is.
+        let bare = Scene::default();
+        let flags = unsupplied(&bare, &[(16, TexTarget::T2D)]);
+        assert_eq!(
+            flags,
+            [
+                "texture vertex sampler s0 (unit 16) is sampled as 2D but it has no texture: \
+              it reads (0, 0, 0, 1)"
+            ]
+        );
+        // The document keeps a vertex sampler's settings.
+        let mut spec = TexSpec::new(17);
+        spec.size = 32;
+        d.inputs.set_texture(spec);
+        let d = d.sanitize().unwrap();
+        assert_eq!(d.inputs.texture(17).size, 32);
+    }
+
+    /// A unit sampled through a shadow target gets a depth texture with compare LEQUAL:
+    /// the Inputs panel says so, and the lookup returns real 0/1 shadow results (not the
+    /// colour fetch). The export's line for it: `tests/scenefile.rs`.
+    #[test]
+    fn shadow_units_get_depth_textures_with_compare() {
+        let fp = "!!ARBfp1.0\nOPTION ARB_fragment_program_shadow;\nTEMP c;\n\
+                  MOV c, fragment.texcoord[0];\nMOV c.z, fragment.texcoord[0].x;\n\
+                  TEX result.color, c, texture[0], SHADOW2D;\nEND\n";
+        let mut d = doc(CUBE_VP, fp);
+        (d.inputs.width, d.inputs.height) = (16, 16);
+        let mut spec = TexSpec::new(0);
+        spec.pattern = Pattern::Noise;
+        spec.size = 16;
+        d.inputs.set_texture(spec.clone());
+        let a = parse(&d);
+        assert_eq!(a.targets, [(0, TexTarget::Shadow2D)]);
+        let t = unit_texture(&a, &d.inputs, None, 0).unwrap();
+        assert_eq!(
+            (t.shape.as_str(), t.flag),
+            ("2D 16×16, depth, compare LEQUAL", None)
+        );
+        let cmd = texture_command(&spec, TexTarget::Shadow2D, &Images::new());
+        let Command::Texture(_, _, o) = &cmd else {
+            panic!("{cmd:?}")
+        };
+        assert_eq!(
+            (o.format, o.sampler.compare),
+            (TexFormat::Depth, Some(texture::CompareFunc::Lequal))
+        );
+        let r = rendered(&d);
+        assert!(r.unsupplied.is_empty(), "{:?}", r.unsupplied);
+        let img = r.images()[0].expect("rendered");
+        assert!(img.pixels.iter().all(|p| p[0] == 0.0 || p[0] == 1.0));
+        assert!(!crate::worker::guidance::is_constant(img));
     }
 }

@@ -496,18 +496,14 @@ impl<'a> Lower<'a> {
             self.report(D3d9Error::SamplerDclExtra.at(s.span));
             return;
         }
-        if let Some(first) = self
-            .prog
-            .samplers
-            .iter()
-            .find(|d| d.unit as u16 == reg.index)
-        {
+        let unit = sampler_unit(self.profile.stage(), reg.index as u8);
+        if let Some(first) = self.prog.samplers.iter().find(|d| d.unit == unit) {
             let first = first.span;
             self.report(D3d9Error::SamplerDeclaredTwice { reg, first }.at(s.span));
             return;
         }
         self.prog.samplers.push(SamplerDecl {
-            unit: reg.index as u8,
+            unit,
             target: t,
             span: s.span,
         });
@@ -863,22 +859,15 @@ impl<'a> Lower<'a> {
             self.report(D3d9Error::SamplerSwizzle { profile }.at(*sspan));
             return false;
         }
-        let target = match self
-            .prog
-            .samplers
-            .iter()
-            .find(|d| d.unit as u16 == sreg.index)
-        {
+        let unit = sampler_unit(self.profile.stage(), sreg.index as u8);
+        let target = match self.prog.samplers.iter().find(|d| d.unit == unit) {
             Some(d) => d.target,
             None => {
                 self.report(D3d9Error::SamplerUndeclared { reg: sreg }.at(sr.span));
                 return false;
             }
         };
-        inst.tex = Some(TexRef {
-            unit: sreg.index as u8,
-            target,
-        });
+        inst.tex = Some(TexRef { unit, target });
         if texldd {
             ok &= self.src_into(inst, &ops[3], SrcKind::Data);
             ok &= self.src_into(inst, &ops[4], SrcKind::Data);

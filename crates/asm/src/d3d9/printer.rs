@@ -53,7 +53,7 @@ pub fn print_with_spans(p: &Program) -> Printed {
     }
     for s in &p.samplers {
         let t = regs::target_word(s.target).unwrap_or("2d");
-        let _ = writeln!(out, "dcl_{t} s{}", s.unit);
+        let _ = writeln!(out, "dcl_{t} s{}", sampler_index(p.stage(), s.unit));
     }
     let first = out.matches('\n').count();
     let mut insts = Vec::with_capacity(p.insts.len());
@@ -213,7 +213,8 @@ fn inst_line_spans(p: &Program, i: &Inst) -> (String, Option<Range<usize>>, Vec<
     for (k, s) in i.src.iter().enumerate() {
         ops.push(Role::Src, src_text(s));
         if k == 0 && i.op.is_texture() {
-            ops.push(Role::Other, format!("s{}", i.tex.map_or(0, |t| t.unit)));
+            let unit = i.tex.map_or(0, |t| sampler_index(p.stage(), t.unit));
+            ops.push(Role::Other, format!("s{unit}"));
         }
     }
     let (dst, src) = ops.write(&mut line);

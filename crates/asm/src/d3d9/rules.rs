@@ -242,8 +242,8 @@ impl<'a> Rules<'a> {
         let p = self.p;
         for inst in &p.insts {
             if let Some(t) = inst.tex {
-                let unit = t.unit;
-                match p.samplers.iter().find(|s| s.unit == unit) {
+                let unit = sampler_index(p.stage(), t.unit);
+                match p.samplers.iter().find(|s| s.unit == t.unit) {
                     None => self.push(D3d9Error::SamplerNotDeclared { unit }, inst.span),
                     Some(s) if s.target != t.target => {
                         let e = D3d9Error::SamplerTargetMismatch {
@@ -260,7 +260,7 @@ impl<'a> Rules<'a> {
         }
         for s in &p.samplers {
             if regs::target_word(s.target).is_none() {
-                let (unit, target) = (s.unit, s.target);
+                let (unit, target) = (sampler_index(p.stage(), s.unit), s.target);
                 self.push(D3d9Error::SamplerTarget { unit, target }, s.span);
             }
         }

@@ -8,7 +8,9 @@
 //!
 //! Legality: only exactly rounded operations are folded (`mov add sub mul mad min max abs`,
 //! `rcp`, `rsq`, `_sat`), evaluated by [`hoist_asm::semantics`], the functions the executor
-//! runs (unfused `a * b + c`, D3D9's `rcp(0) = rsq(0) = FLT_MAX`, NaN saturating to 0).
+//! runs (unfused `a * b + c`, D3D9's `rcp(0) = rsq(0) = FLT_MAX`, NaN saturating to 0,
+//! `min`/`max` keeping the first operand on a tie, so the sign of equal zeros, where
+//! `f32::min`/`max` leave it to the build).
 //! IEEE arithmetic gives the same bits at compile time as at run time, so the folded literal
 //! is exactly the value the instruction computed. `crates/verify/tests/fold.rs` holds this
 //! module and the executor together on random operands.
@@ -29,8 +31,8 @@ pub fn eval(op: Op, d: Dialect, a: &[f32]) -> Option<f32> {
         Op::Sub => x - a.get(1)?,
         Op::Mul => x * a.get(1)?,
         Op::Mad => x * a.get(1)? + a.get(2)?,
-        Op::Min => x.min(*a.get(1)?),
-        Op::Max => x.max(*a.get(1)?),
+        Op::Min => semantics::min(x, *a.get(1)?),
+        Op::Max => semantics::max(x, *a.get(1)?),
         Op::Rcp => semantics::rcp(x, d),
         Op::Rsq => semantics::rsq(x, d),
         _ => return None,

@@ -4,7 +4,11 @@
 //! vertex programs have no `CMP`/`LRP`; vs_1_1 has no `abs`, `cmp`, `lrp`, `dp2add`). When such
 //! an instruction is otherwise movable, it moves as a short sequence of vertex operations.
 //! Each expansion reproduces the executor's evaluation order and rounding, so results are
-//! bit-identical for finite values:
+//! bit-identical for finite values except the sign of a zero result: `max(s, −s)` keeps
+//! −0 (`hoist_asm::semantics::max` keeps the first operand on a tie), and a select whose
+//! chosen value is ±0 can come out as the other zero (`−0 + +0 = +0`). Validation's vertex
+//! check compares transported values bit for bit, so such a difference on its inputs
+//! keeps the group in the fragment program:
 //! - `abs d, s` → `max d, s, -s`.
 //! - selects (`CMP`, D3D9 `cmp`, `cnd`) → a 0/1 mask from `slt`/`sge` and `d = b·m + c·(1−m)`:
 //!   `b·1 + c·0` is exactly `b` and `b·0 + c·1` exactly `c` — unless the unselected side is

@@ -15,8 +15,8 @@
 //! as the driver's compiler would (skipped when the program branches or predicates).
 
 use super::chip::Chip;
-use hoist_asm::ir::TexTarget;
 use hoist_asm::ir::{ConstBinding, Dst, Inst, Reg, RegFile, Src as IrSrc, WriteMask};
+use hoist_asm::ir::{TexTarget, sampler_index};
 use hoist_asm::{Dialect, Op, Profile, Program, Stage};
 use smallvec::{SmallVec, smallvec};
 use std::collections::{BTreeMap, BTreeSet};
@@ -846,6 +846,9 @@ impl Builder<'_> {
             unit: 0,
             target: TexTarget::T2D,
         });
+        // Each R600 shader stage has its own resource table: a vertex sampler's unit
+        // (VERTEX_SAMPLER_BASE + #) is the vertex stage's resource #.
+        let unit = sampler_index(self.p.stage(), tex.unit);
         let lanes = inst.src_lanes(0, WriteMask::ALL);
         let mut coord = self.fetch_source(inst, 0, lanes);
         if inst.op == Op::Txp {
@@ -861,9 +864,9 @@ impl Builder<'_> {
         if inst.op == Op::Texldd {
             let all = WriteMask::ALL;
             let h = self.fetch_source(inst, 1, all);
-            self.push_fetch("SET_GRADIENTS_H", None, 0, h, tex.unit);
+            self.push_fetch("SET_GRADIENTS_H", None, 0, h, unit);
             let v = self.fetch_source(inst, 2, all);
-            self.push_fetch("SET_GRADIENTS_V", None, 0, v, tex.unit);
+            self.push_fetch("SET_GRADIENTS_V", None, 0, v, unit);
         }
         let opcode = match (inst.op, shadow) {
             (Op::Txb, false) => "SAMPLE_LB",
@@ -876,7 +879,7 @@ impl Builder<'_> {
             (_, true) => "SAMPLE_C",
         };
         let dest = self.vreg(d.reg);
-        self.push_fetch(opcode, Some(dest), d.mask.0, coord, tex.unit);
+        self.push_fetch(opcode, Some(dest), d.mask.0, coord, unit);
     }
 
     /// TXP: the coordinate divided by its w before the fetch (RECIP in t, MULs reading PS).

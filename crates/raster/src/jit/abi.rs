@@ -4,7 +4,7 @@
 
 use crate::compile::{Kernel, LANES, TexKind};
 use crate::exec::{ExecEnv, Machine};
-use crate::texture::{Filter, MipFilter, TexShape, Texture, Wrap};
+use crate::texture::{Filter, MipFilter, TexFormat, TexShape, Texture, Wrap};
 use hoist_asm::ir::TexTarget;
 
 /// Texture units with a descriptor.
@@ -64,9 +64,9 @@ impl TexDesc {
     }
 }
 
-/// The inline mode of a texture: 2D, one level used, one filter for minification and
-/// magnification (so the level of detail cannot change the result), every texel present
-/// and fewer than 2^22 of them (indices stay exact in f32 arithmetic).
+/// The inline mode of a texture: a 2D colour texture, one level used, one filter for
+/// minification and magnification (so the level of detail cannot change the result), every
+/// texel present and fewer than 2^22 of them (indices stay exact in f32 arithmetic).
 pub fn inline_mode(t: &Texture) -> i32 {
     let Some(l) = t.levels.first() else {
         return MODE_GENERIC;
@@ -74,6 +74,7 @@ pub fn inline_mode(t: &Texture) -> i32 {
     let s = t.sampler;
     let n = u64::from(l.width) * u64::from(l.height);
     let ok = t.shape == TexShape::D2
+        && t.format != TexFormat::Depth
         && l.depth == 1
         && l.width > 0
         && l.height > 0
@@ -90,6 +91,22 @@ pub fn inline_mode(t: &Texture) -> i32 {
         (Filter::Linear, Wrap::ClampToEdge) => MODE_LINEAR_CLAMP,
         (Filter::Linear, Wrap::Repeat) => MODE_LINEAR_REPEAT,
     }
+}
+
+/// Whether fetches through `target` may use a unit's inline mode. Only `2D` fetches are
+/// compiled inline; every other target calls `env.tex`, whatever the unit's descriptor says.
+pub fn inline_target(target: TexTarget) -> bool {
+    target == TexTarget::T2D
+}
+
+/// Whether the host must keep unit `unit`'s texture for the general sampler (`env.tex`):
+/// its descriptor is [`MODE_GENERIC`], or the kernel also samples the unit through a target
+/// that is never inline (a `SHADOW2D`, `1D` or `RECT` fetch of a 2D texture).
+pub fn needs_general(k: &Kernel, unit: u8, desc: &TexDesc) -> bool {
+    desc.mode == MODE_GENERIC
+        || k.samplers
+            .iter()
+            .any(|&(u, t)| u == unit && !inline_target(t))
 }
 
 /// Byte offsets of the blocks of one call, from the start of the block.

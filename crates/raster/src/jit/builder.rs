@@ -169,7 +169,7 @@ pub(super) fn select(g: &mut Gen, mask: u32, a: u32, b: u32) -> u32 {
     t
 }
 
-/// Rust's `f32::max(a, b)` as the interpreter runs it: `b > a ? b : a`, `b` when `a` is NaN.
+/// [`hoist_asm::semantics::max`]: `b > a ? b : a`, `b` when `a` is NaN.
 pub(super) fn max(g: &mut Gen, a: u32, b: u32) -> u32 {
     let gt = bin(g, b, a, I::F32x4Gt);
     let nan = bin(g, a, a, I::F32x4Ne);
@@ -177,7 +177,7 @@ pub(super) fn max(g: &mut Gen, a: u32, b: u32) -> u32 {
     select(g, m, b, a)
 }
 
-/// Rust's `f32::min(a, b)`: `b < a ? b : a`, `b` when `a` is NaN.
+/// [`hoist_asm::semantics::min`]: `b < a ? b : a`, `b` when `a` is NaN.
 pub(super) fn min(g: &mut Gen, a: u32, b: u32) -> u32 {
     let lt = bin(g, b, a, I::F32x4Lt);
     let nan = bin(g, a, a, I::F32x4Ne);

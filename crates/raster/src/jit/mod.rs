@@ -25,7 +25,8 @@
 //!   `texldd` only); `out` receives 16 f32 `[c][lane]`. `kind` and `target` are
 //!   [`abi::kind_code`]/[`abi::target_code`]; implement it with [`abi::sample_quad`].
 //!   Called only for units whose descriptor mode is [`abi::MODE_GENERIC`] or for targets
-//!   other than 2D.
+//!   other than 2D ([`abi::inline_target`]); the host keeps the texture of every unit
+//!   either can reach ([`abi::needs_general`]).
 //!
 //! **Export** `run(io, consts, tex, kill, scratch, lanes, flags: i32) -> ()`:
 //! - `io`: the row file, [`Kernel::rows`] rows of [`LANES`] f32, row `r` lane `l` at

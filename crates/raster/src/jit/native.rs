@@ -307,7 +307,7 @@ fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
         if host.textures.len() <= u {
             host.textures.resize(u + 1, None);
         }
-        host.textures[u] = if desc.mode == abi::MODE_GENERIC {
+        host.textures[u] = if abi::needs_general(k, u as u8, &desc) {
             tex.cloned()
         } else {
             None

@@ -1,7 +1,8 @@
 //! Code for each kernel instruction, on `v128` locals, in the interpreter's exact operation
-//! order ([`crate::exec`]): no fused multiply-add, `min`/`max` as Rust's `f32::min`/`max`
-//! (the other operand when one is NaN, the first on a tie), comparisons and selects where
-//! the interpreter branches, transcendentals lane by lane through the `libm` imports.
+//! order ([`crate::exec`]): no fused multiply-add, `min`/`max` as
+//! [`hoist_asm::semantics::min`]/`max` (the other operand when one is NaN, the first on a
+//! tie), comparisons and selects where the interpreter branches, transcendentals lane by
+//! lane through the `libm` imports.
 
 use super::builder::{Gen, Import, L_I0, L_W0, P_CONSTS, bin, konst, max, min, select, un};
 use crate::compile::{GatherFrom, KInst, KOp, Pre};

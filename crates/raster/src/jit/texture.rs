@@ -30,7 +30,7 @@ pub(super) fn sample(
         return Err(format!("texture unit {unit}"));
     }
     let out: [u32; 4] = std::array::from_fn(|_| g.temp());
-    if target == TexTarget::T2D {
+    if abi::inline_target(target) {
         let tl = tex_locals(g, unit);
         let (u, v) = if kind == TexKind::Txp {
             (

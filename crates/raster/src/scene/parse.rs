@@ -6,7 +6,10 @@ use super::model::{
 use crate::draw::{Caps, Geometry, TargetFormat};
 use crate::error::RenderError;
 use crate::pattern::{self, Pattern};
-use crate::texture::{Filter, MipFilter, Sampler, TexFormat, TexShape, Wrap};
+use crate::texture::{
+    CompareFunc, DepthMode, Filter, MipFilter, Sampler, TexFormat, TexShape, Wrap,
+};
+use hoist_asm::ir::parse_unit;
 use hoist_asm::{ParseOptions, Stage};
 
 /// Parses floats the way piglit and arbref do: `(`, `)`, `,`, `;` and blanks separate
@@ -84,6 +87,7 @@ fn parse_tex_options(words: &[&str], line: u32) -> Result<TexOptions, RenderErro
                 o.format = match val {
                     "rgba8" => TexFormat::Rgba8,
                     "rgba32f" => TexFormat::Rgba32F,
+                    "depth" => TexFormat::Depth,
                     _ => return Err(serr(line, format!("unknown texture format `{val}`"))),
                 };
                 i += 2;
@@ -106,6 +110,21 @@ fn parse_tex_options(words: &[&str], line: u32) -> Result<TexOptions, RenderErro
             "rect" => {
                 o.shape = TexShape::Rect;
                 i += 1;
+            }
+            "compare" => {
+                o.sampler.compare = match val {
+                    "none" => None,
+                    f => Some(
+                        CompareFunc::from_name(f)
+                            .ok_or_else(|| serr(line, format!("unknown compare function `{f}`")))?,
+                    ),
+                };
+                i += 2;
+            }
+            "depth_mode" => {
+                o.sampler.depth_mode = DepthMode::from_name(val)
+                    .ok_or_else(|| serr(line, format!("unknown depth texture mode `{val}`")))?;
+                i += 2;
             }
             "shape" => {
                 o.shape = TexShape::from_name(val).ok_or_else(|| {
@@ -185,10 +204,10 @@ impl<'a> CommandLine<'a> {
     /// `texture rgbw|miptree|pattern|image|target UNIT ...`.
     fn texture(&self, kind: &str) -> Result<Command, RenderError> {
         let unit_s = self.words.get(2).copied().unwrap_or("");
-        let unit: u8 = unit_s.parse().ok().filter(|u| *u < 32).ok_or_else(|| {
+        let unit = parse_unit(unit_s).ok_or_else(|| {
             serr(
                 self.line,
-                format!("`{unit_s}` is not a texture unit (0..31)"),
+                format!("`{unit_s}` is not a texture unit (0..31, or vs0..vs15)"),
             )
         })?;
         Ok(match kind {
@@ -218,6 +237,7 @@ impl<'a> CommandLine<'a> {
                         mag: Filter::Nearest,
                         mip: MipFilter::Nearest,
                         wrap: Wrap::ClampToEdge,
+                        ..Sampler::default()
                     },
                     format: TexFormat::Rgba8,
                     shape: TexShape::D2,

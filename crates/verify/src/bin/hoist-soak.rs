@@ -109,6 +109,7 @@ fn main() -> std::process::ExitCode {
             tally.summary(name),
             1000.0 * secs / tally.pairs.max(1) as f64
         );
+        println!("{}", tally.exec.summary(name));
         failures += tally.failures();
     }
     if args.only.as_deref().is_none_or(|o| o == "wgsl") {
@@ -117,7 +118,7 @@ fn main() -> std::process::ExitCode {
     println!("soak total: {:.1} s", start.elapsed().as_secs_f64());
     if failures > 0 {
         println!(
-            "soak FAILED: {failures} failures (panics, errors, mismatches, round-trip or generator failures)"
+            "soak FAILED: {failures} failures (panics, errors, mismatches, round-trip or generator failures, compiled-versus-interpreted differences)"
         );
         std::process::ExitCode::FAILURE
     } else {

@@ -13,10 +13,11 @@ use super::arith::result_info;
 use super::builder::{
     Class, DstReg, Gen, HOST, Info, Mods, Opnd, Port, Ports, Req, Swz, Val, Want,
 };
-use super::common::{Iface, Rng, VKind};
+use super::common::{Iface, Reach, Rng, VKind};
 use hoist_asm::ir::TexTarget;
 use hoist_asm::ops::tex_coord_lanes;
 use hoist_asm::{Op, Profile};
+use hoist_raster::texture::is_shadow;
 
 /// The ARBfp1.0 arithmetic opcodes of the generic step.
 const OPS: [(Op, u32); 28] = [
@@ -74,9 +75,11 @@ struct Fp<'a> {
     interps: Vec<Val>,
     /// Whether this program may have an alpha test.
     kills: bool,
+    /// Whether units may take shadow targets ([`Reach::Shadow`]).
+    shadow: bool,
 }
 
-pub(super) fn generate(rng: Rng, iface: &Iface) -> String {
+pub(super) fn generate(rng: Rng, iface: &Iface, reach: Reach) -> String {
     let mut g = Gen::new(rng, Profile::ArbFp1, 0);
     g.temp_cap = g.rng.range(6, 16);
     arb::style(&mut g);
@@ -90,6 +93,7 @@ pub(super) fn generate(rng: Rng, iface: &Iface) -> String {
         units: Vec::new(),
         interps: Vec::new(),
         kills: false,
+        shadow: reach == Reach::Shadow,
     };
     fp.kills = fp.g.rng.chance(0.4);
     fp.setup();
@@ -184,8 +188,20 @@ impl Fp<'_> {
                 TexTarget::Cube,
                 TexTarget::Rect,
             ];
-            let t = g.rng.pick(&target);
+            let mut t = g.rng.pick(&target);
+            // Drawn only with shadow targets on, so other pairs keep their draws.
+            if self.shadow && g.rng.chance(0.35) {
+                t = match t {
+                    TexTarget::T1D => TexTarget::Shadow1D,
+                    TexTarget::Rect => TexTarget::ShadowRect,
+                    TexTarget::T2D => TexTarget::Shadow2D,
+                    other => other,
+                };
+            }
             self.units.push((unit, t));
+        }
+        if self.units.iter().any(|u| is_shadow(u.1)) {
+            self.options.push("ARB_fragment_program_shadow");
         }
         if g.rng.chance(0.15) {
             self.lines.push("OUTPUT oCol = result.color;".into());
@@ -373,6 +389,9 @@ impl Fp<'_> {
             TexTarget::T3D => "3D",
             TexTarget::Cube => "CUBE",
             TexTarget::Rect => "RECT",
+            TexTarget::Shadow1D => "SHADOW1D",
+            TexTarget::Shadow2D => "SHADOW2D",
+            TexTarget::ShadowRect => "SHADOWRECT",
             _ => "2D",
         };
         let srcs = [

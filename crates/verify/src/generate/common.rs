@@ -5,6 +5,16 @@ use hoist_asm::Profile;
 use rand::rngs::SmallRng;
 use rand::{Rng as _, RngCore, SeedableRng};
 
+/// What the generators may draw beyond the default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Reach {
+    #[default]
+    Plain,
+    /// ARB fragment programs may also sample through shadow targets (with
+    /// `OPTION ARB_fragment_program_shadow`).
+    Shadow,
+}
+
 /// The random source: a thin layer over `SmallRng` with the draws the generators need.
 pub(crate) struct Rng(SmallRng);
 

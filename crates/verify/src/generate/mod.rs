@@ -30,7 +30,9 @@
 //!   programs with flow control (straight-line code only), so they would test only that.
 //! - `OPTION ARB_fog_linear/exp/exp2`: the parser accepts them but the executor does not apply
 //!   fog, so a pair using them would not render what a GL implementation renders.
-//! - Shadow targets (`SHADOW2D`, ...): they need `ARB_fragment_program_shadow` depth textures.
+//! - Shadow targets (`SHADOW1D`, `SHADOW2D`, `SHADOWRECT`) only with [`Reach::Shadow`]
+//!   ([`pair_with`], the soak's pairs): [`pair`] keeps the programs every seed had before
+//!   they existed, which other crates' tests were written against.
 
 mod arb;
 mod arb_fp;
@@ -44,6 +46,7 @@ mod d3d_ps;
 mod d3d_vs;
 mod source;
 
+pub use common::Reach;
 use common::{Iface, Rng};
 use hoist_asm::{Profile, Program};
 use hoist_raster::{Filter, Sampler, Texture, Wrap};
@@ -75,6 +78,11 @@ pub const D3D9_PROFILES: [(Profile, Profile); 4] = [
 
 /// Deterministic in `seed`.
 pub fn pair(seed: u64, flavor: Flavor) -> Pair {
+    pair_with(seed, flavor, Reach::Plain)
+}
+
+/// [`pair`] with what `reach` adds; `Reach::Plain` is [`pair`].
+pub fn pair_with(seed: u64, flavor: Flavor, reach: Reach) -> Pair {
     let salt = match flavor {
         Flavor::Arb => 0x4152_4256_5046_5031,
         Flavor::D3d9 => 0x4433_4439_5653_5053,
@@ -83,7 +91,7 @@ pub fn pair(seed: u64, flavor: Flavor) -> Pair {
     match flavor {
         Flavor::Arb => {
             let iface = Iface::random(&mut rng, Profile::ArbFp1);
-            let fp = arb_fp::generate(rng.fork(), &iface);
+            let fp = arb_fp::generate(rng.fork(), &iface, reach);
             let vp = arb_vp::generate(rng.fork(), &iface);
             Pair {
                 vp,

@@ -178,9 +178,10 @@ fn texture_unit(p: &InputsProps, u: u8, errors: &Errors, readers: &Readers) -> H
         .analysis
         .as_ref()
         .and_then(|a| render::unit_texture(a, &p.inputs, p.scene.as_deref(), u));
+    let name = hoist_asm::ir::unit_name(u);
     let legend = match &used {
-        Some(t) => format!("texture unit {u} · {}", t.target.arb_name()),
-        None => format!("texture unit {u}"),
+        Some(t) => format!("texture {name} · {}", t.target.arb_name()),
+        None => format!("texture {name}"),
     };
     html! {
         <fieldset class="unit" data-unit={u.to_string()}>
