@@ -24,6 +24,18 @@ pub fn skip(why: &str) {
     println!("SKIP: {why}");
 }
 
+/// A fresh scratch directory for one call, unique in the process: the tests of a file run
+/// in parallel threads of one process, so a directory named by the process id alone is
+/// shared, and one test's files overwrite another's (two browser differentials once
+/// compared each other's images that way).
+pub fn scratch(tag: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("hoist-{tag}-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
 /// The arbref binary (llvmpipe through OSMesa): `HOIST_ARBREF`, or built once per test
 /// binary from `../shared/tools/arbref` into the target's temporary directory. The tests of
 /// a file run in parallel: one builds, the others wait for it, and the binary appears under

@@ -84,3 +84,24 @@ pub enum StateRef {
     /// ARB_fragment_program: `state.depth.range`.
     DepthRange,
 }
+
+impl StateRef {
+    /// Whether a program of `stage` can bind this state: texgen planes, clip planes and
+    /// point state are ARB_vertex_program's only, texenv colours and the depth range
+    /// ARB_fragment_program's only (the parser's E1204; a test in `arb::bindings` holds
+    /// the two together).
+    pub fn bindable_in(self, stage: crate::profile::Stage) -> bool {
+        let vertex_only = matches!(
+            self,
+            StateRef::TexGen(..)
+                | StateRef::ClipPlane(_)
+                | StateRef::PointSize
+                | StateRef::PointAttenuation
+        );
+        let fragment_only = matches!(self, StateRef::TexEnvColor(_) | StateRef::DepthRange);
+        match stage {
+            crate::profile::Stage::Vertex => !fragment_only,
+            crate::profile::Stage::Fragment => !vertex_only,
+        }
+    }
+}

@@ -7,6 +7,7 @@
 
 mod check;
 mod compile;
+mod db;
 mod linear;
 mod live;
 mod opt;
@@ -44,6 +45,8 @@ enum Command {
     Opt(opt::Args),
     /// Pack a linear expression y = A·x + b into 4-wide instructions (seed 003)
     Linear(linear::Args),
+    /// Optimize every program pair in a directory tree and report totals (shader-db style)
+    Db(db::Args),
     /// Register liveness per component: the grid, live temporaries per row, the peak (seed 002)
     Live(live::Args),
     /// What programs become on an R600-family VLIW-5 GPU: statistics and bundles (seed 004)
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Command::Render(a) => render::run(a),
         Command::Opt(a) => opt::run(a),
         Command::Linear(a) => linear::run(a),
+        Command::Db(a) => db::run(a),
         Command::Live(a) => live::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Translate(a) => translate::run(a),

@@ -18,8 +18,12 @@ instruction: `prov` = original/moved/added with the source instruction index, `c
 0 = destination, bit k+1 = source k), `fates` (per original fragment instruction: `line`,\n\
 `text`, `fate` = moved/stays, `reason`, `condition`), `before`/`after` statistics (slots,\n\
 temporaries, interpolator components and registers), `rules` (greedy and optimal results),\n\
-`groups`, `mirrors` (vertex parameters the host must set), `transports`, `notes` and\n\
-`slp_merges` ([vertex, fragment] merges of --slp).\n\n\
+`groups`, `mirrors` (parameters the host must set: a vertex copy of a fragment parameter,\n\
+or with `to_fragment` a fragment copy of a vertex one), `transports`, `notes`,\n\
+`slp_merges` ([vertex, fragment] merges of --slp) and `varyings` (`before`/`after`: per\n\
+interpolator component the fragment program reads, its `semantic`, `comp`, `class`,\n\
+`carries` = input (an original interpolant) or moved (a transported result) and `source`\n\
+in words; `changes`: per varying pass what it did or refused, with why).\n\n\
 Exit status: 0 on success, 1 when a program has errors, 2 on a usage error.")]
 pub struct Args {
     /// A scene file (piglit shader_runner format): optimize its `[hoist] optimize` pair, then
@@ -74,6 +78,10 @@ pub struct Args {
     /// Keep the moved vertex code as the paper writes it (explicit copies to outputs)
     #[arg(long)]
     no_vp_cleanup: bool,
+    /// Do not run the varying passes (dead, constant, uniform-expression and duplicate
+    /// interpolants) and keep every existing interpolant where it is when packing
+    #[arg(long)]
+    no_varyings: bool,
     /// Pack independent same-opcode instructions with disjoint write masks into vector
     /// instructions (SLP) in both optimized programs
     #[arg(long)]
@@ -300,6 +308,7 @@ fn options(args: &Args, vp: &Program, fp: &Program) -> Result<Options, u8> {
         commute: !args.no_commute,
         lower: !args.no_lower,
         vp_cleanup: !args.no_vp_cleanup,
+        varyings: !args.no_varyings,
         slp: args.slp,
         schedule: args.schedule,
         fit: args.fit,
@@ -391,12 +400,33 @@ fn report(
         outln!(out, "  {:>4}  {:<32} {}", f.line, f.text, f.summary());
     }
     for m in &res.mirrors {
-        outln!(
-            out,
-            "host: set vertex {:?} to the value of fragment {:?}",
-            m.vertex,
-            m.fragment
-        );
+        if m.to_fragment {
+            outln!(
+                out,
+                "host: set fragment {:?} to the value of vertex {:?}",
+                m.fragment,
+                m.vertex
+            );
+        } else {
+            outln!(
+                out,
+                "host: set vertex {:?} to the value of fragment {:?}",
+                m.vertex,
+                m.fragment
+            );
+        }
+    }
+    for c in &res.varyings.changes {
+        let at = c
+            .inst
+            .map_or(String::new(), |i| format!(" (line {})", fp_lines.line(i)));
+        let mark = if c.done { "" } else { "not done: " };
+        let input = if c.input.is_empty() {
+            String::new()
+        } else {
+            format!("{}{at}: ", c.input)
+        };
+        outln!(out, "{}: {input}{mark}{}", c.pass, c.what);
     }
     for n in &res.notes {
         outln!(out, "note: {n}");

@@ -248,13 +248,7 @@ fn browser(jobs: &[Value]) -> Option<Vec<Value>> {
         );
         return None;
     }
-    let tag = jobs
-        .first()
-        .and_then(|j| j["api"].as_str())
-        .unwrap_or("none")
-        .to_string();
-    let dir = std::env::temp_dir().join(format!("hoist-gpu-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
+    let dir = oracles::scratch("gpu");
     let (jp, op) = (dir.join("jobs.json"), dir.join("out.json"));
     std::fs::write(&jp, serde_json::to_string(jobs).ok()?).ok()?;
     let st = std::process::Command::new("node")
@@ -269,7 +263,20 @@ fn browser(jobs: &[Value]) -> Option<Vec<Value>> {
             return None;
         }
     }
-    serde_json::from_str(&std::fs::read_to_string(&op).ok()?).ok()
+    let out: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(&op).ok()?).ok()?;
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        out.len(),
+        jobs.len(),
+        "the browser answered a different batch"
+    );
+    for (j, r) in jobs.iter().zip(&out) {
+        assert_eq!(
+            j["name"], r["name"],
+            "the browser answered a different batch"
+        );
+    }
+    Some(out)
 }
 
 /// Largest |Δ| between the browser's pixels and Hoist's (∞ for NaN), or the browser's refusal.
@@ -294,40 +301,18 @@ fn delta(case: &Case, r: &Value) -> Result<f32, String> {
         ))
 }
 
-/// Renders every case in the browser and compares. SwiftShader on a heavily loaded machine has
-/// returned wrong images for the first jobs of a batch (seen once in CI, not reproduced on a
-/// re-run), so a case that differs is rendered once more in a fresh browser; it fails only if
-/// it differs both times, and the re-renders are counted in the output.
+/// Renders every case in the browser and compares.
 fn compare(cases: &[Case]) {
     let jobs: Vec<Value> = cases.iter().map(|c| c.job.clone()).collect();
     let Some(out) = browser(&jobs) else { return };
     let mut worst = 0.0f32;
-    let mut again = Vec::new();
-    for (i, (case, r)) in cases.iter().zip(&out).enumerate() {
+    let mut failures = Vec::new();
+    for (case, r) in cases.iter().zip(&out) {
         match delta(case, r) {
             Ok(d) if d <= TOLERANCE => worst = worst.max(d),
-            _ => again.push(i),
+            Ok(d) => failures.push(format!("{}: worst |Δ| {d}", case.name)),
+            Err(e) => failures.push(e),
         }
-    }
-    let mut failures = Vec::new();
-    if !again.is_empty() {
-        let jobs: Vec<Value> = again.iter().map(|&i| cases[i].job.clone()).collect();
-        let out = browser(&jobs).unwrap_or_default();
-        for (k, &i) in again.iter().enumerate() {
-            let case = &cases[i];
-            match out.get(k).map(|r| delta(case, r)) {
-                Some(Ok(d)) if d <= TOLERANCE => worst = worst.max(d),
-                Some(Ok(d)) => failures.push(format!("{}: worst |Δ| {d}", case.name)),
-                Some(Err(e)) => failures.push(e),
-                None => failures.push(format!("{}: no second render", case.name)),
-            }
-        }
-        println!(
-            "{} of {} pairs differed on the first render and were rendered again: {} still differ",
-            again.len(),
-            cases.len(),
-            failures.len()
-        );
     }
     println!(
         "{} pairs, worst |Δ| {worst:e} (tolerance {TOLERANCE:e})",

@@ -118,6 +118,13 @@ pub fn added_why(why: AddedFor) -> &'static str {
         AddedFor::Rematerialize => {
             "computes a value again instead of holding a temporary (register pressure)"
         }
+        AddedFor::Relocate => {
+            "writes an interpolant where the interpolator packing put it (relocation)"
+        }
+        AddedFor::Recompute => {
+            "recomputes a value the vertex program computed from constants only, which \
+             frees its interpolator"
+        }
     }
 }
 

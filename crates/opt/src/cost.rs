@@ -101,6 +101,20 @@ impl CostModel {
         }
     }
 
+    /// How the model prices recomputing a uniform-expression varying in the fragment program
+    /// (`passes::varying_uniform`): at most this many instructions per interpolant, and, when
+    /// interpolated components cost fragment work, what one costs (the recomputation pays
+    /// on its own when its slots cost less than the components it frees). Under the paper's
+    /// and the R600 models a recomputation only pays when the freed interpolator lets more
+    /// work move, which the selection finds out. The limit follows Mesa's drivers' choices
+    /// (`max_varying_expression_cost`: 2 to 12).
+    pub fn recompute(&self) -> (u32, Option<f64>) {
+        match *self {
+            CostModel::Modern { interp_cost, .. } => (4, Some(interp_cost)),
+            _ => (4, None),
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             CostModel::Paper => "paper",

@@ -297,3 +297,67 @@ pub fn prune_added_consts(p: &mut Program, original: &Program) {
         }
     }
 }
+
+/// Replaces operand `k` of instruction `j` with `src` when the result breaks no more of the
+/// profile's rules under `limits` than the program did; otherwise leaves the program as it
+/// was. Returns whether the operand was replaced. `prepare` may add what `src` names (a
+/// literal slot, a parameter) and returns `src`, or `None` when it cannot.
+pub fn try_operand(
+    p: &mut Program,
+    j: usize,
+    k: usize,
+    limits: &hoist_asm::profile::Limits,
+    prepare: impl FnOnce(&mut Program) -> Option<hoist_asm::ir::Src>,
+) -> bool {
+    let errors = |p: &Program| {
+        hoist_asm::validate::check(p, limits)
+            .iter()
+            .filter(|d| d.is_error())
+            .count()
+    };
+    let before = errors(p);
+    let saved = p.clone();
+    let Some(src) = prepare(p) else {
+        *p = saved;
+        return false;
+    };
+    p.insts[j].src[k] = src;
+    if hoist_asm::check_inst(p, &p.insts[j]).is_empty() && errors(p) <= before {
+        return true;
+    }
+    *p = saved;
+    false
+}
+
+/// The register components operand `k` of instruction `i` reads for the lanes somebody
+/// uses (none for a matrix macro's rows, which span several registers). Without def-use
+/// facts (`du`: flow control), every lane counts.
+pub fn operand_reads(
+    p: &Program,
+    du: Option<&crate::analysis::defuse::DefUse>,
+    i: usize,
+    k: usize,
+) -> WriteMask {
+    let inst = &p.insts[i];
+    if inst.src_rows(k) > 1 || inst.src[k].rel.is_some() {
+        return WriteMask::NONE;
+    }
+    match du {
+        Some(du) => {
+            let lanes = if inst.info().has_dst
+                && inst
+                    .dst
+                    .as_ref()
+                    .is_some_and(|d| d.reg.file == RegFile::Temp)
+            {
+                crate::analysis::movable::live_lanes(du, i, inst)
+            } else if inst.info().has_dst {
+                inst.dst_lanes()
+            } else {
+                WriteMask::ALL
+            };
+            inst.src_reads(k, lanes)
+        }
+        None => inst.reads_of(k),
+    }
+}

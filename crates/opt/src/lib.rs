@@ -45,6 +45,7 @@ pub mod pipeline;
 pub mod r600;
 pub mod select;
 pub mod tracked;
+pub mod varying_map;
 
 pub use cost::CostModel;
 pub use optimizer::{Optimizer, analyze, optimize};
@@ -52,3 +53,4 @@ pub use options::{Options, Peepholes, Selection};
 pub use outcome::{Fate, OptError, Outcome, RuleResult};
 pub use pipeline::Stats;
 pub use tracked::{AddedFor, Line, Prov};
+pub use varying_map::{SlotUse, VaryingReport};

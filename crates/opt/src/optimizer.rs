@@ -7,10 +7,11 @@ use crate::analysis::defuse::DefUse;
 use crate::analysis::groups::Groups;
 use crate::analysis::interp::InterpMap;
 use crate::analysis::movable::{Knobs, Movability, Stay};
+use crate::analysis::varyings::Change;
 use crate::options::{Options, Selection};
 use crate::outcome::{Fate, OptError, Outcome, RuleResult};
 use crate::pipeline::{self, Stats};
-use crate::{passes, select, tracked};
+use crate::{passes, select, tracked, varying_map};
 use hoist_asm::ir::{Program, Stage};
 use hoist_asm::profile::Limits;
 
@@ -49,17 +50,20 @@ pub fn analyze(vp: &Program, fp: &Program, opts: &Options) -> analysis::Analysis
                 Movability {
                     stays: vec![Some(Stay::FlowControl); n],
                     kinds: vec![[analysis::movable::Kind::Varying; 4]; n],
+                    qualifiers: vec![None; n],
                 },
                 Groups::default(),
             )
         }
     };
+    let facts = analysis::varyings::Varyings::compute(vp, vp_du.as_ref(), fp, &interp);
     analysis::Analysis {
         vp_du,
         fp_du,
         interp,
         movability,
         groups,
+        facts,
     }
 }
 
@@ -92,8 +96,15 @@ pub fn optimize(vp: &Program, fp: &Program, opts: &Options) -> Result<Outcome, O
 /// translation validation uses to find the group behind a failure).
 pub struct Optimizer<'a> {
     vp: &'a Program,
-    /// The fragment program after commutation.
+    /// The fragment program as given.
+    original_fp: Program,
+    /// The fragment program after the varying passes and commutation.
     fp: Program,
+    /// Provenance of its instructions (the operands the varying passes rewrote).
+    fp_lines: Vec<tracked::Line>,
+    /// What the varying passes did, and the fragment copies of vertex parameters they made.
+    varying_changes: Vec<Change>,
+    varying_mirrors: Vec<passes::fp_to_vp::Mirror>,
     opts: Options,
     vp_limits: Limits,
     fp_limits: Limits,
@@ -122,17 +133,22 @@ impl<'a> Optimizer<'a> {
             .fp_limits
             .clone()
             .unwrap_or_else(|| fp.profile.limits());
+        let pre = varying_passes(vp, fp, opts, &fp_limits);
         let (fp_c, mut commuted) = if opts.commute {
-            commute(vp, fp, opts)
+            commute(vp, &pre.fp.program, opts)
         } else {
-            (fp.clone(), Vec::new())
+            (pre.fp.program.clone(), Vec::new())
         };
         let analysis = analyze(vp, &fp_c, opts);
         // Keep a commutation only if the instruction it freed is movable now.
         commuted.retain(|&i| analysis.movability.movable(i));
         Ok(Optimizer {
             vp,
+            original_fp: fp.clone(),
             fp: fp_c,
+            fp_lines: pre.fp.lines,
+            varying_changes: pre.changes,
+            varying_mirrors: pre.mirrors,
             opts: opts.clone(),
             vp_limits,
             fp_limits,
@@ -154,6 +170,10 @@ impl<'a> Optimizer<'a> {
             schedule: self.opts.schedule,
             fit: self.opts.fit,
             peepholes: self.opts.peepholes,
+            fp_lines: &self.fp_lines,
+            reverse: &self.varying_mirrors,
+            relocate: self.opts.varyings,
+            mirror_params: self.opts.mirror_params,
         }
     }
 
@@ -300,10 +320,19 @@ impl<'a> Optimizer<'a> {
                     .into(),
             );
         }
-        if !chosen.result.mirrors.is_empty() {
+        let all_mirrors = self.varying_mirrors.iter().chain(&chosen.result.mirrors);
+        let (to_f, to_v): (Vec<_>, Vec<_>) = all_mirrors.partition(|m| m.to_fragment);
+        if !to_v.is_empty() {
             notes.push(format!(
                 "the host must set {} new vertex parameter(s), see mirrors",
-                chosen.result.mirrors.len()
+                to_v.len()
+            ));
+        }
+        if !to_f.is_empty() {
+            notes.push(format!(
+                "the host must set {} new fragment parameter(s) (copies of vertex ones the \
+                 fragment program now reads instead of an interpolant), see mirrors",
+                to_f.len()
             ));
         }
         notes.extend(chosen.result.fits.iter().cloned());
@@ -315,7 +344,9 @@ impl<'a> Optimizer<'a> {
                 .map(|i| (i + 1).to_string())
                 .collect();
             notes.push(format!(
-                "fragment instruction{} {} moved and also kept in the fragment program:                  recomputed there for its staying readers instead of taking an interpolator                  (one slot per fragment each)",
+                "fragment instruction{} {} moved and also kept in the fragment program: \
+                 recomputed there for its staying readers instead of taking an interpolator \
+                 (one slot per fragment each)",
                 if list.len() == 1 { "" } else { "s" },
                 list.join(", ")
             ));
@@ -323,8 +354,24 @@ impl<'a> Optimizer<'a> {
         let kept_by_fit =
             crate::fit_choice::kept_by_fit(&cx, groups, &chosen, alternative.as_ref());
         notes.extend(kept_by_fit.as_ref().map(|k| k.describe()));
-        let before = Stats::of(self.vp, &self.fp, &self.vp_limits, &self.fp_limits);
+        let before = Stats::of(self.vp, &self.original_fp, &self.vp_limits, &self.fp_limits);
         let r = std::sync::Arc::unwrap_or_clone(chosen.result);
+        let after_map = varying_map::map(&r.vp.program, &r.fp.program, &r.carries);
+        let mut changes = self.varying_changes.clone();
+        changes.extend(r.changes.iter().cloned());
+        changes.extend(varying_map::packing_changes(
+            &self.original_fp,
+            &after_map,
+            r.exact_packing,
+            r.relocated,
+        ));
+        let varyings = varying_map::VaryingReport {
+            before: varying_map::map(self.vp, &self.original_fp, &[]),
+            after: after_map,
+            changes,
+        };
+        let mut mirrors = self.varying_mirrors.clone();
+        mirrors.extend(r.mirrors);
         Ok(Outcome {
             vp: r.vp.program,
             fp: r.fp.program,
@@ -337,15 +384,54 @@ impl<'a> Optimizer<'a> {
             after: r.stats,
             chosen: name.into(),
             rules,
-            mirrors: r.mirrors,
+            mirrors,
             transports: r.transports,
             duplicated: r.duplicated,
             commuted: self.commuted.iter().map(|&i| i as u32).collect(),
             notes,
             slp_merges: r.slp_merges,
             kept_by_fit,
+            varyings,
         })
     }
+}
+
+/// The fragment program after the varying passes that need no choice ([`Options::varyings`]):
+/// dead, constant and duplicate interpolants, with what each did.
+struct PrePassed {
+    fp: tracked::Tracked,
+    changes: Vec<Change>,
+    mirrors: Vec<passes::fp_to_vp::Mirror>,
+}
+
+fn varying_passes(vp: &Program, fp: &Program, opts: &Options, fp_limits: &Limits) -> PrePassed {
+    let mut out = PrePassed {
+        fp: tracked::Tracked::new(fp.clone()),
+        changes: Vec::new(),
+        mirrors: Vec::new(),
+    };
+    if !opts.varyings {
+        return out;
+    }
+    let env = passes::Env {
+        vertex: Some(vp),
+        mirror_params: opts.mirror_params,
+        ..passes::Env::new(fp_limits)
+    };
+    for id in [
+        passes::Id::varying_dead,
+        passes::Id::varying_const,
+        passes::Id::varying_dedup,
+    ] {
+        if let passes::Report::Varyings {
+            changes, mirrors, ..
+        } = passes::run(id, &mut out.fp, &env)
+        {
+            out.changes.extend(changes);
+            out.mirrors.extend(mirrors);
+        }
+    }
+    out
 }
 
 /// Commutation first: it changes what is movable. Returns the rewritten fragment program and

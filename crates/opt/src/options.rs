@@ -57,6 +57,9 @@ pub struct Options {
     /// the moves it rejected this way).
     #[serde(default)]
     pub stay: Vec<(u32, String)>,
+    /// The varying passes (`passes::varying_*`): dead, constant, uniform-expression and
+    /// duplicate interpolants, and the relocation of existing ones when the motion packs.
+    pub varyings: bool,
     /// Peepholes the R600 statistics motivate (seed 004), on both programs after the
     /// motion's clean-up; validation checks their results like the rest.
     #[serde(default)]
@@ -101,6 +104,7 @@ impl Default for Options {
             slp: false,
             stay: Vec::new(),
             peepholes: Peepholes::default(),
+            varyings: true,
         }
     }
 }

@@ -68,6 +68,9 @@ pub struct Outcome {
     /// Groups kept because a program was made to fit its temp limit (`Options::fit`).
     #[serde(default)]
     pub kept_by_fit: Option<crate::fit_choice::KeptByFit>,
+    /// The interpolator maps before and after, and what the varying passes did.
+    #[serde(default)]
+    pub varyings: crate::varying_map::VaryingReport,
 }
 
 impl Outcome {

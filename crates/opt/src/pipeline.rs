@@ -112,6 +112,13 @@ pub struct Evaluated {
     pub slp_merges: [u32; 2],
     /// How a program over its temp limit was made to fit (`passes::fit`), in words.
     pub fits: Vec<String>,
+    /// What every texture-coordinate interpolator component carries after the motion.
+    pub carries: Vec<fp_to_vp::Carry>,
+    /// The packing was decided exactly; it relocated existing interpolants.
+    pub exact_packing: bool,
+    pub relocated: bool,
+    /// What the varying steps of the motion did (uniform expressions recomputed).
+    pub changes: Vec<crate::analysis::varyings::Change>,
 }
 
 /// Why an evaluation failed.
@@ -148,14 +155,61 @@ pub struct Context<'a> {
     pub schedule: bool,
     pub fit: bool,
     pub peepholes: crate::options::Peepholes,
+    /// Provenance of the fragment program's instructions (what the varying passes changed).
+    pub fp_lines: &'a [crate::tracked::Line],
+    /// Fragment copies of vertex parameters the varying passes made.
+    pub reverse: &'a [fp_to_vp::Mirror],
+    /// The packing may relocate existing interpolants (`Options::varyings`).
+    pub relocate: bool,
+    pub mirror_params: bool,
+}
+
+impl Context<'_> {
+    /// The motion's input for this pair.
+    pub fn input<'b>(
+        &'b self,
+        vp_du: &'b crate::analysis::defuse::DefUse,
+        fp_du: &'b crate::analysis::defuse::DefUse,
+        vp_limits: &'b Limits,
+    ) -> fp_to_vp::Input<'b> {
+        let a = self.analysis;
+        fp_to_vp::Input {
+            vp: self.vp,
+            fp: self.fp,
+            vp_du,
+            fp_du,
+            interp: &a.interp,
+            movability: &a.movability,
+            vp_limits,
+            fp_limits: self.fp_limits,
+            facts: &a.facts,
+            fp_lines: self.fp_lines,
+            reverse: self.reverse,
+            relocate: self.relocate,
+            recompute: self.cost.recompute(),
+            mirror_params: self.mirror_params,
+        }
+    }
 }
 
 pub use crate::passes::{
     fragment_live_out, fragment_swizzle_ok, is_materialize, vertex_operand_legal, vp_live_out,
 };
 
-/// Drops input/output declarations of registers neither program touches any more.
+/// Drops input/output declarations of registers neither program touches any more, except
+/// a vertex output declaration that holds a register whose unwritten `w` the fragment
+/// program reads (`analysis::presence`).
 fn prune_io(vp: &mut Program, fp: &mut Program) {
+    use crate::analysis::presence;
+    // Its own declaration (which may be what gives it its semantic), or a higher one when
+    // no instruction holds it.
+    let holding: Vec<Reg> = presence::needs(vp, fp)
+        .into_iter()
+        .filter_map(|n| {
+            presence::holding_decl(vp, n)
+                .filter(|&d| d == n || !presence::held_by_instructions(vp, n))
+        })
+        .collect();
     let used = |p: &Program, r: Reg| {
         p.insts.iter().any(|i| i.dst.as_ref().is_some_and(|d| d.reg == r) || i.src.iter().any(|s| s.reg == r))
             || p.symbols.iter().any(|s| matches!(s.kind, hoist_asm::ir::SymKind::Attrib(a) | hoist_asm::ir::SymKind::Output(a) if a == r))
@@ -165,7 +219,7 @@ fn prune_io(vp: &mut Program, fp: &mut Program) {
         .retain(|d| !d.reg.file.is_input() || used(&fp_c, d.reg) || d.reg.file == RegFile::Misc);
     let vp_c = vp.clone();
     vp.io
-        .retain(|d| !d.reg.file.is_output() || used(&vp_c, d.reg));
+        .retain(|d| !d.reg.file.is_output() || used(&vp_c, d.reg) || holding.contains(&d.reg));
 }
 
 /// The R600-motivated peepholes that are on (seed 004), in the order that lets each feed
@@ -260,6 +314,10 @@ pub fn unchanged(cx: &Context) -> Evaluated {
         cost,
         slp_merges: [0; 2],
         fits: Vec::new(),
+        carries: Vec::new(),
+        exact_packing: true,
+        relocated: false,
+        changes: Vec::new(),
     }
 }
 
@@ -280,16 +338,7 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         ..cx.vp_limits.clone()
     };
     let vp_limits = if cx.fit { &loose } else { cx.vp_limits };
-    let input = fp_to_vp::Input {
-        vp: cx.vp,
-        fp: cx.fp,
-        vp_du,
-        fp_du,
-        interp: &a.interp,
-        movability: &a.movability,
-        vp_limits,
-        fp_limits: cx.fp_limits,
-    };
+    let input = cx.input(vp_du, fp_du, vp_limits);
     let mut m = passes::motion(Id::fp_to_vp, &input, selected).map_err(Rejected::Infeasible)?;
 
     // Fragment side: read interpolators directly, then drop what became dead, until neither
@@ -382,5 +431,9 @@ pub fn evaluate(cx: &Context, selected: &[bool]) -> Result<Evaluated, Rejected> 
         cost,
         slp_merges,
         fits,
+        carries: m.carries,
+        exact_packing: m.exact_packing,
+        relocated: m.relocated,
+        changes: m.changes,
     })
 }

@@ -10,7 +10,13 @@
 //!   slots, so `F ≥ F₀ − Σ slots(closure of chosen ∪ undecided groups)`, and interpolated
 //!   components cannot drop below zero (not with SLP or the peepholes on, which remove
 //!   fragment instructions too: then it enumerates unpruned). The search stops after a
-//!   budget of evaluations and says whether it proved optimality.
+//!   budget of evaluations and says whether it proved optimality. Every leaf's packing of
+//!   the interpolators is itself exact (`fp_to_vp::pack`: values shared between registers,
+//!   existing interpolants relocated, qualifiers kept apart), so optimality holds over the
+//!   packings too; a leaf whose packing fell back to the greedy split (or whose packer ran
+//!   out of nodes) voids the proof unless its own bound cannot beat the best. With
+//!   relocation the free capacity the bound uses counts only what instructions that cannot
+//!   move read: relocation may free everything else.
 //! - [`exhaustive`]: every subset of groups (up to 2^16), the check on the search's bound.
 //! - [`stepwise`]: the first `k` groups in program order (the paper's Table 4 moves the
 //!   Gaussian filter's 7 groups one by one).
@@ -293,6 +299,7 @@ pub fn optimal(
         }
     }
     drop_idle(cx, groups, &bound.value, &mut ev, budget, &mut best);
+    proven &= packings_settled(cx, &ev, best.as_ref().map(|b| b.1.cost.0), paper, f0);
     let Some((selected, result)) = best else {
         return nothing(cx).map(|r| Choice {
             selected: vec![false; n],
@@ -311,6 +318,31 @@ pub fn optimal(
         proven,
         evaluations: ev.count,
         dropped,
+    })
+}
+
+/// Whether no evaluated choice could beat `best` with a better packing: every evaluation's
+/// packing was decided exactly (the greedy split fallback, and a packer out of nodes,
+/// leave room), or under the paper's model even saving every slot it moves could not reach
+/// `best` (moving saves at most the moved instructions' slots).
+fn packings_settled(cx: &Context, ev: &Evaluator, best: Option<f64>, paper: bool, f0: f64) -> bool {
+    let Some(best) = best else {
+        return true;
+    };
+    ev.memo.iter().all(|(sel, r)| {
+        let doubtful = match r {
+            Ok(e) => !e.exact_packing,
+            Err(Rejected::Infeasible(fp_to_vp::Infeasible::PackingUnknown)) => true,
+            Err(_) => false,
+        };
+        if !doubtful {
+            return true;
+        }
+        let saved: f64 = (0..sel.len())
+            .filter(|&i| sel[i])
+            .map(|i| f64::from(fp_slots(cx, i)))
+            .sum();
+        paper && f0 - saved >= best
     })
 }
 
@@ -658,10 +690,15 @@ pub fn exhaustive(cx: &Context, groups: &Groups) -> Option<Result<Choice, Reject
             let dropped = left_behind(cx, &selected, |_| {
                 "every subset was tried: moving it does not pay".into()
             });
+            let paper = matches!(cx.cost, crate::cost::CostModel::Paper)
+                && !cx.slp
+                && cx.peepholes == crate::options::Peepholes::default();
+            let f0 = cx.fp.slots().total() as f64;
+            let proven = packings_settled(cx, &ev, Some(result.cost.0), paper, f0);
             Ok(Choice {
                 selected,
                 result,
-                proven: true,
+                proven,
                 evaluations: ev.count,
                 dropped,
             })
@@ -702,7 +739,9 @@ pub fn fixed(
     })
 }
 
-/// Free interpolator capacity of the pair.
+/// Free interpolator capacity of the pair: with relocation, every component except those
+/// instructions that cannot move read (an upper bound: relocation may free the rest);
+/// without, what the existing interpolants leave.
 pub fn capacity(cx: &Context) -> Capacity {
     let (Some(vp_du), Some(fp_du)) = (&cx.analysis.vp_du, &cx.analysis.fp_du) else {
         return Capacity {
@@ -711,23 +750,21 @@ pub fn capacity(cx: &Context) -> Capacity {
             any_slot: false,
         };
     };
-    let input = fp_to_vp::Input {
-        vp: cx.vp,
-        fp: cx.fp,
-        vp_du,
-        fp_du,
-        interp: &cx.analysis.interp,
-        movability: &cx.analysis.movability,
-        vp_limits: cx.vp_limits,
-        fp_limits: cx.fp_limits,
-    };
-    let free = fp_to_vp::free_components(&input);
-    let mut per_comp = [0u32; 4];
-    for m in &free {
-        for c in m.iter() {
-            per_comp[c as usize] += 1;
+    let input = cx.input(vp_du, fp_du, cx.vp_limits);
+    let per_comp = if cx.relocate {
+        let movable: Vec<bool> = (0..cx.fp.insts.len())
+            .map(|i| cx.analysis.movability.movable(i))
+            .collect();
+        fp_to_vp::relaxed_capacity(&input, &movable)
+    } else {
+        let mut per_comp = [0u32; 4];
+        for m in fp_to_vp::free_components(&input) {
+            for c in m.iter() {
+                per_comp[c as usize] += 1;
+            }
         }
-    }
+        per_comp
+    };
     Capacity {
         per_comp,
         total: per_comp.iter().sum(),

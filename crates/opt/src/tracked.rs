@@ -26,6 +26,11 @@ pub enum AddedFor {
     Lowering,
     /// Computes a value again instead of holding a temporary (`passes::remat`).
     Rematerialize,
+    /// Writes an existing interpolant where the interpolator packing put it.
+    Relocate,
+    /// Recomputes in the fragment program a value the vertex program computed from
+    /// constants only (`passes::varying_uniform`).
+    Recompute,
 }
 
 /// Where an instruction came from.

@@ -228,6 +228,8 @@ fn program_case(case: &Case) -> Result<String, String> {
             _ => Removable::Added,
         },
         analysis: analysis.as_ref(),
+        vertex: vp.as_ref(),
+        mirror_params: arg(case, "mirror") == Some("true"),
         ..Env::new(&limits)
     };
     let mut out = String::new();
@@ -264,7 +266,14 @@ fn motion_case(case: &Case) -> Result<String, String> {
                 );
             }
             for mi in &m.mirrors {
-                let _ = writeln!(out, "mirror: {:?} <- {:?}", mi.vertex, mi.fragment);
+                if mi.to_fragment {
+                    let _ = writeln!(out, "mirror: {:?} -> {:?}", mi.vertex, mi.fragment);
+                } else {
+                    let _ = writeln!(out, "mirror: {:?} <- {:?}", mi.vertex, mi.fragment);
+                }
+            }
+            if case.pass.starts_with("varying_") {
+                out.push_str(&packing(&m));
             }
         }
         Err(e) => {
@@ -272,6 +281,44 @@ fn motion_case(case: &Case) -> Result<String, String> {
         }
     }
     Ok(out)
+}
+
+/// What the varying steps of the motion decided: what every interpolator component
+/// carries, how the packing was found, and what was recomputed.
+fn packing(m: &fp_to_vp::Motion) -> String {
+    let mut out = String::new();
+    for c in &m.carries {
+        let what = match c.carries {
+            fp_to_vp::Carried::Input { semantic, comp } => {
+                format!("{semantic:?}.{}", hoist_asm::ir::COMP_NAMES[comp as usize])
+            }
+            fp_to_vp::Carried::Moved { inst, comp } => format!(
+                "instruction {} .{}",
+                inst + 1,
+                hoist_asm::ir::COMP_NAMES[comp as usize]
+            ),
+        };
+        let _ = writeln!(
+            out,
+            "texcoord[{}].{} carries {what}",
+            c.texcoord,
+            hoist_asm::ir::COMP_NAMES[c.slot as usize]
+        );
+    }
+    let _ = writeln!(
+        out,
+        "packing: {}, {}",
+        if m.exact_packing {
+            "exact"
+        } else {
+            "greedy split"
+        },
+        if m.relocated { "relocated" } else { "in place" }
+    );
+    for c in &m.changes {
+        let _ = writeln!(out, "{}: {}: {}", c.pass, c.input, c.what);
+    }
+    out
 }
 
 /// `; test liveness`: the analysis's grid and the hover text of named cells.
@@ -319,7 +366,9 @@ fn hover_cells(case: &Case, l: &Liveness) -> Result<Vec<(String, usize, usize, u
 }
 
 /// The motion of the case's pair: `select=all` (default) moves every movable instruction,
-/// `select=1,3` those (1-based) instructions.
+/// `select=1,3` those (1-based) instructions, `select=none` nothing. `texcoords=N` lowers
+/// the interpolator count, `cost=modern` prices interpolated components (0.5 slot each),
+/// `relocate=false` keeps existing interpolants in place.
 fn motion(case: &Case) -> Result<Result<fp_to_vp::Motion, fp_to_vp::Infeasible>, String> {
     let vp = parse(need(&case.vp, "vp")?)?;
     let fp = parse(need(&case.fp, "fp")?)?;
@@ -333,6 +382,7 @@ fn motion(case: &Case) -> Result<Result<fp_to_vp::Motion, fp_to_vp::Infeasible>,
         None | Some("all") => (0..fp.insts.len())
             .map(|i| a.movability.movable(i))
             .collect(),
+        Some("none") => vec![false; fp.insts.len()],
         Some(list) => {
             let pick: Vec<usize> = list
                 .split(',')
@@ -341,7 +391,13 @@ fn motion(case: &Case) -> Result<Result<fp_to_vp::Motion, fp_to_vp::Infeasible>,
             (1..=fp.insts.len()).map(|i| pick.contains(&i)).collect()
         }
     };
-    let (vp_limits, fp_limits) = (vp.profile.limits(), fp.profile.limits());
+    let (mut vp_limits, mut fp_limits) = (vp.profile.limits(), fp.profile.limits());
+    if let Some(n) = arg(case, "texcoords") {
+        let n: u8 = n.parse().map_err(|_| "texcoords=N")?;
+        vp_limits.texcoords = n;
+        fp_limits.texcoords = n;
+    }
+    let lines: Vec<Line> = (0..fp.insts.len()).map(Line::original).collect();
     let input = fp_to_vp::Input {
         vp: &vp,
         fp: &fp,
@@ -351,6 +407,12 @@ fn motion(case: &Case) -> Result<Result<fp_to_vp::Motion, fp_to_vp::Infeasible>,
         movability: &a.movability,
         vp_limits: &vp_limits,
         fp_limits: &fp_limits,
+        facts: &a.facts,
+        fp_lines: &lines,
+        reverse: &[],
+        relocate: arg(case, "relocate") != Some("false"),
+        recompute: (4, (arg(case, "cost") == Some("modern")).then_some(0.5)),
+        mirror_params: opts.mirror_params,
     };
     Ok(passes::motion(Id::fp_to_vp, &input, &selected))
 }

@@ -26,6 +26,7 @@ const SCENES: &[&str] = &[
     "paper/fig3",
     "paper/gauss13",
     "paper/gauss13-arb",
+    "paper/gauss13-packed",
     "paper/conv2d",
     "paper/conv2d-arb",
     "paper/sort",
@@ -110,6 +111,8 @@ enum Variant {
     NoCommute,
     /// `Options::fit`: programs over their temp limit are made to fit (issue 12).
     Fit,
+    /// `Options::varyings` off: no varying passes, existing interpolants stay put (issue 24).
+    NoVaryings,
 }
 
 impl Variant {
@@ -120,6 +123,7 @@ impl Variant {
             Variant::NoCleanup => "no_vp_cleanup",
             Variant::NoCommute => "no_commute",
             Variant::Fit => "fit",
+            Variant::NoVaryings => "no_varyings",
         }
     }
 
@@ -140,6 +144,10 @@ impl Variant {
                 ..d
             },
             Variant::Fit => Options { fit: true, ..d },
+            Variant::NoVaryings => Options {
+                varyings: false,
+                ..d
+            },
         }
     }
 
@@ -149,6 +157,7 @@ impl Variant {
             "no_vp_cleanup" => Variant::NoCleanup,
             "no_commute" => Variant::NoCommute,
             "fit" => Variant::Fit,
+            "no_varyings" => Variant::NoVaryings,
             v => panic!("unknown variant `{v}`"),
         }
     }

@@ -112,6 +112,15 @@ pub fn optimize(
             });
         };
         let moved = moved_groups(&outcome);
+        if moved.is_empty() && opts.varyings {
+            // Nothing moved, so the varying passes' rewrites failed: without them.
+            opts.varyings = false;
+            rejected.push(Rejection {
+                instructions: Vec::new(),
+                failure,
+            });
+            continue;
+        }
         if moved.is_empty() {
             return Ok(Validated {
                 outcome: unchanged(vp, fp, outcome),
@@ -193,6 +202,8 @@ fn unchanged(vp: &Program, fp: &Program, mut out: Outcome) -> Outcome {
     out.duplicated.clear();
     out.commuted.clear();
     out.slp_merges = [0; 2];
+    out.varyings.after = out.varyings.before.clone();
+    out.varyings.changes.clear();
     out.notes
         .push("validation failed even with nothing moved: the input is returned unchanged".into());
     out

@@ -32,7 +32,7 @@ pub fn with_optimized(scene: &Scene, out: &Outcome) -> Scene {
         _ => None,
     };
     let mut commands = Vec::with_capacity(s.commands.len() + 2 * out.mirrors.len());
-    for m in &out.mirrors {
+    for m in out.mirrors.iter().filter(|m| !m.to_fragment) {
         if let (ConstBinding::Literal(l), Some((kind, index))) = (&m.fragment, vertex(&m.vertex)) {
             let c = Command::Param {
                 stage: Stage::Vertex,
@@ -50,11 +50,14 @@ pub fn with_optimized(scene: &Scene, out: &Outcome) -> Scene {
         }
         if matches!(c, Command::Draw(_)) && current == name {
             for m in &out.mirrors {
-                if let (ConstBinding::State(state), Some((kind, index))) =
-                    (&m.fragment, vertex(&m.vertex))
-                {
+                let (from, to, stage) = if m.to_fragment {
+                    (&m.vertex, &m.fragment, Stage::Fragment)
+                } else {
+                    (&m.fragment, &m.vertex, Stage::Vertex)
+                };
+                if let (ConstBinding::State(state), Some((kind, index))) = (from, vertex(to)) {
                     let c = Command::ParamState {
-                        stage: Stage::Vertex,
+                        stage,
                         kind,
                         index,
                         state: *state,
@@ -63,7 +66,8 @@ pub fn with_optimized(scene: &Scene, out: &Outcome) -> Scene {
                 }
             }
         }
-        let copies: Vec<Command> = match &c {
+        let mut copies: Vec<Command> = to_fragment(out, &c, &current, &name);
+        copies.extend(match &c {
             Command::Param {
                 stage: Stage::Fragment,
                 kind,
@@ -84,14 +88,50 @@ pub fn with_optimized(scene: &Scene, out: &Outcome) -> Scene {
                     index,
                     value: *value,
                 })
-                .collect(),
+                .collect::<Vec<_>>(),
             _ => Vec::new(),
-        };
+        });
         commands.push((line, c));
         commands.extend(copies.into_iter().map(|c| (line, c)));
     }
     s.commands = commands;
     s
+}
+
+/// The fragment copies (`Mirror::to_fragment`) a command setting a vertex parameter makes:
+/// the same value into each fragment parameter that copies it (locals only while the pair
+/// is bound). A copy of GL state or a literal needs no command: the fragment program binds
+/// state itself, and literals are literals.
+fn to_fragment(out: &Outcome, c: &Command, current: &str, name: &str) -> Vec<Command> {
+    let Command::Param {
+        stage: Stage::Vertex,
+        kind,
+        index,
+        value,
+    } = c
+    else {
+        return Vec::new();
+    };
+    out.mirrors
+        .iter()
+        .filter(|m| m.to_fragment)
+        .filter(|m| match (&m.vertex, kind) {
+            (ConstBinding::Env(n), ParamKind::Env) => n == index,
+            (ConstBinding::Local(n), ParamKind::Local) => n == index && current == name,
+            _ => false,
+        })
+        .filter_map(|m| match m.fragment {
+            ConstBinding::Env(n) => Some((ParamKind::Env, n)),
+            ConstBinding::Local(n) => Some((ParamKind::Local, n)),
+            _ => None,
+        })
+        .map(|(kind, index)| Command::Param {
+            stage: Stage::Fragment,
+            kind,
+            index,
+            value: *value,
+        })
+        .collect()
 }
 
 /// How one render target of the optimized run compares with the original.

@@ -94,11 +94,22 @@ pub struct Tally {
     /// Pairs with values recomputed in the fragment program instead of transported
     /// (`Outcome::duplicated`).
     pub recomputed: u32,
+    /// Pairs in which each varying pass changed something ([`VARYING_PASSES`]).
+    pub varying_passes: [u32; 5],
     /// Every problem, with the pair's label.
     pub problems: Vec<(String, Problem)>,
     /// Compiled against interpreted: what was compared and drawn, and the differences.
     pub exec: ExecTally,
 }
+
+/// The varying passes the soak counts, in [`Tally::varying_passes`] order.
+pub const VARYING_PASSES: [&str; 5] = [
+    "varying_dead",
+    "varying_const",
+    "varying_uniform",
+    "varying_dedup",
+    "varying_pack",
+];
 
 impl Tally {
     pub(crate) fn add(&mut self, label: &str, p: Problem) {
@@ -129,6 +140,9 @@ impl Tally {
         self.slp_merges += o.slp_merges;
         self.kept_by_fit += o.kept_by_fit;
         self.recomputed += o.recomputed;
+        for (a, b) in self.varying_passes.iter_mut().zip(o.varying_passes) {
+            *a += b;
+        }
         self.problems.extend(o.problems);
         self.exec.merge(o.exec);
     }
@@ -145,7 +159,7 @@ impl Tally {
     /// One summary line.
     pub fn summary(&self, name: &str) -> String {
         format!(
-            "{name}: {} pairs, {} with fewer fragment slots ({} -> {} slots in all), {} panics, {} errors, {} mismatches, {} rejected groups, {} unvalidated, {} round-trip failures, {} generator failures, {} SLP merges, {} kept groups by a fit, {} recomputed instead of transported",
+            "{name}: {} pairs, {} with fewer fragment slots ({} -> {} slots in all), {} panics, {} errors, {} mismatches, {} rejected groups, {} unvalidated, {} round-trip failures, {} generator failures, {} SLP merges, {} kept groups by a fit, {} recomputed instead of transported; varying passes changed {}",
             self.pairs,
             self.improved,
             self.fragment_slots_before,
@@ -159,7 +173,13 @@ impl Tally {
             self.generator,
             self.slp_merges,
             self.kept_by_fit,
-            self.recomputed
+            self.recomputed,
+            VARYING_PASSES
+                .iter()
+                .zip(self.varying_passes)
+                .map(|(p, n)| format!("{n} ({})", p.trim_start_matches("varying_")))
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     }
 
@@ -227,6 +247,23 @@ pub fn options(rng: &mut SmallRng, vp: &Program, fp: &Program) -> Options {
         vl.temps = (vp.num_temps + side.random_range(0..3u16)).clamp(1, vl.temps.max(1));
         fl.temps = (fp.num_temps + side.random_range(0..3u16)).clamp(1, fl.temps.max(1));
     }
+    // A stream of its own, so the draws above keep every recorded seed's options.
+    let mut tight = SmallRng::seed_from_u64(rng.clone().random::<u64>() ^ 0x1A7E_5107);
+    if tight.random_bool(0.15) {
+        // No spare interpolator at all: the packing must relocate to move anything.
+        let used = [vp, fp]
+            .iter()
+            .flat_map(|p| p.io.iter())
+            .filter_map(|d| match d.semantic {
+                hoist_asm::ir::Semantic::TexCoord(k) => Some(k + 1),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        fl.texcoords = used.min(fl.texcoords);
+        vl.texcoords = used.min(vl.texcoords);
+    }
     Options {
         vp_limits: Some(vl),
         fp_limits: Some(fl),
@@ -263,6 +300,7 @@ pub fn options(rng: &mut SmallRng, vp: &Program, fp: &Program) -> Options {
             dot: rng.random_bool(0.5),
             tex_dedup: rng.random_bool(0.5),
         },
+        varyings: true,
     }
 }
 
@@ -425,6 +463,14 @@ pub fn check_under(
     tally.slp_merges += u64::from(out.slp_merges[0] + out.slp_merges[1]);
     tally.kept_by_fit += u32::from(out.kept_by_fit.is_some());
     tally.recomputed += u32::from(!out.duplicated.is_empty());
+    for (k, pass) in VARYING_PASSES.iter().enumerate() {
+        let done = out
+            .varyings
+            .changes
+            .iter()
+            .any(|c| c.done && c.pass == *pass);
+        tally.varying_passes[k] += u32::from(done);
+    }
     tally.fragment_slots_before += u64::from(out.before.fp_slots.total());
     tally.fragment_slots_after += u64::from(out.after.fp_slots.total());
     if out.after.fp_slots.total() < out.before.fp_slots.total() {

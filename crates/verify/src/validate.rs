@@ -200,23 +200,32 @@ pub fn validate(vp: &Program, fp: &Program, out: &Outcome, cfg: &Config) -> Resu
 /// an optimized pair outside a scene takes its parameters from here.
 pub fn mirrored(params: &Params, gl: &hoist_raster::GlState, out: &Outcome) -> Params {
     let mut p = params.clone();
-    for m in &out.mirrors {
-        let value = match &m.fragment {
-            ConstBinding::Env(n) => params.fragment.env.get(n).copied(),
-            ConstBinding::Local(n) => params.fragment.local.get(n).copied(),
+    let value = |b: &ConstBinding, stage: &StageParams| {
+        match b {
+            ConstBinding::Env(n) => stage.env.get(n).copied(),
+            ConstBinding::Local(n) => stage.local.get(n).copied(),
             ConstBinding::Literal(l) => Some(l.value),
             ConstBinding::State(s) => Some(gl.value(s)),
         }
-        .unwrap_or([0.0; 4]);
-        match m.vertex {
-            ConstBinding::Env(n) => {
-                p.vertex.env.insert(n, value);
-            }
-            ConstBinding::Local(n) => {
-                p.vertex.local.insert(n, value);
-            }
-            _ => {}
+        .unwrap_or([0.0; 4])
+    };
+    let set = |stage: &mut StageParams, b: &ConstBinding, v: [f32; 4]| match b {
+        ConstBinding::Env(n) => {
+            stage.env.insert(*n, v);
         }
+        ConstBinding::Local(n) => {
+            stage.local.insert(*n, v);
+        }
+        _ => {}
+    };
+    // Fragment copies of vertex parameters first: moved code may read them.
+    for m in out.mirrors.iter().filter(|m| m.to_fragment) {
+        let v = value(&m.vertex, &params.vertex);
+        set(&mut p.fragment, &m.fragment, v);
+    }
+    for m in out.mirrors.iter().filter(|m| !m.to_fragment) {
+        let v = value(&m.fragment, &p.fragment);
+        set(&mut p.vertex, &m.vertex, v);
     }
     p
 }
@@ -451,15 +460,13 @@ fn fixed_input(s: Semantic, lane: usize) -> Option<[f32; 4]> {
     }
 }
 
-/// Fragment inputs the optimized fragment program reads, by semantic and component.
+/// Fragment inputs the optimized fragment program reads, by semantic and component: the
+/// components some used lane needs (a `mov r1, t0` whose `r1.zw` nobody reads does not
+/// read `t0.zw`; whatever arrives there cannot change an output).
 fn reads_of(p: &Program) -> Vec<(Semantic, WriteMask)> {
     let mut out: Vec<(Semantic, WriteMask)> = Vec::new();
-    for inst in &p.insts {
-        let lanes = if inst.info().has_dst {
-            inst.dst_lanes()
-        } else {
-            WriteMask::ALL
-        };
+    let du = hoist_opt::analysis::defuse::DefUse::compute(p).ok();
+    for (i, inst) in p.insts.iter().enumerate() {
         for (k, s) in inst.src.iter().enumerate() {
             if !s.reg.file.is_input() || s.reg.file == RegFile::Misc {
                 continue;
@@ -467,7 +474,11 @@ fn reads_of(p: &Program) -> Vec<(Semantic, WriteMask)> {
             let Some(sem) = in_semantic(p, s.reg) else {
                 continue;
             };
-            let m = inst.src_reads(k, lanes);
+            let m = if s.rel.is_some() || inst.src_rows(k) > 1 {
+                inst.reads_of(k)
+            } else {
+                hoist_opt::edit::operand_reads(p, du.as_ref(), i, k)
+            };
             match out.iter_mut().find(|(x, _)| *x == sem) {
                 Some(e) => e.1 = e.1.union(m),
                 None => out.push((sem, m)),
@@ -486,6 +497,15 @@ struct SetRun<'a> {
 }
 
 impl SetRun<'_> {
+    /// The original interpolant the optimized fragment program's input `sem`.`c` carries
+    /// (`Outcome::varyings`: the packing may have relocated it); itself when none says so.
+    fn original_of(&self, sem: Semantic, c: u8) -> (Semantic, u8) {
+        match self.out.varyings.carried(sem, c) {
+            hoist_opt::passes::fp_to_vp::Carried::Input { semantic, comp } => (semantic, comp),
+            hoist_opt::passes::fp_to_vp::Carried::Moved { .. } => (sem, c),
+        }
+    }
+
     fn env<'e>(&'e self, params: &'e StageParams, smooth: bool) -> StageEnv<'e> {
         StageEnv {
             params,
@@ -517,8 +537,10 @@ impl SetRun<'_> {
     }
 
     /// Runs the source fragment program traced at `points`; returns the trace.
+    /// The source program reads the fragment copies of vertex parameters the varying
+    /// passes made, so it runs with the optimized pair's fragment parameters.
     fn trace(&self, points: &[Varyings], quads: bool) -> Result<probe::Fragments, Failure> {
-        let env = self.env(&self.set.params.fragment, false);
+        let env = self.env(&self.opt_params.fragment, false);
         probe::run_fragments(&self.c.source, &env, points.len(), quads, true, &|l, s| {
             fixed_input(s, l).unwrap_or_else(|| lookup(&points[l], s))
         })
@@ -594,10 +616,18 @@ impl SetRun<'_> {
         let reads = reads_of(&self.c.opt_fp.program);
         for (v, (o, p)) in orig.iter().zip(opt).enumerate() {
             for &(sem, mask) in &reads {
-                let (a, b) = (lookup(o, sem), lookup(p, sem));
+                let b = lookup(p, sem);
                 for c in mask.iter() {
-                    let (want, what) = transported(v, sem, c)
-                        .unwrap_or_else(|| (a[c as usize], "the original vertex output".into()));
+                    let (want, what) = transported(v, sem, c).unwrap_or_else(|| {
+                        let (s, k) = self.original_of(sem, c);
+                        (
+                            lookup(o, s)[k as usize],
+                            format!(
+                                "the original vertex output {s:?}.{}",
+                                hoist_asm::ir::COMP_NAMES[k as usize]
+                            ),
+                        )
+                    });
                     let got = b[c as usize];
                     if !equal(want, got) {
                         return Err(self.fail(
@@ -737,6 +767,12 @@ impl SetRun<'_> {
         let transports = &self.out.transports;
         let opt_input = |l: usize, s: Semantic| {
             let mut v = input(l, s);
+            for (c, x) in v.iter_mut().enumerate() {
+                let (from, k) = self.original_of(s, c as u8);
+                if (from, k) != (s, c as u8) {
+                    *x = input(l, from)[k as usize];
+                }
+            }
             if let (Semantic::TexCoord(k), Some(tr)) = (s, &trace) {
                 for t in transports.iter().filter(|t| t.texcoord == k) {
                     v[t.slot as usize] = Self::expected(tr, t, l);

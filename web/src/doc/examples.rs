@@ -108,6 +108,7 @@ pub const EXAMPLES: &[Example] = &[
     scene!("paper/fig3", Paper),
     scene!("paper/gauss13", Paper),
     scene!("paper/gauss13-arb", Paper),
+    scene!("paper/gauss13-packed", Paper),
     scene!("paper/conv2d", Paper),
     scene!("paper/conv2d-arb", Paper),
     scene!("paper/sum", Paper),

@@ -23,6 +23,7 @@ use crate::page::components::scene::SceneEditor;
 use crate::page::components::stats::StatsPanel;
 use crate::page::components::stepper::Stepper;
 use crate::page::components::summary::summary_bar;
+use crate::page::components::varyings::VaryingsPanel;
 use crate::page::state::{Action, Notice, STORAGE_KEY, State, initial_doc};
 use crate::wire::bridge::{self, Engine, OnEvent, OnFail, Starter};
 use crate::worker::analysis::{self, Analysis, Side};
@@ -197,6 +198,8 @@ struct Report {
     machine: Option<crate::worker::machine::MachineReport>,
     /// The selection's cost model and what it minimises.
     cost: crate::doc::cost::CostReport,
+    /// The interpolator maps before and after, and the varying passes' effects.
+    varyings: Option<crate::worker::varyings::VaryingView>,
 }
 
 /// Peak register pressure of the four programs (`hoist live`'s `peak`), with the limits.
@@ -290,6 +293,9 @@ fn report() -> Result<JsValue, JsValue> {
                 .and_then(|a| a.optimized.as_ref())
                 .map(|o| o.machine.report()),
             cost: s.doc.opts.cost.report(),
+            varyings: a
+                .and_then(|a| a.optimized.as_ref())
+                .map(|o| (*o.varyings).clone()),
         };
         serde_wasm_bindgen::to_value(&r).map_err(Into::into)
     })
@@ -834,6 +840,7 @@ pub fn app(props: &AppProps) -> Html {
                         image_names={state.image_names.clone()} dispatch={h.dispatch.clone()} />
                 </div>
                 <MachinePanel view={a.as_ref().and_then(|a| a.optimized.as_ref()).map(|o| Shared(o.machine.clone()))} />
+                <VaryingsPanel view={a.as_ref().and_then(|a| a.optimized.as_ref()).map(|o| Shared(o.varyings.clone()))} />
                 { dag_view(a.as_deref(), *src_line, h.origin.clone()) }
                 <LivenessPanel analysis={a.clone()} limits={live_limits(&state, a.as_deref())}
                     lines={[state.doc.vp.lines().count() as u32, state.doc.fp.lines().count() as u32]} />

@@ -156,6 +156,10 @@ pub struct Optimized {
     /// Both pairs on an R600-family GPU (the Machine panel, [`crate::worker::machine`]).
     #[serde(with = "shared")]
     pub machine: Rc<crate::worker::machine::MachineView>,
+    /// The interpolator maps before and after and the varying passes' effects (the
+    /// Interpolators panel, [`crate::worker::varyings`]).
+    #[serde(with = "shared")]
+    pub varyings: Rc<crate::worker::varyings::VaryingView>,
 }
 
 /// What the optimizer made of a pair, as the page gets it (`Err`: why it could not run).
@@ -418,6 +422,7 @@ pub fn summarize(doc: &Doc, a: &Analysis, v: &Validated) -> Optimized {
             &o.fp,
             &cost_model(doc),
         )),
+        varyings: Rc::new(crate::worker::varyings::view(o, &doc.fp, lines)),
     }
 }
 

@@ -1,12 +1,12 @@
 //! The worker layer: the jobs the page's Web Worker runs, as plain logic that also runs
 //! natively in tests (some of it, such as parsing for diagnostics, also on the page's
 //! thread). [`engine`] is the job: [`analysis`] (parse, optimize, the page's summary of the
-//! result, with [`dag`], [`liveness`], [`machine`] and [`reach`]), [`render`] (plans, the
-//! incremental two-pair task, verdicts, display mappings) with what the draw supplies
-//! ([`supplied`]), its work bound ([`work`]) and its [`executor`] (compiled in the worker by
-//! [`jit`]), [`guidance`] when a render is DIFFERENT or proves little, [`scene_text`] a
-//! scene's diagnostics, and the linear mode's job ([`linear`], [`linear_recover`],
-//! [`linear_converge`]). Depends on the document layer only.
+//! result, with [`dag`], [`liveness`], [`machine`], [`reach`] and the interpolator maps of
+//! [`varyings`]), [`render`] (plans, the incremental two-pair task, verdicts, display
+//! mappings) with what the draw supplies ([`supplied`]), its work bound ([`work`]) and its
+//! [`executor`] (compiled in the worker by [`jit`]), [`guidance`] when a render is DIFFERENT
+//! or proves little, [`scene_text`] a scene's diagnostics, and the linear mode's job
+//! ([`linear`], [`linear_recover`], [`linear_converge`]). Depends on the document layer only.
 
 pub mod analysis;
 pub mod dag;
@@ -24,4 +24,5 @@ pub mod reach;
 pub mod render;
 pub mod scene_text;
 pub mod supplied;
+pub mod varyings;
 pub mod work;

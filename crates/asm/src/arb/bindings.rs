@@ -876,3 +876,54 @@ pub fn state_text(s: StateRef) -> String {
         StateRef::DepthRange => "state.depth.range".into(),
     }
 }
+
+#[cfg(test)]
+mod stage_tests {
+    use crate::profile::Stage;
+    use crate::state::*;
+
+    /// `StateRef::bindable_in` says what the parser accepts: one state vector of each kind bound in
+    /// each stage parses exactly when `bindable_in` says so.
+    #[test]
+    fn bindable_in_agrees_with_the_parser() {
+        let all = [
+            StateRef::Material(Face::Front, MaterialProp::Diffuse),
+            StateRef::Light(1, LightProp::Position),
+            StateRef::LightModelAmbient,
+            StateRef::LightModelSceneColor(Face::Back),
+            StateRef::LightProd(0, Face::Front, LightProdProp::Specular),
+            StateRef::TexGen(2, TexGenPlane::Object, 2),
+            StateRef::TexGen(0, TexGenPlane::Eye, 0),
+            StateRef::FogColor,
+            StateRef::FogParams,
+            StateRef::ClipPlane(3),
+            StateRef::PointSize,
+            StateRef::PointAttenuation,
+            StateRef::Matrix(MatrixName::Mvp, MatrixMod::Transpose, 1),
+            StateRef::Matrix(MatrixName::Texture(1), MatrixMod::Normal, 0),
+            StateRef::TexEnvColor(1),
+            StateRef::DepthRange,
+        ];
+        let (mut vertex_only, mut fragment_only) = (0, 0);
+        for s in all {
+            let text = super::state_text(s);
+            for (stage, header, out) in [
+                (Stage::Vertex, "!!ARBvp1.0", "result.position"),
+                (Stage::Fragment, "!!ARBfp1.0", "result.color"),
+            ] {
+                let src = format!("{header}\nPARAM p = {text};\nMOV {out}, p;\nEND\n");
+                let parses = crate::parse(&src, &crate::ParseOptions::default())
+                    .into_result()
+                    .is_ok();
+                assert_eq!(
+                    parses,
+                    s.bindable_in(stage),
+                    "{text} in a {stage:?} program"
+                );
+            }
+            vertex_only += usize::from(!s.bindable_in(Stage::Fragment));
+            fragment_only += usize::from(!s.bindable_in(Stage::Vertex));
+        }
+        assert_eq!((vertex_only, fragment_only), (5, 2));
+    }
+}

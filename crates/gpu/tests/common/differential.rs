@@ -331,8 +331,7 @@ pub fn browser_with(jobs: Vec<Value>, gpu: bool) -> Option<Vec<GpuResult>> {
         );
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("hoist-gpu-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
+    let dir = oracles::scratch("gpu");
     let mut out = Vec::new();
     for (n, chunk) in jobs.chunks(64).enumerate() {
         let (jp, op) = (
@@ -354,10 +353,12 @@ pub fn browser_with(jobs: Vec<Value>, gpu: bool) -> Option<Vec<GpuResult>> {
             return None;
         }
         let v: Vec<GpuResult> = serde_json::from_str(&std::fs::read_to_string(&op).ok()?).ok()?;
+        assert_eq!(v.len(), chunk.len(), "the browser answered a different batch");
         out.extend(v);
         let _ = std::fs::remove_file(&jp);
         let _ = std::fs::remove_file(&op);
     }
+    let _ = std::fs::remove_dir(&dir);
     Some(out)
 }
 

@@ -8,6 +8,8 @@ pub mod groups;
 pub mod interp;
 pub mod liveness;
 pub mod movable;
+pub mod presence;
+pub mod varyings;
 
 /// Analyses of a pair, shared by every evaluation of a choice and by `commute`.
 pub struct Analysis {
@@ -16,4 +18,6 @@ pub struct Analysis {
     pub interp: interp::InterpMap,
     pub movability: movable::Movability,
     pub groups: groups::Groups,
+    /// What each fragment input carries from the vertex program (`varyings`).
+    pub facts: varyings::Varyings,
 }

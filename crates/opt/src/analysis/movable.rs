@@ -47,6 +47,7 @@
 
 use super::defuse::{DefUse, Read};
 use super::interp::{InterpMap, Opacity, Origin};
+use super::varyings::Qualifier;
 use hoist_asm::ir::{ConstBinding, Inst, Program, RegFile, WriteMask};
 use hoist_asm::ops::{Op, Shape};
 use hoist_asm::profile::Profile;
@@ -95,6 +96,9 @@ pub enum Stay {
     /// Its move was rejected by translation validation (`why` names the failing check and
     /// input), or the caller asked for it to stay.
     Rejected { why: String },
+    /// Reads values interpolated under different qualifiers (say centroid and perspective):
+    /// no interpolator can carry the result of both.
+    Qualifier { first: String, second: String },
 }
 
 impl Stay {
@@ -103,7 +107,7 @@ impl Stay {
         match self {
             Stay::FragmentOnly { .. } | Stay::InexactEmulation { .. } => "C1",
             Stay::FragmentResource { .. } => "C2",
-            Stay::NonLinear { .. } | Stay::Interpolant { .. } => "C3",
+            Stay::NonLinear { .. } | Stay::Interpolant { .. } | Stay::Qualifier { .. } => "C3",
             Stay::DependsOn { .. } => "C4",
             Stay::HostParameter { .. } | Stay::Undefined { .. } => "I/O",
             Stay::Dead => "dead",
@@ -147,6 +151,10 @@ impl Stay {
             Stay::Dead => "its result is never read (dead code, left as written)".into(),
             Stay::NotSelected { why } => format!("movable, not moved: {why}"),
             Stay::Rejected { why } => format!("rejected by validation: {why}"),
+            Stay::Qualifier { first, second } => format!(
+                "C3: mixes values interpolated {first} and {second}; one interpolator cannot \
+                 carry their result"
+            ),
         }
     }
 
@@ -164,6 +172,7 @@ impl Stay {
             Stay::Dead => "dead code".into(),
             Stay::NotSelected { .. } => "not selected".into(),
             Stay::Rejected { .. } => "rejected by validation".into(),
+            Stay::Qualifier { .. } => "mixed qualifiers".into(),
         }
     }
 }
@@ -189,6 +198,9 @@ pub struct Movability {
     pub stays: Vec<Option<Stay>>,
     /// Per instruction and destination component: value class (Varying for unwritten lanes).
     pub kinds: Vec<[Kind; 4]>,
+    /// Per instruction: the qualifier of the interpolated values its result depends on
+    /// (`None` when it depends on none, or stays). A moved result travels under it.
+    pub qualifiers: Vec<Option<Qualifier>>,
 }
 
 impl Movability {
@@ -201,11 +213,20 @@ impl Movability {
         let mut m = Movability {
             stays: Vec::with_capacity(n),
             kinds: Vec::with_capacity(n),
+            qualifiers: Vec::with_capacity(n),
         };
         for (i, inst) in fp.insts.iter().enumerate() {
-            let (kinds, stay) = classify(fp, du, interp, knobs, &m, i, inst);
+            let (kinds, mut stay) = classify(fp, du, interp, knobs, &m, i, inst);
+            let q = match stay {
+                None => qualifier_of(fp, du, &m, i, inst).unwrap_or_else(|s| {
+                    stay = Some(s);
+                    None
+                }),
+                Some(_) => None,
+            };
             m.kinds.push(kinds);
             m.stays.push(stay);
+            m.qualifiers.push(q);
         }
         m
     }
@@ -223,7 +244,7 @@ fn op_name(fp: &Program, op: Op) -> String {
 
 /// Fragment-only GL state (ARB_fragment_program bindings a vertex program cannot name).
 fn fp_only_state(s: &StateRef) -> bool {
-    matches!(s, StateRef::TexEnvColor(_) | StateRef::DepthRange)
+    !s.bindable_in(hoist_asm::ir::Stage::Vertex)
 }
 
 fn reg_name(fp: &Program, r: &Read) -> String {
@@ -342,6 +363,40 @@ fn read_kind(
             why: "not a movable input".into(),
         }),
     }
+}
+
+/// The one qualifier of the interpolated values a movable instruction's live lanes depend
+/// on (uniform values interpolate to themselves under any); `Err` when they mix two.
+fn qualifier_of(
+    fp: &Program,
+    du: &DefUse,
+    m: &Movability,
+    i: usize,
+    inst: &Inst,
+) -> Result<Option<Qualifier>, Stay> {
+    let live = live_lanes(du, i, inst);
+    let mut q: Option<Qualifier> = None;
+    for r in du.reads(i) {
+        if r.lanes.intersect(live).is_empty() {
+            continue;
+        }
+        let rq = match r.reg.file {
+            RegFile::Temp => r.def.and_then(|d| m.qualifiers[d as usize]),
+            RegFile::TexCoord | RegFile::Input => Some(Qualifier::of(fp, r.reg)),
+            _ => None,
+        };
+        match (q, rq) {
+            (None, Some(x)) => q = Some(x),
+            (Some(a), Some(b)) if a != b => {
+                return Err(Stay::Qualifier {
+                    first: a.describe(),
+                    second: b.describe(),
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(q)
 }
 
 fn join(a: Kind, b: Kind) -> Kind {

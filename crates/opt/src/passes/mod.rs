@@ -10,7 +10,7 @@
 
 use crate::analysis::Analysis;
 use crate::tracked::{AddedFor, Line, Prov, Tracked};
-use hoist_asm::ir::{Comp, Inst, Program, Reg, RegFile, Semantic, Src, Stage};
+use hoist_asm::ir::{Comp, Inst, Program, Reg, RegFile, Src, Stage};
 use hoist_asm::profile::{Limits, Profile};
 
 /// What a pass may need besides its program. [`Env::new`] has the defaults: no other
@@ -28,6 +28,11 @@ pub struct Env<'a> {
     pub invocations: f64,
     /// For `commute`: the analyses of the pair, with this fragment program.
     pub analysis: Option<&'a Analysis>,
+    /// For a fragment pass over interpolants (the varying passes): the pair's vertex
+    /// program, which fills them.
+    pub vertex: Option<&'a Program>,
+    /// Host parameters may be copied between the stages ("mirror parameters").
+    pub mirror_params: bool,
 }
 
 impl<'a> Env<'a> {
@@ -38,6 +43,8 @@ impl<'a> Env<'a> {
             removable: Removable::Added,
             invocations: 1.0,
             analysis: None,
+            vertex: None,
+            mirror_params: false,
         }
     }
 }
@@ -74,6 +81,13 @@ pub enum Report {
         from: u16,
         to: u16,
     },
+    /// A varying pass: progress, what it did or refused per interpolant, and the fragment
+    /// copies of vertex parameters the host must now set.
+    Varyings {
+        progress: bool,
+        changes: Vec<crate::analysis::varyings::Change>,
+        mirrors: Vec<fp_to_vp::Mirror>,
+    },
 }
 
 impl Report {
@@ -83,6 +97,7 @@ impl Report {
             Report::Merges(n) | Report::Copies(n) => *n > 0,
             Report::Rewritten(v) => !v.is_empty(),
             Report::Fitted { how, .. } => matches!(how, Ok(Some(_))),
+            Report::Varyings { progress, .. } => *progress,
         }
     }
 }
@@ -104,6 +119,24 @@ impl std::fmt::Display for Report {
                     Err(()) => write!(f, "fit: none found")?,
                 }
                 write!(f, "\ntemps: {from} -> {to}")
+            }
+            Report::Varyings {
+                progress,
+                changes,
+                mirrors,
+            } => {
+                write!(f, "progress: {progress}")?;
+                for c in changes {
+                    let at = c
+                        .inst
+                        .map_or(String::new(), |i| format!(" (instruction {})", i + 1));
+                    let done = if c.done { "done" } else { "refused" };
+                    write!(f, "\n{done}: {}{at}: {}", c.input, c.what)?;
+                }
+                for m in mirrors {
+                    write!(f, "\nmirror: {m:?}")?;
+                }
+                Ok(())
             }
         }
     }
@@ -188,6 +221,11 @@ registry! {
         let levels = e.limits.max_tex_indirections.unwrap_or(4) as i32;
         Report::Progress(tex_rename::run(t, levels - 1, e.limits.temps))
     }),
+    varying_const => Run::Program(|t, e| varyings_on(t, e, varying_const::run)),
+    varying_dead => Run::Program(varying_dead_on),
+    varying_dedup => Run::Program(|t, e| varyings_on(t, e, |t, cx, log, _| varying_dedup::run(t, cx, log))),
+    varying_pack => Run::PartOf("fp_to_vp"),
+    varying_uniform => Run::PartOf("fp_to_vp"),
 }
 
 impl Id {
@@ -347,6 +385,55 @@ fn dce_on(t: &mut Tracked, e: &Env) -> bool {
     }
 }
 
+/// A fragment varying pass (`varying_dead`, `varying_const`, `varying_dedup`): the facts of
+/// the pair from `Env::vertex`, the pass, and what it did. Without a vertex program nothing
+/// is known about the interpolants, so nothing changes.
+fn varyings_on(
+    t: &mut Tracked,
+    e: &Env,
+    pass: fn(
+        &mut Tracked,
+        &crate::analysis::varyings::PassCx,
+        &mut Vec<crate::analysis::varyings::Change>,
+        &mut Vec<fp_to_vp::Mirror>,
+    ) -> bool,
+) -> Report {
+    let (mut changes, mut mirrors) = (Vec::new(), Vec::new());
+    let Some(vp) = e.vertex else {
+        return Report::Varyings {
+            progress: false,
+            changes,
+            mirrors,
+        };
+    };
+    let vp_du = crate::analysis::defuse::DefUse::compute(vp).ok();
+    let interp = crate::analysis::interp::InterpMap::compute(vp, vp_du.as_ref(), &t.program);
+    let facts =
+        crate::analysis::varyings::Varyings::compute(vp, vp_du.as_ref(), &t.program, &interp);
+    let cx = crate::analysis::varyings::PassCx {
+        vp,
+        facts: &facts,
+        fp_limits: e.limits,
+        mirror_params: e.mirror_params,
+    };
+    let progress = pass(t, &cx, &mut changes, &mut mirrors);
+    Report::Varyings {
+        progress,
+        changes,
+        mirrors,
+    }
+}
+
+/// `varying_dead`: on a fragment program the unwritten reads become literals; on a vertex
+/// program (with `Env::fragment`) the writes nothing reads go.
+fn varying_dead_on(t: &mut Tracked, e: &Env) -> Report {
+    match (t.program.stage(), e.fragment) {
+        (Stage::Vertex, Some(fp)) => Report::Progress(varying_dead::run_vertex(t, fp)),
+        (Stage::Vertex, None) => Report::Progress(false),
+        (Stage::Fragment, _) => varyings_on(t, e, |t, cx, log, _| varying_dead::run(t, cx, log)),
+    }
+}
+
 fn fit_on(t: &mut Tracked, e: &Env) -> Report {
     let from = t.program.num_temps;
     let how = fit::run(t, e.limits, e.invocations);
@@ -376,40 +463,7 @@ pub fn fragment_swizzle_ok(profile: Profile, inst: &Inst, k: usize, s: &Src) -> 
 
 /// Vertex outputs still needed: non-interpolant outputs always, interpolants when read.
 pub fn vp_live_out(vp: &Program, fp: &Program) -> impl Fn(Reg, Comp) -> bool + use<> {
-    let mut read: Vec<(Semantic, Comp)> = Vec::new();
-    for inst in &fp.insts {
-        let lanes = if inst.info().has_dst {
-            inst.dst_lanes()
-        } else {
-            hoist_asm::WriteMask::ALL
-        };
-        for (k, s) in inst.src.iter().enumerate() {
-            if let Some(sem) = fp.semantic(s.reg) {
-                for c in inst.src_reads(k, lanes).iter() {
-                    read.push((sem, c));
-                }
-            }
-        }
-    }
-    let io: Vec<(Reg, Option<Semantic>)> =
-        vp.io.iter().map(|d| (d.reg, Some(d.semantic))).collect();
-    move |reg: Reg, c: Comp| {
-        let sem = io
-            .iter()
-            .find(|(r, _)| *r == reg)
-            .and_then(|(_, s)| *s)
-            .or(match reg.file {
-                RegFile::TexCrdOut => Some(Semantic::TexCoord(reg.index as u8)),
-                RegFile::AttrOut if reg.index < 2 => Some(Semantic::Color(reg.index as u8)),
-                _ => None,
-            });
-        match sem {
-            Some(s @ (Semantic::TexCoord(_) | Semantic::Color(_) | Semantic::Generic(_))) => {
-                read.contains(&(s, c))
-            }
-            _ => true,
-        }
-    }
+    dce::interpolants_read(vp, fp)
 }
 
 /// Fragment copy propagation's candidates: the `mov`s that read transported values back.

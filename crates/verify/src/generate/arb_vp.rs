@@ -72,6 +72,7 @@ struct Task {
     mask: u8,
     mag: f32,
     w_pos: bool,
+    form: super::common::VForm,
 }
 
 pub(super) fn generate(rng: Rng, iface: &Iface) -> String {
@@ -221,6 +222,7 @@ impl Vp<'_> {
                     mask,
                     mag,
                     w_pos: false,
+                    form: super::common::VForm::Computed,
                 });
             }
         }
@@ -232,6 +234,7 @@ impl Vp<'_> {
                     mask: 15,
                     mag: BIG,
                     w_pos: false,
+                    form: super::common::VForm::Computed,
                 });
             }
         }
@@ -495,6 +498,9 @@ impl Vp<'_> {
     /// Writes one output: whole, per component, or as dot products into its components.
     fn write(&mut self, t: &Task) {
         let dst = arb::out(&self.outs, &t.binding, t.mask);
+        if self.special(t, &dst) {
+            return;
+        }
         let lanes: Vec<u8> = (0..4).filter(|c| t.mask & (1 << c) != 0).collect();
         let form = self.g.rng.below(10);
         let moving: Vec<Val> = self
@@ -529,13 +535,43 @@ impl Vp<'_> {
             }
         }
         if t.w_pos {
-            let d = DstReg { mask: 8, ..dst };
-            let mut ports = Ports::default();
-            let k = self.g.rng.pick(&[0.25f32, 0.5, 1.0, 2.0]);
-            let w = self.g.scalar(k, &mut ports, &[]);
-            let info = w.info;
-            self.g.emit(Op::Mov, Mods::default(), Some(&d), &[w], info);
+            self.positive_w(&dst);
         }
+    }
+
+    /// `w` in [1/4, 2]: a projective coordinate.
+    fn positive_w(&mut self, dst: &DstReg) {
+        let d = DstReg {
+            mask: 8,
+            ..dst.clone()
+        };
+        let mut ports = Ports::default();
+        let k = self.g.rng.pick(&[0.25f32, 0.5, 1.0, 2.0]);
+        let w = self.g.scalar(k, &mut ports, &[]);
+        let info = w.info;
+        self.g.emit(Op::Mov, Mods::default(), Some(&d), &[w], info);
+    }
+
+    /// An interpolant of a special form (`varyings`), with the other output of its pair.
+    fn special(&mut self, t: &Task, dst: &DstReg) -> bool {
+        let partner = match t.form {
+            super::common::VForm::Shared(_) => self
+                .pending
+                .iter()
+                .position(|p| p.form == t.form && p.binding != t.binding)
+                .map(|k| self.pending.remove(k))
+                .map(|p| arb::out(&self.outs, &p.binding, p.mask)),
+            _ => None,
+        };
+        let done = super::varyings::write(&mut self.g, dst, t.form, t.mag, partner.as_ref());
+        let own_w = matches!(
+            t.form,
+            super::common::VForm::Unwritten | super::common::VForm::Constant(_)
+        );
+        if done && t.w_pos && !own_w {
+            self.positive_w(dst);
+        }
+        done
     }
 
     fn finish(mut self) -> String {
@@ -572,6 +608,7 @@ fn task_of(v: &Varying) -> Task {
         mask,
         mag: v.mag,
         w_pos: v.w_pos && mask & 8 != 0,
+        form: v.form,
     }
 }
 

@@ -29,6 +29,11 @@ impl Rng {
         Rng::new(self.0.next_u64())
     }
 
+    /// An independent generator that leaves this one's draws as they were.
+    pub(crate) fn side(&self, salt: u64) -> Rng {
+        Rng::new(self.0.clone().next_u64() ^ salt)
+    }
+
     /// Uniform in `0..n` (`n` > 0).
     pub(crate) fn below(&mut self, n: usize) -> usize {
         self.0.random_range(0..n.max(1))
@@ -119,6 +124,23 @@ pub(crate) enum VKind {
     Fog,
 }
 
+/// How the vertex program fills one interpolant (`varyings` writes the special forms).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum VForm {
+    /// Whatever the generator computes.
+    Computed,
+    /// A literal.
+    Constant([f32; 4]),
+    /// A copy of a host parameter.
+    Parameter,
+    /// A value of parameters and literals only.
+    Uniform,
+    /// Not written at all.
+    Unwritten,
+    /// The same value as the other interpolant of pair `n` (written together).
+    Shared(u8),
+}
+
 /// One interpolant: which components the fragment program may read and a bound on their
 /// magnitude, which the vertex program must respect.
 #[derive(Clone, Copy, Debug)]
@@ -128,6 +150,8 @@ pub(crate) struct Varying {
     pub mag: f32,
     /// The vertex program writes w in [1/4, mag] (projective coordinates for `TXP`).
     pub w_pos: bool,
+    /// How the vertex program fills it (`varyings`).
+    pub form: VForm,
 }
 
 /// The interface of a pair: the interpolants the vertex program writes.
@@ -172,6 +196,7 @@ impl Iface {
                     mask,
                     mag: if rng.chance(0.6) { 4.0 } else { 16.0 },
                     w_pos: mask & 8 != 0 && rng.chance(0.6),
+                    form: VForm::Computed,
                 }
             })
             .collect();
@@ -185,6 +210,7 @@ impl Iface {
                     mask,
                     mag: 1.0,
                     w_pos: false,
+                    form: VForm::Computed,
                 });
             }
         }
@@ -203,6 +229,7 @@ impl Iface {
                 },
                 mag: 16.0,
                 w_pos: false,
+                form: VForm::Computed,
             });
         }
         let wpos = matches!(fp, Profile::ArbFp1 | Profile::Ps3_0) && rng.chance(0.2);

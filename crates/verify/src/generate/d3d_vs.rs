@@ -34,6 +34,8 @@ struct Vs {
     tc0: Option<Val>,
     /// vs_3_0 output registers declared as texture coordinates.
     texcoord_outs: Vec<String>,
+    /// How each output register is filled (`varyings`), when not computed.
+    forms: Vec<(String, super::common::VForm)>,
 }
 
 pub(super) fn generate(rng: Rng, prof: Profile, iface: &Iface) -> String {
@@ -76,6 +78,7 @@ pub(super) fn generate(rng: Rng, prof: Profile, iface: &Iface) -> String {
         pos_reg,
         tc0: None,
         texcoord_outs: Vec::new(),
+        forms: Vec::new(),
     };
     vs.inputs();
     vs.outputs(iface);
@@ -182,6 +185,7 @@ impl Vs {
     fn outputs(&mut self, iface: &Iface) {
         let sm3 = self.g.prof == Profile::Vs3_0;
         let mut outs: Vec<(String, u8, f32, bool)> = Vec::new();
+        let mut forms = Vec::new();
         for v in &iface.vars {
             let (usage, mask) = match v.kind {
                 VKind::Tex(n) => (format!("texcoord{n}"), v.mask),
@@ -195,6 +199,7 @@ impl Vs {
                 VKind::Fog => "oFog".into(),
             };
             outs.push((reg, mask, v.mag, v.w_pos));
+            forms.push(v.form);
         }
         for (reg, usage) in [("oFog", "fog"), ("oPts", "psize")] {
             let taken = outs.iter().any(|o| o.0 == reg || o.0 == usage);
@@ -240,6 +245,11 @@ impl Vs {
                 o.0 = r;
             }
         }
+        self.forms = outs
+            .iter()
+            .zip(&forms)
+            .map(|(o, f)| (o.0.clone(), *f))
+            .collect();
         for i in (1..outs.len()).rev() {
             let j = self.g.rng.below(i + 1);
             outs.swap(i, j);
@@ -480,6 +490,9 @@ impl Vs {
             bare: scalar,
             ..DstReg::out(reg, mask)
         };
+        if self.special(reg, &dst, bound, w_pos) {
+            return;
+        }
         let lanes: Vec<u8> = (0..4).filter(|c| mask & (1 << c) != 0).collect();
         let ops = [Op::Mov, Op::Mov, Op::Mul, Op::Mad, Op::Add, Op::Max];
         let form = self.g.rng.below(10);
@@ -513,13 +526,56 @@ impl Vs {
             }
         }
         if w_pos && mask & 8 != 0 {
-            let d = DstReg { mask: 8, ..dst };
-            let mut ports = Ports::default();
-            let k = self.g.rng.pick(&[0.25f32, 0.5, 1.0, 2.0]);
-            let w = self.g.scalar(k, &mut ports, &[]);
-            let info = w.info;
-            self.g.emit(Op::Mov, Mods::default(), Some(&d), &[w], info);
+            self.positive_w(&dst);
         }
+    }
+
+    /// `w` in [1/4, 2]: a projective coordinate.
+    fn positive_w(&mut self, dst: &DstReg) {
+        let d = DstReg {
+            mask: 8,
+            ..dst.clone()
+        };
+        let mut ports = Ports::default();
+        let k = self.g.rng.pick(&[0.25f32, 0.5, 1.0, 2.0]);
+        let w = self.g.scalar(k, &mut ports, &[]);
+        let info = w.info;
+        self.g.emit(Op::Mov, Mods::default(), Some(&d), &[w], info);
+    }
+
+    /// An output of a special form (`varyings`), with the other output of its pair.
+    fn special(&mut self, reg: &str, dst: &DstReg, bound: f32, w_pos: bool) -> bool {
+        use super::common::VForm;
+        let Some(form) = self.forms.iter().find(|(r, _)| r == reg).map(|(_, f)| *f) else {
+            return false;
+        };
+        let partner = match form {
+            VForm::Shared(_) => {
+                let other = self
+                    .forms
+                    .iter()
+                    .find(|(r, f)| *f == form && r != reg)
+                    .map(|(r, _)| r.clone());
+                other.and_then(|o| {
+                    let k = self.pending.iter().position(|p| p.0 == o)?;
+                    let (r, m, _, _) = self.pending.remove(k);
+                    Some(DstReg::out(r, m))
+                })
+            }
+            _ => None,
+        };
+        let done = super::varyings::write(&mut self.g, dst, form, bound, partner.as_ref());
+        if done
+            && w_pos
+            && dst.mask & 8 != 0
+            && !matches!(form, VForm::Unwritten | VForm::Constant(_))
+        {
+            self.positive_w(dst);
+            if let Some(p) = &partner {
+                self.positive_w(p);
+            }
+        }
+        done
     }
 
     fn finish(mut self) -> String {

@@ -2,7 +2,8 @@
 //!
 //! [`pair`] is the input source of the soak, the fuzzers and the property tests. Each pair
 //! is a vertex program and a fragment program of one dialect that link (every interpolant
-//! the fragment program reads is written by the vertex program), parse and validate under
+//! the fragment program reads is written by the vertex program, except the few left
+//! unwritten on purpose, see [`varyings`]), parse and validate under
 //! the profile's default limits, and render with `hoist_raster::render`. Programs are valid
 //! by construction: the generator tracks, per temporary component, whether it is written and
 //! a bound on its magnitude, and it counts slots, constants, read ports and texture
@@ -17,6 +18,11 @@
 //!   vs_3_0+ps_3_0 with every arithmetic and texture opcode each profile has, `def`/`dcl`
 //!   forms, `_pp`/`_sat`/`_abs`, matrix macros, `sincos`, `mova`/`c[a0.x + n]`, and the
 //!   ps_2_0 operand, swizzle, read-port and dependent-read rules.
+//!
+//! Interpolants are also written the ways compilers leave them for Mesa's
+//! `nir_opt_varyings` to clean up ([`varyings`]): constants, parameter copies, values of
+//! parameters only, two outputs with one value, outputs nobody reads and inputs nobody
+//! writes; pixel shaders declare some inputs `_centroid` or `_pp`.
 //!
 //! Fragment programs mix work the optimizer can move to the vertex program (texture address
 //! arithmetic on interpolants and constants, uniform helpers, uniform selectors) with work
@@ -45,6 +51,7 @@ mod d3d;
 mod d3d_ps;
 mod d3d_vs;
 mod source;
+mod varyings;
 
 pub use common::Reach;
 use common::{Iface, Rng};
@@ -76,6 +83,14 @@ pub const D3D9_PROFILES: [(Profile, Profile); 4] = [
     (Profile::Vs3_0, Profile::Ps3_0),
 ];
 
+/// A random interface with some interpolants given a special form ([`varyings`]), drawn
+/// from a side stream so that the pair's other draws stay as they were.
+fn interface(rng: &mut Rng, fp: Profile) -> Iface {
+    let mut iface = Iface::random(rng, fp);
+    varyings::decorate(&mut rng.side(0x5641_5259), &mut iface.vars);
+    iface
+}
+
 /// Deterministic in `seed`.
 pub fn pair(seed: u64, flavor: Flavor) -> Pair {
     pair_with(seed, flavor, Reach::Plain)
@@ -90,7 +105,7 @@ pub fn pair_with(seed: u64, flavor: Flavor, reach: Reach) -> Pair {
     let mut rng = Rng::new(seed ^ salt);
     match flavor {
         Flavor::Arb => {
-            let iface = Iface::random(&mut rng, Profile::ArbFp1);
+            let iface = interface(&mut rng, Profile::ArbFp1);
             let fp = arb_fp::generate(rng.fork(), &iface, reach);
             let vp = arb_vp::generate(rng.fork(), &iface);
             Pair {
@@ -101,7 +116,7 @@ pub fn pair_with(seed: u64, flavor: Flavor, reach: Reach) -> Pair {
         }
         Flavor::D3d9 => {
             let (vs, ps) = D3D9_PROFILES[rng.below(D3D9_PROFILES.len())];
-            let iface = Iface::random(&mut rng, ps);
+            let iface = interface(&mut rng, ps);
             let fp = d3d_ps::generate(rng.fork(), ps, &iface);
             let vp = d3d_vs::generate(rng.fork(), vs, &iface);
             Pair {

@@ -24,6 +24,7 @@ pub mod stats;
 pub mod stepper;
 pub mod summary;
 pub mod supplied;
+pub mod varyings;
 pub mod verdict;
 
 use std::ops::Deref;

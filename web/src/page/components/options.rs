@@ -197,7 +197,7 @@ pub fn options_panel(p: &OptionsProps) -> Html {
             </fieldset>
             <fieldset>
                 <legend>{ "motion" }</legend>
-                <label><input type="checkbox" checked={o.mirror_params}
+                <label><input type="checkbox" id="opt-mirror" checked={o.mirror_params}
                     onchange={set(|o, e| o.mirror_params = event_checked(e))} />
                     { " mirror parameters (the host sets vertex copies)" }</label>
                 <label><input type="checkbox" checked={o.commute}

@@ -3,7 +3,7 @@
 //! interpolator right after it is computed (M4).
 
 use super::inputs::{Origins, Temps, VpValue};
-use super::pack::{Channel, Placement, texcoord_of};
+use super::layout::{Packed, Relocation, Val, texcoord_of};
 use super::types::{Infeasible, Input, Mirror, Transport};
 use crate::edit;
 use crate::fxhash::FastMap as HashMap;
@@ -29,19 +29,26 @@ impl Consts<'_> {
         }
         let fp = self.x.fp;
         let max = self.x.vp_limits.consts;
-        let binding = fp.consts[slot as usize].binding.clone();
+        let mut binding = fp.consts[slot as usize].binding.clone();
+        // A fragment copy of a vertex parameter: the vertex program reads the original.
+        let own = self
+            .x
+            .reverse
+            .iter()
+            .find(|m| m.to_fragment && m.fragment == binding)
+            .map(|m| m.vertex.clone());
+        if let Some(b) = &own {
+            binding = b.clone();
+        }
         let out = match &binding {
+            ConstBinding::Env(n) if own.is_some() && vp.dialect() == Dialect::D3d9 => *n,
+            _ if own.is_some() => edit::binding_slot(vp, binding.clone(), max, None, &self.taken)
+                .ok_or(Infeasible::Constants { limit: max as u32 })?,
             ConstBinding::Literal(l) => {
                 edit::literal_slot(vp, l.value, max, Some(slot), &self.taken)
                     .ok_or(Infeasible::Constants { limit: max as u32 })?
             }
-            ConstBinding::State(s)
-                if !matches!(
-                    s,
-                    hoist_asm::state::StateRef::TexEnvColor(_)
-                        | hoist_asm::state::StateRef::DepthRange
-                ) =>
-            {
+            ConstBinding::State(s) if s.bindable_in(hoist_asm::ir::Stage::Vertex) => {
                 edit::binding_slot(vp, binding.clone(), max, None, &self.taken)
                     .ok_or(Infeasible::Constants { limit: max as u32 })?
             }
@@ -90,6 +97,7 @@ impl Consts<'_> {
                 self.mirrors.push(Mirror {
                     vertex: vp.consts[s as usize].binding.clone(),
                     fragment: binding,
+                    to_fragment: false,
                 });
                 s
             }
@@ -329,23 +337,22 @@ impl<'a> Emitter<'a> {
     }
 
     /// The transports of instruction `i` (result in `vdst`), one `mov` per interpolator
-    /// register, recorded in `out`.
+    /// register that carries some of its lanes, recorded in `out`.
     pub(super) fn transports(
         &mut self,
         i: usize,
         inst: &Inst,
         vdst: Option<Reg>,
-        place: &Placement,
-        chans: &[Channel],
+        packed: &Packed,
         out: &mut Vec<Transport>,
     ) {
         let mut per_chan: Vec<(usize, WriteMask, [Comp; 4])> = Vec::new();
         for c in inst.dst_lanes().iter() {
-            if let Some(&(ch, slot)) = place.get(&(i as u32, c)) {
+            for (ch, slot) in packed.places(Val::Moved(i as u32, c)) {
                 out.push(Transport {
                     inst: i as u32,
                     comp: c,
-                    texcoord: texcoord_of(&chans[ch]),
+                    texcoord: texcoord_of(&packed.chans[ch]),
                     slot,
                 });
                 if let Some(e) = per_chan.iter_mut().find(|e| e.0 == ch) {
@@ -361,13 +368,76 @@ impl<'a> Emitter<'a> {
         for (ch, mask, sw) in per_chan {
             let src = Src::new(vdst.expect("moved instruction has a destination"))
                 .swizzled(Swizzle::new(sw[0], sw[1], sw[2], sw[3]));
-            let out_reg = chans[ch].out;
+            let out_reg = packed.chans[ch].out;
             self.vp.push(
                 Inst::new(Op::Mov, Some(Dst::new(out_reg, mask)), [src]),
                 Line::added(AddedFor::Transport, Some(i)),
             );
-            edit::declare_io(&mut self.vp.program, out_reg, chans[ch].semantic, mask);
+            edit::declare_io(
+                &mut self.vp.program,
+                out_reg,
+                packed.chans[ch].semantic,
+                mask,
+            );
         }
+    }
+
+    /// Writes the existing interpolants the packing placed elsewhere (or that nothing
+    /// wrote) into their new places, right after the original code: one `mov` per channel
+    /// and source register, from the vertex value the fragment program used to receive.
+    pub(super) fn relocations(
+        &mut self,
+        packed: &Packed,
+        relocated: &[Relocation],
+    ) -> Result<(), Infeasible> {
+        // (channel, source register, negate) -> (mask, swizzle).
+        let mut movs: Vec<(usize, Reg, bool, WriteMask, [Comp; 4])> = Vec::new();
+        for &(ch, slot, reg, c) in relocated {
+            let (src, comp, negate) = match self.origins.get(&(reg, c)) {
+                Some(v) => (v.reg, v.comp, v.negate),
+                None => {
+                    let value = self.x.facts.constant(reg, c).unwrap_or(0.0);
+                    let max = self.x.vp_limits.consts;
+                    let mut lit = [0.0f32; 4];
+                    lit[c as usize] = value;
+                    let taken = self.consts.taken.clone();
+                    let k = edit::literal_slot(&mut self.vp.program, lit, max, None, &taken)
+                        .ok_or(Infeasible::Constants { limit: max as u32 })?;
+                    self.consts.taken.push(k);
+                    (Reg::new(RegFile::Const, k), c, false)
+                }
+            };
+            match movs
+                .iter_mut()
+                .find(|m| m.0 == ch && m.1 == src && m.2 == negate)
+            {
+                Some(m) => {
+                    m.3 = m.3.union(WriteMask::single(slot));
+                    m.4[slot as usize] = comp;
+                }
+                None => {
+                    let mut sw = [0u8, 1, 2, 3];
+                    sw[slot as usize] = comp;
+                    movs.push((ch, src, negate, WriteMask::single(slot), sw));
+                }
+            }
+        }
+        for (ch, src, negate, mask, sw) in movs {
+            let mut s = Src::new(src).swizzled(Swizzle::new(sw[0], sw[1], sw[2], sw[3]));
+            s.negate = negate;
+            let out_reg = packed.chans[ch].out;
+            self.vp.push(
+                Inst::new(Op::Mov, Some(Dst::new(out_reg, mask)), [s]),
+                Line::added(AddedFor::Relocate, None),
+            );
+            edit::declare_io(
+                &mut self.vp.program,
+                out_reg,
+                packed.chans[ch].semantic,
+                mask,
+            );
+        }
+        Ok(())
     }
 
     /// The vertex program (with every temporary it uses declared) and the mirrored

@@ -78,35 +78,48 @@ pub(super) type Origins = HashMap<(Reg, Comp), VpValue>;
 pub(super) fn vertex_inputs(
     x: &Input,
     selected: &[bool],
+    relocated: &[super::layout::Relocation],
     temps: &mut Temps,
 ) -> Result<(Saves, Origins), Infeasible> {
     let fp = x.fp;
     let mut saves: HashMap<u32, (u16, WriteMask)> = HashMap::default();
     let mut origins: HashMap<(Reg, Comp), VpValue> = HashMap::default();
+    // What moved code reads, then the existing interpolants written again elsewhere.
+    let mut wanted: Vec<(Reg, Comp, Option<usize>)> = Vec::new();
     for (i, reads) in (0..x.fp_du.len()).map(|i| (i, x.fp_du.reads(i))) {
         if !selected[i] {
             continue;
         }
         let live = crate::analysis::movable::live_lanes(x.fp_du, i, &fp.insts[i]);
         for r in reads {
-            if !r.reg.file.is_input() || r.lanes.intersect(live).is_empty() {
-                continue;
+            if r.reg.file.is_input() && !r.lanes.intersect(live).is_empty() {
+                wanted.push((r.reg, r.comp, Some(i)));
             }
-            match x.interp.origin(r.reg, r.comp) {
+        }
+    }
+    for &(_, _, reg, c) in relocated {
+        wanted.push((reg, c, None));
+    }
+    for (ireg, icomp, reader) in wanted {
+        {
+            match x.interp.origin(ireg, icomp) {
                 Origin::Direct { reg, comp, negate } => {
-                    if reg.file == RegFile::Temp
+                    // Relocations are written before the moved code, which may then reuse
+                    // the temporary; moved code needs it kept.
+                    if reader.is_some()
+                        && reg.file == RegFile::Temp
                         && !temps.taken.get(reg.index as usize).copied().unwrap_or(true)
                     {
                         temps.taken[reg.index as usize] = true;
                         temps.peak = temps.peak.max(reg.index + 1);
                     }
-                    origins.insert((r.reg, r.comp), VpValue { reg, comp, negate });
+                    origins.insert((ireg, icomp), VpValue { reg, comp, negate });
                 }
                 Origin::Computed { inst, comp } => {
                     let e = saves.entry(inst).or_insert((u16::MAX, WriteMask::NONE));
                     e.1 = e.1.union(WriteMask::single(comp));
                     origins.insert(
-                        (r.reg, r.comp),
+                        (ireg, icomp),
                         VpValue {
                             reg: Reg::new(RegFile::Temp, u16::MAX),
                             comp,
@@ -114,9 +127,15 @@ pub(super) fn vertex_inputs(
                         },
                     );
                 }
+                // Constants the emitter writes itself.
+                _ if reader.is_none() => {}
                 // Movability admits only direct or computed interpolants; anything else
                 // means the selection is not closed, which the caller must not pass.
-                _ => return Err(Infeasible::Unmovable { inst: i as u32 }),
+                _ => {
+                    return Err(Infeasible::Unmovable {
+                        inst: reader.unwrap_or(0) as u32,
+                    });
+                }
             }
         }
     }

@@ -41,34 +41,41 @@
 //! finds the vertex-side values moved code reads (M2, M3), [`emit`] appends the moved code
 //! and its transports (A2, M1, M4) and [`materialize`] rewrites the fragment program.
 
+mod bins;
 mod emit;
+mod greedy;
 mod inputs;
+mod layout;
 mod materialize;
 mod pack;
-mod types;
+pub mod types;
 
-pub use pack::{free_components, swizzle_free};
-pub use types::{Infeasible, Input, Mirror, Motion, Transport};
+pub use layout::swizzle_free;
+pub use pack::{free_components, relaxed_capacity};
+pub use types::{Carried, Carry, Infeasible, Input, Mirror, Motion, Transport};
 
 /// Runs the motion for the instructions marked in `selected`.
 pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
     let needed = pack::transported(x, selected);
-    let (place, chans, dup) = pack::place(x, selected, &needed)?;
+    let packed = pack::place(x, selected, &needed)?;
+    let relocated = pack::relocated_values(x, &packed);
     let mut temps = inputs::Temps::new(x.vp_limits.temps);
-    let (saves, origins) = inputs::vertex_inputs(x, selected, &mut temps)?;
+    let (saves, origins) = inputs::vertex_inputs(x, selected, &relocated, &mut temps)?;
     let vp = inputs::with_saves(x, &saves);
     let mut emitter = emit::Emitter::new(x, vp, temps, &origins);
+    emitter.relocations(&packed, &relocated)?;
     let mut transports = Vec::new();
     for (i, inst) in x.fp.insts.iter().enumerate() {
         if selected[i] {
             let vdst = emitter.moved(i, inst)?;
-            emitter.transports(i, inst, vdst, &place, &chans, &mut transports);
+            emitter.transports(i, inst, vdst, &packed, &mut transports);
         }
     }
-    let (vp, mirrors) = emitter.finish();
-    let fp = materialize::fragment(x, selected, &dup, &place, &chans);
-    let duplicated = (0..dup.len())
-        .filter(|&i| dup[i])
+    let (vp, mut mirrors) = emitter.finish();
+    let (fp, copies, changes) = materialize::fragment(x, selected, &packed)?;
+    mirrors.extend(copies);
+    let duplicated = (0..packed.dup.len())
+        .filter(|&i| packed.dup[i])
         .map(|i| i as u32)
         .collect();
     Ok(Motion {
@@ -77,5 +84,9 @@ pub fn run(x: &Input, selected: &[bool]) -> Result<Motion, Infeasible> {
         mirrors,
         transports,
         duplicated,
+        carries: pack::carries(x, &packed),
+        exact_packing: packed.exact,
+        relocated: packed.relocated,
+        changes,
     })
 }

@@ -1,5 +1,24 @@
-//! Interpolator packing: which free texture-coordinate component each transported value
-//! travels in, and which values are recomputed in both programs when they run out.
+//! Interpolator packing: where every value the fragment program reads through a
+//! texture-coordinate interpolator travels after the motion — the results moved code sends
+//! (transports) and the interpolants the program already read (existing values) — and
+//! which values are recomputed in both programs when they do not fit.
+//!
+//! The demand: each operand of a staying instruction that reads only interpolated values
+//! (an interpolant register, or a temporary whose read components all come from moved
+//! instructions) needs them in one register, read through its swizzle; an operand that
+//! also reads values staying code computed gets its moved values back through `mov`s
+//! (`materialize`), so those values may travel anywhere. A value may travel in several
+//! registers.
+//!
+//! The packing is decided exactly ([`bins`]), in two steps: first with every existing
+//! value where it is (nothing in the vertex program changes for them), then with all of
+//! them relocated (Mesa's `compact_varyings`: the vertex program writes each existing value
+//! where the packing puts it, and the fragment program reads it there). Registers hold
+//! values of one qualifier only; an interpolant the vertex program writes in a way the
+//! packing cannot follow (relative addressing) keeps its register as it is. When neither
+//! step finds a packing, instructions are recomputed instead of transported (below), and
+//! the last resort is the greedy placement with operands split across registers
+//! ([`greedy`]), whose `mov`s stay in the fragment program.
 //!
 //! Rematerialization instead of an interpolator (seed 002, CUDAvis §5.2, applied across the
 //! stages): when the transported values do not fit, a moved instruction whose staying
@@ -10,33 +29,25 @@
 //! inputs and constants). This is not the same as leaving the instruction unmoved: its
 //! moved readers need it in the vertex program (a moved set is closed under dependences),
 //! so without the copy they would have to stay too. The copy is the original instruction
-//! on the original inputs, whose interpolators stay in use (every interpolator component
-//! the original fragment program reads is counted as taken, moved readers included), so the
-//! staying readers see exactly the values they saw before: bit for bit, for any operation,
-//! not only linear ones. Each copy costs one fragment slot per fragment, which the
+//! on the original inputs, so the staying readers see exactly the values they saw before:
+//! bit for bit, for any operation. Each copy costs one fragment slot per fragment, which the
 //! selection's cost model charges like any other instruction; the packing keeps as few
 //! copies as fit (each, in program order, goes back to being transported when it still
-//! fits). Recomputing in the fragment program a value the vertex program computed before
-//! the motion is not done here: that is exact only for moves, swizzles and negations of an
-//! interpolant (interpolation is linear and negation commutes with rounding), where it
-//! amounts to reading another interpolator's lanes.
+//! fits).
 
-use super::types::Infeasible;
-use super::types::Input;
-use crate::fxhash::FastMap as HashMap;
+use super::bins::{self, Answer, Problem};
+use super::greedy;
+pub(super) use super::layout::{
+    Channel, Packed, Relocation, Val, channel_of, live_reads, swizzle_free, texcoord_of,
+};
+use super::types::{Infeasible, Input};
+use crate::analysis::varyings::Qualifier;
+use crate::passes::varying_uniform::Plan;
 use hoist_asm::ir::{Comp, Program, Reg, RegFile, Semantic, WriteMask};
 use hoist_asm::profile::Profile;
 
-/// Interpolator register `k` as the two programs name it.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Channel {
-    pub(super) out: Reg,
-    pub(super) input: Reg,
-    pub(super) semantic: Semantic,
-    /// Components still free.
-    pub(super) free: WriteMask,
-    used: WriteMask,
-}
+/// Search nodes each exact packing step may use.
+const BUDGET: u32 = 20_000;
 
 fn channels(x: &Input) -> Vec<Channel> {
     let n = x.vp_limits.texcoords.min(x.fp_limits.texcoords);
@@ -49,30 +60,15 @@ fn channels(x: &Input) -> Vec<Channel> {
         let fp_reg = x.fp.reg_for(semantic, false);
         let vp_reg = x.vp.reg_for(semantic, true);
         let (input, out_reg) = if sm3 {
-            let input = fp_reg.unwrap_or_else(|| {
-                while x
-                    .fp
-                    .io
-                    .iter()
-                    .any(|d| d.reg == Reg::new(RegFile::Input, next_v))
-                {
-                    next_v += 1;
+            let fresh = |file, p: &Program, next: &mut u16| {
+                while p.io.iter().any(|d| d.reg == Reg::new(file, *next)) {
+                    *next += 1;
                 }
-                next_v += 1;
-                Reg::new(RegFile::Input, next_v - 1)
-            });
-            let out_reg = vp_reg.unwrap_or_else(|| {
-                while x
-                    .vp
-                    .io
-                    .iter()
-                    .any(|d| d.reg == Reg::new(RegFile::Output, next_o))
-                {
-                    next_o += 1;
-                }
-                next_o += 1;
-                Reg::new(RegFile::Output, next_o - 1)
-            });
+                *next += 1;
+                Reg::new(file, *next - 1)
+            };
+            let input = fp_reg.unwrap_or_else(|| fresh(RegFile::Input, x.fp, &mut next_v));
+            let out_reg = vp_reg.unwrap_or_else(|| fresh(RegFile::Output, x.vp, &mut next_o));
             // No register left for another interpolator.
             let count = |f, p: &Program, l| hoist_asm::d3d9::regs::file_count(f, p.profile, l);
             if u32::from(input.index) >= count(RegFile::Input, x.fp, x.fp_limits)
@@ -87,279 +83,547 @@ fn channels(x: &Input) -> Vec<Channel> {
                 Reg::new(RegFile::TexCrdOut, k as u16),
             )
         };
-        let mut taken = WriteMask::NONE;
-        for c in 0..4 {
-            let vp_writes = x
-                .vp_du
-                .final_defs
-                .iter()
-                .any(|&(r, cc, _)| r == out_reg && cc == c)
-                || x.interp.written(input, c);
-            if vp_writes {
-                taken = taken.union(WriteMask::single(c));
-            }
-        }
-        for (i, reads) in (0..x.fp_du.len()).map(|i| (i, x.fp_du.reads(i))) {
-            let _ = i;
-            for r in reads {
-                if r.reg == input {
-                    taken = taken.union(WriteMask::single(r.comp));
-                }
-            }
-        }
-        let free = WriteMask::ALL.minus(taken);
-        if !free.is_empty() {
-            out.push(Channel {
-                out: out_reg,
-                input,
-                semantic,
-                free,
-                used: WriteMask::NONE,
-            });
-        }
+        // Written through relative addressing or under flow control: the vertex value of
+        // a component cannot be read back to relocate it.
+        let frozen = (0..4).any(|c| {
+            matches!(
+                x.interp.origin(input, c),
+                crate::analysis::interp::Origin::Opaque(
+                    crate::analysis::interp::Opacity::Relative
+                        | crate::analysis::interp::Opacity::FlowControl
+                )
+            )
+        });
+        out.push(Channel {
+            out: out_reg,
+            input,
+            semantic,
+            free: WriteMask::ALL,
+            frozen,
+        });
     }
     out
 }
 
-/// Free components of each interpolator register the pair could still use.
+/// Free components of each interpolator register the pair could still use with every
+/// existing interpolant where it is.
 pub fn free_components(x: &Input) -> Vec<WriteMask> {
-    channels(x).iter().map(|c| c.free).collect()
+    let staying = vec![true; x.fp.insts.len()];
+    let mut chans = channels(x);
+    mark_taken(x, &staying, &mut chans);
+    chans
+        .iter()
+        .map(|c| c.free)
+        .filter(|m| !m.is_empty())
+        .collect()
 }
 
-/// Whether the fragment profile lets an operand read interpolator components in any order.
-pub fn swizzle_free(fp: Profile) -> bool {
-    matches!(fp, Profile::ArbFp1 | Profile::Ps3_0)
+/// Free interpolator components when existing interpolants may be relocated: every
+/// component of every register except those instructions that cannot move read (which
+/// take one component each wherever they go). An upper bound on what any packing leaves,
+/// per position and in total.
+pub fn relaxed_capacity(x: &Input, movable: &[bool]) -> [u32; 4] {
+    let staying: Vec<bool> = movable.iter().map(|m| !m).collect();
+    let mut chans = channels(x);
+    mark_taken(x, &staying, &mut chans);
+    let mut per = [0u32; 4];
+    for ch in &chans {
+        for c in ch.free.iter() {
+            per[c as usize] += 1;
+        }
+    }
+    per
 }
 
-/// Where each transported (instruction, component) travels: (channel, slot).
-pub(super) type Placement = HashMap<(u32, Comp), (usize, Comp)>;
+/// Marks, in each channel's `free`, the components instructions in `staying` read. Without
+/// relocation (`Input::relocate` off) the packing is the one before the varying passes:
+/// every component the fragment program reads or the vertex program writes is taken.
+fn mark_taken(x: &Input, staying: &[bool], chans: &mut [Channel]) {
+    mark_taken_but(x, staying, chans, &[]);
+}
 
-/// Places every transported component.
-fn pack(
+/// [`mark_taken`], with the interpolants `recomputed` (`varying_uniform`) left free.
+fn mark_taken_but(x: &Input, staying: &[bool], chans: &mut [Channel], recomputed: &[Plan]) {
+    for ch in chans.iter_mut() {
+        let mut taken = WriteMask::NONE;
+        if recomputed.iter().any(|p| p.reg == ch.input) {
+            ch.free = WriteMask::ALL;
+            continue;
+        }
+        for i in (0..x.fp_du.len()).filter(|&i| staying[i] || !x.relocate) {
+            for r in x.fp_du.reads(i).iter().filter(|r| r.reg == ch.input) {
+                let live = live_reads(x, i).any(|l| l == r);
+                if live || !x.relocate {
+                    taken = taken.union(WriteMask::single(r.comp));
+                }
+            }
+        }
+        if !x.relocate {
+            for c in 0..4 {
+                let written = x
+                    .vp_du
+                    .final_defs
+                    .iter()
+                    .any(|&(r, cc, _)| r == ch.out && cc == c)
+                    || x.interp.written(ch.input, c);
+                if written {
+                    taken = taken.union(WriteMask::single(c));
+                }
+            }
+        }
+        ch.free = WriteMask::ALL.minus(taken);
+    }
+}
+
+/// What a choice asks of the interpolators: the values, their qualifiers and homes, and
+/// the groups that must share a register.
+pub(super) struct Demand {
+    pub(super) vals: Vec<Val>,
+    pub(super) class: Vec<Option<Qualifier>>,
+    /// (values, the staying operand reading them together, if one).
+    pub(super) groups: Vec<Group>,
+}
+
+/// Values read together, and the staying operand (instruction, operand) reading them, if one.
+pub(super) type Group = (Vec<usize>, Option<(u32, u8)>);
+
+impl Demand {
+    fn index(&mut self, v: Val, class: Option<Qualifier>) -> usize {
+        match self.vals.iter().position(|x| *x == v) {
+            Some(i) => i,
+            None => {
+                self.vals.push(v);
+                self.class.push(class);
+                self.vals.len() - 1
+            }
+        }
+    }
+}
+
+/// The demand of the choice `selected` with `dup` recomputed in both programs; also marks
+/// channels whose interpolants are read in ways the packing cannot rewrite.
+fn demand(
     x: &Input,
     selected: &[bool],
     dup: &[bool],
-    needed: &[(u32, Comp)],
+    recomputed: &[Plan],
     chans: &mut [Channel],
-) -> Result<Placement, Infeasible> {
-    let mut place: HashMap<(u32, Comp), (usize, Comp)> = HashMap::default();
-    let any_slot = swizzle_free(x.fp.profile);
-    let limit = chans.len() as u32;
-    let overflow = |n| Infeasible::Interpolators { needed: n, limit };
-    // Operands of staying instructions, each with the transported values it reads.
-    let mut operands: Vec<(Vec<(u32, Comp)>, bool)> = Vec::new();
-    for (j, reads) in (0..x.fp_du.len()).map(|i| (i, x.fp_du.reads(i))) {
-        if selected[j] {
+) -> Demand {
+    let mut d = Demand {
+        vals: Vec::new(),
+        class: Vec::new(),
+        groups: Vec::new(),
+    };
+    let moved = |i: usize| selected[i] && !dup[i];
+    for (j, inst) in x.fp.insts.iter().enumerate() {
+        if moved(j) {
             continue;
         }
-        let nsrc = x.fp.insts[j].src.len();
-        for k in 0..nsrc as u8 {
-            let mut vals = Vec::new();
-            let mut mixed = false;
-            for r in reads.iter().filter(|r| r.src == k) {
-                match r.def {
-                    Some(d) if selected[d as usize] && !dup[d as usize] => {
-                        if !vals.contains(&(d, r.comp)) {
-                            vals.push((d, r.comp));
-                        }
-                    }
-                    _ => mixed |= r.reg.file == RegFile::Temp,
+        for k in 0..inst.src.len() {
+            let s = &inst.src[k];
+            let reads: Vec<_> = live_reads(x, j).filter(|r| r.src == k as u8).collect();
+            if recomputed.iter().any(|p| p.reg == s.reg) {
+                continue;
+            }
+            if let Some(ch) = channel_of(chans, s.reg) {
+                if s.rel.is_some() || inst.src_rows(k) > 1 {
+                    chans[ch].frozen = true;
+                    continue;
                 }
+                let q = Qualifier::of(x.fp, s.reg);
+                let mut g: Vec<usize> = reads
+                    .iter()
+                    .map(|r| d.index(Val::Existing(r.reg, r.comp), Some(q)))
+                    .collect();
+                g.dedup();
+                if !g.is_empty() {
+                    d.groups.push((g, Some((j as u32, k as u8))));
+                }
+                continue;
             }
-            if !vals.is_empty() {
-                operands.push((vals, mixed));
+            if s.reg.file != RegFile::Temp {
+                continue;
             }
-        }
-    }
-    let fits = |c: &Channel, comps: &[Comp]| -> Option<Vec<Comp>> {
-        if any_slot {
-            let free: Vec<Comp> = c.free.minus(c.used).iter().collect();
-            (free.len() >= comps.len()).then(|| free[..comps.len()].to_vec())
-        } else {
-            comps
+            let mixed = reads
                 .iter()
-                .all(|&cc| c.free.minus(c.used).has(cc))
-                .then(|| comps.to_vec())
-        }
-    };
-    let put = |chans: &mut [Channel],
-               place: &mut HashMap<_, _>,
-               vals: &[(u32, Comp)],
-               ch: usize,
-               slots: Vec<Comp>| {
-        for (v, s) in vals.iter().zip(slots) {
-            chans[ch].used = chans[ch].used.union(WriteMask::single(s));
-            place.insert(*v, (ch, s));
-        }
-    };
-    let place_one = |chans: &mut [Channel],
-                     place: &mut HashMap<(u32, Comp), (usize, Comp)>,
-                     v: (u32, Comp)|
-     -> Result<(), Infeasible> {
-        for (ch, c) in chans.iter_mut().enumerate() {
-            let avail = c.free.minus(c.used);
-            let slot = if any_slot {
-                avail.iter().next()
-            } else {
-                avail.has(v.1).then_some(v.1)
-            };
-            if let Some(s) = slot {
-                c.used = c.used.union(WriteMask::single(s));
-                place.insert(v, (ch, s));
-                return Ok(());
-            }
-        }
-        Err(overflow(limit + 1))
-    };
-    for (vals, mixed) in &operands {
-        let unplaced: Vec<(u32, Comp)> = vals
-            .iter()
-            .copied()
-            .filter(|v| !place.contains_key(v))
-            .collect();
-        if unplaced.is_empty() {
-            continue;
-        }
-        let placed_chs: Vec<usize> = vals
-            .iter()
-            .filter_map(|v| place.get(v).map(|p| p.0))
-            .collect();
-        let comps: Vec<Comp> = unplaced.iter().map(|v| v.1).collect();
-        let mut done = false;
-        if !mixed {
-            let candidates: Vec<usize> = if placed_chs.is_empty() {
-                // Prefer channels already in use, to pack.
-                let mut c: Vec<usize> = (0..chans.len()).collect();
-                c.sort_by_key(|&i| (chans[i].used.is_empty(), i));
-                c
-            } else if placed_chs.iter().all(|&c| c == placed_chs[0]) {
-                vec![placed_chs[0]]
-            } else {
-                vec![]
-            };
-            for ch in candidates {
-                if let Some(slots) = fits(&chans[ch], &comps) {
-                    put(chans, &mut place, &unplaced, ch, slots);
-                    done = true;
-                    break;
+                .any(|r| r.def.is_none_or(|e| !moved(e as usize)));
+            let mut g: Vec<usize> = Vec::new();
+            for r in reads
+                .iter()
+                .filter(|r| r.def.is_some_and(|e| moved(e as usize)))
+            {
+                let e = r.def.expect("filtered") as usize;
+                let v = d.index(Val::Moved(e as u32, r.comp), x.movability.qualifiers[e]);
+                if !g.contains(&v) {
+                    g.push(v);
                 }
             }
-        }
-        if !done {
-            for v in unplaced {
-                place_one(chans, &mut place, v)?;
+            if g.is_empty() {
+                continue;
+            }
+            if mixed {
+                d.groups.extend(g.into_iter().map(|v| (vec![v], None)));
+            } else {
+                d.groups.push((g, Some((j as u32, k as u8))));
             }
         }
     }
-    for v in needed {
-        if !place.contains_key(v) {
-            place_one(chans, &mut place, *v)?;
-        }
-    }
-    Ok(place)
+    d
 }
 
-/// Components of moved instructions a staying instruction reads: the values to transport.
+/// Components of moved instructions a staying instruction reads (for a lane somebody
+/// uses): the values to transport.
 pub(super) fn transported(x: &Input, selected: &[bool]) -> Vec<(u32, Comp)> {
-    let fp = x.fp;
     let mut needed: Vec<(u32, Comp)> = Vec::new();
-    for (i, sel) in selected.iter().enumerate() {
-        if !sel {
-            continue;
-        }
-        for c in fp.insts[i].dst_lanes().iter() {
-            if x.fp_du
-                .uses(i, c)
-                .iter()
-                .any(|u| !selected[u.inst as usize])
+    for j in (0..selected.len()).filter(|&j| !selected[j]) {
+        for r in live_reads(x, j) {
+            if let Some(d) = r.def
+                && selected[d as usize]
+                && !needed.contains(&(d, r.comp))
             {
-                needed.push((i as u32, c));
+                needed.push((d, r.comp));
             }
         }
     }
+    needed.sort_unstable();
     needed
 }
 
-/// Places the transported components. When interpolators run out, uniform helpers (with their
+/// The exact packing of the choice, existing values in place first, relocated second;
+/// `Err(proven)` when there is none: `proven` says whether the search showed that (it may
+/// also have run out of nodes).
+fn exact(x: &Input, selected: &[bool], dup: &[bool], rec: &[Plan]) -> Result<Packed, bool> {
+    let relocate = x.relocate;
+    let mut chans = channels(x);
+    let staying: Vec<bool> = (0..selected.len())
+        .map(|i| !selected[i] || dup[i])
+        .collect();
+    mark_taken_but(x, &staying, &mut chans, rec);
+    let d = demand(x, selected, dup, rec, &mut chans);
+    let any_slot = swizzle_free(x.fp.profile);
+    let pos: Vec<Comp> = d
+        .vals
+        .iter()
+        .map(|v| match *v {
+            Val::Moved(_, c) | Val::Existing(_, c) => c,
+        })
+        .collect();
+    let mut proven = true;
+    for phase in [false, true] {
+        if phase && !relocate {
+            break;
+        }
+        let mut fixed = vec![[None; 4]; chans.len()];
+        let mut fixed_class = vec![None; chans.len()];
+        let (mut class, mut pos) = (d.class.clone(), pos.clone());
+        for (v, val) in d.vals.iter().enumerate() {
+            if let Val::Existing(reg, c) = *val {
+                let ch = channel_of(&chans, reg).expect("existing values are in channels");
+                if !phase || chans[ch].frozen {
+                    fixed[ch][c as usize] = Some(v);
+                    fixed_class[ch] = d.class[v];
+                }
+            }
+        }
+        // Components taken otherwise (without relocation: whatever either program uses
+        // there) hold a placeholder no group asks for.
+        for (ch, c) in chans.iter().enumerate() {
+            for k in 0..4u8 {
+                if !c.free.has(k) && fixed[ch][k as usize].is_none() && (!phase || c.frozen) {
+                    fixed[ch][k as usize] = Some(class.len());
+                    class.push(None);
+                    pos.push(k);
+                }
+            }
+        }
+        let groups: Vec<Vec<usize>> = d.groups.iter().map(|(g, _)| g.clone()).collect();
+        let p = Problem {
+            bins: chans.len(),
+            any_slot,
+            class,
+            pos,
+            fixed,
+            fixed_class,
+            groups,
+        };
+        match bins::solve(&p, BUDGET) {
+            Answer::Found(sol) => {
+                let mut packed = finish(x, chans.clone(), &d, sol, phase, dup);
+                packed.recompute = rec.to_vec();
+                if super::materialize::rewrites_legal(x, &packed) {
+                    return Ok(packed);
+                }
+                // A packing the profile's operand rules refuse: others are not searched.
+                proven = false;
+            }
+            Answer::Unknown => proven = false,
+            Answer::Impossible => {}
+        }
+    }
+    Err(proven)
+}
+
+/// A solution's registers assigned to channels (relocated ones where most of their
+/// existing values already were, each such value at its old slot when it can be).
+fn finish(
+    x: &Input,
+    chans: Vec<Channel>,
+    d: &Demand,
+    sol: bins::Solution,
+    relocated: bool,
+    dup: &[bool],
+) -> Packed {
+    let n = chans.len();
+    let home = |v: usize| match d.vals.get(v) {
+        Some(&Val::Existing(reg, c)) => channel_of(&chans, reg).map(|ch| (ch, c)),
+        _ => None,
+    };
+    // Bin → channel: frozen bins (all of them when nothing is relocated) stay; the others
+    // go where most of their values live.
+    let mut to_chan: Vec<Option<usize>> = (0..n)
+        .map(|b| (chans[b].frozen || !relocated).then_some(b))
+        .collect();
+    let mut taken: Vec<bool> = chans.iter().map(|c| c.frozen).collect();
+    let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+    for b in (0..n).filter(|&b| to_chan[b].is_none()) {
+        for ch in (0..n).filter(|&c| !taken[c]) {
+            let score = sol.bins[b]
+                .iter()
+                .flatten()
+                .filter(|&&v| home(v).is_some_and(|h| h.0 == ch))
+                .count();
+            pairs.push((score, b, ch));
+        }
+    }
+    pairs.sort_by_key(|&(s, b, ch)| {
+        (
+            std::cmp::Reverse(s),
+            sol.bins[b].iter().all(Option::is_none),
+            b,
+            ch,
+        )
+    });
+    for (_, b, ch) in pairs {
+        if to_chan[b].is_none() && !taken[ch] {
+            to_chan[b] = Some(ch);
+            taken[ch] = true;
+        }
+    }
+    let mut content = vec![[None; 4]; n];
+    let mut class = vec![None; n];
+    for (b, chan) in to_chan.iter().enumerate() {
+        let ch = chan.expect("every register has a channel");
+        class[ch] = sol.class[b];
+        let mut slots = sol.bins[b];
+        if swizzle_free(x.fp.profile) {
+            // Existing values back at their old slot in their old register.
+            for s in 0..4 {
+                if let Some(v) = slots[s]
+                    && let Some((hc, hs)) = home(v)
+                    && hc == ch
+                    && hs as usize != s
+                    && slots[hs as usize].is_none_or(|u| home(u) != Some((ch, hs)))
+                {
+                    slots.swap(s, hs as usize);
+                }
+            }
+        }
+        content[ch] = slots.map(|v| v.and_then(|v| d.vals.get(v).copied()));
+    }
+    let operands = d
+        .groups
+        .iter()
+        .zip(&sol.group_bin)
+        .filter_map(|((_, op), &b)| op.map(|(j, k)| (j, k, to_chan[b].expect("assigned"))))
+        .collect();
+    Packed {
+        chans,
+        content,
+        operands,
+        dup: dup.to_vec(),
+        exact: true,
+        relocated,
+        class,
+        recompute: Vec::new(),
+    }
+}
+
+/// Places the transported components. Uniform-expression interpolants are recomputed in
+/// the fragment program when the cost model says that pays on its own; when the values do
+/// not fit, first any others are too (as few as fit), then uniform helpers (with their
 /// uniform ancestors) and instructions of inputs and constants are recomputed in both
-/// programs instead of transported, and
-/// packing is retried; then each such helper, in program order, goes back to being
-/// transported if it still fits (that only removes fragment work). Returns the placement,
-/// the channels with what they carry, and the helpers kept in both programs.
+/// programs instead of transported, and packing is retried; then each such helper, in
+/// program order, goes back to being transported if it still fits (that only removes
+/// fragment work).
 pub(super) fn place(
     x: &Input,
     selected: &[bool],
     needed: &[(u32, Comp)],
-) -> Result<(Placement, Vec<Channel>, Vec<bool>), Infeasible> {
+) -> Result<Packed, Infeasible> {
     let fp = x.fp;
-    let base = channels(x);
-    let mut chans = base.clone();
-    let mut dup = vec![false; selected.len()];
-    let place = match pack(x, selected, &dup, needed, &mut chans) {
-        Ok(p) => p,
-        Err(e) => {
-            let uniform = |i: usize| {
-                fp.insts[i].dst_lanes().iter().all(|c| {
-                    x.movability.kinds[i][c as usize] == crate::analysis::movable::Kind::Uniform
-                }) || recomputed_for_movers(x, selected, i)
-            };
-            let mut roots: Vec<usize> = needed
-                .iter()
-                .map(|v| v.0 as usize)
-                .filter(|&i| uniform(i))
-                .collect();
-            roots.dedup();
-            if roots.is_empty() {
-                return Err(e);
-            }
-            let closure = |roots: &[usize]| {
-                let mut dup = vec![false; selected.len()];
-                let mut stack = roots.to_vec();
-                while let Some(i) = stack.pop() {
-                    if dup[i] {
-                        continue;
-                    }
-                    dup[i] = true;
-                    for r in x.fp_du.reads(i) {
-                        if let Some(d) = r.def
-                            && selected[d as usize]
-                            && !dup[d as usize]
-                        {
-                            stack.push(d as usize);
-                        }
-                    }
-                }
-                dup
-            };
-            let all_needed = needed.to_vec();
-            let attempt = |roots: &[usize]| {
-                let dup = closure(roots);
-                let needed: Vec<(u32, Comp)> = all_needed
-                    .iter()
-                    .copied()
-                    .filter(|v| !dup[v.0 as usize])
-                    .collect();
-                let mut chans = base.clone();
-                pack(x, selected, &dup, &needed, &mut chans).map(|p| (p, chans, dup))
-            };
-            let (mut place, c, d) = attempt(&roots)?;
-            (chans, dup) = (c, d);
-            let mut k = 0;
-            while k < roots.len() {
-                let mut fewer = roots.clone();
-                fewer.remove(k);
-                match attempt(&fewer) {
-                    Ok((p, c, d)) => {
-                        (place, chans, dup) = (p, c, d);
-                        roots = fewer;
-                    }
-                    Err(_) => k += 1,
-                }
-            }
-            place
-        }
+    let none = vec![false; selected.len()];
+    let plans = uniform_plans(x, selected);
+    let pays = |p: &Plan| {
+        let comps = p.lanes.iter().flatten().count() as f64;
+        x.recompute
+            .1
+            .is_some_and(|c| f64::from(p.slots(x.vp, fp)) < c * comps)
     };
-    Ok((place, chans, dup))
+    let base: Vec<Plan> = plans.iter().filter(|p| pays(p)).cloned().collect();
+    let attempt = |dup: &[bool], rec: &[Plan]| -> Result<Packed, Infeasible> {
+        let proven = match exact(x, selected, dup, rec) {
+            Ok(p) => return Ok(p),
+            Err(proven) => proven,
+        };
+        let mut chans = channels(x);
+        let staying: Vec<bool> = (0..selected.len())
+            .map(|i| !selected[i] || dup[i])
+            .collect();
+        mark_taken_but(x, &staying, &mut chans, rec);
+        let needed: Vec<(u32, Comp)> = needed
+            .iter()
+            .copied()
+            .filter(|v| !dup[v.0 as usize])
+            .collect();
+        let mut p = greedy::pack(x, selected, dup, &needed, chans).map_err(|e| {
+            if proven {
+                e
+            } else {
+                Infeasible::PackingUnknown
+            }
+        })?;
+        p.recompute = rec.to_vec();
+        Ok(p)
+    };
+    let first = attempt(&none, &base);
+    if first.as_ref().is_ok_and(|p| p.exact) || plans.len() == base.len() && first.is_ok() {
+        return first;
+    }
+    if plans.len() > base.len()
+        && let Ok(mut best) = attempt(&none, &plans)
+        && (best.exact || first.is_err())
+    {
+        // As few recomputations as fit.
+        let mut rec = plans.clone();
+        let mut k = 0;
+        while k < rec.len() {
+            if base.contains(&rec[k]) {
+                k += 1;
+                continue;
+            }
+            let mut fewer = rec.clone();
+            fewer.remove(k);
+            match attempt(&none, &fewer) {
+                Ok(p) if p.exact || !best.exact => {
+                    best = p;
+                    rec = fewer;
+                }
+                _ => k += 1,
+            }
+        }
+        return Ok(best);
+    }
+    if let Ok(p) = first {
+        return Ok(p);
+    }
+    let e = Infeasible::Interpolators {
+        needed: channels(x).len() as u32 + 1,
+        limit: channels(x).len() as u32,
+    };
+    let uniform =
+        |i: usize| {
+            fp.insts[i].dst_lanes().iter().all(|c| {
+                x.movability.kinds[i][c as usize] == crate::analysis::movable::Kind::Uniform
+            }) || recomputed_for_movers(x, selected, i)
+        };
+    let mut roots: Vec<usize> = needed
+        .iter()
+        .map(|v| v.0 as usize)
+        .filter(|&i| uniform(i))
+        .collect();
+    roots.dedup();
+    if roots.is_empty() {
+        return Err(e);
+    }
+    let closure = |roots: &[usize]| {
+        let mut dup = vec![false; selected.len()];
+        let mut stack = roots.to_vec();
+        while let Some(i) = stack.pop() {
+            if dup[i] {
+                continue;
+            }
+            dup[i] = true;
+            for r in x.fp_du.reads(i) {
+                if let Some(d) = r.def
+                    && selected[d as usize]
+                    && !dup[d as usize]
+                {
+                    stack.push(d as usize);
+                }
+            }
+        }
+        dup
+    };
+    let mut best = attempt(&closure(&roots), &plans)?;
+    let mut k = 0;
+    while k < roots.len() {
+        let mut fewer = roots.clone();
+        fewer.remove(k);
+        match attempt(&closure(&fewer), &plans) {
+            Ok(p) => {
+                best = p;
+                roots = fewer;
+            }
+            Err(_) => k += 1,
+        }
+    }
+    Ok(best)
+}
+
+/// The uniform-expression interpolants of the choice (`varying_uniform`): channel inputs
+/// whose every component staying instructions read is computed from constants only, each
+/// reading operand taking its components from one recomputed instruction.
+fn uniform_plans(x: &Input, selected: &[bool]) -> Vec<Plan> {
+    if !x.relocate {
+        return Vec::new();
+    }
+    let chans = channels(x);
+    let mut out = Vec::new();
+    for ch in &chans {
+        let mut comps = WriteMask::NONE;
+        let mut operands: Vec<WriteMask> = Vec::new();
+        for j in (0..selected.len()).filter(|&j| !selected[j]) {
+            for k in 0..x.fp.insts[j].src.len() as u8 {
+                let m = live_reads(x, j)
+                    .filter(|r| r.src == k && r.reg == ch.input)
+                    .fold(WriteMask::NONE, |m, r| m.union(WriteMask::single(r.comp)));
+                if !m.is_empty() {
+                    comps = comps.union(m);
+                    operands.push(m);
+                }
+            }
+        }
+        let Some(plan) = crate::passes::varying_uniform::candidate(
+            x.vp,
+            x.vp_du,
+            x.fp,
+            x.facts,
+            ch.input,
+            comps,
+            (x.recompute.0, x.mirror_params),
+        ) else {
+            continue;
+        };
+        let one_source = |m: &WriteMask| {
+            let mut insts = m.iter().filter_map(|c| plan.lanes[c as usize].map(|l| l.0));
+            let first = insts.next();
+            insts.all(|i| Some(i) == first)
+        };
+        if operands.iter().all(one_source) {
+            out.push(plan);
+        }
+    }
+    out
 }
 
 /// Whether moved instruction `i` can be recomputed in the fragment program for its staying
@@ -370,9 +634,51 @@ fn recomputed_for_movers(x: &Input, selected: &[bool], i: usize) -> bool {
         && (0..4u8).any(|c| x.fp_du.uses(i, c).iter().any(|u| selected[u.inst as usize]))
 }
 
-pub(super) fn texcoord_of(c: &Channel) -> u8 {
-    match c.semantic {
-        Semantic::TexCoord(k) => k,
-        _ => 0,
+pub(super) fn relocated_values(x: &Input, p: &Packed) -> Vec<Relocation> {
+    let mut out = Vec::new();
+    for (ch, slots) in p.content.iter().enumerate() {
+        for (s, v) in slots.iter().enumerate() {
+            let Some(Val::Existing(reg, c)) = *v else {
+                continue;
+            };
+            let home = channel_of(&p.chans, reg) == Some(ch) && s as Comp == c;
+            let unwritten = matches!(
+                x.facts.source(reg, c),
+                crate::analysis::varyings::Source::Unwritten { .. }
+            );
+            if !home || unwritten {
+                out.push((ch, s as Comp, reg, c));
+            }
+        }
     }
+    out
+}
+
+/// What every channel component carries, for the outcome's interpolator map.
+pub(super) fn carries(x: &Input, p: &Packed) -> Vec<super::types::Carry> {
+    use super::types::{Carried, Carry};
+    let mut out = Vec::new();
+    for (ch, slots) in p.content.iter().enumerate() {
+        for (s, v) in slots.iter().enumerate() {
+            let carries = match *v {
+                Some(Val::Moved(inst, comp)) => Carried::Moved { inst, comp },
+                Some(Val::Existing(reg, comp)) => {
+                    let Some(semantic) =
+                        x.fp.semantic(reg)
+                            .or_else(|| crate::analysis::varyings::implied_semantic(x.fp, reg))
+                    else {
+                        continue;
+                    };
+                    Carried::Input { semantic, comp }
+                }
+                None => continue,
+            };
+            out.push(Carry {
+                texcoord: texcoord_of(&p.chans[ch]),
+                slot: s as Comp,
+                carries,
+            });
+        }
+    }
+    out
 }

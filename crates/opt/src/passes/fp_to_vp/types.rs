@@ -3,8 +3,9 @@
 use crate::analysis::defuse::DefUse;
 use crate::analysis::interp::InterpMap;
 use crate::analysis::movable::Movability;
-use crate::tracked::Tracked;
-use hoist_asm::ir::{Comp, ConstBinding, Program};
+use crate::analysis::varyings::Varyings;
+use crate::tracked::{Line, Tracked};
+use hoist_asm::ir::{Comp, ConstBinding, Program, Semantic};
 use hoist_asm::profile::Limits;
 use serde::{Deserialize, Serialize};
 
@@ -18,15 +19,54 @@ pub struct Input<'a> {
     pub movability: &'a Movability,
     pub vp_limits: &'a Limits,
     pub fp_limits: &'a Limits,
+    /// What the fragment inputs carry (constants of unwritten components, qualifiers).
+    pub facts: &'a Varyings,
+    /// Provenance of the fragment program's instructions (operands earlier passes changed).
+    pub fp_lines: &'a [Line],
+    /// Fragment copies of vertex parameters made before the motion: moved code reading one
+    /// reads the vertex parameter itself.
+    pub reverse: &'a [Mirror],
+    /// Existing interpolants may be relocated to pack.
+    pub relocate: bool,
+    /// Uniform-expression varyings: at most this many instructions each, and the price of
+    /// an interpolated component when the cost model has one (`CostModel::recompute`).
+    pub recompute: (u32, Option<f64>),
+    /// Vertex parameters may be copied into the fragment program.
+    pub mirror_params: bool,
 }
 
-/// A host parameter the vertex program now needs: set `vertex` to the value of `fragment`.
+/// What one texture-coordinate interpolator component carries after the motion.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Carry {
+    pub texcoord: u8,
+    pub slot: Comp,
+    pub carries: Carried,
+}
+
+/// The value in an interpolator component.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Carried {
+    /// An interpolant of the original pair, by its semantic and component there.
+    Input { semantic: Semantic, comp: Comp },
+    /// The result of a moved fragment instruction (a [`Transport`]).
+    Moved { inst: u32, comp: Comp },
+}
+
+/// A host parameter one program now needs in a copy of its own. Moved code: set `vertex`
+/// to the value of `fragment`. With `to_fragment` (a vertex parameter the fragment program
+/// now reads instead of an interpolant, `passes::varying_const`): set `fragment` to the
+/// value of `vertex`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mirror {
-    /// Vertex-program binding (`Env(n)` / `Local(n)`; D3D9 `Env(n)` = vertex `c#n`).
+    /// Vertex-program binding (`Env(n)` / `Local(n)`; D3D9 `Env(n)` = vertex `c#n`), or
+    /// the binding or GL state copied when `to_fragment`.
     pub vertex: ConstBinding,
-    /// The fragment-program binding or GL state it copies.
+    /// The fragment-program binding or GL state copied, or the copy when `to_fragment`.
     pub fragment: ConstBinding,
+    /// The copy is in the fragment program.
+    #[serde(default)]
+    pub to_fragment: bool,
 }
 
 /// Where one transported component travels.
@@ -51,6 +91,14 @@ pub struct Motion {
     /// Moved instructions also kept in the fragment program (uniform helpers recomputed on
     /// both sides because no interpolator was left to carry them).
     pub duplicated: Vec<u32>,
+    /// What every texture-coordinate interpolator component carries.
+    pub carries: Vec<Carry>,
+    /// Whether the packing was decided exactly (else by the greedy fallback), and whether
+    /// it relocated existing interpolants.
+    pub exact_packing: bool,
+    pub relocated: bool,
+    /// What the uniform-expression step did.
+    pub changes: Vec<crate::analysis::varyings::Change>,
 }
 
 /// Why a selection cannot be moved.
@@ -75,6 +123,8 @@ pub enum Infeasible {
     Unmovable {
         inst: u32,
     },
+    /// No packing was found, but the exact packer ran out of search nodes: one may exist.
+    PackingUnknown,
 }
 
 impl std::fmt::Display for Infeasible {
@@ -94,6 +144,10 @@ impl std::fmt::Display for Infeasible {
             }
             Infeasible::Unmovable { inst } => write!(f, "instruction {} cannot move", inst + 1),
             Infeasible::FlowControl => write!(f, "a program has flow control"),
+            Infeasible::PackingUnknown => write!(
+                f,
+                "no interpolator packing was found within the packer's search budget"
+            ),
         }
     }
 }
