@@ -73,8 +73,12 @@ pub const ONE_D: Difference = Difference {
 };
 pub const SHADOW: Difference = Difference {
     id: "shadow-targets",
-    what: "SHADOW1D/2D/RECT targets read the colour texel, as the executor does today (no \
-           depth comparison); a GL driver would compare against a depth texture.",
+    what: "SHADOW1D/2D/RECT targets: a depth texture with compare mode on is compared in \
+           the shader, texel by texel at level 0 (nearest, or bilinear as the executor \
+           blends), as GL 2.1 and the executor do; a GPU's own comparison sampler filters \
+           with its fixed-point weights. A comparing texture with mipmaps or different \
+           minification and magnification filters is refused; a colour texture is an \
+           ordinary fetch.",
 };
 pub const INTERPOLATION: Difference = Difference {
     id: "interpolation",

@@ -27,8 +27,35 @@ pub const BINDING_VERTEX_INTS: u32 = 3;
 pub const BINDING_FRAGMENT_INTS: u32 = 4;
 /// The draw block: `size` (target width, height, 0, 0), `special` (NaN, +inf, −inf, 0: the
 /// values WGSL cannot write as constants), `mvp` (4 rows), `tex` (8 texture matrices × 4
-/// rows), all `vec4<f32>`.
-pub const DRAW_VEC4S: u32 = 2 + 4 + 32;
+/// rows), all `vec4<f32>`; then `cmp` (16 × `vec4<u32>`, [`compare_words`] of each
+/// texture binding).
+pub const DRAW_VEC4S: u32 = 2 + 4 + 32 + 16;
+
+/// What a shadow binding's lookup does in the shader (`cmp[k]` of the draw block): x the
+/// compare function (0 off: the texture is sampled as it is; 1 + `CompareFunc::ALL`'s
+/// index), y the depth mode (`DepthMode::ALL`'s index; the depth is in w for ALPHA, in x
+/// otherwise), z 1 for linear filtering, w 1 for repeat.
+pub fn compare_words(
+    compare: Option<hoist_asm::semantics::CompareFunc>,
+    mode: hoist_asm::semantics::DepthMode,
+    linear: bool,
+    repeat: bool,
+) -> [u32; 4] {
+    use hoist_asm::semantics::{CompareFunc, DepthMode};
+    let f = compare.map_or(0, |f| {
+        1 + CompareFunc::ALL.iter().position(|&x| x == f).unwrap_or(0) as u32
+    });
+    let m = DepthMode::ALL.iter().position(|&x| x == mode).unwrap_or(0) as u32;
+    [f, m, u32::from(linear), u32::from(repeat)]
+}
+
+/// Whether `t` is a shadow target (a depth texture bound to it may compare).
+pub fn is_shadow(t: TexTarget) -> bool {
+    matches!(
+        t,
+        TexTarget::Shadow1D | TexTarget::Shadow2D | TexTarget::ShadowRect
+    )
+}
 /// The integer block: `i` (16 × `vec4<i32>`, D3D9 `i#`), `b` (16 × `vec4<u32>`, `b#` in x).
 pub const INT_VEC4S: u32 = 32;
 /// WebGPU's guaranteed inter-stage variables and WebGL2's varying vectors (15) bound this.

@@ -84,6 +84,33 @@ pub(crate) fn sampler(s: &Sampler, levels: usize) -> PlanSampler {
     }
 }
 
+/// The draw block's `cmp` words of a texture bound to `target`: off unless a depth texture
+/// with compare mode on is sampled through a shadow target, as the executor decides. The
+/// shader compares at level 0 with one filter, so a comparing texture the executor would
+/// sample across mipmap levels, or with different minification and magnification
+/// filters, is refused.
+fn compare_of(t: &Texture, target: TexTarget) -> Result<[u32; 4], String> {
+    let s = t.sampler;
+    let compare = s
+        .compare
+        .filter(|_| t.format == TexFormat::Depth && crate::iface::is_shadow(target));
+    let mipmapped =
+        s.mip != MipFilter::None && t.levels.len() > 1 && target != TexTarget::ShadowRect;
+    if compare.is_some() && (mipmapped || s.min != s.mag) {
+        return Err(
+            "a depth comparison with mipmaps or different minification and magnification \
+             filters is not translated (the shader compares at level 0 with one filter)"
+                .into(),
+        );
+    }
+    Ok(crate::iface::compare_words(
+        compare,
+        s.depth_mode,
+        s.mag == Filter::Linear,
+        s.wrap == Wrap::Repeat,
+    ))
+}
+
 impl Builder {
     /// The program index of a pair in the variant `opts`.
     fn program(
@@ -122,13 +149,21 @@ impl Builder {
         } else {
             t.levels.len()
         };
+        // A depth texture goes up expanded by its depth mode, as the executor reads it
+        // without comparing; a comparing lookup finds the depth in x (w for ALPHA).
+        let depth = t.format == TexFormat::Depth;
+        let mode = t.sampler.depth_mode;
         let levels = t.levels[..keep.min(t.levels.len())]
             .iter()
             .map(|l| PlanLevel {
                 width: l.width,
                 height: l.height,
                 depth: l.depth,
-                texels: b64(&f32_bytes(l.texels.iter().flatten().copied())),
+                texels: b64(&f32_bytes(
+                    l.texels
+                        .iter()
+                        .flat_map(|x| if depth { mode.expand(x[0]) } else { *x }),
+                )),
             })
             .collect::<Vec<_>>();
         let n = levels.len();
@@ -140,7 +175,7 @@ impl Builder {
             },
             format: match t.format {
                 TexFormat::Rgba8 => "rgba8",
-                TexFormat::Rgba32F => "rgba32f",
+                TexFormat::Rgba32F | TexFormat::Depth => "rgba32f",
             },
             levels,
             sampler: sampler(&t.sampler, n),
@@ -164,13 +199,18 @@ impl Builder {
             texture: None,
             target: None,
             sampler: None,
+            compare: [0; 4],
         };
         match d.units.get(&unit) {
-            Some(Unit::Texture(t)) if t.fits(target) => b.texture = Some(self.texture(t)),
+            Some(Unit::Texture(t)) if t.fits(target) => {
+                b.texture = Some(self.texture(t));
+                b.compare = compare_of(t, target)?;
+            }
             Some(Unit::Target(name, o)) if o.shape.fits(target) => {
                 let from = d.formats.get(name).copied();
                 if o.shape != TexShape::D2
                     || o.mipmap
+                    || o.format == TexFormat::Depth
                     || (o.format == TexFormat::Rgba8 && from != Some(TargetFormat::Rgba8))
                 {
                     return Err(format!(
@@ -213,7 +253,6 @@ impl Builder {
         }
         let (verts, indices) = hoist_raster::raster::geometry_vertices(d.geometry, d.state, d.caps)
             .map_err(|e| e.to_string())?;
-        let uniforms = self.uniforms(program, d);
         let mut textures = Vec::new();
         let list: Vec<(u8, String)> = self.plan.programs[program]
             .bindings
@@ -225,6 +264,8 @@ impl Builder {
             let target = TexTarget::from_arb_name(&target).unwrap_or(TexTarget::T2D);
             textures.push(self.binding(k, unit, target, d)?);
         }
+        let compare: Vec<[u32; 4]> = textures.iter().map(|b: &PlanBinding| b.compare).collect();
+        let uniforms = self.uniforms(program, d, &compare);
         self.plan.commands.push(GpuCommand::Draw(Box::new(PlanDraw {
             target: d.target.to_string(),
             program,
@@ -241,7 +282,7 @@ impl Builder {
     }
 
     /// The uniform blocks of a draw, by binding.
-    fn uniforms(&self, program: usize, d: &DrawSpec) -> Vec<PlanUniform> {
+    fn uniforms(&self, program: usize, d: &DrawSpec, compare: &[[u32; 4]]) -> Vec<PlanUniform> {
         let gl = &d.state.gl;
         let mut out = Vec::new();
         let lowered = d.fp.map(hoist_raster::fog::lower);
@@ -268,7 +309,12 @@ impl Builder {
                     for m in &gl.texture {
                         v.extend(*m);
                     }
-                    f32_bytes(v.into_iter().flatten())
+                    let mut b = f32_bytes(v.into_iter().flatten());
+                    for k in 0..crate::iface::MAX_TEXTURES {
+                        let w = compare.get(k).copied().unwrap_or([0; 4]);
+                        b.extend(w.iter().flat_map(|x| x.to_le_bytes()));
+                    }
+                    b
                 }
                 BINDING_VERTEX_INTS | BINDING_FRAGMENT_INTS => {
                     let (p, params) = if u.binding == BINDING_VERTEX_INTS {

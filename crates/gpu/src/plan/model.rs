@@ -142,6 +142,9 @@ pub struct PlanBinding {
     pub target: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sampler: Option<PlanSampler>,
+    /// The draw block's `cmp` words for this binding (`iface::compare_words`).
+    #[serde(skip)]
+    pub compare: [u32; 4],
 }
 
 /// A probe of the scene.

@@ -41,6 +41,7 @@ fn miptree() -> Texture {
             mag: Filter::Nearest,
             mip: MipFilter::Nearest,
             wrap: Wrap::ClampToEdge,
+            ..Sampler::default()
         },
     }
 }

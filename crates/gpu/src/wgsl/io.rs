@@ -72,6 +72,65 @@ pub(crate) fn textures(out: &mut String, f: &Iface) {
     if !f.textures.is_empty() {
         out.push('\n');
     }
+    for (k, &(_, target)) in f.textures.iter().enumerate() {
+        if crate::iface::is_shadow(target) {
+            shadow_fn(out, k, target);
+        }
+    }
+}
+
+/// `shadow{k}(c)`: the executor's depth comparison for binding k at level 0 (`c` the
+/// projected coordinate, the reference in z): each texel's depth (stored in x, or in w
+/// for ALPHA, by the plan's upload) compared with the reference clamped to [0, 1], then
+/// nearest, or bilinear as `a + f·(b − a)` along u then v, then the depth mode.
+fn shadow_fn(out: &mut String, k: usize, target: hoist_asm::ir::TexTarget) {
+    use hoist_asm::ir::TexTarget;
+    let normalized = target != TexTarget::ShadowRect;
+    let one_d = target == TexTarget::Shadow1D;
+    let y_near = if one_d {
+        "0".to_string()
+    } else {
+        format!("nearest_i(c.y, n.y, m.w, {normalized})")
+    };
+    push(
+        out,
+        format_args!(
+            "fn shadow{k}(c: vec3f) -> vec4f {{
+  let m = dr.cmp[{k}];
+  let n = vec2i(textureDimensions(tx{k}, 0));
+  let r = depth01(c.z);
+  let ch = select(0u, 3u, m.y == 2u);
+  if m.z == 0u {{
+    let t = textureLoad(tx{k}, vec2i(nearest_i(c.x, n.x, m.w, {normalized}), {y_near}), 0);
+    return depth_expand(cmp_pass(m.x, r, t[ch]), m.y);
+  }}
+  let u = linear_u(c.x, n.x, m.w, {normalized});
+  let i0 = floor(u);
+  let fx = u - i0;
+  let x0 = wrap_i(i32(i0), n.x, m.w);
+  let x1 = wrap_i(i32(i0) + 1, n.x, m.w);
+  var y0 = 0;
+  var y1 = 0;
+  var fy = 0.0f;
+  if {two_d} {{
+    let v = linear_u(c.y, n.y, m.w, {normalized});
+    let j0 = floor(v);
+    fy = v - j0;
+    y0 = wrap_i(i32(j0), n.y, m.w);
+    y1 = wrap_i(i32(j0) + 1, n.y, m.w);
+  }}
+  let a0 = cmp_pass(m.x, r, textureLoad(tx{k}, vec2i(x0, y0), 0)[ch]);
+  let a1 = cmp_pass(m.x, r, textureLoad(tx{k}, vec2i(x1, y0), 0)[ch]);
+  let b0 = cmp_pass(m.x, r, textureLoad(tx{k}, vec2i(x0, y1), 0)[ch]);
+  let b1 = cmp_pass(m.x, r, textureLoad(tx{k}, vec2i(x1, y1), 0)[ch]);
+  let a = a0 + fx * (a1 - a0);
+  let b = b0 + fx * (b1 - b0);
+  return depth_expand(select(a + fy * (b - a), a, {one_d}), m.y);
+}}
+",
+            two_d = !one_d,
+        ),
+    );
 }
 
 /// The stage's registers (and the fragment stage's kill flag).

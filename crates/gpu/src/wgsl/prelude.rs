@@ -94,6 +94,48 @@ fn tex_of(n: u32, a: vec4f) -> vec4f {
   let b = 4u * n;
   return vec4f(mrow(dr.tex[b], a), mrow(dr.tex[b + 1u], a), mrow(dr.tex[b + 2u], a), mrow(dr.tex[b + 3u], a));
 }
+fn cmp_pass(f: u32, r: f32, d: f32) -> f32 {
+  switch f {
+    case 2u: { return select(0.0f, 1.0f, r < d); }
+    case 3u: { return select(0.0f, 1.0f, r == d); }
+    case 4u: { return select(0.0f, 1.0f, r <= d); }
+    case 5u: { return select(0.0f, 1.0f, r > d); }
+    case 6u: { return select(0.0f, 1.0f, r != d); }
+    case 7u: { return select(0.0f, 1.0f, r >= d); }
+    case 8u: { return 1.0f; }
+    default: { return 0.0f; }
+  }
+}
+fn depth_expand(v: f32, m: u32) -> vec4f {
+  switch m {
+    case 1u: { return vec4f(v); }
+    case 2u: { return vec4f(0.0f, 0.0f, 0.0f, v); }
+    case 3u: { return vec4f(v, 0.0f, 0.0f, 1.0f); }
+    default: { return vec4f(v, v, v, 1.0f); }
+  }
+}
+fn depth01(r: f32) -> f32 {
+  if r > 0.0f { return min(r, 1.0f); }
+  return 0.0f;
+}
+fn wrap_i(i: i32, n: i32, repeat: u32) -> i32 {
+  if repeat != 0u { return ((i % n) + n) % n; }
+  return clamp(i, 0, n - 1);
+}
+fn tex_u(s: f32, n: i32, repeat: u32, normalized: bool) -> f32 {
+  if !normalized { return s; }
+  if repeat != 0u { return (s - floor(s)) * f32(n); }
+  return s * f32(n);
+}
+fn nearest_i(s: f32, n: i32, repeat: u32, normalized: bool) -> i32 {
+  let u = tex_u(s, n, repeat, normalized);
+  let f = select(0.0f, clamp(floor(u), -1.0f, f32(n)), u == u);
+  return wrap_i(i32(f), n, repeat);
+}
+fn linear_u(s: f32, n: i32, repeat: u32, normalized: bool) -> f32 {
+  let u = tex_u(s, n, repeat, normalized) - 0.5f;
+  return select(0.0f, clamp(u, -2.0f, f32(n) + 1.0f), u == u);
+}
 fn nrm4(s: vec4f) -> vec4f {
   let f = s.x * s.x + s.y * s.y + s.z * s.z;
   return s * select(FLT_MAX, 1.0f / sqrt(f), f != 0.0f);
@@ -107,7 +149,7 @@ pub(crate) fn prelude(out: &mut String) {
         out,
         format_args!(
             "struct Draw {{\n  size: vec4f,\n  special: vec4f,\n  mvp: array<vec4f, 4>,\n  \
-             tex: array<vec4f, 32>,\n}}\n@group({GROUP_UNIFORMS}) @binding({BINDING_DRAW}) \
+             tex: array<vec4f, 32>,\n  cmp: array<vec4u, 16>,\n}}\n@group({GROUP_UNIFORMS}) @binding({BINDING_DRAW}) \
              var<uniform> dr: Draw;\n\n"
         ),
     );

@@ -7,7 +7,10 @@
 //! 1D texture is uploaded as a one-row 2D texture). The level of detail: implicit in the
 //! fragment stage (`TEX`, `TXP`), plus w for `TXB`; w for `texldl`; the gradients for
 //! `texldd`; level 0 in the vertex stage, where there are no derivatives (bias w for
-//! `TXB`). Shadow targets read the colour texel, as the executor does (no depth compare).
+//! `TXB`). A shadow target samples as above when its texture does not compare (a colour
+//! texture, or a depth texture with compare mode off, uploaded already expanded by its
+//! depth mode), and through `shadow{k}` (io.rs) when the draw block's `cmp[k]` says it
+//! compares.
 //!
 //! Kills set a flag the fragment entry point discards on at the end, so the rest of the
 //! program runs on killed fragments as the executor's does (and their derivatives stay
@@ -54,7 +57,7 @@ fn sample(ctx: &Ctx, ins: &Inst, k: usize, target: TexTarget) -> String {
     };
     let c = coord(target, p, k);
     let (t, s) = (format!("tx{k}"), format!("sm{k}"));
-    match (ins.op, ctx.fragment()) {
+    let plain = match (ins.op, ctx.fragment()) {
         (Op::Tex | Op::Txp, true) => format!("textureSample({t}, {s}, {c})"),
         (Op::Txb, true) => format!("textureSampleBias({t}, {s}, {c}, o0.w)"),
         (Op::Txb | Op::Texldl, _) => format!("textureSampleLevel({t}, {s}, {c}, o0.w)"),
@@ -64,6 +67,11 @@ fn sample(ctx: &Ctx, ins: &Inst, k: usize, target: TexTarget) -> String {
             gradient(target, "o2", k)
         ),
         _ => format!("textureSampleLevel({t}, {s}, {c}, 0.0f)"),
+    };
+    if crate::iface::is_shadow(target) {
+        format!("select({plain}, shadow{k}({p}.xyz), dr.cmp[{k}].x != 0u)")
+    } else {
+        plain
     }
 }
 

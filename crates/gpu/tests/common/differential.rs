@@ -353,7 +353,11 @@ pub fn browser_with(jobs: Vec<Value>, gpu: bool) -> Option<Vec<GpuResult>> {
             return None;
         }
         let v: Vec<GpuResult> = serde_json::from_str(&std::fs::read_to_string(&op).ok()?).ok()?;
-        assert_eq!(v.len(), chunk.len(), "the browser answered a different batch");
+        assert_eq!(
+            v.len(),
+            chunk.len(),
+            "the browser answered a different batch"
+        );
         out.extend(v);
         let _ = std::fs::remove_file(&jp);
         let _ = std::fs::remove_file(&op);
