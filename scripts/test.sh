@@ -17,14 +17,15 @@ step "clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 # The soak's command line is behind hoist-verify's `cli` feature.
 cargo clippy -p hoist-verify --features cli --bin hoist-soak -- -D warnings
-# The playground's components only build for wasm32.
+# The playground's components only build for wasm32; hoist-gpu is the page's GPU view.
 cargo clippy -p hoist-web --all-targets --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p hoist-gpu --target wasm32-unknown-unknown -- -D warnings
 
 step "native tests"
 mkdir -p target
 cargo test --workspace --all-targets -- --nocapture 2>&1 | tee target/native-tests.log
 echo "--- summary (full log: target/native-tests.log)"
-grep -E '(corpus|piglit|differential|llvmpipe|optimizer|filetests|validation|soak|ARB:|D3D9:|passed, [0-9]+ failed|SKIP)' target/native-tests.log || true
+grep -E '(corpus|piglit|differential|llvmpipe|optimizer|filetests|validation|soak|ARB:|D3D9:|passed, [0-9]+ failed|SKIP|^\| |^webgpu \(|^webgl2 \()' target/native-tests.log || true
 
 step "wasm tests (Node)"
 cargo test --target wasm32-unknown-unknown -p hoist-asm -p hoist-opt -p hoist-raster

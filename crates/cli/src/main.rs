@@ -1,5 +1,5 @@
-//! `hoist`: check, run, render and optimize GPU vertex/fragment assembly programs, and show
-//! their register liveness.
+//! `hoist`: check, run, render, optimize and translate GPU vertex/fragment assembly programs,
+//! and show their register liveness.
 //!
 //! One subcommand per module, each with a clap `Args` struct and a `run` function that
 //! returns the process exit code. The libraries do the work; this crate only reads files,
@@ -14,6 +14,7 @@ mod opt;
 mod render;
 mod run;
 mod stats;
+mod translate;
 mod util;
 
 use clap::{Parser, Subcommand};
@@ -50,6 +51,8 @@ enum Command {
     Live(live::Args),
     /// What programs become on an R600-family VLIW-5 GPU: statistics and bundles (seed 004)
     Stats(stats::Args),
+    /// Translate a program pair to WGSL (WebGPU) or GLSL ES 3.00 (WebGL2), with its bindings
+    Translate(translate::Args),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +67,7 @@ fn main() -> ExitCode {
         Command::Db(a) => db::run(a),
         Command::Live(a) => live::run(a),
         Command::Stats(a) => stats::run(a),
+        Command::Translate(a) => translate::run(a),
     };
     ExitCode::from(code)
 }

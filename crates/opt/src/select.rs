@@ -26,6 +26,7 @@ use crate::analysis::groups::Groups;
 use crate::fxhash::FastMap;
 use crate::passes::fp_to_vp;
 use crate::pipeline::{Context, Evaluated, Rejected, evaluate};
+use hoist_asm::WriteMask;
 use std::sync::Arc;
 
 /// Outcome of a selection rule.
@@ -165,7 +166,10 @@ fn group_demand(cx: &Context, groups: &Groups) -> Vec<[u32; 4]> {
             for &i in &groups.members[g] {
                 let i = i as usize;
                 for c in 0..4u8 {
-                    let read_outside = du.uses(i, c).iter().any(|u| !sel[u.inst as usize]);
+                    let read_outside = du
+                        .uses(i, c)
+                        .iter()
+                        .any(|u| !sel[u.inst as usize] && live_use(cx, du, u));
                     let uniform = m.kinds[i][c as usize] == crate::analysis::movable::Kind::Uniform
                         || recomputable(cx, i);
                     if read_outside && !uniform {
@@ -176,6 +180,33 @@ fn group_demand(cx: &Context, groups: &Groups) -> Vec<[u32; 4]> {
             d
         })
         .collect()
+}
+
+/// Whether a use needs its value where the packing sees it: the reading instruction's read
+/// feeds a destination lane somebody uses (the packer's `live_reads`). A value only a dead
+/// instruction reads takes no interpolator, so counting it would over-state demand and let
+/// the search prune a choice that fits.
+fn live_use(
+    cx: &Context,
+    du: &crate::analysis::defuse::DefUse,
+    u: &crate::analysis::defuse::Use,
+) -> bool {
+    let k = u.inst as usize;
+    let live = live_lanes_of(cx, du, k);
+    du.reads(k)
+        .get(u.read as usize)
+        .is_none_or(|r| !r.lanes.intersect(live).is_empty())
+}
+
+/// The destination lanes of fragment instruction `k` somebody uses (all, without a data
+/// destination), as the packer counts them.
+fn live_lanes_of(cx: &Context, du: &crate::analysis::defuse::DefUse, k: usize) -> WriteMask {
+    let inst = &cx.fp.insts[k];
+    if inst.info().has_dst {
+        crate::analysis::movable::live_lanes(du, k, inst)
+    } else {
+        WriteMask::ALL
+    }
 }
 
 /// Transported non-uniform components of an arbitrary selection, by component position.
@@ -189,7 +220,10 @@ fn demand_of(cx: &Context, sel: &[bool]) -> [u32; 4] {
         for (c, dc) in d.iter_mut().enumerate() {
             if m.kinds[i][c] != crate::analysis::movable::Kind::Uniform
                 && !recomputable(cx, i)
-                && du.uses(i, c as u8).iter().any(|u| !sel[u.inst as usize])
+                && du
+                    .uses(i, c as u8)
+                    .iter()
+                    .any(|u| !sel[u.inst as usize] && live_use(cx, du, u))
             {
                 *dc += 1;
             }
@@ -577,11 +611,13 @@ fn net_slots(cx: &Context, movable: &[bool]) -> Vec<f64> {
     };
     let mut feeds: Vec<(hoist_asm::Reg, [Vec<u32>; 4])> = Vec::new();
     for j in (0..n).filter(|&j| !movable[j]) {
+        let live = live_lanes_of(cx, du, j);
         for k in 0..cx.fp.insts[j].src.len() as u8 {
             let reads: Vec<_> = du
                 .reads(j)
                 .iter()
                 .filter(|r| r.src == k && r.reg.file == hoist_asm::RegFile::Temp)
+                .filter(|r| !r.lanes.intersect(live).is_empty())
                 .collect();
             if !reads
                 .iter()

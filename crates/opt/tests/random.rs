@@ -106,3 +106,17 @@ fn search_counterexample_stays_fixed() {
         "the proof was not checked"
     );
 }
+
+/// A pair (soak seed 7175060968993811537, ARB) where the search proved F 34 optimal while
+/// moving one more LRP gave 33: its only reader was a dead MAD, which the bound counted as
+/// a staying reader (a merge MOV to pay for, an interpolator to fill). Dead readers now
+/// count for neither, as the packer sees them.
+#[test]
+fn a_dead_reader_does_not_hide_a_saving() {
+    let seed = 7175060968993811537u64;
+    let p = pair(seed, Flavor::Arb);
+    let (vp, fp) = (parse(&p.vp), parse(&p.fp));
+    let (opts, _, _) = hoist_verify::soak::settings(seed, &vp, &fp);
+    let mut seen = Checked::default();
+    assert!(check_search(&vp, &fp, opts, &mut seen), "no proof to check");
+}

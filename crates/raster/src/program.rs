@@ -52,7 +52,7 @@ pub fn const_table(p: &Program, len: usize, params: &StageParams, gl: &GlState) 
     t
 }
 
-pub(crate) fn int_table(p: &Program, params: &StageParams) -> Vec<[i32; 4]> {
+pub fn int_table(p: &Program, params: &StageParams) -> Vec<[i32; 4]> {
     let n = p.int_consts.len().max(16);
     (0..n)
         .map(|i| {
@@ -66,7 +66,7 @@ pub(crate) fn int_table(p: &Program, params: &StageParams) -> Vec<[i32; 4]> {
         .collect()
 }
 
-pub(crate) fn bool_table(p: &Program, params: &StageParams) -> Vec<bool> {
+pub fn bool_table(p: &Program, params: &StageParams) -> Vec<bool> {
     let n = p.bool_consts.len().max(16);
     (0..n)
         .map(|i| {

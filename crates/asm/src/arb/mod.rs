@@ -17,6 +17,7 @@ mod printer;
 mod resolve;
 mod rules;
 
+pub use bindings::state_text;
 pub use error::ArbError;
 pub use printer::fmt_f32;
 pub use resolve::arb_ops;
