@@ -11,6 +11,7 @@ use crate::page::components::document::{DocBar, doc_title, export_handler, use_t
 use crate::page::components::editor::Editor;
 use crate::page::components::examples::{About, Gallery};
 use crate::page::components::export::ExportPanel;
+use crate::page::components::gpu::GpuPanel;
 use crate::page::components::handnote::hand_note;
 use crate::page::components::inputs::InputsPanel;
 use crate::page::components::liveness::LivenessPanel;
@@ -200,6 +201,8 @@ struct Report {
     cost: crate::doc::cost::CostReport,
     /// The interpolator maps before and after, and the varying passes' effects.
     varyings: Option<crate::worker::varyings::VaryingView>,
+    /// The GPU view: API, agreement with the exact images, timing.
+    gpu: crate::page::gpu::GpuReport,
 }
 
 /// Peak register pressure of the four programs (`hoist live`'s `peak`), with the limits.
@@ -296,6 +299,7 @@ fn report() -> Result<JsValue, JsValue> {
             varyings: a
                 .and_then(|a| a.optimized.as_ref())
                 .map(|o| (*o.varyings).clone()),
+            gpu: crate::page::gpu::report(),
         };
         serde_wasm_bindgen::to_value(&r).map_err(Into::into)
     })
@@ -829,6 +833,10 @@ pub fn app(props: &AppProps) -> Html {
                     view={state.doc.inputs.view} tolerance={state.doc.inputs.tolerance}
                     error={error} dispatch={h.dispatch.clone()}
                     fp_source={Some(AttrValue::from(state.doc.fp.clone()))} />
+                <GpuPanel rendered={rendered.clone()} rev={state.analysis_rev}
+                    ready={state.is_current() && state.progress.is_none() && rendered.is_some()
+                        && !state.is_stopped() && state.engine_error.is_none()}
+                    doc={Shared(state.doc.clone())} images={state.images.clone()} view={state.doc.inputs.view} />
                 <div class="panels">
                     <StatsPanel analysis={a.clone()} rendered={rendered}
                         width={state.doc.inputs.width} height={state.doc.inputs.height}

@@ -1,5 +1,6 @@
 //! How [`Request`]s and [`Event`]s cross between the page and its worker: the messages
-//! here, the page's end in [`bridge`], the worker's in [`worker`] (wasm only).
+//! here, the page's end in [`bridge`], the worker's in [`worker`] (wasm only); the GPU
+//! view's worker, both ends, in [`gpu`].
 //!
 //! A message is a JavaScript array `[header, ...buffers]` of byte and float arrays whose
 //! buffers are transferred, not copied: the header is the request or event in CBOR
@@ -9,6 +10,7 @@
 //! anything malformed is an `Err` with a message.
 
 pub mod bridge;
+pub mod gpu;
 pub mod worker;
 
 use crate::worker::engine::{Event, Request, from_bytes, to_bytes};

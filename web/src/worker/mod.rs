@@ -6,12 +6,14 @@
 //! mappings) with what the draw supplies ([`supplied`]), its work bound ([`work`]) and its
 //! [`executor`] (compiled in the worker by [`jit`]), [`guidance`] when a render is DIFFERENT
 //! or proves little, [`scene_text`] a scene's diagnostics, and the linear mode's job
-//! ([`linear`], [`linear_recover`], [`linear_converge`]). Depends on the document layer only.
+//! ([`linear`], [`linear_recover`], [`linear_converge`]); the GPU view's plans ([`gpu`], run
+//! by the page's second, lazily started worker). Depends on the document layer only.
 
 pub mod analysis;
 pub mod dag;
 pub mod engine;
 pub mod executor;
+pub mod gpu;
 pub mod guidance;
 #[cfg(target_arch = "wasm32")]
 pub mod jit;
