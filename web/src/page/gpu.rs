@@ -406,14 +406,14 @@ pub fn summarize(raw: &RawTiming) -> Result<TimingView, String> {
 }
 
 /// One pair's GPU render and its agreement with the exact image.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct GpuRun {
     pub image: Rc<Image>,
     pub agree: Option<AgreeView>,
 }
 
 /// The view's state for one revision.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct View {
     pub open: bool,
     pub choice: ApiChoice,

@@ -244,7 +244,7 @@ fn use_gpu_canvases(p: &GpuProps, v: &View) -> [NodeRef; 4] {
 }
 
 fn pair_figure(v: &View, k: usize, refs: &[NodeRef; 4]) -> Html {
-    let (name, id) = [("original", "original"), ("optimized", "optimized")][k];
+    let id = ["original", "optimized"][k];
     let line = match &v.runs[k] {
         Some(Ok(r)) => match &r.agree {
             Some(a) => html! {
@@ -264,10 +264,10 @@ fn pair_figure(v: &View, k: usize, refs: &[NodeRef; 4]) -> Html {
             <h3>{ format!("{} pair", if k == 0 { "Original" } else { "Optimized" }) }</h3>
             <div class="gpu-canvases">
                 <figure><canvas ref={refs[2 * k].clone()} id={format!("gpu-exact-{id}")}
-                    aria-label={format!("{name}: the exact executor's image")}></canvas>
+                    aria-label={format!("{id}: the exact executor's image")}></canvas>
                     <figcaption>{ "exact executor" }</figcaption></figure>
                 <figure><canvas ref={refs[2 * k + 1].clone()} id={format!("gpu-image-{id}")}
-                    aria-label={format!("{name}: the GPU's image")}></canvas>
+                    aria-label={format!("{id}: the GPU's image")}></canvas>
                     <figcaption>{ v.chosen.as_ref().map_or("GPU", |c| c.label) }</figcaption></figure>
             </div>
             { line }
