@@ -333,7 +333,7 @@ pub fn summarize(raw: &RawTiming) -> Result<TimingView, String> {
             (raw.method.clone(), words.to_string(), s)
         }
         gpu => {
-            let s = pair(&raw.wall).ok_or("the timing returned no samples")?;
+            let s = pair(raw.wall.as_slice()).ok_or("the timing returned no samples")?;
             let words = if gpu.is_some() {
                 notes.push(
                     "the GPU's clock read 0 (below the browser's timestamp resolution): wall \
