@@ -142,9 +142,7 @@ pub struct AgreeView {
 /// as infinite).
 pub fn agree_view(a: &Agreement, tolerance: f32) -> AgreeView {
     let agrees = a.max_abs <= tolerance;
-    let at = a
-        .at
-        .map(|(x, y, c)| (x, y, CHANNELS[c.min(3)].to_string()));
+    let at = a.at.map(|(x, y, c)| (x, y, CHANNELS[c.min(3)].to_string()));
     let place = match &at {
         Some((x, y, c)) => format!(
             " at ({x}, {y}) channel {c}: exact {}, GPU {}",
@@ -307,9 +305,8 @@ pub fn summarize(raw: &RawTiming) -> Result<TimingView, String> {
     if let Some(e) = &raw.error {
         return Err(e.clone());
     }
-    let pair = |v: &[Vec<f64>]| -> Option<[Stat; 2]> {
-        Some([stat(v.first()?)?, stat(v.get(1)?)?])
-    };
+    let pair =
+        |v: &[Vec<f64>]| -> Option<[Stat; 2]> { Some([stat(v.first()?)?, stat(v.get(1)?)?]) };
     let mut notes = Vec::new();
     if let Some(n) = &raw.note {
         notes.push(n.clone());
@@ -517,7 +514,11 @@ impl View {
                 .and_then(|r| r.as_ref().ok())
                 .and_then(|r| r.agree.clone())
         };
-        let err = |k: usize| self.runs[k].as_ref().and_then(|r| r.as_ref().err().cloned());
+        let err = |k: usize| {
+            self.runs[k]
+                .as_ref()
+                .and_then(|r| r.as_ref().err().cloned())
+        };
         GpuReport {
             open: self.open,
             current: ready && self.rev == rev,
@@ -538,10 +539,7 @@ impl View {
                 .as_ref()
                 .and_then(|t| t.as_ref().ok())
                 .map(|t| (**t).clone()),
-            timing_error: self
-                .timing
-                .as_ref()
-                .and_then(|t| t.as_ref().err().cloned()),
+            timing_error: self.timing.as_ref().and_then(|t| t.as_ref().err().cloned()),
         }
     }
 }
@@ -598,7 +596,10 @@ mod tests {
     #[test]
     fn webgpu_first_then_webgl2_then_a_note() {
         let c = choose(ApiChoice::Auto, &detected(true, true)).unwrap();
-        assert_eq!((c.api, c.adapter.as_str()), ("webgpu", "google swiftshader"));
+        assert_eq!(
+            (c.api, c.adapter.as_str()),
+            ("webgpu", "google swiftshader")
+        );
         let c = choose(ApiChoice::Auto, &detected(false, true)).unwrap();
         assert_eq!(c.api, "webgl2");
         let c = choose(ApiChoice::WebGl2, &detected(true, true)).unwrap();
@@ -638,13 +639,22 @@ mod tests {
         let v = agree_view(&a, 2e-3);
         assert!(v.agrees);
         assert_eq!(v.at, Some((1, 1, "G".into())));
-        assert!(v.words.starts_with("agrees within 2e-3: max |Δ| = 5.000e-4 at (1, 1) channel G"), "{}", v.words);
+        assert!(
+            v.words
+                .starts_with("agrees within 2e-3: max |Δ| = 5.000e-4 at (1, 1) channel G"),
+            "{}",
+            v.words
+        );
         gpu.pixels[2][3] = f32::NAN;
         let a = hoist_gpu::check::agreement(&exact, &gpu, 2e-3).unwrap();
         let v = agree_view(&a, 2e-3);
         assert!(!v.agrees && v.max_abs.is_infinite());
         assert_eq!(v.at, Some((0, 1, "A".into())));
-        assert!(v.words.ends_with("; 1 of 4 pixels over 2e-3"), "{}", v.words);
+        assert!(
+            v.words.ends_with("; 1 of 4 pixels over 2e-3"),
+            "{}",
+            v.words
+        );
         assert_eq!(tolerance_words(hoist_gpu::check::RGBA8_TOLERANCE), "1/255");
     }
 
@@ -661,7 +671,12 @@ mod tests {
         RawTiming {
             api: "webgpu".into(),
             adapter: Some("google swiftshader".into()),
-            method: if gpu.is_some() { "timestamp-query" } else { "wall" }.into(),
+            method: if gpu.is_some() {
+                "timestamp-query"
+            } else {
+                "wall"
+            }
+            .into(),
             gpu: gpu.map(|g| g.to_vec()),
             wall: wall.to_vec(),
             draws: vec![1, 1],
@@ -681,7 +696,12 @@ mod tests {
         .unwrap();
         assert_eq!(t.method, "timestamp-query");
         assert!(t.same, "{t:?}");
-        assert!(t.headline.starts_with("on your GPU (google swiftshader): original 2.02 ms, optimized"), "{}", t.headline);
+        assert!(
+            t.headline
+                .starts_with("on your GPU (google swiftshader): original 2.02 ms, optimized"),
+            "{}",
+            t.headline
+        );
         assert!(t.explanation.contains("not ALU-bound"), "{}", t.explanation);
         // Clearly apart: ALU-bound, and the ratio says by how much.
         let t = summarize(&raw(
@@ -690,23 +710,44 @@ mod tests {
         ))
         .unwrap();
         assert!(!t.same && (t.ratio - 6.025 / 10.05).abs() < 1e-9);
-        assert!(t.explanation.starts_with("The optimized pair takes 40% less time"), "{}", t.explanation);
+        assert!(
+            t.explanation
+                .starts_with("The optimized pair takes 40% less time"),
+            "{}",
+            t.explanation
+        );
     }
 
     #[test]
     fn wall_time_when_the_gpu_clock_is_missing_or_too_coarse() {
         let t = summarize(&raw(None, [vec![3.0, 3.2, 2.9], vec![3.1, 3.0, 3.3]])).unwrap();
         assert_eq!(t.method, "wall");
-        assert!(t.method_words.contains("onSubmittedWorkDone"), "{}", t.method_words);
+        assert!(
+            t.method_words.contains("onSubmittedWorkDone"),
+            "{}",
+            t.method_words
+        );
         let mut r = raw(None, [vec![3.0], vec![3.1]]);
         r.api = "webgl2".into();
-        assert!(summarize(&r).unwrap().method_words.contains("readPixels of 1 pixel"));
+        assert!(
+            summarize(&r)
+                .unwrap()
+                .method_words
+                .contains("readPixels of 1 pixel")
+        );
         // Timestamps rounded to 0 by the browser: wall time, and a note why.
-        let mut r = raw(Some([vec![0.0; 3], vec![0.0; 3]]), [vec![1.0; 3], vec![1.1; 3]]);
+        let mut r = raw(
+            Some([vec![0.0; 3], vec![0.0; 3]]),
+            [vec![1.0; 3], vec![1.1; 3]],
+        );
         r.quantized = true;
         let t = summarize(&r).unwrap();
         assert_eq!(t.method, "wall");
-        assert!(t.notes.iter().any(|n| n.contains("below the browser's timestamp resolution")));
+        assert!(
+            t.notes
+                .iter()
+                .any(|n| n.contains("below the browser's timestamp resolution"))
+        );
         let e = summarize(&RawTiming {
             error: Some("out of GPU memory".into()),
             ..RawTiming::default()

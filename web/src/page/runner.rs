@@ -21,7 +21,10 @@ thread_local! {
 
 fn describe(e: &JsValue) -> String {
     e.as_string()
-        .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
+        .or_else(|| {
+            e.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+        })
         .unwrap_or_else(|| format!("{e:?}"))
 }
 

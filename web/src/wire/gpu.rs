@@ -115,7 +115,9 @@ impl Shared {
             Ok(EventKind::Crashed { message }) => {
                 self.fail(format!("the GPU worker failed: {message}"))
             }
-            Err(e) => self.fail(format!("a message from the GPU worker could not be read: {e}")),
+            Err(e) => self.fail(format!(
+                "a message from the GPU worker could not be read: {e}"
+            )),
         }
     }
 }
@@ -139,11 +141,12 @@ impl GpuWorker {
         match web_sys::Worker::new(GPU_WORKER_URL) {
             Ok(w) => {
                 let s = shared.clone();
-                let on_message = Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
-                    if let Some(m) = e.dyn_ref::<MessageEvent>() {
-                        s.receive(m.data());
-                    }
-                });
+                let on_message =
+                    Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
+                        if let Some(m) = e.dyn_ref::<MessageEvent>() {
+                            s.receive(m.data());
+                        }
+                    });
                 let s = shared.clone();
                 let on_error = Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
                     e.prevent_default();
@@ -158,7 +161,9 @@ impl GpuWorker {
                 handlers = vec![on_message, on_error];
                 *shared.worker.borrow_mut() = Some(w);
             }
-            Err(e) => *shared.dead.borrow_mut() = Some(format!("the GPU worker could not start: {e:?}")),
+            Err(e) => {
+                *shared.dead.borrow_mut() = Some(format!("the GPU worker could not start: {e:?}"))
+            }
         }
         GpuWorker {
             shared,

@@ -64,7 +64,9 @@ pub enum GpuEvent {
         result: Result<Box<GpuPlans>, String>,
     },
     /// The worker died (its panic message).
-    Crashed { message: String },
+    Crashed {
+        message: String,
+    },
 }
 
 /// The last document analysed.

@@ -151,6 +151,22 @@ async fn render_task(
     }
 }
 
+/// Plans at the timing size, then times the original against the optimized pair.
+async fn timing_of(
+    worker: &GpuWorker,
+    job: &GpuJob,
+    chosen: &Chosen,
+    spec: &TimingSpec,
+) -> Result<Rc<TimingView>, String> {
+    let plans = worker.plans(job).await?;
+    let opt = plans
+        .optimized
+        .as_deref()
+        .ok_or("there is no optimized pair to time")?;
+    let raw = runner::time(chosen.api, [plans.original.as_str(), opt], spec).await?;
+    summarize(&raw).map(Rc::new)
+}
+
 async fn timing_task(
     worker: Rc<GpuWorker>,
     job: GpuJob,
@@ -158,19 +174,9 @@ async fn timing_task(
     spec: TimingSpec,
     d: UseReducerDispatcher<View>,
 ) {
-    let rev = job.id;
-    d.dispatch(Msg::Timing(rev));
-    let result = async {
-        let plans = worker.plans(&job).await?;
-        let opt = plans
-            .optimized
-            .as_deref()
-            .ok_or("there is no optimized pair to time")?;
-        let raw = runner::time(chosen.api, [&plans.original, opt], &spec).await?;
-        summarize(&raw).map(Rc::new)
-    }
-    .await;
-    d.dispatch(Msg::Timed(rev, result));
+    d.dispatch(Msg::Timing(job.id));
+    let result = timing_of(&worker, &job, &chosen, &spec).await;
+    d.dispatch(Msg::Timed(job.id, result));
 }
 
 /// Asks the runner which APIs exist the first time the view opens.
@@ -195,7 +201,12 @@ fn use_gpu_render(p: &GpuProps, v: &UseReducerHandle<View>, worker: &WorkerRef) 
         _ => None,
     };
     let go = chosen.is_some() && p.rendered.is_some() && v.rev != p.rev;
-    let (d, ask, exact, worker) = (v.dispatcher(), Ask::of(p), p.rendered.clone(), worker.clone());
+    let (d, ask, exact, worker) = (
+        v.dispatcher(),
+        Ask::of(p),
+        p.rendered.clone(),
+        worker.clone(),
+    );
     use_effect_with((p.rev, go), move |&(_, go)| {
         if let (true, Some(exact), Some(chosen)) = (go, exact, chosen) {
             let (w, job) = Worker::job(&worker, &ask, None);
@@ -215,7 +226,10 @@ fn use_gpu_canvases(p: &GpuProps, v: &View) -> [NodeRef; 4] {
         use_node_ref(),
         use_node_ref(),
     ];
-    let gpu: [Option<Rc<Image>>; 2] = v.runs.clone().map(|r| r.and_then(|r| r.ok()).map(|r| r.image));
+    let gpu: [Option<Rc<Image>>; 2] = v
+        .runs
+        .clone()
+        .map(|r| r.and_then(|r| r.ok()).map(|r| r.image));
     // The canvases exist once the view is open and has found an API.
     let mounted = (v.open, v.detected.is_some(), v.rev);
     let key = (
@@ -230,7 +244,10 @@ fn use_gpu_canvases(p: &GpuProps, v: &View) -> [NodeRef; 4] {
         let images = rendered.as_ref().map(|x| x.images());
         for k in 0..2 {
             let (e, g) = (&r[2 * k], &r[2 * k + 1]);
-            match (images.as_ref().and_then(|i| i[k]), exact.as_ref().and_then(|p| p[k].as_ref())) {
+            match (
+                images.as_ref().and_then(|i| i[k]),
+                exact.as_ref().and_then(|p| p[k].as_ref()),
+            ) {
                 (Some(i), Some(px)) => put(e, i.width, i.height, px),
                 _ => clear(e),
             }
@@ -251,9 +268,13 @@ fn pair_figure(v: &View, k: usize, refs: &[NodeRef; 4]) -> Html {
                 <p id={format!("gpu-agree-{id}")} class={classes!("gpu-agree", if a.agrees { "ok" } else { "bad" })}>
                     { a.words.clone() }</p>
             },
-            None => html! { <p id={format!("gpu-agree-{id}")} class="muted">{ "no exact image to compare with" }</p> },
+            None => {
+                html! { <p id={format!("gpu-agree-{id}")} class="muted">{ "no exact image to compare with" }</p> }
+            }
         },
-        Some(Err(e)) => html! { <p id={format!("gpu-agree-{id}")} class="gpu-agree bad">{ format!("the GPU could not render it: {e}") }</p> },
+        Some(Err(e)) => {
+            html! { <p id={format!("gpu-agree-{id}")} class="gpu-agree bad">{ format!("the GPU could not render it: {e}") }</p> }
+        }
         None if k == 1 && v.plans.as_ref().is_some_and(|p| p.optimized.is_none()) => {
             html! { <p id={format!("gpu-agree-{id}")} class="muted">{ "no optimized pair" }</p> }
         }
@@ -297,8 +318,8 @@ fn differences(v: &View) -> Html {
 
 fn stat_row(name: &str, s: &gpu::Stat) -> Html {
     html! {
-        <tr><th>{ name }</th><td>{ format!("{:.4}", s.median) }</td>
-            <td>{ format!("{:.4} – {:.4}", s.q1, s.q3) }</td><td>{ s.n }</td></tr>
+        <tr><th>{ name.to_string() }</th><td>{ format!("{:.4}", s.median) }</td>
+            <td>{ format!("{:.4} – {:.4}", s.q1, s.q3) }</td><td>{ s.n.to_string() }</td></tr>
     }
 }
 
@@ -391,7 +412,10 @@ fn api_select(v: &UseReducerHandle<View>) -> Html {
 }
 
 fn body(p: &GpuProps, v: &UseReducerHandle<View>, worker: &WorkerRef, refs: &[NodeRef; 4]) -> Html {
-    let device = v.chosen.as_ref().map(|c| format!("{} on {}", c.label, c.adapter));
+    let device = v
+        .chosen
+        .as_ref()
+        .map(|c| format!("{} on {}", c.label, c.adapter));
     html! {
         <>
             <p class="muted">{ "Both pairs drawn by your browser's GPU with the exact executor's inputs (size, \
