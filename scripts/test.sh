@@ -37,7 +37,7 @@ step "playground build"
 trunk build --release
 # Every file (the GPU view's worker and runner.mjs load only when the view first renders).
 for f in dist/*; do
-  [ -f "$f" ] && echo "bundle: $f $(stat -c %s "$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"
+  if [ -f "$f" ]; then echo "bundle: $f $(stat -c %s "$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"; fi
 done
 
 step "end-to-end browser test"
