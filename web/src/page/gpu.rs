@@ -697,8 +697,9 @@ mod tests {
         assert_eq!(t.method, "timestamp-query");
         assert!(t.same, "{t:?}");
         assert!(
-            t.headline
-                .starts_with("on your GPU (google swiftshader): original 2.00 ms, optimized 2.00 ms (1.000×)"),
+            t.headline.starts_with(
+                "on your GPU (google swiftshader): original 2.00 ms, optimized 2.00 ms (1.000×)"
+            ),
             "{}",
             t.headline
         );
