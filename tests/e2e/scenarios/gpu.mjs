@@ -5,6 +5,8 @@
 //     agree with the exact ones within the stated tolerance (and their canvases with the
 //     exact canvases), the timing gives both medians and names its method, the heavier
 //     variant runs at 1024x1024; the verdict word is the exact executor's before and after;
+//     a pair typed in whose GPU image differs (a cube-map lookup at a tie of the major axis)
+//     is reported as differing, with where, and the verdict stays the executor's;
 //   - WebGL2 only (ANGLE on SwiftShader, no WebGPU flags): the view falls back to WebGL2 and
 //     does the same on Figure 3;
 //   - no API (--disable-gpu --disable-webgl): the view says so and the page gives its verdict.
@@ -95,6 +97,11 @@ async function gpuTiming(page, what, button, repeat) {
   return t;
 }
 
+/// A cube-map lookup along (x, y, y): where y > x the direction ties y and z for the major
+/// axis (ARB: D3D9's ps_2_0 takes no arbitrary swizzle).
+const TIE_VP = '!!ARBvp1.0\nMOV result.position, vertex.position;\nMOV result.texcoord[0], vertex.texcoord[0];\nEND\n';
+const TIE_FP = '!!ARBfp1.0\nTEMP r;\nMOV r, fragment.texcoord[0].xyyx;\nTEX result.color, r, texture[0], CUBE;\nEND\n';
+
 async function verdictOf(page) {
   return (await report(page)).verdict;
 }
@@ -124,6 +131,31 @@ scenario('gpu', async ({ base, open }) => {
   if ((await verdictOf(page)) !== v1) fail('the GPU view changed the verdict');
   const word = await text(page, '#verdict');
   if (word !== v1) fail(`the verdict shows "${word}", the report "${v1}"`);
+
+  // A pair whose GPU image differs: a cube-map lookup at a tie of the major axis
+  // (|y| = |z|), a class docs/gpu-translation.md measures (the executor takes the y face,
+  // SwiftShader the z face). The view says where; the verdict stays the executor's.
+  // A new document (no scene): the unit gets a cube map of the default checkerboard.
+  await page.click('#new-doc');
+  await page.fill('#vp', TIE_VP);
+  await page.fill('#fp', TIE_FP);
+  // Its GPU renders come after its exact render (the classes name its cube map).
+  await page.waitForFunction(() => {
+    const g = window.hoistReport().gpu;
+    return g.error || g.runErrors.some(Boolean)
+      || (g.current && !g.busy && g.agreement[0] && g.agreement[1] && g.differences.includes('cube-maps'));
+  }, null, { timeout: SLOW });
+  await page.waitForFunction(done, null, { timeout: SLOW });
+  const v2 = await verdictOf(page);
+  const tie = (await report(page)).gpu;
+  if (tie.error || tie.runErrors.some(Boolean)) fail(`the tie pair: ${tie.error || tie.runErrors}`);
+  const [ta, tb] = tie.agreement;
+  if (ta.agrees || !ta.words.startsWith('differs: max |Δ| = ') || !ta.at) fail(`the tie pair's original agrees: ${ta.words}`);
+  if ((await page.getAttribute('#gpu-agree-original', 'class')).split(' ').indexOf('bad') < 0) fail('the difference is not marked');
+  if ((await verdictOf(page)) !== v2 || (await text(page, '#verdict')) !== v2) fail('the GPU difference changed the verdict');
+  await page.locator('#gpu').scrollIntoViewIfNeeded();
+  await shot(page, 'gpu-webgpu-differs.png');
+  log(`the tie pair: verdict ${v2}; GPU original ${ta.words}; optimized ${tb.words}`);
 
   // WebGL2 only.
   const gl = await open('webgl2', GPU_FLAGS.webgl2);
