@@ -2,10 +2,12 @@
 //! `runner.mjs`: imported on first use (a dynamic `import()`, so nothing of it loads with
 //! the page), then [`detect`], [`run`] and [`time`] call its functions on the page's
 //! thread, where the browser's WebGPU and WebGL2 live. Plans go in as the GPU worker wrote
-//! them (JSON); answers come back through serde.
+//! them (JSON); of a render only the displayed target is read back, the timings and the
+//! APIs found come back through serde.
 
 use crate::page::gpu::{Detected, RawTiming, TimingSpec};
-use hoist_gpu::check::GpuResult;
+use hoist_gpu::check::GpuImage;
+use hoist_raster::image::Image;
 use js_sys::{Function, Promise, Reflect};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -86,14 +88,32 @@ pub async fn detect() -> Result<Detected, String> {
     serde_wasm_bindgen::from_value(v).map_err(|e| e.to_string())
 }
 
-/// Runs a plan on `api` (`webgpu` | `webgl2`).
-pub async fn run(api: &str, plan: &str) -> Result<GpuResult, String> {
+fn field(v: &JsValue, name: &str) -> JsValue {
+    Reflect::get(v, &name.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Runs a plan on `api` (`webgpu` | `webgl2`) and reads back its target `display` (only
+/// that target is read out of the answer, so the page needs no decoder of the rest).
+pub async fn run(api: &str, plan: &str, display: &str) -> Result<Image, String> {
     let v = call("run", &[api.into(), parse(plan)?]).await?;
-    let r: GpuResult = serde_wasm_bindgen::from_value(v).map_err(|e| e.to_string())?;
-    match r.error {
-        Some(e) => Err(e),
-        None => Ok(r),
+    if let Some(e) = field(&v, "error").as_string() {
+        return Err(e);
     }
+    let t = field(&field(&v, "targets"), display);
+    let size = |k: &str| field(&t, k).as_f64().map(|x| x as u32);
+    let (Some(width), Some(height), Some(pixels)) = (
+        size("width"),
+        size("height"),
+        field(&t, "pixels").as_string(),
+    ) else {
+        return Err(format!("the GPU returned no target `{display}`"));
+    };
+    GpuImage {
+        width,
+        height,
+        pixels,
+    }
+    .decode()
 }
 
 /// Times the original plan against the optimized one on `api`.

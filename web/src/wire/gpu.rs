@@ -2,14 +2,17 @@
 //! time the view renders, from `hoist-gpu-worker-loader.js`, so its bundle (hoist-gpu with
 //! naga, and the optimizer again) is fetched only then and never delays the page.
 //! [`GpuWorker::plans`] sends a [`GpuJob`] (CBOR header, the user's pictures transferred
-//! beside it, as the job worker's requests travel) and resolves with the worker's reply;
+//! beside it, as the job worker's requests travel) and resolves with its [`GpuReply`];
 //! [`start_worker`] is the worker's end (`src/bin/hoist-gpu-worker.rs`): it answers the
 //! newest request with `worker::gpu::Planner` and skips requests a newer one superseded.
-//! A dead worker fails what waits on it and is started afresh for the next request.
+//! The worker posts `[kind, request, payload]`: `["ready", 0]`, `["reply", n, CBOR of the
+//! reply]`, `["crashed", 0, message]`, so the page routes a reply without decoding it and
+//! decodes it once. A dead worker fails what waits on it and is started afresh for the next
+//! request.
 
 use super::{Packed, bytes, header, pack, unpack};
-use crate::worker::engine::from_bytes;
-use crate::worker::gpu::{GpuEvent, GpuJob, GpuPlans, Planner};
+use crate::worker::engine::{from_bytes, to_bytes};
+use crate::worker::gpu::{GpuJob, GpuPlans, GpuReply, Planner};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -42,18 +45,10 @@ pub fn decode_job(v: JsValue) -> Result<GpuJob, String> {
     Ok(j)
 }
 
-fn decode_event(v: JsValue) -> Result<GpuEvent, String> {
-    let (header, _) = unpack(v)?;
-    from_bytes(&bytes(&header)?)
-}
-
-/// [`GpuEvent`] with only what routes it read (the plans are decoded once, by their
-/// request's future).
-#[derive(serde::Deserialize)]
-enum EventKind {
-    Ready,
-    Reply { request: u64 },
-    Crashed { message: String },
+/// A message of the worker: its kind, request number and payload.
+fn route(v: &JsValue) -> Option<(String, u64, JsValue)> {
+    let a = v.dyn_ref::<js_sys::Array>()?;
+    Some((a.get(0).as_string()?, a.get(1).as_f64()? as u64, a.get(2)))
 }
 
 struct Shared {
@@ -95,29 +90,25 @@ impl Shared {
         if let Some(s) = data.as_string() {
             return self.fail(s);
         }
-        let kind = unpack(data.clone())
-            .and_then(|(h, _)| bytes(&h))
-            .and_then(|b| from_bytes::<EventKind>(&b));
-        match kind {
-            Ok(EventKind::Ready) => {
+        match route(&data) {
+            Some((kind, _, _)) if kind == "ready" => {
                 self.ready.set(true);
                 let queued = std::mem::take(&mut *self.queued.borrow_mut());
                 for p in &queued {
                     self.post(p);
                 }
             }
-            Ok(EventKind::Reply { request }) => {
+            Some((kind, request, payload)) if kind == "reply" => {
                 let f = self.waiting.borrow_mut().remove(&request);
                 if let Some(f) = f {
-                    let _ = f.call1(&JsValue::NULL, &data);
+                    let _ = f.call1(&JsValue::NULL, &payload);
                 }
             }
-            Ok(EventKind::Crashed { message }) => {
-                self.fail(format!("the GPU worker failed: {message}"))
-            }
-            Err(e) => self.fail(format!(
-                "a message from the GPU worker could not be read: {e}"
+            Some((kind, _, message)) if kind == "crashed" => self.fail(format!(
+                "the GPU worker failed: {}",
+                message.as_string().unwrap_or_default()
             )),
+            _ => self.fail("a message from the GPU worker could not be read".into()),
         }
     }
 }
@@ -194,13 +185,12 @@ impl GpuWorker {
         let v = JsFuture::from(promise)
             .await
             .map_err(|e| format!("{e:?}"))?;
+        // A failure resolves with its message, a reply with its bytes.
         if let Some(why) = v.as_string() {
             return Err(why);
         }
-        match decode_event(v)? {
-            GpuEvent::Reply { result, .. } => result.map(|b| *b),
-            _ => Err("an unexpected answer from the GPU worker".into()),
-        }
+        let reply: GpuReply = from_bytes(&bytes(&v)?)?;
+        reply
     }
 }
 
@@ -233,33 +223,37 @@ fn now() -> f64 {
         .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
-fn post(e: &GpuEvent) {
-    match header(e) {
-        Ok(h) => {
-            let p = pack(h, Vec::new());
-            if let Err(e) = scope().post_message_with_transfer(&p.message, &p.transfer) {
-                web_sys::console::error_2(&"hoist GPU worker: cannot post".into(), &e);
-            }
-        }
-        Err(e) => post(&GpuEvent::Crashed {
-            message: format!("a reply could not be encoded: {e}"),
-        }),
+fn post(kind: &str, request: u64, payload: JsValue) {
+    let msg = js_sys::Array::of3(&kind.into(), &(request as f64).into(), &payload);
+    let transfer = js_sys::Array::new();
+    if let Some(b) = payload.dyn_ref::<js_sys::Uint8Array>() {
+        transfer.push(&b.buffer());
     }
+    if let Err(e) = scope().post_message_with_transfer(&msg, &transfer) {
+        web_sys::console::error_2(&"hoist GPU worker: cannot post".into(), &e);
+    }
+}
+
+fn crashed(message: &str) {
+    post("crashed", 0, message.into());
 }
 
 async fn answer(job: GpuJob) {
     // Requests that queued up behind this one are read first: only the newest is planned.
     gloo::timers::future::TimeoutFuture::new(0).await;
-    let result = if NEWEST.with(Cell::get) != job.request {
+    let reply: GpuReply = if NEWEST.with(Cell::get) != job.request {
         Err("superseded by a newer request".to_string())
     } else {
-        PLANNER.with(|p| p.borrow_mut().answer(&job, &now).map(Box::new))
+        PLANNER.with(|p| p.borrow_mut().answer(&job, &now))
     };
-    post(&GpuEvent::Reply {
-        id: job.id,
-        request: job.request,
-        result,
-    });
+    match to_bytes(&reply) {
+        Ok(b) => post(
+            "reply",
+            job.request,
+            js_sys::Uint8Array::from(b.as_slice()).into(),
+        ),
+        Err(e) => crashed(&format!("a reply could not be encoded: {e}")),
+    }
 }
 
 fn on_message(e: MessageEvent) {
@@ -268,22 +262,20 @@ fn on_message(e: MessageEvent) {
             NEWEST.with(|n| n.set(job.request));
             wasm_bindgen_futures::spawn_local(answer(job));
         }
-        Err(e) => post(&GpuEvent::Crashed {
-            message: format!("a request could not be read: {e}"),
-        }),
+        Err(e) => crashed(&format!("a request could not be read: {e}")),
     }
 }
 
-/// Starts the GPU worker: panic hook, message handler, and [`GpuEvent::Ready`].
+/// Starts the GPU worker: panic hook, message handler, and its "ready".
 pub fn start_worker() {
     std::panic::set_hook(Box::new(|info| {
         let message = info.to_string();
         web_sys::console::error_1(&format!("hoist GPU worker: {message}").into());
-        post(&GpuEvent::Crashed { message });
+        crashed(&message);
     }));
     let handler = Closure::<dyn Fn(MessageEvent)>::new(on_message);
     scope().set_onmessage(Some(handler.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     handler.forget();
-    post(&GpuEvent::Ready);
+    post("ready", 0, JsValue::UNDEFINED);
 }

@@ -54,20 +54,9 @@ pub struct GpuPlans {
     pub optimized_again: bool,
 }
 
-/// What the GPU worker posts.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum GpuEvent {
-    Ready,
-    Reply {
-        id: u64,
-        request: u64,
-        result: Result<Box<GpuPlans>, String>,
-    },
-    /// The worker died (its panic message).
-    Crashed {
-        message: String,
-    },
-}
+/// The GPU worker's answer to a request (`wire::gpu` carries it as CBOR beside the request
+/// number).
+pub type GpuReply = Result<GpuPlans, String>;
 
 /// The last document analysed.
 struct Cached {
@@ -307,23 +296,18 @@ mod tests {
     }
 
     #[test]
-    fn events_survive_serialization() {
+    fn replies_survive_serialization() {
         let mut p = Planner::default();
-        let g = p.answer(&job(3, "paper/fig3", None), &clock).unwrap();
-        let e = GpuEvent::Reply {
-            id: 3,
-            request: 9,
-            result: Ok(Box::new(g.clone())),
-        };
-        let bytes = crate::worker::engine::to_bytes(&e).unwrap();
-        let GpuEvent::Reply {
-            id: 3,
-            request: 9,
-            result: Ok(back),
-        } = crate::worker::engine::from_bytes(&bytes).unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(*back, g);
+        let g: GpuReply = p.answer(&job(3, "paper/fig3", None), &clock);
+        let bytes = crate::worker::engine::to_bytes(&g).unwrap();
+        let back: GpuReply = crate::worker::engine::from_bytes(&bytes).unwrap();
+        assert_eq!(back, g);
+        assert!(back.is_ok());
+        let e: GpuReply = Err("superseded".into());
+        let back: GpuReply =
+            crate::worker::engine::from_bytes(&crate::worker::engine::to_bytes(&e).unwrap())
+                .unwrap();
+        assert_eq!(back, e);
+        assert!(crate::worker::engine::from_bytes::<GpuReply>(&bytes[..bytes.len() / 2]).is_err());
     }
 }

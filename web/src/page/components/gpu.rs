@@ -108,12 +108,7 @@ async fn run_one(
     plans: &GpuPlans,
     exact: Option<&Image>,
 ) -> Result<GpuRun, String> {
-    let res = runner::run(chosen.api, plan).await?;
-    let img = res
-        .targets
-        .get(&plans.display)
-        .ok_or_else(|| format!("the GPU returned no target `{}`", plans.display))?
-        .decode()?;
+    let img = runner::run(chosen.api, plan, &plans.display).await?;
     let agree = exact
         .map(|e| hoist_gpu::check::agreement(e, &img, plans.tolerance))
         .transpose()?
