@@ -35,8 +35,9 @@ cargo test --target wasm32-unknown-unknown -p hoist-web
 
 step "playground build"
 trunk build --release
-for f in dist/*.wasm; do
-  echo "bundle: $f $(stat -c %s "$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"
+# Every file (the GPU view's worker and runner.mjs load only when the view first renders).
+for f in dist/*; do
+  if [ -f "$f" ]; then echo "bundle: $f $(stat -c %s "$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"; fi
 done
 
 step "end-to-end browser test"

@@ -26,11 +26,22 @@ export const log = (...a) => console.log('[e2e]', ...a);
 export class Failure extends Error {}
 export const fail = (msg) => { throw new Failure(msg); };
 
-/// A fresh persistent browser profile whose console errors go to `consoleErrors`.
-export async function launch(consoleErrors, label) {
+/// Chromium's flags for its GPU APIs on SwiftShader (WebGPU, WebGL2), and for neither;
+/// `ARGS` alone (`--disable-gpu`) is what every other scenario runs with.
+export const GPU_FLAGS = {
+  webgpu: ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader',
+    '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  webgl2: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  none: ['--disable-gpu', '--disable-webgl'],
+};
+
+/// A fresh persistent browser profile whose console errors go to `consoleErrors`; `gpu`
+/// (a GPU_FLAGS entry) replaces `--disable-gpu` with those flags.
+export async function launch(consoleErrors, label, gpu = null) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoist-e2e-'));
+  const args = gpu ? [...ARGS.filter((a) => a !== '--disable-gpu'), ...gpu] : ARGS;
   const ctx = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM, headless: true, args: ARGS,
+    executablePath: CHROMIUM, headless: true, args,
     viewport: { width: 1440, height: 1000 }, deviceScaleFactor: 1,
   });
   const watch = (page) => {
@@ -70,8 +81,8 @@ export async function shot(page, name) {
 }
 
 /// Runs one end-to-end scenario: serves dist/, opens a page at the app and waits for its
-/// first verdict, calls `body({ page, base, errors, open })` (`open(label)` gives another
-/// fresh page), fails on console errors left in `errors`, and exits 0 on PASS, 1 on FAIL.
+/// first verdict, calls `body({ page, base, errors, open })` (`open(label, gpu)` gives another
+/// fresh page, in a browser with `gpu`'s flags when given), fails on console errors left in `errors`, and exits 0 on PASS, 1 on FAIL.
 export function scenario(name, body) {
   const run = async () => {
     if (!fs.existsSync(path.join(dist, 'index.html'))) {
@@ -81,8 +92,8 @@ export function scenario(name, body) {
     const base = `http://127.0.0.1:${server.address().port}/`;
     const errors = [];
     const opened = [];
-    const open = async (label) => {
-      const b = await launch(errors, label);
+    const open = async (label, gpu = null) => {
+      const b = await launch(errors, label, gpu);
       opened.push(b);
       return b.ctx.pages()[0] || (await b.ctx.newPage());
     };

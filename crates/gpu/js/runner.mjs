@@ -1,9 +1,12 @@
 // Executes a hoist-gpu plan (crates/gpu/src/plan) on the browser's GPU: WebGPU or WebGL2,
-// RGBA32F render targets, float readback. One module for the tests' harness (harness.mjs)
-// and for the page's GPU view.
+// RGBA32F render targets, float readback; and times the draws of two plans against each
+// other. One module for the tests' harness (harness.mjs) and for the page's GPU view (Trunk
+// copies it next to the page, which imports it when the view first runs).
 //
-//   import { run } from './runner.mjs';
+//   import { run, time, detect } from './runner.mjs';
 //   const result = await run('webgpu' | 'webgl2', plan);
+//   const timing = await time('webgpu' | 'webgl2', [original, optimized], { rounds, warmup, repeat });
+//   const apis = await detect();
 //
 // The result (crates/gpu/src/check.rs, `GpuResult`): { adapter, probes: [{probe, bad, total,
 // first} | {probe, depth} | {probe, error}], targets: {name: {width, height, pixels}},
@@ -12,6 +15,14 @@
 // range; counter-clockwise in GL window coordinates is front-facing; depth32float, LESS,
 // written only while the test is on; no blending; a binding with nothing to read samples a
 // 1x1 (0, 0, 0, 1) texture.
+//
+// `time` runs each plan once, then replays its draws (every draw of the plan, `repeat` times
+// per sample; a depth buffer is cleared before each replayed draw so the depth test does not
+// reject the replays), original and optimized interleaved (ABBA), `warmup` rounds dropped:
+// { api, adapter, method: 'timestamp-query' | 'EXT_disjoint_timer_query_webgl2' | 'wall',
+// gpu: [[ms per pass], [ms per pass]] | null, wall: [[...], [...]], quantized, note, draws,
+// width, height, repeat } or { error }. Wall time is taken around a finish: WebGPU's
+// onSubmittedWorkDone, WebGL2's gl.finish and a readPixels of one pixel.
 
 export async function run(api, plan) {
   try {
@@ -20,6 +31,41 @@ export async function run(api, plan) {
     return { error: String((e && e.message) || e) };
   }
 }
+
+/// Times the draws of `plans` (original, optimized) against each other on `api`.
+export async function time(api, plans, opts = {}) {
+  const o = { rounds: 15, warmup: 2, repeat: 1, ...opts };
+  try {
+    if (!Array.isArray(plans) || plans.length !== 2) throw new Error('time() takes two plans');
+    return api === 'webgl2' ? await timeWebgl2(plans, o) : await timeWebgpu(plans, o);
+  } catch (e) {
+    return { error: String((e && e.message) || e) };
+  }
+}
+
+/// Which APIs this browser offers: { webgpu: adapter name | null, webgl2: renderer | null,
+/// timestamps, timer, why: {webgpu, webgl2} } (why: the reason an API is missing).
+export async function detect() {
+  const out = { webgpu: null, webgl2: null, timestamps: false, timer: false, why: {} };
+  try {
+    const st = await webgpu();
+    out.webgpu = st.name;
+    out.timestamps = st.timestamps;
+  } catch (e) {
+    out.why.webgpu = String((e && e.message) || e);
+  }
+  try {
+    const gl = glContext();
+    out.webgl2 = gl.hoistName;
+    out.timer = !!gl.getExtension('EXT_disjoint_timer_query_webgl2');
+    glDrop(gl);
+  } catch (e) {
+    out.why.webgl2 = String((e && e.message) || e);
+  }
+  return out;
+}
+
+const pause = () => new Promise((r) => setTimeout(r, 0));
 
 function bytes(b64) {
   const s = atob(b64);
@@ -81,10 +127,14 @@ async function webgpu() {
   const adapter = await navigator.gpu.requestAdapter();
   if (!adapter) throw new Error('no WebGPU adapter');
   const filterable = adapter.features.has('float32-filterable');
-  const device = await adapter.requestDevice({ requiredFeatures: filterable ? ['float32-filterable'] : [] });
+  const timestamps = adapter.features.has('timestamp-query');
+  const requiredFeatures = [];
+  if (filterable) requiredFeatures.push('float32-filterable');
+  if (timestamps) requiredFeatures.push('timestamp-query');
+  const device = await adapter.requestDevice({ requiredFeatures });
   const info = adapter.info || {};
   const name = [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' ');
-  const st = { device, filterable, name: name || 'WebGPU adapter', lost: false, dummies: {} };
+  const st = { device, filterable, timestamps, name: name || 'WebGPU adapter', lost: false, dummies: {} };
   device.lost.then(() => { st.lost = true; });
   gpuState = st;
   return st;
@@ -229,59 +279,83 @@ function gpuBuffer(device, usage, data) {
   return buf;
 }
 
-function gpuDraw(st, ctx, d) {
+/// A draw made ready to encode (and to encode again when timing): its pipeline, bind
+/// groups, buffers and the copies of the targets it reads.
+function gpuPrepareDraw(st, ctx, d) {
   const device = st.device;
   const t = ctx.targets.get(d.target);
   // A fragment stage that writes depth needs a depth attachment in WebGPU, test or not.
   if (d.depth_test || ctx.plan.programs[d.program].bindings.frag_depth) gpuEnsureDepth(device, t);
-  const enc = device.createCommandEncoder();
+  const copies = [];
   const binds = d.textures.map((b) => {
     if (b.texture !== undefined && b.texture !== null) return ctx.textures[b.texture];
     if (b.target) {
       const src = ctx.targets.get(b.target);
       const copy = device.createTexture({ size: [src.w, src.h], format: 'rgba32float', usage: TEX().TEXTURE_BINDING | TEX().COPY_DST });
-      enc.copyTextureToTexture({ texture: src.tex }, { texture: copy }, [src.w, src.h]);
+      copies.push({ src, copy });
       ctx.temp.push(copy);
       return gpuBindable(st, copy, copy.createView(), 'rgba32f', b.sampler);
     }
     return gpuDummy(st, b.view);
   });
   const p = gpuPipeline(st, ctx.pipelines, ctx.modules, ctx.plan, d, binds, !!t.depth);
-  const ub = d.uniforms.map((u) => ({ binding: u.binding, resource: { buffer: gpuBuffer(device, GPUBufferUsage.UNIFORM, bytes(u.data)) } }));
+  const ub = d.uniforms.map((u) => {
+    const buffer = gpuBuffer(device, GPUBufferUsage.UNIFORM, bytes(u.data));
+    ctx.temp.push(buffer);
+    return { binding: u.binding, resource: { buffer } };
+  });
   const bg0 = device.createBindGroup({ layout: p.g0, entries: ub });
   const e1 = [];
   binds.forEach((x, k) => { e1.push({ binding: 2 * k, resource: x.view }, { binding: 2 * k + 1, resource: x.sampler }); });
   const bg1 = device.createBindGroup({ layout: p.g1, entries: e1 });
   const vb = gpuBuffer(device, GPUBufferUsage.VERTEX, bytes(d.vertices));
   const ib = gpuBuffer(device, GPUBufferUsage.INDEX, new Uint32Array(d.indices));
-  const pass = enc.beginRenderPass({
-    colorAttachments: [{ view: t.view, loadOp: 'load', storeOp: 'store' }],
-    depthStencilAttachment: t.depth ? { view: t.depthView, depthLoadOp: 'load', depthStoreOp: 'store' } : undefined,
-  });
-  pass.setViewport(0, 0, t.w, t.h, d.depth_range[0], d.depth_range[1]);
-  pass.setPipeline(p.pipeline);
-  pass.setBindGroup(0, bg0);
-  pass.setBindGroup(1, bg1);
-  pass.setVertexBuffer(0, vb);
-  pass.setIndexBuffer(ib, 'uint32');
-  if (d.indices.length) pass.drawIndexed(d.indices.length);
-  pass.end();
-  device.queue.submit([enc.finish()]);
-  t.version++;
+  ctx.temp.push(vb, ib);
+  return { t, pipeline: p.pipeline, bg0, bg1, vb, ib, count: d.indices.length, range: d.depth_range, copies };
 }
 
-async function runWebgpu(plan) {
-  const st = await webgpu();
+/// Encodes a prepared draw: its copies, then one render pass (`clearDepth`: clear the
+/// depth buffer first, for replays; `timestamps`: the pass's timestampWrites).
+function gpuEncodeDraw(enc, x, clearDepth, timestamps) {
+  for (const c of x.copies) enc.copyTextureToTexture({ texture: c.src.tex }, { texture: c.copy }, [c.src.w, c.src.h]);
+  const t = x.t;
+  const pass = enc.beginRenderPass({
+    colorAttachments: [{ view: t.view, loadOp: 'load', storeOp: 'store' }],
+    depthStencilAttachment: t.depth ? { view: t.depthView, depthLoadOp: clearDepth ? 'clear' : 'load',
+      depthClearValue: t.depthClear, depthStoreOp: 'store' } : undefined,
+    timestampWrites: timestamps,
+  });
+  pass.setViewport(0, 0, t.w, t.h, x.range[0], x.range[1]);
+  pass.setPipeline(x.pipeline);
+  pass.setBindGroup(0, x.bg0);
+  pass.setBindGroup(1, x.bg1);
+  pass.setVertexBuffer(0, x.vb);
+  pass.setIndexBuffer(x.ib, 'uint32');
+  if (x.count) pass.drawIndexed(x.count);
+  pass.end();
+}
+
+function gpuDraw(st, ctx, d) {
+  const x = gpuPrepareDraw(st, ctx, d);
+  const enc = st.device.createCommandEncoder();
+  gpuEncodeDraw(enc, x, false, undefined);
+  st.device.queue.submit([enc.finish()]);
+  x.t.version++;
+  return x;
+}
+
+/// Runs a plan's commands (`res` null: no probes or snapshots, for timing); returns the
+/// context with its targets and prepared draws.
+async function gpuExecute(st, plan, res) {
   const device = st.device;
-  device.pushErrorScope('validation');
-  const res = { adapter: st.name, probes: [], targets: {}, snapshots: {} };
   const modules = plan.programs.map((p) => device.createShaderModule({ code: p.wgsl }));
   for (const [i, m] of modules.entries()) {
     const info = await m.getCompilationInfo();
     const errs = info.messages.filter((x) => x.type === 'error');
     if (errs.length) throw new Error(`program ${i}: ${errs.map((e) => `${e.lineNum}:${e.linePos} ${e.message}`).join('\n')}`);
   }
-  const ctx = { plan, modules, targets: new Map(), pipelines: new Map(), temp: [], textures: plan.textures.map((t) => gpuUpload(st, t)) };
+  const ctx = { plan, modules, targets: new Map(), pipelines: new Map(), temp: [], draws: [],
+    textures: plan.textures.map((t) => gpuUpload(st, t)) };
   for (const c of plan.commands) {
     const t = ctx.targets.get(c.target);
     switch (c.op) {
@@ -303,23 +377,147 @@ async function runWebgpu(plan) {
         ctx.targets.set(c.b, a);
         break;
       }
-      case 'draw': gpuDraw(st, ctx, c); break;
-      case 'probe': res.probes.push(probeColor(c, t.w, t.h, await gpuPixels(device, t))); break;
+      case 'draw': ctx.draws.push(gpuDraw(st, ctx, c)); break;
+      case 'probe': if (res) res.probes.push(probeColor(c, t.w, t.h, await gpuPixels(device, t))); break;
       case 'probe_depth': {
+        if (!res) break;
         if (c.x < 0 || c.y < 0 || c.x >= t.w || c.y >= t.h) { res.probes.push({ probe: c.probe }); break; }
         const z = t.depth ? await gpuRead(device, t.depth, t.w, t.h, 4, 'depth-only') : null;
         res.probes.push({ probe: c.probe, depth: z ? z[c.y * t.w + c.x] : t.depthClear });
         break;
       }
-      case 'snapshot': res.snapshots[c.key] = image(t.w, t.h, await gpuPixels(device, t)); break;
+      case 'snapshot': if (res) res.snapshots[c.key] = image(t.w, t.h, await gpuPixels(device, t)); break;
       default: throw new Error(`unknown command ${c.op}`);
     }
   }
-  for (const [name, t] of ctx.targets) res.targets[name] = image(t.w, t.h, await gpuPixels(device, t));
-  const err = await device.popErrorScope();
+  return ctx;
+}
+
+/// Frees what a context made (targets, textures, buffers), at once rather than at GC:
+/// timing at 4096x4096 holds 256 MB per target.
+function gpuRelease(ctx) {
   for (const x of ctx.temp) x.destroy();
+  for (const t of new Set(ctx.targets.values())) {
+    t.tex.destroy();
+    if (t.depth) t.depth.destroy();
+  }
+  for (const x of ctx.textures) x.tex.destroy();
+}
+
+async function runWebgpu(plan) {
+  const st = await webgpu();
+  const device = st.device;
+  device.pushErrorScope('validation');
+  const res = { adapter: st.name, probes: [], targets: {}, snapshots: {} };
+  let ctx = null;
+  let failure = null;
+  try {
+    ctx = await gpuExecute(st, plan, res);
+    for (const [name, t] of ctx.targets) res.targets[name] = image(t.w, t.h, await gpuPixels(device, t));
+  } catch (e) {
+    failure = e;
+  }
+  const err = await device.popErrorScope();
+  if (ctx) gpuRelease(ctx);
+  if (failure) throw failure;
   if (err) throw new Error(err.message);
   return res;
+}
+
+/// The passes of one timing sample: every draw of the plan, `repeat` times.
+function gpuSample(device, draws, repeat, qs, slot) {
+  const enc = device.createCommandEncoder();
+  const n = draws.length * repeat;
+  for (let i = 0; i < n; i++) {
+    let ts;
+    if (qs && (i === 0 || i === n - 1)) {
+      ts = { querySet: qs };
+      if (i === 0) ts.beginningOfPassWriteIndex = 2 * slot;
+      if (i === n - 1) ts.endOfPassWriteIndex = 2 * slot + 1;
+    }
+    gpuEncodeDraw(enc, draws[i % draws.length], true, ts);
+  }
+  return enc.finish();
+}
+
+/// Reads back `count` timestamp pairs: durations in ms.
+async function gpuDurations(device, qs, count) {
+  const size = 16 * count;
+  const resolve = device.createBuffer({ size, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+  const read = device.createBuffer({ size, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  const enc = device.createCommandEncoder();
+  enc.resolveQuerySet(qs, 0, 2 * count, resolve, 0);
+  enc.copyBufferToBuffer(resolve, 0, read, 0, size);
+  device.queue.submit([enc.finish()]);
+  await read.mapAsync(GPUMapMode.READ);
+  const ns = new BigInt64Array(read.getMappedRange());
+  const out = [];
+  for (let i = 0; i < count; i++) out.push(Number(ns[2 * i + 1] - ns[2 * i]) / 1e6);
+  read.unmap();
+  read.destroy();
+  resolve.destroy();
+  return out;
+}
+
+async function timeWebgpu(plans, o) {
+  const st = await webgpu();
+  const device = st.device;
+  device.pushErrorScope('validation');
+  device.pushErrorScope('out-of-memory');
+  const ctxs = [];
+  let qs = null;
+  let out = null;
+  let failure = null;
+  try {
+    for (const p of plans) ctxs.push(await gpuExecute(st, p, null));
+    const draws = ctxs.map((c) => c.draws);
+    if (draws.some((d) => d.length === 0)) throw new Error('a plan has no draws to time');
+    if (st.timestamps) qs = device.createQuerySet({ type: 'timestamp', count: 4 * (o.rounds + o.warmup) });
+    out = await gpuSamples(st, draws, o, qs);
+  } catch (e) {
+    failure = e;
+  }
+  if (qs) qs.destroy();
+  const oom = await device.popErrorScope();
+  const err = await device.popErrorScope();
+  for (const c of ctxs) gpuRelease(c);
+  if (failure) throw failure;
+  if (oom) throw new Error(`out of GPU memory: ${oom.message}`);
+  if (err) throw new Error(err.message);
+  return out;
+}
+
+/// The interleaved samples of two plans' prepared draws.
+async function gpuSamples(st, draws, o, qs) {
+  const device = st.device;
+  const wall = [[], []];
+  const slots = [];
+  await device.queue.onSubmittedWorkDone();
+  for (let r = 0; r < o.rounds + o.warmup; r++) {
+    for (const k of r % 2 ? [1, 0] : [0, 1]) {
+      const slot = slots.length;
+      slots.push({ k, keep: r >= o.warmup });
+      const cmd = gpuSample(device, draws[k], o.repeat, qs, slot);
+      const t0 = performance.now();
+      device.queue.submit([cmd]);
+      await device.queue.onSubmittedWorkDone();
+      if (r >= o.warmup) wall[k].push((performance.now() - t0) / o.repeat);
+    }
+  }
+  let gpu = null;
+  let quantized = false;
+  if (qs) {
+    const d = await gpuDurations(device, qs, slots.length);
+    gpu = [[], []];
+    slots.forEach((s, i) => { if (s.keep) gpu[s.k].push(d[i] / o.repeat); });
+    // Browsers may round timestamps (Chromium: to 0.1 ms without its developer features).
+    quantized = d.every((x) => Math.abs(x * 10 - Math.round(x * 10)) < 1e-6);
+  }
+  const target = draws[0][draws[0].length - 1].t;
+  return {
+    api: 'webgpu', adapter: st.name, method: qs ? 'timestamp-query' : 'wall', gpu, wall, quantized,
+    draws: draws.map((d) => d.length), width: target.w, height: target.h, repeat: o.repeat,
+  };
 }
 
 // ---- WebGL2 -------------------------------------------------------------------------------
@@ -438,7 +636,7 @@ function glPixels(gl, t) {
   return data;
 }
 
-/// A copy of a target's contents as a texture with sampler `s`.
+/// A texture with sampler `s` to hold a copy of a target's contents (blitted by glIssueDraw).
 function glCopy(gl, src, s, floatLinear, temp) {
   const tex = gl.createTexture();
   gl.bindTexture(gl.TEXTURE_2D, tex);
@@ -447,34 +645,28 @@ function glCopy(gl, src, s, floatLinear, temp) {
   const fb = gl.createFramebuffer();
   gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, fb);
   gl.framebufferTexture2D(gl.DRAW_FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
-  gl.bindFramebuffer(gl.READ_FRAMEBUFFER, src.fb);
-  gl.blitFramebuffer(0, 0, src.w, src.h, 0, 0, src.w, src.h, gl.COLOR_BUFFER_BIT, gl.NEAREST);
   temp.push(() => { gl.deleteFramebuffer(fb); gl.deleteTexture(tex); });
-  return { tex, target: gl.TEXTURE_2D };
+  return { tex, target: gl.TEXTURE_2D, blit: { src, fb } };
 }
 
-function glDraw(gl, ctx, d) {
+/// A draw made ready to issue (and to issue again when timing): textures, uniform
+/// buffers, the vertex array.
+function glPrepareDraw(gl, ctx, d) {
   const t = ctx.targets.get(d.target);
   if (d.depth_test) glEnsureDepth(gl, t);
   const p = ctx.plan.programs[d.program];
-  // Copies and dummies bind textures while they are made: make them all, then bind.
   const xs = d.textures.map((b) => {
     if (b.texture !== undefined && b.texture !== null) return ctx.textures[b.texture];
     if (b.target) return glCopy(gl, ctx.targets.get(b.target), b.sampler, ctx.floatLinear, ctx.temp);
     return glDummy(gl, ctx.dummies, b.view);
   });
-  xs.forEach((x, k) => {
-    gl.activeTexture(gl.TEXTURE0 + k);
-    gl.bindTexture(x.target, x.tex);
-  });
-  gl.useProgram(ctx.programs[d.program]);
-  for (const u of d.uniforms) {
+  const ubos = d.uniforms.map((u) => {
     const buf = gl.createBuffer();
     gl.bindBuffer(gl.UNIFORM_BUFFER, buf);
-    gl.bufferData(gl.UNIFORM_BUFFER, bytes(u.data), gl.STREAM_DRAW);
-    gl.bindBufferBase(gl.UNIFORM_BUFFER, u.binding, buf);
+    gl.bufferData(gl.UNIFORM_BUFFER, bytes(u.data), gl.STATIC_DRAW);
     ctx.temp.push(() => gl.deleteBuffer(buf));
-  }
+    return [u.binding, buf];
+  });
   const vao = gl.createVertexArray();
   gl.bindVertexArray(vao);
   // WebGL caps a vertex stride at 255 bytes: the 16 slots go slot by slot, 16 bytes apart.
@@ -486,15 +678,36 @@ function glDraw(gl, ctx, d) {
   }
   const vb = gl.createBuffer();
   gl.bindBuffer(gl.ARRAY_BUFFER, vb);
-  gl.bufferData(gl.ARRAY_BUFFER, soa, gl.STREAM_DRAW);
+  gl.bufferData(gl.ARRAY_BUFFER, soa, gl.STATIC_DRAW);
   for (const a of p.bindings.attributes) {
     gl.enableVertexAttribArray(a.location);
     gl.vertexAttribPointer(a.location, 4, gl.FLOAT, false, 16, a.location * n * 16);
   }
   const ib = gl.createBuffer();
   gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, ib);
-  gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, new Uint32Array(d.indices), gl.STREAM_DRAW);
+  gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, new Uint32Array(d.indices), gl.STATIC_DRAW);
+  gl.bindVertexArray(null);
+  ctx.temp.push(() => { gl.deleteVertexArray(vao); gl.deleteBuffer(vb); gl.deleteBuffer(ib); });
+  return { t, xs, ubos, vao, prog: ctx.programs[d.program], d };
+}
+
+/// Issues a prepared draw (`clearDepth`: clear the depth buffer first, for replays).
+function glIssueDraw(gl, x, clearDepth) {
+  const { t, d } = x;
+  for (const b of x.xs.filter((y) => y.blit)) {
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, b.blit.src.fb);
+    gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, b.blit.fb);
+    gl.blitFramebuffer(0, 0, b.blit.src.w, b.blit.src.h, 0, 0, b.blit.src.w, b.blit.src.h, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+  }
+  x.xs.forEach((y, k) => {
+    gl.activeTexture(gl.TEXTURE0 + k);
+    gl.bindTexture(y.target, y.tex);
+  });
+  gl.useProgram(x.prog);
+  for (const [binding, buf] of x.ubos) gl.bindBufferBase(gl.UNIFORM_BUFFER, binding, buf);
   gl.bindFramebuffer(gl.FRAMEBUFFER, t.fb);
+  if (clearDepth && t.depth) { gl.depthMask(true); gl.clearBufferfv(gl.DEPTH, 0, [t.depthClear]); }
+  gl.bindVertexArray(x.vao);
   gl.viewport(0, 0, t.w, t.h);
   gl.depthRange(d.depth_range[0], d.depth_range[1]);
   if (d.depth_test) { gl.enable(gl.DEPTH_TEST); gl.depthFunc(gl.LESS); gl.depthMask(true); } else { gl.disable(gl.DEPTH_TEST); gl.depthMask(false); }
@@ -503,19 +716,39 @@ function glDraw(gl, ctx, d) {
   gl.disable(gl.DITHER);
   if (d.indices.length) gl.drawElements(gl.TRIANGLES, d.indices.length, gl.UNSIGNED_INT, 0);
   gl.bindVertexArray(null);
-  ctx.temp.push(() => { gl.deleteVertexArray(vao); gl.deleteBuffer(vb); gl.deleteBuffer(ib); });
 }
 
-function runWebgl2(plan) {
+function glDraw(gl, ctx, d) {
+  const x = glPrepareDraw(gl, ctx, d);
+  glIssueDraw(gl, x, false);
+  return x;
+}
+
+/// A WebGL2 context with float render targets (`hoistName`: the renderer's name).
+function glContext() {
   const canvas = document.createElement('canvas');
   const gl = canvas.getContext('webgl2', { antialias: false, depth: false });
   if (!gl) throw new Error('no WebGL2 in this browser');
-  if (!gl.getExtension('EXT_color_buffer_float')) throw new Error('no EXT_color_buffer_float: float render targets are unavailable');
-  const floatLinear = !!gl.getExtension('OES_texture_float_linear');
+  if (!gl.getExtension('EXT_color_buffer_float')) {
+    glDrop(gl);
+    throw new Error('no EXT_color_buffer_float: float render targets are unavailable');
+  }
   const dbg = gl.getExtension('WEBGL_debug_renderer_info');
-  const res = { adapter: dbg ? gl.getParameter(dbg.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER), probes: [], targets: {}, snapshots: {} };
+  gl.hoistName = dbg ? gl.getParameter(dbg.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
+  return gl;
+}
+
+function glDrop(gl) {
+  const lose = gl.getExtension('WEBGL_lose_context');
+  if (lose) lose.loseContext();
+}
+
+/// Runs a plan's commands on `gl` (`res` null: no probes or snapshots, for timing);
+/// returns the context with its targets and prepared draws.
+function glExecute(gl, plan, res) {
+  const floatLinear = !!gl.getExtension('OES_texture_float_linear');
   gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
-  const ctx = { plan, floatLinear, targets: new Map(), dummies: {}, temp: [],
+  const ctx = { plan, floatLinear, targets: new Map(), dummies: {}, temp: [], draws: [],
     programs: plan.programs.map((p, i) => { try { return glProgram(gl, p); } catch (e) { throw new Error(`program ${i}: ${e.message}`); } }),
     textures: plan.textures.map((t) => glUpload(gl, t, floatLinear)) };
   const e0 = gl.getError();
@@ -526,13 +759,22 @@ function runWebgl2(plan) {
     const e = gl.getError();
     if (e) throw new Error(`GL error 0x${e.toString(16)} at command ${n} (${c.op})`);
   }
-  for (const [name, t] of ctx.targets) res.targets[name] = image(t.w, t.h, glPixels(gl, t));
-  const e = gl.getError();
-  for (const f of ctx.temp) f();
-  const lose = gl.getExtension('WEBGL_lose_context');
-  if (lose) lose.loseContext();
-  if (e) throw new Error(`GL error 0x${e.toString(16)}`);
-  return res;
+  return ctx;
+}
+
+function runWebgl2(plan) {
+  const gl = glContext();
+  try {
+    const res = { adapter: gl.hoistName, probes: [], targets: {}, snapshots: {} };
+    const ctx = glExecute(gl, plan, res);
+    for (const [name, t] of ctx.targets) res.targets[name] = image(t.w, t.h, glPixels(gl, t));
+    const e = gl.getError();
+    for (const f of ctx.temp) f();
+    if (e) throw new Error(`GL error 0x${e.toString(16)}`);
+    return res;
+  } finally {
+    glDrop(gl);
+  }
 }
 
 function glCommand(gl, ctx, res, c, t) {
@@ -550,10 +792,77 @@ function glCommand(gl, ctx, res, c, t) {
         ctx.targets.set(c.b, a);
         break;
       }
-      case 'draw': glDraw(gl, ctx, c); break;
-      case 'probe': res.probes.push(probeColor(c, t.w, t.h, glPixels(gl, t))); break;
-      case 'probe_depth': res.probes.push({ probe: c.probe, error: 'WebGL2 cannot read a depth buffer back' }); break;
-      case 'snapshot': res.snapshots[c.key] = image(t.w, t.h, glPixels(gl, t)); break;
+      case 'draw': ctx.draws.push(glDraw(gl, ctx, c)); break;
+      case 'probe': if (res) res.probes.push(probeColor(c, t.w, t.h, glPixels(gl, t))); break;
+      case 'probe_depth': if (res) res.probes.push({ probe: c.probe, error: 'WebGL2 cannot read a depth buffer back' }); break;
+      case 'snapshot': if (res) res.snapshots[c.key] = image(t.w, t.h, glPixels(gl, t)); break;
       default: throw new Error(`unknown command ${c.op}`);
     }
+}
+
+/// Waits for a timer query's result (ms), or null when the GPU was disjoint meanwhile.
+async function glQueryMs(gl, ext, q) {
+  for (let i = 0; i < 2000 && !gl.getQueryParameter(q, gl.QUERY_RESULT_AVAILABLE); i++) await pause();
+  if (!gl.getQueryParameter(q, gl.QUERY_RESULT_AVAILABLE) || gl.getParameter(ext.GPU_DISJOINT_EXT)) return null;
+  return gl.getQueryParameter(q, gl.QUERY_RESULT) / 1e6;
+}
+
+async function timeWebgl2(plans, o) {
+  const gl = glContext();
+  const ctxs = [];
+  try {
+    const ext = gl.getExtension('EXT_disjoint_timer_query_webgl2');
+    for (const p of plans) ctxs.push(glExecute(gl, p, null));
+    const draws = ctxs.map((c) => c.draws);
+    if (draws.some((d) => d.length === 0)) throw new Error('a plan has no draws to time');
+    const px = new Float32Array(4);
+    const finish = (x) => {
+      gl.finish();
+      gl.bindFramebuffer(gl.READ_FRAMEBUFFER, x.t.fb);
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.FLOAT, px);
+    };
+    const wall = [[], []];
+    const queries = [];
+    if (ext) gl.getParameter(ext.GPU_DISJOINT_EXT);
+    for (let r = 0; r < o.rounds + o.warmup; r++) {
+      for (const k of r % 2 ? [1, 0] : [0, 1]) {
+        const list = draws[k];
+        const last = list[list.length - 1];
+        finish(last);
+        const q = ext ? gl.createQuery() : null;
+        const t0 = performance.now();
+        if (q) gl.beginQuery(ext.TIME_ELAPSED_EXT, q);
+        for (let i = 0; i < o.repeat; i++) for (const x of list) glIssueDraw(gl, x, true);
+        if (q) gl.endQuery(ext.TIME_ELAPSED_EXT);
+        finish(last);
+        const ms = (performance.now() - t0) / o.repeat;
+        if (r >= o.warmup) {
+          wall[k].push(ms);
+          if (q) queries.push({ k, q });
+        } else if (q) gl.deleteQuery(q);
+        await pause();
+      }
+    }
+    let gpu = null;
+    let note = null;
+    if (ext) {
+      gpu = [[], []];
+      for (const { k, q } of queries) {
+        const ms = await glQueryMs(gl, ext, q);
+        gl.deleteQuery(q);
+        if (ms === null) { gpu = null; note = 'the GPU reported a disjoint operation: timer queries discarded'; break; }
+        gpu[k].push(ms / o.repeat);
+      }
+    }
+    const e = gl.getError();
+    if (e) throw new Error(`GL error 0x${e.toString(16)} while timing`);
+    const target = draws[0][draws[0].length - 1].t;
+    return {
+      api: 'webgl2', adapter: gl.hoistName, method: gpu ? 'EXT_disjoint_timer_query_webgl2' : 'wall', gpu, wall,
+      quantized: false, note, draws: draws.map((d) => d.length), width: target.w, height: target.h, repeat: o.repeat,
+    };
+  } finally {
+    for (const c of ctxs) for (const f of c.temp) f();
+    glDrop(gl);
+  }
 }

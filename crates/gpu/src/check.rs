@@ -152,6 +152,13 @@ fn color(out: &mut ProbeResult, g: &GpuProbe) {
     }
 }
 
+/// Largest |Δ| per channel at which a GPU image of a float target is said to agree with the
+/// executor's: SwiftShader's transcendentals and f32 interpolation against libm and f64
+/// (docs/gpu-translation.md). The differential and the page's GPU view both use it.
+pub const FLOAT_TOLERANCE: f32 = 2e-3;
+/// The same for an RGBA8 target: one step of 1/255 (a value at a rounding boundary).
+pub const RGBA8_TOLERANCE: f32 = 1.0 / 255.0 + 1e-6;
+
 /// How two images of the same size agree: the largest |Δ| of any channel (NaN against a
 /// number counts as infinite, NaN against NaN as equal), where it is, and how many pixels
 /// differ by more than `tolerance`.

@@ -12,6 +12,7 @@ use crate::page::components::document::{DocBar, doc_title, export_handler, use_t
 use crate::page::components::editor::Editor;
 use crate::page::components::examples::{About, Gallery};
 use crate::page::components::export::ExportPanel;
+use crate::page::components::gpu::GpuPanel;
 use crate::page::components::handnote::hand_note;
 use crate::page::components::inputs::InputsPanel;
 use crate::page::components::liveness::LivenessPanel;
@@ -209,6 +210,8 @@ struct Report {
     varyings: Option<crate::worker::varyings::VaryingView>,
     /// Source mode: the compile, its diagnostics, bindings, moved work and what is lit.
     source: Option<SourceReport>,
+    /// The GPU view: API, agreement with the exact images, timing.
+    gpu: crate::page::gpu::GpuReport,
 }
 
 /// A place in a source editor, with its 1-based line and column and what is there.
@@ -421,6 +424,7 @@ fn report() -> Result<JsValue, JsValue> {
                 .and_then(|a| a.optimized.as_ref())
                 .map(|o| (*o.varyings).clone()),
             source: source_report(&s),
+            gpu: crate::page::gpu::report(),
         };
         serde_wasm_bindgen::to_value(&r).map_err(Into::into)
     })
@@ -1121,6 +1125,10 @@ pub fn app(props: &AppProps) -> Html {
                     <BindingsPanel front={state.front.clone().map(Shared)}
                         current={state.compiled().is_some()} />
                 }
+                <GpuPanel rendered={rendered.clone()} rev={state.analysis_rev}
+                    ready={state.is_current() && state.progress.is_none() && rendered.is_some()
+                        && !state.is_stopped() && state.engine_error.is_none()}
+                    doc={Shared(state.doc.clone())} images={state.images.clone()} view={state.doc.inputs.view} />
                 <div class="panels">
                     <StatsPanel analysis={a.clone()} rendered={rendered}
                         width={state.doc.inputs.width} height={state.doc.inputs.height}

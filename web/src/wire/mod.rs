@@ -1,6 +1,7 @@
 //! How [`Request`]s and [`Event`]s cross between the page and its worker: the messages
 //! here, the page's end in [`bridge`], the worker's in [`worker`] (wasm only); source
-//! mode's compiler, a worker of its own loaded on first use, in [`front`].
+//! mode's compiler, a worker of its own loaded on first use, in [`front`]; the GPU view's
+//! worker, both ends, in [`gpu`].
 //!
 //! A message is a JavaScript array `[header, ...buffers]` of byte and float arrays whose
 //! buffers are transferred, not copied: the header is the request in CBOR
@@ -13,6 +14,7 @@
 
 pub mod bridge;
 pub mod front;
+pub mod gpu;
 pub mod worker;
 
 use crate::worker::engine::{Event, Request, from_bytes, to_bytes};

@@ -6,14 +6,16 @@
 //! mappings) with what the draw supplies ([`supplied`]), its work bound ([`work`]) and its
 //! [`executor`] (compiled in the worker by [`jit`]), [`guidance`] when a render is DIFFERENT
 //! or proves little, [`scene_text`] a scene's diagnostics, the linear mode's job
-//! ([`linear`], [`linear_recover`], [`linear_converge`]), and source mode's compile job
-//! ([`front`], run by the front worker). Depends on the document layer only.
+//! ([`linear`], [`linear_recover`], [`linear_converge`]), source mode's compile job
+//! ([`front`], run by the front worker) and the GPU view's plans ([`gpu`], run by the GPU
+//! worker); both workers start only when first needed. Depends on the document layer only.
 
 pub mod analysis;
 pub mod dag;
 pub mod engine;
 pub mod executor;
 pub mod front;
+pub mod gpu;
 pub mod guidance;
 #[cfg(target_arch = "wasm32")]
 pub mod jit;

@@ -44,7 +44,11 @@ fn tolerance(scene: &Scene) -> f32 {
         .commands
         .iter()
         .any(|(_, c)| matches!(c, Command::Window(TargetFormat::Rgba32F, ..)));
-    if float { 2e-3 } else { 1.0 / 255.0 + 1e-6 }
+    if float {
+        hoist_gpu::check::FLOAT_TOLERANCE
+    } else {
+        hoist_gpu::check::RGBA8_TOLERANCE
+    }
 }
 
 pub fn scene_case(name: String, group: &'static str, scene: &Scene) -> Case {
@@ -69,7 +73,7 @@ pub fn pair_case(name: String, group: &'static str, inputs: PairInputs) -> Case 
     Case {
         name,
         group,
-        tolerance: 2e-3,
+        tolerance: hoist_gpu::check::FLOAT_TOLERANCE,
         plan: hoist_gpu::plan::plan_render(vp.as_ref(), fp.as_ref(), cfg),
         exact: hoist_raster::render(vp.as_ref(), fp.as_ref(), cfg)
             .map(|r| Exact {

@@ -7,6 +7,7 @@ pub mod document;
 pub mod editor;
 pub mod examples;
 pub mod export;
+pub mod gpu;
 pub mod handnote;
 pub mod inputs;
 pub mod linear;

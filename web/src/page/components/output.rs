@@ -40,7 +40,7 @@ pub struct OutputProps {
     pub fp_source: Option<AttrValue>,
 }
 
-fn put(canvas: &NodeRef, w: u32, h: u32, rgba: &[u8]) {
+pub(crate) fn put(canvas: &NodeRef, w: u32, h: u32, rgba: &[u8]) {
     let Some(c) = canvas.cast::<web_sys::HtmlCanvasElement>() else {
         return;
     };
@@ -57,7 +57,7 @@ fn put(canvas: &NodeRef, w: u32, h: u32, rgba: &[u8]) {
     }
 }
 
-fn clear(canvas: &NodeRef) {
+pub(crate) fn clear(canvas: &NodeRef) {
     if let Some(c) = canvas.cast::<web_sys::HtmlCanvasElement>() {
         c.set_width(1);
         c.set_height(1);
