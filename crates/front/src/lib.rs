@@ -332,7 +332,7 @@ fn pick(m: &naga::Module, stage: naga::ShaderStage, name: Option<&str>) -> Resul
                 Diagnostic::error(
                     code!("F0004"),
                     format!(
-                        "several {what} entry points ({}): pick one with --{what}",
+                        "several {what} entry points ({}): choose one (`--{what}` on the command line, the {what} entry point menu on the page)",
                         names.join(", ")
                     ),
                     Span::NONE,
