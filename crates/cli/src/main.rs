@@ -1,5 +1,5 @@
-//! `hoist`: check, run, render, optimize and translate GPU vertex/fragment assembly programs,
-//! and show their register liveness.
+//! `hoist`: check, run, render, optimize, debug and translate GPU vertex/fragment assembly
+//! programs, and show their register liveness.
 //!
 //! One subcommand per module, each with a clap `Args` struct and a `run` function that
 //! returns the process exit code. The libraries do the work; this crate only reads files,
@@ -8,6 +8,7 @@
 mod check;
 mod compile;
 mod db;
+mod debug;
 mod linear;
 mod live;
 mod opt;
@@ -43,6 +44,8 @@ enum Command {
     Render(render::Args),
     /// Move fragment-program work to the vertex program
     Opt(opt::Args),
+    /// Trace one pixel through both stages (vertices, interpolation, fragment), original or optimized
+    Debug(debug::Args),
     /// Pack a linear expression y = A·x + b into 4-wide instructions (seed 003)
     Linear(linear::Args),
     /// Optimize every program pair in a directory tree and report totals (shader-db style)
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
         Command::Run(a) => run::run(a),
         Command::Render(a) => render::run(a),
         Command::Opt(a) => opt::run(a),
+        Command::Debug(a) => debug::run(a),
         Command::Linear(a) => linear::run(a),
         Command::Db(a) => db::run(a),
         Command::Live(a) => live::run(a),

@@ -272,6 +272,24 @@ fn input(args: &Args) -> Result<Input, u8> {
     }
 }
 
+/// The options `hoist opt --vp F --fp F [--target T]` optimizes with: every other flag at
+/// its default (for `hoist debug --optimized`).
+pub(crate) fn default_options(vp: &Program, fp: &Program, target: Option<ArbTarget>) -> Options {
+    #[derive(clap::Parser)]
+    struct Defaults {
+        #[command(flatten)]
+        args: Args,
+    }
+    let parsed = <Defaults as clap::Parser>::try_parse_from(["hoist", "--vp", "-", "--fp", "-"]);
+    match parsed {
+        Ok(mut d) => {
+            d.args.target = target;
+            options(&d.args, vp, fp).unwrap_or_default()
+        }
+        Err(_) => Options::default(),
+    }
+}
+
 fn options(args: &Args, vp: &Program, fp: &Program) -> Result<Options, u8> {
     let Some((w, h)) = parse_size(&args.size) else {
         util::error(format!("bad --size `{}` (expected WxH)", args.size));

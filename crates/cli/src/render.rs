@@ -30,12 +30,12 @@ Exit status: 0 on success, 1 on a program or render error, 2 on a usage error.")
 pub struct Args {
     /// Vertex program (ARB or D3D9 vs_*); fixed function when left out
     #[arg(long)]
-    vp: Option<PathBuf>,
+    pub(crate) vp: Option<PathBuf>,
     /// Fragment program (ARB or D3D9 ps_*); fixed function when left out
     #[arg(long)]
-    fp: Option<PathBuf>,
+    pub(crate) fp: Option<PathBuf>,
     #[command(flatten)]
-    source: crate::compile::Source,
+    pub(crate) source: crate::compile::Source,
     /// Output image (.pfm = PF4, .png = RGBA8)
     #[arg(long)]
     out: Option<PathBuf>,
@@ -43,7 +43,7 @@ pub struct Args {
     #[arg(long, default_value = "256x256", value_parser = parse_size)]
     size: (u32, u32),
     #[arg(long, value_parser = util::parse_target, help = util::TARGET_HELP)]
-    target: Option<hoist_asm::ArbTarget>,
+    pub(crate) target: Option<hoist_asm::ArbTarget>,
     /// Texture for a unit: UNIT SPEC (repeatable; UNIT vsN is D3D9's vertex sampler N,
     /// which unit N's texture reaches when the pair comes from --wgsl or --glsl-vs/-fs)
     #[arg(long, num_args = 2, value_names = ["UNIT", "SPEC"], action = clap::ArgAction::Append)]
@@ -109,7 +109,7 @@ pub struct Args {
     png_range: (f32, f32),
     /// Less output
     #[arg(short, long)]
-    quiet: bool,
+    pub(crate) quiet: bool,
     /// Executor: `compiled` (wasm SIMD kernels run by wasmtime, falling back to the
     /// interpreter for programs the compiler refuses) or `interp` (the reference interpreter)
     #[arg(long, default_value = "compiled", value_parser = crate::util::parse_exec)]
@@ -338,6 +338,32 @@ fn build(
     ),
     String,
 > {
+    let (vp, fp, cfg) = build_parsed(args)?;
+    let vp = vp
+        .as_ref()
+        .map(CompiledProgram::new)
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let fp = fp
+        .as_ref()
+        .map(CompiledProgram::new)
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    Ok((vp, fp, cfg))
+}
+
+/// The programs as parsed and the draw the options describe.
+#[allow(clippy::type_complexity)]
+pub(crate) fn build_parsed(
+    args: &Args,
+) -> Result<
+    (
+        Option<hoist_asm::Program>,
+        Option<hoist_asm::Program>,
+        RenderConfig,
+    ),
+    String,
+> {
     let load = |p: &Path| load_program(p, args.target);
     let vp = args.vp.as_deref().map(load).transpose()?;
     let fp = args.fp.as_deref().map(load).transpose()?;
@@ -434,16 +460,6 @@ fn build(
     }
     cfg.state.vertex_clamp = args.vertex_clamp != "off";
     cfg.state.fragment_clamp = args.fragment_clamp == "on";
-    let vp = vp
-        .as_ref()
-        .map(CompiledProgram::new)
-        .transpose()
-        .map_err(|e| e.to_string())?;
-    let fp = fp
-        .as_ref()
-        .map(CompiledProgram::new)
-        .transpose()
-        .map_err(|e| e.to_string())?;
     Ok((vp, fp, cfg))
 }
 

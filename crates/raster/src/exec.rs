@@ -22,6 +22,47 @@ use hoist_asm::semantics as alu;
 
 pub type Mask = [bool; LANES];
 
+/// What a traced run sees: every instruction before and after it runs, with the lanes that
+/// execute it, and the flow-control decisions. [`Quiet`] observes nothing; its calls compile
+/// away (`ON` is false), so an untraced run costs what it did before tracing existed.
+pub trait Observer {
+    const ON: bool = true;
+    fn begin(&mut self, _m: &Machine) {}
+    /// Before instruction `pc` computes: its operands are in place (source modifiers and
+    /// relative addressing applied).
+    fn before(&mut self, _pc: usize, _m: &Machine, _env: &ExecEnv, _active: &Mask) {}
+    fn after(&mut self, _pc: usize, _m: &Machine, _active: &Mask) {}
+    fn flow(&mut self, _pc: usize, _ev: FlowEvent<'_>) {}
+}
+
+/// The observer of an untraced run.
+pub struct Quiet;
+
+impl Observer for Quiet {
+    const ON: bool = false;
+}
+
+/// A flow-control decision of a batch, for [`Observer::flow`].
+#[derive(Clone, Copy, Debug)]
+pub enum FlowEvent<'a> {
+    /// `if`: the lanes that take the first branch (the others among `active` the second).
+    If { taken: &'a Mask, active: &'a Mask },
+    /// The start of loop iteration `iter` (0-based), with `aL`'s value for `loop`.
+    Iteration {
+        iter: u32,
+        counter: Option<f32>,
+        active: &'a Mask,
+    },
+    /// A loop left after `iterations` iterations.
+    LoopEnd { iterations: u32, active: &'a Mask },
+    /// `break`/`breakc`: the lanes that leave the loop here.
+    Break { hit: &'a Mask, active: &'a Mask },
+    /// `call`/`callnz`: the lanes that enter the subroutine.
+    Call { entered: &'a Mask, active: &'a Mask },
+    /// `ret`: the lanes that return.
+    Ret { active: &'a Mask },
+}
+
 /// What a batch reads besides its registers.
 pub struct ExecEnv<'a> {
     /// The constant table (one vec4 per slot), length at least `kernel.const_len`.
@@ -154,16 +195,37 @@ impl Machine {
 
     /// Runs the kernel over the batch. `live` lanes are counted in the statistics.
     pub fn run(&mut self, k: &Kernel, env: &ExecEnv, live: &Mask) {
+        self.run_observed(k, env, live, &mut Quiet);
+    }
+
+    /// [`Machine::run`] with an [`Observer`] of every instruction and flow decision.
+    pub fn run_observed<O: Observer>(
+        &mut self,
+        k: &Kernel,
+        env: &ExecEnv,
+        live: &Mask,
+        obs: &mut O,
+    ) {
         self.budget_left = env.max_batch_instructions;
+        if O::ON {
+            obs.begin(self);
+        }
         if k.has_flow {
             let mut depth = 0;
-            let _ = self.seq(k, env, 0, k.main_end, *live, &mut depth);
+            let _ = self.seq(k, env, 0, k.main_end, *live, &mut depth, obs);
         } else {
             let n = count(live);
             self.insts_executed += n * k.insts_per_invocation;
             self.slots_executed += n * k.slots_per_invocation;
-            for ins in &k.insts {
+            for (i, ins) in k.insts.iter().enumerate() {
+                if O::ON {
+                    self.operands(ins, env);
+                    obs.before(i, self, env, &ALL);
+                }
                 self.exec_inst(k, ins, env, None);
+                if O::ON {
+                    obs.after(i, self, &ALL);
+                }
             }
         }
     }
@@ -185,6 +247,14 @@ impl Machine {
         for (i, ins) in k.insts.iter().enumerate() {
             self.exec_inst(k, ins, env, None);
             after(i, self);
+        }
+    }
+
+    /// Puts an instruction's operands in place (what `exec_inst` does first; doing it twice
+    /// is harmless: the rows written are scratch rows no operand reads).
+    fn operands(&mut self, ins: &KInst, env: &ExecEnv) {
+        for p in &ins.pre {
+            self.pre(p, env);
         }
     }
 
@@ -492,9 +562,118 @@ impl Machine {
         k.loop_row.map_or(0.0, |r| self.regs[r as usize][0])
     }
 
+    /// An `if` at `pc` for the `active` lanes: both branches run, each for its lanes.
+    /// Returns the lanes that executed `break` and those that executed `ret` inside.
+    #[allow(clippy::too_many_arguments)]
+    fn seq_if<O: Observer>(
+        &mut self,
+        k: &Kernel,
+        env: &ExecEnv,
+        pc: usize,
+        c: FlowCond,
+        active: Mask,
+        depth: &mut u32,
+        obs: &mut O,
+    ) -> (Mask, Mask) {
+        let ins = &k.insts[pc];
+        for p in &ins.pre {
+            self.pre(p, env);
+        }
+        let m = self.cond_mask(&c, env);
+        let mut t = active;
+        let mut f = active;
+        for l in 0..LANES {
+            t[l] = active[l] && m[l];
+            f[l] = active[l] && !m[l];
+        }
+        if O::ON {
+            obs.flow(
+                pc,
+                FlowEvent::If {
+                    taken: &t,
+                    active: &active,
+                },
+            );
+        }
+        let endif = ins.jump2 as usize;
+        let else_pc = ins.jump as usize;
+        let (b1, r1) = self.seq(k, env, pc + 1, else_pc, t, depth, obs);
+        let (b2, r2) = if else_pc != endif {
+            self.seq(k, env, else_pc + 1, endif, f, depth, obs)
+        } else {
+            ([false; LANES], [false; LANES])
+        };
+        (or(&b1, &b2), or(&r1, &r2))
+    }
+
+    /// A `loop`/`rep` at `pc` for the `active` lanes, its count (and `aL`'s start and step)
+    /// from the integer constant, at most `max_loop_iterations` times. Returns the lanes
+    /// that executed `ret` inside.
+    fn seq_loop<O: Observer>(
+        &mut self,
+        k: &Kernel,
+        env: &ExecEnv,
+        pc: usize,
+        active: Mask,
+        depth: &mut u32,
+        obs: &mut O,
+    ) -> Mask {
+        let ins = &k.insts[pc];
+        let (ireg, is_loop) = match ins.op {
+            KOp::Loop(i) => (i, true),
+            KOp::Rep(i) => (i, false),
+            _ => unreachable!(),
+        };
+        let ic = env.int_consts.get(ireg as usize).copied().unwrap_or([0; 4]);
+        let iters = ic[0].clamp(0, env.max_loop_iterations as i32) as u32;
+        let saved = self.loop_value(k);
+        let end_pc = ins.jump as usize;
+        let mut live = active;
+        let mut ret = [false; LANES];
+        let mut ran = 0;
+        for it in 0..iters {
+            if is_loop {
+                let v = ic[1] as i64 + i64::from(it) * ic[2] as i64;
+                self.set_loop(k, v as f32);
+            }
+            if O::ON {
+                let counter = is_loop.then(|| self.loop_value(k));
+                obs.flow(
+                    pc,
+                    FlowEvent::Iteration {
+                        iter: it,
+                        counter,
+                        active: &live,
+                    },
+                );
+            }
+            ran = it + 1;
+            let (b, r) = self.seq(k, env, pc + 1, end_pc, live, depth, obs);
+            ret = or(&ret, &r);
+            live = and_not(&and_not(&live, &b), &r);
+            if !any(&live) || self.budget_exhausted {
+                break;
+            }
+        }
+        if O::ON {
+            obs.flow(
+                pc,
+                FlowEvent::LoopEnd {
+                    iterations: ran,
+                    active: &active,
+                },
+            );
+        }
+        if is_loop {
+            self.set_loop(k, saved);
+        }
+        ret
+    }
+
     /// Runs `pc..end` for the `active` lanes. Returns the lanes that executed `break` (to
     /// leave the innermost loop) and those that executed `ret`.
-    fn seq(
+    #[allow(clippy::too_many_arguments)]
+    fn seq<O: Observer>(
         &mut self,
         k: &Kernel,
         env: &ExecEnv,
@@ -502,6 +681,7 @@ impl Machine {
         end: usize,
         mut active: Mask,
         depth: &mut u32,
+        obs: &mut O,
     ) -> (Mask, Mask) {
         let mut brk = [false; LANES];
         let mut ret = [false; LANES];
@@ -521,60 +701,28 @@ impl Machine {
             self.slots_executed += n * u64::from(ins.slots);
             match ins.op {
                 KOp::If(c) => {
-                    for p in &ins.pre {
-                        self.pre(p, env);
-                    }
-                    let m = self.cond_mask(&c, env);
-                    let mut t = active;
-                    let mut f = active;
-                    for l in 0..LANES {
-                        t[l] = active[l] && m[l];
-                        f[l] = active[l] && !m[l];
-                    }
-                    let endif = ins.jump2 as usize;
-                    let else_pc = ins.jump as usize;
-                    let (b1, r1) = self.seq(k, env, pc + 1, else_pc, t, depth);
-                    let (b2, r2) = if else_pc != endif {
-                        self.seq(k, env, else_pc + 1, endif, f, depth)
-                    } else {
-                        ([false; LANES], [false; LANES])
-                    };
-                    let gone = or(&or(&b1, &b2), &or(&r1, &r2));
-                    brk = or(&brk, &or(&b1, &b2));
-                    ret = or(&ret, &or(&r1, &r2));
-                    active = and_not(&active, &gone);
-                    pc = endif + 1;
+                    let (b, r) = self.seq_if(k, env, pc, c, active, depth, obs);
+                    brk = or(&brk, &b);
+                    ret = or(&ret, &r);
+                    active = and_not(&active, &or(&b, &r));
+                    pc = ins.jump2 as usize + 1;
                 }
                 KOp::Loop(_) | KOp::Rep(_) => {
-                    let (ireg, is_loop) = match ins.op {
-                        KOp::Loop(i) => (i, true),
-                        KOp::Rep(i) => (i, false),
-                        _ => unreachable!(),
-                    };
-                    let ic = env.int_consts.get(ireg as usize).copied().unwrap_or([0; 4]);
-                    let iters = ic[0].clamp(0, env.max_loop_iterations as i32) as u32;
-                    let saved = self.loop_value(k);
-                    let end_pc = ins.jump as usize;
-                    let mut live = active;
-                    for it in 0..iters {
-                        if is_loop {
-                            let v = ic[1] as i64 + i64::from(it) * ic[2] as i64;
-                            self.set_loop(k, v as f32);
-                        }
-                        let (b, r) = self.seq(k, env, pc + 1, end_pc, live, depth);
-                        ret = or(&ret, &r);
-                        live = and_not(&and_not(&live, &b), &r);
-                        if !any(&live) || self.budget_exhausted {
-                            break;
-                        }
-                    }
-                    if is_loop {
-                        self.set_loop(k, saved);
-                    }
+                    let r = self.seq_loop(k, env, pc, active, depth, obs);
+                    ret = or(&ret, &r);
                     active = and_not(&active, &ret);
-                    pc = end_pc + 1;
+                    pc = ins.jump as usize + 1;
                 }
                 KOp::Break => {
+                    if O::ON {
+                        obs.flow(
+                            pc,
+                            FlowEvent::Break {
+                                hit: &active,
+                                active: &active,
+                            },
+                        );
+                    }
                     brk = or(&brk, &active);
                     active = [false; LANES];
                 }
@@ -586,6 +734,15 @@ impl Machine {
                     let mut hit = active;
                     for l in 0..LANES {
                         hit[l] = active[l] && m[l];
+                    }
+                    if O::ON {
+                        obs.flow(
+                            pc,
+                            FlowEvent::Break {
+                                hit: &hit,
+                                active: &active,
+                            },
+                        );
                     }
                     brk = or(&brk, &hit);
                     active = and_not(&active, &hit);
@@ -604,20 +761,39 @@ impl Machine {
                         && let Some(&lpc) = k.labels.get(&label)
                     {
                         *depth += 1;
+                        if O::ON {
+                            obs.flow(
+                                pc,
+                                FlowEvent::Call {
+                                    entered: &m,
+                                    active: &active,
+                                },
+                            );
+                        }
                         let body_end = k.insts[lpc].jump as usize;
-                        let _ = self.seq(k, env, lpc + 1, body_end, m, depth);
+                        let _ = self.seq(k, env, lpc + 1, body_end, m, depth, obs);
                         *depth -= 1;
                     }
                     pc += 1;
                 }
                 KOp::Ret => {
+                    if O::ON {
+                        obs.flow(pc, FlowEvent::Ret { active: &active });
+                    }
                     ret = or(&ret, &active);
                     active = [false; LANES];
                 }
                 KOp::Label => break,
                 KOp::Else | KOp::Endif | KOp::Endloop | KOp::Endrep => pc += 1,
                 _ => {
+                    if O::ON {
+                        self.operands(ins, env);
+                        obs.before(pc, self, env, &active);
+                    }
                     self.exec_inst(k, ins, env, Some(&active));
+                    if O::ON {
+                        obs.after(pc, self, &active);
+                    }
                     pc += 1;
                 }
             }

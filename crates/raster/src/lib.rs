@@ -59,6 +59,8 @@ pub mod program;
 pub mod raster;
 pub mod scene;
 pub mod texture;
+pub mod trace;
+pub mod value;
 
 use hoist_asm::Program;
 

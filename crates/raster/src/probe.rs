@@ -89,6 +89,16 @@ pub fn run_vertices(
     env: &StageEnv,
     attribs: &[[[f32; 4]; ATTRIBS]],
 ) -> Vertices {
+    run_vertices_observed(cp, env, attribs, &mut crate::exec::Quiet)
+}
+
+/// [`run_vertices`] with an observer of every batch (of up to [`LANES`] vertices).
+pub fn run_vertices_observed<O: crate::exec::Observer>(
+    cp: &CompiledProgram,
+    env: &StageEnv,
+    attribs: &[[[f32; 4]; ATTRIBS]],
+    obs: &mut O,
+) -> Vertices {
     let k = &cp.kernel;
     let inputs: Vec<(u32, usize)> = k
         .inputs
@@ -109,7 +119,7 @@ pub fn run_vertices(
             }
             let mut live: Mask = [false; LANES];
             live[..batch.len()].fill(true);
-            m.run(k, xenv, &live);
+            m.run_observed(k, xenv, &live, obs);
             if m.budget_exhausted {
                 out.truncated += 1;
                 m.budget_exhausted = false;

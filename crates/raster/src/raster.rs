@@ -50,7 +50,7 @@ const fn lane_xy() -> ([u32; LANES], [u32; LANES]) {
     }
     (xs, ys)
 }
-const LANE_XY: ([u32; LANES], [u32; LANES]) = lane_xy();
+pub(crate) const LANE_XY: ([u32; LANES], [u32; LANES]) = lane_xy();
 
 /// A colour target with an optional depth buffer.
 #[derive(Clone, Debug, PartialEq)]
@@ -127,7 +127,7 @@ impl Target {
 
 /// Where a fragment input row gets its value.
 #[derive(Clone, Copy, Debug)]
-enum FragSrc {
+pub(crate) enum FragSrc {
     /// Varying slot (front colour slot, back colour slot for two-sided lighting).
     Vary(usize, Option<usize>),
     WindowPos,
@@ -155,13 +155,23 @@ pub struct Tri {
     z: [f64; 3],
     /// All vertices have the same w: planes hold the values themselves (no division).
     affine: bool,
+    /// The primitive (triangle of the index list) and, when clipping made a polygon of it,
+    /// the fan triangle `0, fan, fan + 1` of that polygon this is.
+    pub(crate) prim: u32,
+    pub(crate) fan: u32,
+}
+
+impl Tri {
+    pub(crate) fn is_front(&self) -> bool {
+        self.front
+    }
 }
 
 /// A clip-space vertex with its varyings.
 #[derive(Clone, Debug)]
-struct CVert {
-    clip: [f64; 4],
-    vary: Vec<[f64; 4]>,
+pub(crate) struct CVert {
+    pub(crate) clip: [f64; 4],
+    pub(crate) vary: Vec<[f64; 4]>,
 }
 
 fn lerp_vert(a: &CVert, b: &CVert, t: f64) -> CVert {
@@ -252,29 +262,29 @@ fn plane(p: &[[f64; 2]; 3], v: [f64; 3]) -> [f64; 3] {
 
 /// A draw ready for shading.
 pub struct PreparedDraw {
-    fp: Option<Arc<CompiledProgram>>,
+    pub(crate) fp: Option<Arc<CompiledProgram>>,
     /// The fragment kernel compiled, when asked for and not refused.
-    fjit: Option<Arc<dyn crate::jit::CompiledKernel>>,
-    fconsts: Vec<[f32; 4]>,
-    fints: Vec<[i32; 4]>,
-    fbools: Vec<bool>,
-    textures: Vec<Option<Arc<Texture>>>,
-    tris: Vec<Tri>,
-    finputs: Vec<(R, FragSrc)>,
+    pub(crate) fjit: Option<Arc<dyn crate::jit::CompiledKernel>>,
+    pub(crate) fconsts: Vec<[f32; 4]>,
+    pub(crate) fints: Vec<[i32; 4]>,
+    pub(crate) fbools: Vec<bool>,
+    pub(crate) textures: Vec<Option<Arc<Texture>>>,
+    pub(crate) tris: Vec<Tri>,
+    pub(crate) finputs: Vec<(R, FragSrc)>,
     /// Varying slots of the fixed-function fragment stage: primary, secondary colour.
-    ff_colors: (Option<FragSrc>, Option<FragSrc>),
-    color_out: Option<R>,
-    depth_out: Option<(R, usize)>,
-    depth_test: bool,
-    fragment_clamp: bool,
-    color_sum: bool,
-    d3d_pos: bool,
+    pub(crate) ff_colors: (Option<FragSrc>, Option<FragSrc>),
+    pub(crate) color_out: Option<R>,
+    pub(crate) depth_out: Option<(R, usize)>,
+    pub(crate) depth_test: bool,
+    pub(crate) fragment_clamp: bool,
+    pub(crate) color_sum: bool,
+    pub(crate) d3d_pos: bool,
     /// The fragment program reads `fragment.position`/`vPos`.
-    needs_position: bool,
-    caps: Caps,
-    width: u32,
-    height: u32,
-    format: TargetFormat,
+    pub(crate) needs_position: bool,
+    pub(crate) caps: Caps,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    pub(crate) format: TargetFormat,
     pub vertex_stats: Stats,
 }
 
@@ -357,7 +367,7 @@ pub struct DrawInput<'a> {
 /// (each semantic once, back colours with two-sided lighting), and where each fragment input
 /// row gets its value.
 #[allow(clippy::type_complexity)]
-fn fragment_inputs(
+pub(crate) fn fragment_inputs(
     fp: Option<&Arc<CompiledProgram>>,
     state: &DrawState,
 ) -> (
@@ -413,7 +423,7 @@ fn fragment_inputs(
 
 /// The vertex stage: clip-space positions and the varyings `sems` of every vertex (the
 /// vertex program, or fixed function).
-fn vertex_stage(
+pub(crate) fn vertex_stage(
     d: &DrawInput,
     sems: &[Semantic],
     verts: &[[[f32; 4]; ATTRIBS]],
@@ -481,9 +491,50 @@ fn vertex_stage(
     (clip, vary)
 }
 
+/// A clipped polygon's vertices and their window positions, depths and 1/w.
+pub(crate) type Windowed = (Vec<CVert>, Vec<([f64; 2], f64, f64)>);
+
+/// Primitive `t` (three indices) clipped, divided and put through the viewport: `None` when
+/// nothing of it is left.
+pub(crate) fn clipped_window(
+    clip: &[[f32; 4]],
+    vary: &[Vec<[f32; 4]>],
+    t: &[u32],
+    (wf, hf): (f64, f64),
+    (dn, df): (f64, f64),
+) -> Option<Windowed> {
+    let poly: Vec<CVert> = t
+        .iter()
+        .map(|&i| CVert {
+            clip: clip[i as usize].map(f64::from),
+            vary: vary[i as usize].iter().map(|v| v.map(f64::from)).collect(),
+        })
+        .collect();
+    if poly.iter().any(|v| v.clip.iter().any(|c| c.is_nan())) {
+        return None;
+    }
+    let poly = clip_polygon(poly);
+    if poly.len() < 3 {
+        return None;
+    }
+    let win = poly
+        .iter()
+        .map(|v| {
+            let iw = 1.0 / v.clip[3];
+            let (xn, yn, zn) = (v.clip[0] * iw, v.clip[1] * iw, v.clip[2] * iw);
+            (
+                [(xn + 1.0) * 0.5 * wf, (yn + 1.0) * 0.5 * hf],
+                zn * 0.5 * (df - dn) + 0.5 * (dn + df),
+                iw,
+            )
+        })
+        .collect();
+    Some((poly, win))
+}
+
 /// Clipping, the perspective divide, the viewport transform and triangle setup (with back
 /// faces culled when asked).
-fn primitive_setup(
+pub(crate) fn primitive_setup(
     clip: &[[f32; 4]],
     vary: &[Vec<[f32; 4]>],
     indices: &[u32],
@@ -497,34 +548,10 @@ fn primitive_setup(
         f64::from(state.gl.depth_range.0.clamp(0.0, 1.0)),
         f64::from(state.gl.depth_range.1.clamp(0.0, 1.0)),
     );
-    for t in indices.chunks_exact(3) {
-        let poly: Vec<CVert> = t
-            .iter()
-            .map(|&i| CVert {
-                clip: clip[i as usize].map(f64::from),
-                vary: vary[i as usize].iter().map(|v| v.map(f64::from)).collect(),
-            })
-            .collect();
-        if poly.iter().any(|v| v.clip.iter().any(|c| c.is_nan())) {
+    for (prim, t) in indices.chunks_exact(3).enumerate() {
+        let Some((poly, win)) = clipped_window(clip, vary, t, (wf, hf), (dn, df)) else {
             continue;
-        }
-        let poly = clip_polygon(poly);
-        if poly.len() < 3 {
-            continue;
-        }
-        // Window coordinates.
-        let win: Vec<([f64; 2], f64, f64)> = poly
-            .iter()
-            .map(|v| {
-                let iw = 1.0 / v.clip[3];
-                let (xn, yn, zn) = (v.clip[0] * iw, v.clip[1] * iw, v.clip[2] * iw);
-                (
-                    [(xn + 1.0) * 0.5 * wf, (yn + 1.0) * 0.5 * hf],
-                    zn * 0.5 * (df - dn) + 0.5 * (dn + df),
-                    iw,
-                )
-            })
-            .collect();
+        };
         for k in 1..poly.len() - 1 {
             let idx = [0, k, k + 1];
             let p = [win[idx[0]].0, win[idx[1]].0, win[idx[2]].0];
@@ -539,11 +566,24 @@ fn primitive_setup(
                 if state.cull_back && !tri.front {
                     continue;
                 }
-                tris.push(tri);
+                tris.push(Tri {
+                    prim: prim as u32,
+                    fan: k as u32,
+                    ..tri
+                });
             }
         }
     }
     tris
+}
+
+/// What the vertex stage of a prepared draw made, kept for the pixel trace.
+pub(crate) struct Staged {
+    pub(crate) sems: Vec<Semantic>,
+    pub(crate) verts: Vec<[[f32; 4]; ATTRIBS]>,
+    pub(crate) indices: Vec<u32>,
+    pub(crate) clip: Vec<[f32; 4]>,
+    pub(crate) vary: Vec<Vec<[f32; 4]>>,
 }
 
 impl PreparedDraw {
@@ -554,6 +594,16 @@ impl PreparedDraw {
         height: u32,
         format: TargetFormat,
     ) -> Result<PreparedDraw, RenderError> {
+        Ok(PreparedDraw::staged(d, width, height, format)?.0)
+    }
+
+    /// [`PreparedDraw::new`], also returning the vertex stage's results.
+    pub(crate) fn staged(
+        d: &DrawInput,
+        width: u32,
+        height: u32,
+        format: TargetFormat,
+    ) -> Result<(PreparedDraw, Staged), RenderError> {
         let state = d.state;
         let caps = d.caps;
         let mut vstats = Stats {
@@ -601,7 +651,14 @@ impl PreparedDraw {
             (Some(cp), crate::jit::Exec::Compiled) => crate::jit::prepare(&cp.kernel).ok(),
             _ => None,
         };
-        Ok(PreparedDraw {
+        let staged = Staged {
+            sems,
+            verts,
+            indices,
+            clip,
+            vary,
+        };
+        let draw = PreparedDraw {
             fp,
             fjit,
             fconsts,
@@ -623,14 +680,15 @@ impl PreparedDraw {
             height,
             format,
             vertex_stats: vstats,
-        })
+        };
+        Ok((draw, staged))
     }
 
     pub fn needs_depth(&self) -> bool {
         self.depth_test
     }
 
-    fn new_machine(&self) -> Option<Machine> {
+    pub(crate) fn new_machine(&self) -> Option<Machine> {
         self.fp.as_ref().map(|cp| {
             let mut m = Machine::new(&cp.kernel);
             m.bind_consts(&cp.kernel, &self.fconsts);
@@ -740,17 +798,19 @@ impl PreparedDraw {
         let Some(cov) = coverage(tri, tx, by0, by1) else {
             return;
         };
-        let tile = TilePlanes::new(
-            tri,
-            tx,
-            by0,
-            !tri.affine || self.needs_position,
-            self.depth_test || self.needs_position,
-        );
+        let tile = self.tile_planes(tri, tx, by0);
         let shaded = match (m, &self.fp) {
-            (Some(m), Some(cp)) => {
-                self.run_fragments(m, cp, texrefs, tri, &tile, (tx, by0), &cov, stats)
-            }
+            (Some(m), Some(cp)) => self.run_fragments(
+                m,
+                cp,
+                texrefs,
+                tri,
+                &tile,
+                (tx, by0),
+                &cov,
+                stats,
+                &mut crate::exec::Quiet,
+            ),
             _ => self.fixed_function(tri, &tile),
         };
         self.write_back(&cov, &shaded, &tile.zz, (tx, by0), color, depth, stats);
@@ -759,7 +819,7 @@ impl PreparedDraw {
     /// Loads the tile's fragment inputs and runs the fragment program over it.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn run_fragments(
+    pub(crate) fn run_fragments<O: crate::exec::Observer>(
         &self,
         m: &mut Machine,
         cp: &CompiledProgram,
@@ -769,6 +829,7 @@ impl PreparedDraw {
         (tx, by0): (i32, i32),
         cov: &Mask,
         stats: &mut Stats,
+        obs: &mut O,
     ) -> Shaded {
         let (lx, ly) = &LANE_XY;
         let k = &cp.kernel;
@@ -828,8 +889,8 @@ impl PreparedDraw {
         };
         let before = (m.insts_executed, m.slots_executed);
         match &self.fjit {
-            Some(j) => j.run(m, k, &env, cov),
-            None => m.run(k, &env, cov),
+            Some(j) if !O::ON => j.run(m, k, &env, cov),
+            _ => m.run_observed(k, &env, cov, obs),
         }
         stats.fragment_instructions += m.insts_executed - before.0;
         stats.fragment_slots += m.slots_executed - before.1;
@@ -856,7 +917,7 @@ impl PreparedDraw {
     /// Fixed-function fragments: the interpolated primary colour, plus the secondary one
     /// with colour sum.
     #[inline(always)]
-    fn fixed_function(&self, tri: &Tri, tile: &TilePlanes) -> Shaded {
+    pub(crate) fn fixed_function(&self, tri: &Tri, tile: &TilePlanes) -> Shaded {
         let mut out = Shaded {
             color: [[0.0f32; LANES]; 4],
             depth: None,
@@ -910,8 +971,7 @@ impl PreparedDraw {
             let py = ly[l] as usize;
             let i = py * w + px;
             if self.depth_test {
-                let z = shaded.depth.map_or(zz[l], |d| d[l]);
-                let z = if z.is_nan() { 1.0 } else { z.clamp(0.0, 1.0) };
+                let z = fragment_depth(shaded.depth.map_or(zz[l], |d| d[l]));
                 if let Some(dv) = depth.get_mut(i) {
                     if !(z < *dv) {
                         continue;
@@ -919,18 +979,15 @@ impl PreparedDraw {
                     *dv = z;
                 }
             }
-            let mut v = [
-                shaded.color[0][l],
-                shaded.color[1][l],
-                shaded.color[2][l],
-                shaded.color[3][l],
-            ];
-            if clamp {
-                v = v.map(|x| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) });
-            }
-            if self.format == TargetFormat::Rgba8 {
-                v = v.map(quantize8);
-            }
+            let v = self.stored(
+                [
+                    shaded.color[0][l],
+                    shaded.color[1][l],
+                    shaded.color[2][l],
+                    shaded.color[3][l],
+                ],
+                clamp,
+            );
             if let Some(dst) = color.get_mut(i) {
                 *dst = v;
             }
@@ -938,16 +995,51 @@ impl PreparedDraw {
     }
 }
 
+impl PreparedDraw {
+    /// The offsets, 1/w and depth of a tile as shading needs them.
+    #[inline(always)]
+    pub(crate) fn tile_planes(&self, tri: &Tri, tx: i32, by0: i32) -> TilePlanes {
+        TilePlanes::new(
+            tri,
+            tx,
+            by0,
+            !tri.affine || self.needs_position,
+            self.depth_test || self.needs_position,
+        )
+    }
+
+    /// The colour a fragment's output `v` leaves in the target (`clamp`: the fragment
+    /// colour clamp, or an RGBA8 target).
+    #[inline(always)]
+    pub(crate) fn stored(&self, v: [f32; 4], clamp: bool) -> [f32; 4] {
+        let mut v = v;
+        if clamp {
+            v = v.map(|x| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) });
+        }
+        if self.format == TargetFormat::Rgba8 {
+            v = v.map(quantize8);
+        }
+        v
+    }
+}
+
+/// The depth a fragment tests and writes: its own (program output or interpolated),
+/// clamped to [0, 1], NaN as 1.
+#[inline(always)]
+pub(crate) fn fragment_depth(z: f32) -> f32 {
+    if z.is_nan() { 1.0 } else { z.clamp(0.0, 1.0) }
+}
+
 /// What a tile's fragments computed.
-struct Shaded {
-    color: [[f32; LANES]; 4],
-    depth: Option<[f32; LANES]>,
-    killed: Mask,
+pub(crate) struct Shaded {
+    pub(crate) color: [[f32; LANES]; 4],
+    pub(crate) depth: Option<[f32; LANES]>,
+    pub(crate) killed: Mask,
 }
 
 /// The varying slot a fragment input reads on this triangle's side.
 #[inline(always)]
-fn vary_slot(tri: &Tri, src: FragSrc) -> Option<usize> {
+pub(crate) fn vary_slot(tri: &Tri, src: FragSrc) -> Option<usize> {
     match src {
         FragSrc::Vary(f, b) => Some(if tri.front { f } else { b.unwrap_or(f) }),
         _ => None,
@@ -957,7 +1049,7 @@ fn vary_slot(tri: &Tri, src: FragSrc) -> Option<usize> {
 /// The lanes of a tile a triangle covers (pixel centres strictly inside, or on an edge the
 /// triangle owns); `None` when it covers none.
 #[inline(always)]
-fn coverage(tri: &Tri, tx: i32, by0: i32, by1: i32) -> Option<Mask> {
+pub(crate) fn coverage(tri: &Tri, tx: i32, by0: i32, by1: i32) -> Option<Mask> {
     let (lx, ly) = &LANE_XY;
     let mut cov: Mask = [false; LANES];
     let mut any = false;
@@ -994,16 +1086,16 @@ fn coverage(tri: &Tri, tx: i32, by0: i32, by1: i32) -> Option<Mask> {
 }
 
 /// Per-lane offsets from the triangle's reference point, reciprocal w and depth of a tile.
-struct TilePlanes {
+pub(crate) struct TilePlanes {
     dxs: [f64; LANES],
     dys: [f64; LANES],
     iw: [f64; LANES],
-    zz: [f32; LANES],
+    pub(crate) zz: [f32; LANES],
 }
 
 impl TilePlanes {
     #[inline]
-    fn new(tri: &Tri, tx: i32, by0: i32, need_w: bool, need_z: bool) -> TilePlanes {
+    pub(crate) fn new(tri: &Tri, tx: i32, by0: i32, need_w: bool, need_z: bool) -> TilePlanes {
         let (lx, ly) = &LANE_XY;
         let mut t = TilePlanes {
             dxs: [0.0; LANES],
@@ -1031,7 +1123,7 @@ impl TilePlanes {
     /// Component `c` of varying `slot` at every lane (perspective-correct unless the
     /// triangle is affine).
     #[inline]
-    fn interpolate(&self, tri: &Tri, slot: usize, c: usize, out: &mut [f32; LANES]) {
+    pub(crate) fn interpolate(&self, tri: &Tri, slot: usize, c: usize, out: &mut [f32; LANES]) {
         let p = tri.planes[slot * 4 + c];
         if tri.affine {
             for l in 0..LANES {
@@ -1118,6 +1210,8 @@ fn setup_triangle(
         invw: plane(p, iw),
         z: plane(p, z),
         affine,
+        prim: 0,
+        fan: 1,
     })
 }
 

@@ -21,6 +21,7 @@
 use crate::compile::{LANES, Row, TexKind};
 use hoist_asm::ir::TexTarget;
 pub use hoist_asm::semantics::{CompareFunc, DepthMode};
+use crate::value::{Bits, Vec4, vec4};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -561,6 +562,50 @@ impl Lookup {
     }
 }
 
+/// Where a traced fetch reports the texels it reads ([`explain`]); `()` reports nothing and
+/// compiles away (`ON` is false), so untraced sampling is unchanged.
+trait Tap {
+    const ON: bool;
+    /// Texel `at` (x, y, z or cube face) of `level`, as read, with its filter weight.
+    fn texel(&mut self, level: usize, at: [usize; 3], value: [f32; 4], weight: f32);
+}
+
+impl Tap for () {
+    const ON: bool = false;
+    fn texel(&mut self, _: usize, _: [usize; 3], _: [f32; 4], _: f32) {}
+}
+
+impl Tap for Vec<TexelRead> {
+    const ON: bool = true;
+    fn texel(&mut self, level: usize, at: [usize; 3], value: [f32; 4], weight: f32) {
+        self.push(TexelRead {
+            level: level as u32,
+            at: at.map(|v| v as u32),
+            value: vec4(value),
+            weight: Bits(weight),
+        });
+    }
+}
+
+/// One texel a traced fetch read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TexelRead {
+    pub level: u32,
+    /// x, y and z (the slice, or the cube face) within the level.
+    pub at: [u32; 3],
+    /// The texel as the filter saw it (after the depth lookup).
+    pub value: Vec4,
+    /// Its weight in the filtered result (products of the blend fractions).
+    pub weight: Bits,
+}
+
+/// Which level of a fetch, and the weight of that level in the result.
+#[derive(Clone, Copy)]
+struct LevelOf {
+    index: usize,
+    weight: f32,
+}
+
 /// What addresses and reads texels besides the coordinates and the filter.
 #[derive(Clone, Copy, Debug)]
 struct Access {
@@ -570,13 +615,17 @@ struct Access {
 }
 
 /// Samples one level at coordinates (already divided, RECT unnormalised).
-fn sample_level(
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn sample_level<T: Tap>(
     lv: &Level,
     slice: u32,
     coords: [f32; 3],
     dims: u8,
     filter: Filter,
     acc: Access,
+    which: LevelOf,
+    tap: &mut T,
 ) -> [f32; 4] {
     let Access {
         wrap,
@@ -586,13 +635,20 @@ fn sample_level(
     let w = lv.width.max(1);
     let h = lv.height.max(1);
     let d = lv.depth.max(1);
-    let at = |x: usize, y: usize, z: usize| -> [f32; 4] {
+    let read = |x: usize, y: usize, z: usize| -> [f32; 4] {
         look.read(
             lv.texels
                 .get((z * h as usize + y) * w as usize + x)
                 .copied()
                 .unwrap_or(BORDERLESS),
         )
+    };
+    let mut at = |x: usize, y: usize, z: usize, wt: f32| -> [f32; 4] {
+        let v = read(x, y, z);
+        if T::ON {
+            tap.texel(which.index, [x, y, z], v, wt * which.weight);
+        }
+        v
     };
     match filter {
         Filter::Nearest => {
@@ -607,7 +663,7 @@ fn sample_level(
             } else {
                 slice as usize
             };
-            at(x, y, z)
+            at(x, y, z, 1.0)
         }
         Filter::Linear => {
             let (x0, x1, fx) = linear_coords(coords[0], w, wrap, normalized);
@@ -616,10 +672,11 @@ fn sample_level(
             } else {
                 (0, 0, 0.0)
             };
-            let plane = |z: usize| {
-                let a = lerp4(fx, at(x0, y0, z), at(x1, y0, z));
+            let (gx, gy) = (1.0 - fx, if dims >= 2 { 1.0 - fy } else { 1.0 });
+            let mut plane = |z: usize, wz: f32| {
+                let a = lerp4(fx, at(x0, y0, z, gx * gy * wz), at(x1, y0, z, fx * gy * wz));
                 if dims >= 2 {
-                    let b = lerp4(fx, at(x0, y1, z), at(x1, y1, z));
+                    let b = lerp4(fx, at(x0, y1, z, gx * fy * wz), at(x1, y1, z, fx * fy * wz));
                     lerp4(fy, a, b)
                 } else {
                     a
@@ -627,9 +684,10 @@ fn sample_level(
             };
             if dims >= 3 {
                 let (z0, z1, fz) = linear_coords(coords[2], d, wrap, normalized);
-                lerp4(fz, plane(z0), plane(z1))
+                let p0 = plane(z0, 1.0 - fz);
+                lerp4(fz, p0, plane(z1, fz))
             } else {
-                plane(slice as usize)
+                plane(slice as usize, 1.0)
             }
         }
     }
@@ -694,6 +752,58 @@ fn shape_fits(shape: TexShape, target: TexTarget) -> bool {
     )
 }
 
+/// What a fetch of `target` from `tex` needs besides its coordinates.
+#[derive(Clone, Copy)]
+struct Prep {
+    depth: bool,
+    compare: Option<CompareFunc>,
+    normalized: bool,
+    dims: u8,
+    nlev: usize,
+}
+
+impl Prep {
+    fn of(tex: &Texture, target: TexTarget) -> Prep {
+        let smp = tex.sampler;
+        let depth = tex.format == TexFormat::Depth;
+        let normalized = !matches!(target, TexTarget::Rect | TexTarget::ShadowRect);
+        Prep {
+            depth,
+            compare: smp.compare.filter(|_| depth && is_shadow(target)),
+            normalized,
+            dims: match target {
+                TexTarget::T1D | TexTarget::Shadow1D => 1,
+                TexTarget::T3D | TexTarget::Cube => 3,
+                _ => 2,
+            },
+            nlev: if !normalized || smp.mip == MipFilter::None {
+                1
+            } else {
+                tex.levels.len()
+            },
+        }
+    }
+}
+
+/// The texture a fetch reads, or `None` for GL's incomplete texture.
+fn complete(tex: Option<&Texture>, target: TexTarget) -> Option<&Texture> {
+    tex.filter(|t| !t.levels.is_empty() && target_fits(t, target))
+}
+
+/// `TXP`'s divided coordinates, or `None` when the fetch reads `coord` as it is.
+fn project(kind: TexKind, coord: [&Row; 4]) -> Option<[Row; 3]> {
+    (kind == TexKind::Txp).then(|| {
+        let mut proj = [[0.0f32; LANES]; 3];
+        let q = coord[3];
+        for c in 0..3 {
+            for l in 0..LANES {
+                proj[c][l] = coord[c][l] / q[l];
+            }
+        }
+        proj
+    })
+}
+
 /// Samples a texture for one batch. `coord` holds the four coordinate rows, `grads` the
 /// explicit derivatives of `texldd`. Writes RGBA into `out`.
 pub fn sample_batch(
@@ -706,42 +816,23 @@ pub fn sample_batch(
     out: [&mut Row; 4],
 ) {
     let mut out = out;
-    let tex = match tex {
-        Some(t) if !t.levels.is_empty() && target_fits(t, target) => t,
-        _ => {
-            for (c, o) in out.iter_mut().enumerate() {
-                **o = [BORDERLESS[c]; LANES];
-            }
-            return;
+    let Some(tex) = complete(tex, target) else {
+        for (c, o) in out.iter_mut().enumerate() {
+            **o = [BORDERLESS[c]; LANES];
         }
+        return;
     };
     let smp = tex.sampler;
-    let depth = tex.format == TexFormat::Depth;
-    let compare = smp.compare.filter(|_| depth && is_shadow(target));
-    let normalized = !matches!(target, TexTarget::Rect | TexTarget::ShadowRect);
-    let dims: u8 = match target {
-        TexTarget::T1D | TexTarget::Shadow1D => 1,
-        TexTarget::T3D | TexTarget::Cube => 3,
-        _ => 2,
-    };
+    let pr = Prep::of(tex, target);
     let base = &tex.levels[0];
-
-    // Projected coordinates.
-    let mut proj = [[0.0f32; LANES]; 3];
-    let cs: [&Row; 3] = if kind == TexKind::Txp {
-        let q = coord[3];
-        for c in 0..3 {
-            for l in 0..LANES {
-                proj[c][l] = coord[c][l] / q[l];
-            }
-        }
-        [&proj[0], &proj[1], &proj[2]]
-    } else {
-        [coord[0], coord[1], coord[2]]
+    let proj = project(kind, coord);
+    let cs: [&Row; 3] = match &proj {
+        Some(p) => [&p[0], &p[1], &p[2]],
+        None => [coord[0], coord[1], coord[2]],
     };
 
     // Fast path: 2D, one filter, no mipmaps, clamp, nearest.
-    let single = smp.mip == MipFilter::None || tex.levels.len() == 1 || !normalized;
+    let single = smp.mip == MipFilter::None || tex.levels.len() == 1 || !pr.normalized;
     if single
         && smp.min == smp.mag
         && smp.min == Filter::Nearest
@@ -749,45 +840,115 @@ pub fn sample_batch(
         && tex.shape == TexShape::D2
         && smp.wrap == Wrap::ClampToEdge
         && base.depth == 1
-        && !depth
+        && !pr.depth
     {
         nearest_2d(base, cs, out);
         return;
     }
-    let nlev = if !normalized || smp.mip == MipFilter::None {
-        1
-    } else {
-        tex.levels.len()
-    };
-    let lambda = lod(tex, kind, target, dims, nlev, coord, cs, grads, quads);
+    let lambda = lod(tex, kind, target, pr.dims, pr.nlev, coord, cs, grads, quads);
     for l in 0..LANES {
-        let (mut x, mut y, mut z) = (cs[0][l], cs[1][l], cs[2][l]);
-        let look = if depth {
-            Lookup::Depth {
-                compare: compare.map(|f| (f, hoist_asm::semantics::shadow_ref(z))),
-                mode: smp.depth_mode,
-            }
-        } else {
-            Lookup::Colour
-        };
-        let acc = Access {
-            wrap: smp.wrap,
-            normalized,
-            look,
-        };
-        let mut slice = 0;
-        if target == TexTarget::Cube {
-            let (f, s, t) = cube_face(x, y, z);
-            slice = f;
-            x = s;
-            y = t;
-            z = 0.0;
-        }
-        let dims_eff = if target == TexTarget::Cube { 2 } else { dims };
-        let v = filtered(tex, lambda[l], nlev, slice, [x, y, z], dims_eff, acc);
+        let v = sample_lane(tex, target, pr, [cs[0][l], cs[1][l], cs[2][l]], lambda[l], &mut ());
         for c in 0..4 {
             out[c][l] = v[c];
         }
+    }
+}
+
+/// One lane of a fetch at divided coordinates `c3` and level of detail `lam`.
+#[inline(always)]
+fn sample_lane<T: Tap>(
+    tex: &Texture,
+    target: TexTarget,
+    pr: Prep,
+    c3: [f32; 3],
+    lam: f32,
+    tap: &mut T,
+) -> [f32; 4] {
+    let smp = tex.sampler;
+    let [mut x, mut y, mut z] = c3;
+    let look = if pr.depth {
+        Lookup::Depth {
+            compare: pr
+                .compare
+                .map(|f| (f, hoist_asm::semantics::shadow_ref(z))),
+            mode: smp.depth_mode,
+        }
+    } else {
+        Lookup::Colour
+    };
+    let acc = Access {
+        wrap: smp.wrap,
+        normalized: pr.normalized,
+        look,
+    };
+    let mut slice = 0;
+    if target == TexTarget::Cube {
+        let (f, s, t) = cube_face(x, y, z);
+        slice = f;
+        x = s;
+        y = t;
+        z = 0.0;
+    }
+    let dims_eff = if target == TexTarget::Cube { 2 } else { pr.dims };
+    filtered(tex, lam, pr.nlev, slice, [x, y, z], dims_eff, acc, tap)
+}
+
+/// What one lane of a fetch read: for the pixel debugger.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FetchTrace {
+    /// The coordinates after `TXP`'s division (RECT unnormalised).
+    pub coords: [Bits; 3],
+    /// The level of detail λ (bias included; 0 when the filter needs none).
+    pub lod: Bits,
+    /// The cube face (0..5: +x, -x, +y, -y, +z, -z), for cube fetches.
+    pub face: Option<u32>,
+    /// The texels read with their weights; empty for an incomplete texture.
+    pub texels: Vec<TexelRead>,
+    /// The texture is incomplete (missing, or of a shape the target does not read): the
+    /// fetch returns (0, 0, 0, 1).
+    pub incomplete: bool,
+    /// The filtered result.
+    pub value: Vec4,
+}
+
+/// Lane `lane` of [`sample_batch`] over the same rows, with the texels it reads: the
+/// same code path (level of detail from the same quad), reporting through a tap.
+pub fn explain(
+    tex: Option<&Texture>,
+    kind: TexKind,
+    target: TexTarget,
+    coord: [&Row; 4],
+    grads: Option<([&Row; 4], [&Row; 4])>,
+    quads: bool,
+    lane: usize,
+) -> FetchTrace {
+    let proj = project(kind, coord);
+    let cs: [&Row; 3] = match &proj {
+        Some(p) => [&p[0], &p[1], &p[2]],
+        None => [coord[0], coord[1], coord[2]],
+    };
+    let c3 = [cs[0][lane], cs[1][lane], cs[2][lane]];
+    let Some(tex) = complete(tex, target) else {
+        return FetchTrace {
+            coords: c3.map(Bits),
+            lod: Bits(0.0),
+            face: None,
+            texels: Vec::new(),
+            incomplete: true,
+            value: vec4(BORDERLESS),
+        };
+    };
+    let pr = Prep::of(tex, target);
+    let lambda = lod(tex, kind, target, pr.dims, pr.nlev, coord, cs, grads, quads);
+    let mut texels = Vec::new();
+    let value = sample_lane(tex, target, pr, c3, lambda[lane], &mut texels);
+    FetchTrace {
+        coords: c3.map(Bits),
+        lod: Bits(lambda[lane]),
+        face: (target == TexTarget::Cube).then(|| cube_face(c3[0], c3[1], c3[2]).0),
+        texels,
+        incomplete: false,
+        value: vec4(value),
     }
 }
 
@@ -906,8 +1067,9 @@ fn lod(
 
 /// One lane's filtered texel at level of detail `lam` (magnification, one level, or
 /// between mipmap levels).
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn filtered(
+fn filtered<T: Tap>(
     tex: &Texture,
     lam: f32,
     nlev: usize,
@@ -915,6 +1077,7 @@ fn filtered(
     c3: [f32; 3],
     dims_eff: u8,
     acc: Access,
+    tap: &mut T,
 ) -> [f32; 4] {
     let smp = tex.sampler;
     let base = &tex.levels[0];
@@ -934,31 +1097,42 @@ fn filtered(
         0.0
     };
     let maxlev = (nlev - 1) as f32;
+    let whole = |index: usize| LevelOf { index, weight: 1.0 };
     if !(lam > c_switch) {
-        sample_level(base, slice, c3, dims_eff, smp.mag, acc)
+        sample_level(base, slice, c3, dims_eff, smp.mag, acc, whole(0), tap)
     } else if nlev == 1 {
-        sample_level(base, slice, c3, dims_eff, smp.min, acc)
+        sample_level(base, slice, c3, dims_eff, smp.min, acc, whole(0), tap)
     } else {
         match smp.mip {
-            MipFilter::None => sample_level(base, slice, c3, dims_eff, smp.min, acc),
+            MipFilter::None => sample_level(base, slice, c3, dims_eff, smp.min, acc, whole(0), tap),
             MipFilter::Nearest => {
                 let d = if lam <= 0.5 {
                     0.0
                 } else {
                     ((lam + 0.5).ceil() - 1.0).min(maxlev)
                 };
-                let lv = &tex.levels[d.max(0.0) as usize];
-                sample_level(lv, slice, c3, dims_eff, smp.min, acc)
+                let i = d.max(0.0) as usize;
+                sample_level(&tex.levels[i], slice, c3, dims_eff, smp.min, acc, whole(i), tap)
             }
             MipFilter::Linear => {
                 let lam = lam.min(maxlev);
                 let d1 = lam.floor().max(0.0);
                 let d2 = (d1 + 1.0).min(maxlev);
                 let f = lam - d1;
-                let a = sample_level(&tex.levels[d1 as usize], slice, c3, dims_eff, smp.min, acc);
-                if f > 0.0 && d2 > d1 {
+                let (i1, i2) = (d1 as usize, d2 as usize);
+                let both = f > 0.0 && d2 > d1;
+                let w1 = LevelOf {
+                    index: i1,
+                    weight: if both { 1.0 - f } else { 1.0 },
+                };
+                let a = sample_level(&tex.levels[i1], slice, c3, dims_eff, smp.min, acc, w1, tap);
+                if both {
+                    let w2 = LevelOf {
+                        index: i2,
+                        weight: f,
+                    };
                     let b =
-                        sample_level(&tex.levels[d2 as usize], slice, c3, dims_eff, smp.min, acc);
+                        sample_level(&tex.levels[i2], slice, c3, dims_eff, smp.min, acc, w2, tap);
                     lerp4(f, a, b)
                 } else {
                     a

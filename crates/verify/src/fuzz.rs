@@ -3,9 +3,9 @@
 //! exactly the code the fuzzers ran. Each takes raw bytes and panics only on a bug: a panic
 //! inside the code under test, or a broken round trip.
 //!
-//! Input layouts: `parse` and `scene` take text; `optimize`, `execute` and `compiled` take
-//! one control byte, then a vertex and a fragment program separated by the first `\n@@\n`
-//! line.
+//! Input layouts: `parse` and `scene` take text; `optimize`, `execute`, `compiled` and
+//! `trace` take one control byte, then a vertex and a fragment program separated by the
+//! first `\n@@\n` line.
 
 use crate::Config;
 use hoist_asm::{ParseOptions, Profile, Program, Stage, parse as parse_asm, print};
@@ -17,12 +17,13 @@ use hoist_raster::{Caps, RenderConfig, render};
 pub type Target = fn(&[u8]);
 
 /// The fuzz targets, by the name of their corpus directory.
-pub const TARGETS: [(&str, Target); 5] = [
+pub const TARGETS: [(&str, Target); 6] = [
     ("parse", parse),
     ("optimize", optimize),
     ("execute", execute),
     ("scene", scene),
     ("compiled", compiled),
+    ("trace", trace),
 ];
 
 fn accept(text: &str, profile: Option<Profile>) -> Option<Program> {
@@ -172,6 +173,62 @@ pub fn compiled(data: &[u8]) {
     if let Ok(Some(d)) = execdiff::render(vp.as_ref(), fp.as_ref(), &tex, 8) {
         panic!("compiled differs from interpreted: {d}");
     }
+}
+
+/// The pixel trace on whatever the front ends accept: the pair renders at most 12×12 (the
+/// control byte picks the size and the pixel), then the pixel is traced; the trace must end
+/// with the rendered value bit for bit (a pixel no triangle covers must hold the clear
+/// colour), and it must survive a serde round trip. Bad requests are errors, never panics.
+pub fn trace(data: &[u8]) {
+    use hoist_raster::raster::CompiledProgram;
+    use std::sync::Arc;
+    let (ctl, text) = split(data);
+    let (vs, fs) = text.split_once("\n@@\n").unwrap_or((&text, ""));
+    let vp = accept_default(vs).filter(|p| p.stage() == Stage::Vertex);
+    let fp = accept_default(fs).filter(|p| p.stage() == Stage::Fragment);
+    if vp.is_none() && fp.is_none() {
+        return;
+    }
+    let side = u32::from(ctl % 12) + 1;
+    let cfg = RenderConfig {
+        width: side,
+        height: side,
+        clear: [0.5, 0.25, 0.125, 1.0],
+        caps: Caps {
+            max_batch_instructions: 1 << 14,
+            ..Caps::default()
+        },
+        ..RenderConfig::default()
+    };
+    let Ok(image) = render(vp.as_ref(), fp.as_ref(), &cfg) else {
+        return;
+    };
+    let compile = |p: &Option<Program>| -> Option<Option<Arc<CompiledProgram>>> {
+        match p {
+            Some(p) => CompiledProgram::new(p).ok().map(|c| Some(Arc::new(c))),
+            None => Some(None),
+        }
+    };
+    let (Some(cvp), Some(cfp)) = (compile(&vp), compile(&fp)) else {
+        return;
+    };
+    let (x, y) = (u32::from(ctl / 12) % side, u32::from(ctl / 3) % side);
+    let want = image.image.get(x, y).map(|p| p.map(f32::to_bits));
+    match hoist_raster::trace::trace_pixel(cvp.as_ref(), cfp.as_ref(), &cfg, x, y) {
+        Ok(t) => {
+            assert_eq!(Some(t.pixel.map(|b| b.bits())), want, "trace of ({x}, {y})");
+            let json = serde_json::to_string(&t).expect("a trace serializes");
+            let back: hoist_raster::trace::PixelTrace =
+                serde_json::from_str(&json).expect("a trace deserializes");
+            assert_eq!(back, t, "serde round trip");
+        }
+        Err(e) => {
+            let clear = cfg.clear.map(f32::to_bits);
+            assert_eq!(want, Some(clear), "untraceable ({x}, {y}): {e}");
+        }
+    }
+    let outside = hoist_raster::trace::trace_pixel(cvp.as_ref(), cfp.as_ref(), &cfg, side, 0);
+    assert!(outside.is_err(), "a pixel outside the image is an error");
 }
 
 /// Scene files parsed and run under small caps: bad input is an error, never a panic or an

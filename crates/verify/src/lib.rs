@@ -8,12 +8,16 @@
 //! - [`scene`]: an optimized pair run in its scene, and the equivalence rule of the results;
 //! - [`generate`]: random vertex/fragment program pairs in both dialects, written the way
 //!   compilers write them (the inputs of the soak, the fuzzers and the property tests);
+//! - [`debug`]: one pixel traced in the original and the optimized pair, lined up by the
+//!   optimizer's provenance, with the first row where they differ (`hoist debug`, the
+//!   page's pixel debugger);
 //! - [`execdiff`]: compiled execution against the interpreter, bit for bit (the soak's and
 //!   the `compiled` fuzz target's check);
 //! - [`fuzz`]: the fuzz targets' bodies, shared with the tests that replay their findings;
 //! - [`linear`]: emitted linear-expression code (seed 003) run and iterated in the executor;
 //! - [`soak`]: many generated pairs through all of the above, counting what went wrong.
 
+pub mod debug;
 pub mod execdiff;
 #[cfg(feature = "front")]
 pub mod front;

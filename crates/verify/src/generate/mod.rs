@@ -34,6 +34,7 @@
 //! Not generated, on purpose:
 //! - D3D9 flow control and predication (`if`…`ret`, `setp`, `(p0)`): the optimizer refuses
 //!   programs with flow control (straight-line code only), so they would test only that.
+//!   [`flow::pair`] makes such pairs for the executor's tests (the pixel trace's).
 //! - `OPTION ARB_fog_linear/exp/exp2`: the parser accepts them but the executor does not apply
 //!   fog, so a pair using them would not render what a GL implementation renders.
 //! - Shadow targets (`SHADOW1D`, `SHADOW2D`, `SHADOWRECT`) only with [`Reach::Shadow`]
@@ -50,6 +51,7 @@ mod consts;
 mod d3d;
 mod d3d_ps;
 mod d3d_vs;
+pub mod flow;
 mod source;
 mod varyings;
 

