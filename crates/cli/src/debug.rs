@@ -15,7 +15,7 @@ use hoist_opt::Outcome;
 use hoist_opt::annotate::SourceLines;
 use hoist_raster::raster::CompiledProgram;
 use hoist_raster::trace::{Flow, PixelTrace, Step, trace_pixel};
-use hoist_raster::value::{Bits, Vec4};
+use hoist_raster::value::{Bits, Bits64, Vec4};
 use hoist_verify::debug::{AlignedRow, Alignment, align};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -179,6 +179,34 @@ fn num(b: Bits) -> Value {
     }
 }
 
+fn num64(b: Bits64) -> Value {
+    let v = b.get();
+    if v.is_nan() {
+        json!("NaN")
+    } else if v.is_infinite() {
+        json!(if v > 0.0 { "Infinity" } else { "-Infinity" })
+    } else {
+        json!(v)
+    }
+}
+
+fn nums64(v: &[Bits64]) -> Value {
+    Value::Array(v.iter().map(|b| num64(*b)).collect())
+}
+
+fn primitive_json(t: &PixelTrace) -> Value {
+    let p = &t.primitive;
+    json!({
+        "index": p.index,
+        "vertices": p.vertices,
+        "clipped": p.clipped,
+        "front": p.front,
+        "window": p.window.iter().map(|w| nums64(w)).collect::<Vec<_>>(),
+        "depth": nums64(&p.depth),
+        "inv_w": nums64(&p.inv_w),
+    })
+}
+
 fn vec_json(v: &Vec4, mask: u8) -> Value {
     Value::Array(
         (0..4)
@@ -312,11 +340,11 @@ fn json_out(
     let mut o = json!({
         "pixel": [t.x, t.y],
         "pair": pair,
-        "primitive": t.primitive,
+        "primitive": primitive_json(t),
         "vertex": { "rows": vertex },
         "interpolation": {
-            "barycentric": t.interpolation.barycentric,
-            "perspective": t.interpolation.perspective,
+            "barycentric": nums64(&t.interpolation.barycentric),
+            "perspective": nums64(&t.interpolation.perspective),
             "affine": t.interpolation.affine,
             "inputs": inputs,
         },
@@ -519,7 +547,7 @@ fn text_out(
         o.push_str(&step_text(s, line_of(&lines.vertex, s.inst), &note));
     }
     let ip = &t.interpolation;
-    let w = |v: [f64; 3]| format!("{:.6} {:.6} {:.6}", v[0], v[1], v[2]);
+    let w = |v: [Bits64; 3]| format!("{:.6} {:.6} {:.6}", v[0].get(), v[1].get(), v[2].get());
     o.push_str(&format!(
         "\ninterpolation: barycentric {}, perspective {}{}\n",
         w(ip.barycentric),

@@ -26,7 +26,7 @@ use crate::raster::{
     clipped_window, coverage, fragment_depth, in_semantic, vary_slot,
 };
 use crate::texture::{FetchTrace, Texture, explain};
-use crate::value::{Bits, Vec4, vec4};
+use crate::value::{Bits, Bits64, Vec4, vec4};
 use hoist_asm::ir::Interp;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -64,18 +64,18 @@ pub struct Primitive {
     pub clipped: bool,
     pub front: bool,
     /// Window position (x, y), depth and 1/w of the three corners the rasterizer used.
-    pub window: [[f64; 2]; 3],
-    pub depth: [f64; 3],
-    pub inv_w: [f64; 3],
+    pub window: [[Bits64; 2]; 3],
+    pub depth: [Bits64; 3],
+    pub inv_w: [Bits64; 3],
 }
 
 /// Interpolation at the pixel centre.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Interpolation {
     /// Screen-space barycentric weights of the three corners at the pixel centre.
-    pub barycentric: [f64; 3],
+    pub barycentric: [Bits64; 3],
     /// Perspective-correct weights (barycentric ÷ w, normalised).
-    pub perspective: [f64; 3],
+    pub perspective: [Bits64; 3],
     /// The three corners have the same w: varyings interpolate affinely.
     pub affine: bool,
     pub inputs: Vec<Interpolated>,
@@ -472,12 +472,6 @@ pub fn trace_pixel(
     y: u32,
 ) -> Result<PixelTrace, RenderError> {
     crate::job::check_config(cfg)?;
-    if x >= cfg.width || y >= cfg.height {
-        return Err(RenderError::Config(format!(
-            "pixel ({x}, {y}) is outside the {}x{} image",
-            cfg.width, cfg.height
-        )));
-    }
     let input = DrawInput {
         vp,
         fp,
@@ -489,12 +483,53 @@ pub fn trace_pixel(
         caps: &cfg.caps,
         exec: crate::jit::Exec::Interp,
     };
-    let (draw, staged) = PreparedDraw::staged(&input, cfg.width, cfg.height, cfg.format)?;
+    let target = Target {
+        width: cfg.width,
+        height: cfg.height,
+        format: cfg.format,
+        color: crate::raster::Target::new(1, 1, cfg.format, cfg.clear).color[0],
+        depth: 1.0,
+    };
+    trace_draw(&input, &target, x, y)
+}
+
+/// The target a traced draw goes into, at the traced pixel: its size and format, and the
+/// colour and depth the pixel holds before the draw (a scene's earlier draws).
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    pub width: u32,
+    pub height: u32,
+    pub format: crate::draw::TargetFormat,
+    pub color: [f32; 4],
+    pub depth: f32,
+}
+
+/// Traces pixel (`x`, `y`) of the draw `d` into `target` ([`trace_pixel`] for one draw into
+/// a fresh target; a scene runner passes what earlier draws left at the pixel).
+pub fn trace_draw(
+    d: &DrawInput,
+    target: &Target,
+    x: u32,
+    y: u32,
+) -> Result<PixelTrace, RenderError> {
+    let (width, height) = (target.width, target.height);
+    d.caps.check_target(width, height)?;
+    if x >= width || y >= height {
+        return Err(RenderError::Config(format!(
+            "pixel ({x}, {y}) is outside the {width}x{height} image"
+        )));
+    }
+    let input = DrawInput {
+        exec: crate::jit::Exec::Interp,
+        ..*d
+    };
+    let (vp, fp) = (input.vp, input.fp);
+    let (draw, staged) = PreparedDraw::staged(&input, width, height, target.format)?;
     let listing = fp.map(|cp| Listing::of(cp));
-    let at = Place::of(x, y, cfg.height);
+    let at = Place::of(x, y, height);
     let clamp = draw.fragment_clamp || draw.format == crate::draw::TargetFormat::Rgba8;
-    let mut pixel = draw.stored(cfg.clear, false);
-    let mut depth = 1.0f32;
+    let mut pixel = target.color;
+    let mut depth = target.depth;
     let mut candidates = Vec::new();
     let mut chosen: Option<(usize, Shade)> = None;
     for (ti, tri) in draw.tris.iter().enumerate() {
@@ -535,7 +570,7 @@ pub fn trace_pixel(
         )));
     };
     let tri = &draw.tris[ti];
-    let (primitive, corners) = primitive(cfg, &staged, tri);
+    let (primitive, corners) = primitive(&input, (width, height), &staged, tri);
     let vertex = match vp {
         Some(cp) => vertex_steps(cp, &input, &staged, primitive.vertices),
         None => Vec::new(),
@@ -561,15 +596,15 @@ struct Corners {
     vary: [Vec<[f64; 4]>; 3],
 }
 
-fn primitive(cfg: &RenderConfig, st: &Staged, tri: &Tri) -> (Primitive, Corners) {
+fn primitive(d: &DrawInput, (w, h): (u32, u32), st: &Staged, tri: &Tri) -> (Primitive, Corners) {
     let p = tri.prim as usize;
     let idx = [st.indices[3 * p], st.indices[3 * p + 1], st.indices[3 * p + 2]];
-    let gl = &cfg.state.gl;
+    let gl = &d.state.gl;
     let range = (
         f64::from(gl.depth_range.0.clamp(0.0, 1.0)),
         f64::from(gl.depth_range.1.clamp(0.0, 1.0)),
     );
-    let size = (f64::from(cfg.width), f64::from(cfg.height));
+    let size = (f64::from(w), f64::from(h));
     let (poly, win) = clipped_window(&st.clip, &st.vary, &idx, size, range)
         .unwrap_or_else(|| (Vec::new(), Vec::new()));
     let fan = tri.fan as usize;
@@ -589,13 +624,13 @@ fn primitive(cfg: &RenderConfig, st: &Staged, tri: &Tri) -> (Primitive, Corners)
         vertices: idx,
         clipped: !same,
         front: tri.is_front(),
-        window: std::array::from_fn(|i| corner(i).0),
-        depth: std::array::from_fn(|i| corner(i).1),
-        inv_w: std::array::from_fn(|i| corner(i).2),
+        window: std::array::from_fn(|i| corner(i).0.map(Bits64)),
+        depth: std::array::from_fn(|i| Bits64(corner(i).1)),
+        inv_w: std::array::from_fn(|i| Bits64(corner(i).2)),
     };
     let corners = Corners {
-        window: prim.window,
-        inv_w: prim.inv_w,
+        window: std::array::from_fn(|i| corner(i).0),
+        inv_w: std::array::from_fn(|i| corner(i).2),
         vary: std::array::from_fn(|i| {
             poly.get(pick[i]).map(|v| v.vary.clone()).unwrap_or_default()
         }),
@@ -678,8 +713,8 @@ fn interpolation(
         }
     }
     Interpolation {
-        barycentric: bary,
-        perspective: persp,
+        barycentric: bary.map(Bits64),
+        perspective: persp.map(Bits64),
         affine: iw[0] == iw[1] && iw[1] == iw[2],
         inputs,
     }

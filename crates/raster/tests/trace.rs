@@ -177,7 +177,7 @@ fn the_vertex_stage_runs_at_the_three_corners() {
     }
     let input = &t.interpolation.inputs[0];
     assert_eq!(input.vertices.unwrap()[1][0], Bits(2.0));
-    let w: f64 = t.interpolation.perspective.iter().sum();
+    let w: f64 = t.interpolation.perspective.iter().map(|w| w.get()).sum();
     assert!((w - 1.0).abs() < 1e-12);
     assert_eq!(t.primitive.vertices, [0, 1, 2]);
     // The interpolated input is what the fragment program read and wrote out.

@@ -123,7 +123,7 @@ pub fn align(original: &PixelTrace, optimized: &PixelTrace, out: &Outcome) -> Al
             moved.insert(*m, i);
         }
     }
-    let weights = optimized.interpolation.perspective;
+    let weights = optimized.interpolation.perspective.map(|w| w.get());
     let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
     let mut rows = Vec::with_capacity(original.fragment.len());
     let mut first_divergence = None;
