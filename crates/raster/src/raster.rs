@@ -579,7 +579,6 @@ pub(crate) fn primitive_setup(
 
 /// What the vertex stage of a prepared draw made, kept for the pixel trace.
 pub(crate) struct Staged {
-    pub(crate) sems: Vec<Semantic>,
     pub(crate) verts: Vec<[[f32; 4]; ATTRIBS]>,
     pub(crate) indices: Vec<u32>,
     pub(crate) clip: Vec<[f32; 4]>,
@@ -652,7 +651,6 @@ impl PreparedDraw {
             _ => None,
         };
         let staged = Staged {
-            sems,
             verts,
             indices,
             clip,
