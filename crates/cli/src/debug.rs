@@ -40,6 +40,7 @@ one), `outputs`, `candidates`, `final` (the image's value) and, with --optimized
 `aligned` and `first_divergence`.\n\n\
 Exit status: 0 on success, 1 on a program or trace error (a pixel outside the image, or\n\
 one no primitive covers), 2 on a usage error.")]
+#[group(skip)]
 pub struct Args {
     #[command(flatten)]
     render: crate::render::Args,
@@ -361,10 +362,11 @@ fn json_out(
         o["aligned"] = aligned_json(orig, al, t, lines);
         o["first_divergence"] = al.first_divergence.as_ref().map_or(Value::Null, |d| {
             let s = &orig.fragment[d.step];
+            let component = ["x", "y", "z", "w"][d.component as usize & 3];
             json!({
                 "line": lines.original_fp.line(d.inst),
                 "op": s.op,
-                "component": ["x", "y", "z", "w"][d.component as usize & 3],
+                "component": component,
                 "original": vec_json(&d.original, s.mask),
                 "optimized": vec_json(&d.optimized, s.mask),
                 "difference": num(Bits(d.difference)),
