@@ -285,3 +285,50 @@ fn aligned_with_itself(
         "{name}: {moved} moved instructions, none named in the trace"
     );
 }
+
+/// A cancellation (`(x·10⁶ + 0.1) - x·10⁶`) moved without validation: the moved `MAD` and
+/// `MUL` rows line up with their per-vertex values and agree, and the first divergence is
+/// the `SUB`, whose per-fragment result is rounding noise the interpolated one is not.
+#[test]
+fn a_cancellation_diverges_at_the_subtraction() {
+    let vp = parse(
+        "!!ARBvp1.0\nMOV result.position, vertex.position;\n\
+         MOV result.texcoord[0], vertex.texcoord[0];\nEND\n",
+    )
+    .unwrap();
+    let fp = parse(
+        "!!ARBfp1.0\nPARAM big = {1000000, 0.1, 0, 0};\nTEMP a, b;\n\
+         MAD a, fragment.texcoord[0], big.x, big.y;\nMUL b, fragment.texcoord[0], big.x;\n\
+         SUB a, a, b;\nMOV result.color, a;\nEND\n",
+    )
+    .unwrap();
+    let out = hoist_verify::optimize(&vp, &fp, &hoist_opt::Options::default(), None)
+        .unwrap()
+        .outcome;
+    let cfg = RenderConfig {
+        width: 300,
+        height: 300,
+        ..RenderConfig::default()
+    };
+    let c = |p: &Program| Arc::new(CompiledProgram::new(p).unwrap());
+    let mut diverged = 0;
+    for (x, y) in [(77, 130), (13, 201), (150, 40), (250, 260)] {
+        let a = trace_pixel(Some(&c(&vp)), Some(&c(&fp)), &cfg, x, y).unwrap();
+        let b = trace_pixel(Some(&c(&out.vp)), Some(&c(&out.fp)), &cfg, x, y).unwrap();
+        let al = hoist_verify::debug::align(&a, &b, &out);
+        assert_eq!(al.vertex_moved_from.iter().flatten().count(), 3);
+        for (k, row) in al.rows.iter().enumerate().take(2) {
+            assert!(
+                matches!(row, hoist_verify::debug::AlignedRow::Moved { .. }),
+                "row {k}: {row:?}"
+            );
+        }
+        if let Some(d) = &al.first_divergence {
+            assert_eq!(d.inst, 2, "({x}, {y}): {d:?}");
+            assert_eq!(Some(d.original), a.fragment[2].values[0]);
+            assert!(d.difference > d.tolerance);
+            diverged += 1;
+        }
+    }
+    assert!(diverged >= 3, "{diverged} of 4 pixels diverge at the SUB");
+}
