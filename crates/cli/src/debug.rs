@@ -495,7 +495,11 @@ fn step_text(s: &Step, line: Option<u32>, note: &str) -> String {
             g(f.coords[1]),
             g(f.coords[2]),
             g(f.lod),
-            if f.incomplete { " (incomplete texture)" } else { "" },
+            if f.incomplete {
+                " (incomplete texture)"
+            } else {
+                ""
+            },
             f.texels.len()
         ));
         for t in &f.texels {
@@ -544,8 +548,9 @@ fn text_out(
         o.push_str("  fixed function\n");
     }
     for (i, s) in t.vertex.iter().enumerate() {
-        let note = moved_line(al, lines, i)
-            .map_or(String::new(), |l| format!("    ; moved from fragment line {l}"));
+        let note = moved_line(al, lines, i).map_or(String::new(), |l| {
+            format!("    ; moved from fragment line {l}")
+        });
         o.push_str(&step_text(s, line_of(&lines.vertex, s.inst), &note));
     }
     let ip = &t.interpolation;
@@ -601,8 +606,7 @@ fn text_out(
 
 fn divergence_text(orig: &PixelTrace, al: &Alignment, lines: &Lines) -> String {
     match &al.first_divergence {
-        None => "\nfirst divergence: none (every aligned row agrees within the tolerance)\n"
-            .into(),
+        None => "\nfirst divergence: none (every aligned row agrees within the tolerance)\n".into(),
         Some(d) => {
             let s = &orig.fragment[d.step];
             format!(

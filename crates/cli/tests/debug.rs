@@ -45,7 +45,12 @@ fn rendered(opts: &[&str], x: u32, y: u32) -> Vec<String> {
     let mut a = vec!["render", "--quiet", "--out", &out];
     a.extend_from_slice(opts);
     let r = hoist(&a);
-    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
     let bytes = std::fs::read(&out).unwrap();
     let mut nl = 0;
     let start = bytes
@@ -95,7 +100,11 @@ fn figure_3_traces_to_the_rendered_pixel_with_source_lines() {
         let mut a = opts.clone();
         a.extend_from_slice(&["--pixel", &p]);
         let j = json(&a);
-        assert_eq!(bits(&j["final"]["bits"]), rendered(&opts, x, y), "({x}, {y})");
+        assert_eq!(
+            bits(&j["final"]["bits"]),
+            rendered(&opts, x, y),
+            "({x}, {y})"
+        );
         assert_eq!(j["pair"], "original");
         let rows = j["fragment"]["rows"].as_array().unwrap();
         let insts = lines
@@ -206,7 +215,9 @@ fn a_d3d9_loop_shows_its_iterations() {
         .collect();
     assert_eq!(adds, vec![0.5, 1.0, 1.5, 2.0]);
     assert_eq!(j["final"]["pixel"][0], 2.0);
-    let text = hoist(&["debug", "--vp", &vs, "--fp", &ps, "--size", "8x8", "--pixel", "3,3"]);
+    let text = hoist(&[
+        "debug", "--vp", &vs, "--fp", &ps, "--size", "8x8", "--pixel", "3,3",
+    ]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("iteration 3 (aL = 11)"), "{text}");
     assert!(text.contains("loop left after 4 iterations"), "{text}");
@@ -227,7 +238,10 @@ fn nan_and_infinity_are_kept() {
     let rows = j["fragment"]["rows"].as_array().unwrap();
     assert_eq!(rows[0]["values"][0][0], "Infinity");
     assert_eq!(rows[0]["bits"][0][0], "7f800000");
-    assert_eq!(j["final"]["pixel"], serde_json::json!(["NaN", "NaN", "NaN", "NaN"]));
+    assert_eq!(
+        j["final"]["pixel"],
+        serde_json::json!(["NaN", "NaN", "NaN", "NaN"])
+    );
     let opts = ["--vp", vp.as_str(), "--fp", fp.as_str(), "--size", "4x4"];
     assert_eq!(bits(&j["final"]["bits"]), rendered(&opts, 1, 2));
 }
@@ -247,11 +261,17 @@ fn bad_requests_are_clear_errors() {
         "point.vp",
         "!!ARBvp1.0\nPARAM p = {0.5, 0.5, 0, 1};\nMOV result.position, p;\nEND\n",
     );
-    let fp = tmp("col.fp", "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n");
+    let fp = tmp(
+        "col.fp",
+        "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n",
+    );
     let out = hoist(&["debug", "--vp", &vp, "--fp", &fp, "--pixel", "1,1"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no primitive of the draw covers pixel (1, 1)"), "{err}");
+    assert!(
+        err.contains("no primitive of the draw covers pixel (1, 1)"),
+        "{err}"
+    );
     let bad = tmp("bad.fp", "!!ARBfp1.0\nMOV result.color, nonsense;\nEND\n");
     let out = hoist(&["debug", "--vp", &vp, "--fp", &bad, "--pixel", "1,1"]);
     assert_eq!(out.status.code(), Some(1));

@@ -19,9 +19,9 @@
 //! each fetched texel is turned into RGBA by [`Lookup`] before filtering.
 
 use crate::compile::{LANES, Row, TexKind};
+use crate::value::{Bits, Vec4, vec4};
 use hoist_asm::ir::TexTarget;
 pub use hoist_asm::semantics::{CompareFunc, DepthMode};
-use crate::value::{Bits, Vec4, vec4};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -847,7 +847,14 @@ pub fn sample_batch(
     }
     let lambda = lod(tex, kind, target, pr.dims, pr.nlev, coord, cs, grads, quads);
     for l in 0..LANES {
-        let v = sample_lane(tex, target, pr, [cs[0][l], cs[1][l], cs[2][l]], lambda[l], &mut ());
+        let v = sample_lane(
+            tex,
+            target,
+            pr,
+            [cs[0][l], cs[1][l], cs[2][l]],
+            lambda[l],
+            &mut (),
+        );
         for c in 0..4 {
             out[c][l] = v[c];
         }
@@ -868,9 +875,7 @@ fn sample_lane<T: Tap>(
     let [mut x, mut y, mut z] = c3;
     let look = if pr.depth {
         Lookup::Depth {
-            compare: pr
-                .compare
-                .map(|f| (f, hoist_asm::semantics::shadow_ref(z))),
+            compare: pr.compare.map(|f| (f, hoist_asm::semantics::shadow_ref(z))),
             mode: smp.depth_mode,
         }
     } else {
@@ -889,7 +894,11 @@ fn sample_lane<T: Tap>(
         y = t;
         z = 0.0;
     }
-    let dims_eff = if target == TexTarget::Cube { 2 } else { pr.dims };
+    let dims_eff = if target == TexTarget::Cube {
+        2
+    } else {
+        pr.dims
+    };
     filtered(tex, lam, pr.nlev, slice, [x, y, z], dims_eff, acc, tap)
 }
 
@@ -1112,7 +1121,16 @@ fn filtered<T: Tap>(
                     ((lam + 0.5).ceil() - 1.0).min(maxlev)
                 };
                 let i = d.max(0.0) as usize;
-                sample_level(&tex.levels[i], slice, c3, dims_eff, smp.min, acc, whole(i), tap)
+                sample_level(
+                    &tex.levels[i],
+                    slice,
+                    c3,
+                    dims_eff,
+                    smp.min,
+                    acc,
+                    whole(i),
+                    tap,
+                )
             }
             MipFilter::Linear => {
                 let lam = lam.min(maxlev);

@@ -144,7 +144,9 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Flow {
     /// `if`: the first branch taken.
-    If { taken: Vec<Option<bool>> },
+    If {
+        taken: Vec<Option<bool>>,
+    },
     /// The start of loop iteration `iter` (0-based), with `aL` for `loop`.
     Iteration {
         iter: u32,
@@ -152,11 +154,17 @@ pub enum Flow {
         running: Vec<bool>,
     },
     /// The loop was left after `iterations` iterations.
-    LoopEnd { iterations: u32 },
+    LoopEnd {
+        iterations: u32,
+    },
     /// `break`/`breakc`: the invocation leaves the loop.
-    Break { hit: Vec<Option<bool>> },
+    Break {
+        hit: Vec<Option<bool>>,
+    },
     /// `call`/`callnz`: the invocation enters the subroutine.
-    Call { entered: Vec<Option<bool>> },
+    Call {
+        entered: Vec<Option<bool>>,
+    },
     Ret,
 }
 
@@ -267,15 +275,7 @@ impl<'a> Recorder<'a> {
             std::array::from_fn(|c| &*m.regs[ins.src[i][c] as usize])
         };
         let grads = (kind == TexKind::Grad && ins.src.len() >= 3).then(|| (rows(1), rows(2)));
-        Some(explain(
-            tex,
-            kind,
-            target,
-            rows(0),
-            grads,
-            env.quads,
-            lane,
-        ))
+        Some(explain(tex, kind, target, rows(0), grads, env.quads, lane))
     }
 }
 
@@ -315,7 +315,12 @@ impl Observer for Recorder<'_> {
             return;
         };
         let ins = &self.k().insts[pc];
-        let has_dst = self.cp.program.insts.get(pc).is_some_and(|i| i.dst.is_some());
+        let has_dst = self
+            .cp
+            .program
+            .insts
+            .get(pc)
+            .is_some_and(|i| i.dst.is_some());
         if has_dst && ins.mask != 0 {
             step.mask = ins.mask;
             step.values = self.per(active, |l| read(m, ins.dst, l));
@@ -404,14 +409,22 @@ impl Place {
 }
 
 /// Shades the pixel's tile for triangle `tri` (covering lanes `cov`), recording the pixel.
-fn shade(draw: &PreparedDraw, listing: Option<&Listing>, tri: &Tri, at: &Place, cov: &Mask) -> Shade {
+fn shade(
+    draw: &PreparedDraw,
+    listing: Option<&Listing>,
+    tri: &Tri,
+    at: &Place,
+    cov: &Mask,
+) -> Shade {
     let tile = draw.tile_planes(tri, at.tx, at.by0);
     let l = at.lane;
     let (shaded, steps, inputs, outputs): (Shaded, _, _, _) = match (&draw.fp, listing) {
         (Some(cp), Some(listing)) => {
             let texrefs: Vec<Option<&Texture>> =
                 draw.textures.iter().map(|t| t.as_deref()).collect();
-            let mut m = draw.new_machine().unwrap_or_else(|| Machine::new(&cp.kernel));
+            let mut m = draw
+                .new_machine()
+                .unwrap_or_else(|| Machine::new(&cp.kernel));
             let mut rec = Recorder::new(cp, listing, vec![l]);
             let mut stats = Stats::default();
             let shaded = draw.run_fragments(
@@ -598,7 +611,11 @@ struct Corners {
 
 fn primitive(d: &DrawInput, (w, h): (u32, u32), st: &Staged, tri: &Tri) -> (Primitive, Corners) {
     let p = tri.prim as usize;
-    let idx = [st.indices[3 * p], st.indices[3 * p + 1], st.indices[3 * p + 2]];
+    let idx = [
+        st.indices[3 * p],
+        st.indices[3 * p + 1],
+        st.indices[3 * p + 2],
+    ];
     let gl = &d.state.gl;
     let range = (
         f64::from(gl.depth_range.0.clamp(0.0, 1.0)),
@@ -632,19 +649,16 @@ fn primitive(d: &DrawInput, (w, h): (u32, u32), st: &Staged, tri: &Tri) -> (Prim
         window: std::array::from_fn(|i| corner(i).0),
         inv_w: std::array::from_fn(|i| corner(i).2),
         vary: std::array::from_fn(|i| {
-            poly.get(pick[i]).map(|v| v.vary.clone()).unwrap_or_default()
+            poly.get(pick[i])
+                .map(|v| v.vary.clone())
+                .unwrap_or_default()
         }),
     };
     (prim, corners)
 }
 
 /// The vertex program at the triangle's three vertices.
-fn vertex_steps(
-    cp: &Arc<CompiledProgram>,
-    d: &DrawInput,
-    st: &Staged,
-    idx: [u32; 3],
-) -> Vec<Step> {
+fn vertex_steps(cp: &Arc<CompiledProgram>, d: &DrawInput, st: &Staged, idx: [u32; 3]) -> Vec<Step> {
     let attribs: Vec<[[f32; 4]; ATTRIBS]> = idx.iter().map(|&i| st.verts[i as usize]).collect();
     let env = StageEnv {
         params: d.vparams,
@@ -705,11 +719,29 @@ fn interpolation(
                 .iter()
                 .find(|d| d.reg == reg && d.interp == Interp::Centroid)
                 .map(|_| "centroid".to_string());
-            inputs.push(input(tri, &tile, at, c, src, loaded, qualifier, in_semantic(&cp.program, reg)));
+            inputs.push(input(
+                tri,
+                &tile,
+                at,
+                c,
+                src,
+                loaded,
+                qualifier,
+                in_semantic(&cp.program, reg),
+            ));
         }
     } else {
         for src in [draw.ff_colors.0, draw.ff_colors.1].into_iter().flatten() {
-            inputs.push(input(tri, &tile, at, c, Some(src), [Bits(0.0); 4], None, None));
+            inputs.push(input(
+                tri,
+                &tile,
+                at,
+                c,
+                Some(src),
+                [Bits(0.0); 4],
+                None,
+                None,
+            ));
         }
     }
     Interpolation {
@@ -745,7 +777,11 @@ fn input(
                     .get(slot)
                     .map_or([Bits(0.0); 4], |v| v.map(|x| Bits(x as f32)))
             };
-            let src = if slot == front { "varying" } else { "back varying" };
+            let src = if slot == front {
+                "varying"
+            } else {
+                "back varying"
+            };
             (src, Some([corner(0), corner(1), corner(2)]), value)
         }
         (Some(FragSrc::WindowPos), _) => ("window position", None, loaded),

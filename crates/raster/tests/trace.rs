@@ -38,7 +38,11 @@ fn cfg(w: u32, h: u32) -> RenderConfig {
 fn trace(vs: &str, ps: &str, c: &RenderConfig, x: u32, y: u32) -> PixelTrace {
     let t = trace_pixel(Some(&compiled(vs)), Some(&compiled(ps)), c, x, y).unwrap();
     let image = hoist_raster::render(Some(&parse(vs)), Some(&parse(ps)), c).unwrap();
-    assert_eq!(t.pixel, vec4(image.image.get(x, y).unwrap()), "trace ends with the pixel");
+    assert_eq!(
+        t.pixel,
+        vec4(image.image.get(x, y).unwrap()),
+        "trace ends with the pixel"
+    );
     t
 }
 
@@ -70,11 +74,16 @@ fn d3d9_loop_shows_each_iteration() {
         .map(x_of)
         .collect();
     assert_eq!(adds, vec![0.5, 1.0, 1.5]);
-    assert!(t.fragment.iter().all(|s| !s.op.starts_with("add") || s.nesting == 1));
-    assert!(t
-        .fragment
-        .iter()
-        .any(|s| s.flow == Some(Flow::LoopEnd { iterations: 3 })));
+    assert!(
+        t.fragment
+            .iter()
+            .all(|s| !s.op.starts_with("add") || s.nesting == 1)
+    );
+    assert!(
+        t.fragment
+            .iter()
+            .any(|s| s.flow == Some(Flow::LoopEnd { iterations: 3 }))
+    );
     assert_eq!(t.pixel, vec4([1.5, 0.75, 0.0, 0.0]));
 }
 
@@ -94,10 +103,11 @@ fn d3d9_break_leaves_the_loop_early() {
         })
         .collect();
     assert_eq!(breaks, vec![false, true]);
-    assert!(t
-        .fragment
-        .iter()
-        .any(|s| s.flow == Some(Flow::LoopEnd { iterations: 2 })));
+    assert!(
+        t.fragment
+            .iter()
+            .any(|s| s.flow == Some(Flow::LoopEnd { iterations: 2 }))
+    );
     assert_eq!(t.pixel, vec4([1.0, 0.0, 0.0, 0.0]));
 }
 
@@ -121,7 +131,11 @@ fn predicated_writes_and_branches_show_the_path() {
             })
             .unwrap();
         assert_eq!(taken, right);
-        let expect = if right { [1.0, 2.0, 0.0, 0.0] } else { [0.0, 0.0, 2.0, 0.0] };
+        let expect = if right {
+            [1.0, 2.0, 0.0, 0.0]
+        } else {
+            [0.0, 0.0, 2.0, 0.0]
+        };
         assert_eq!(t.pixel, vec4(expect));
     }
 }
@@ -130,7 +144,9 @@ fn predicated_writes_and_branches_show_the_path() {
 fn a_bilinear_fetch_shows_its_texels_and_weights() {
     // A 4×4 texture whose texel (i, j) is (i, j, 0, 1), read bilinearly at the pixel's
     // texcoord: four texels whose weights sum to 1 and blend to the fetched value.
-    let texels = (0..16).map(|k| [(k % 4) as f32, (k / 4) as f32, 0.0, 1.0]).collect();
+    let texels = (0..16)
+        .map(|k| [(k % 4) as f32, (k / 4) as f32, 0.0, 1.0])
+        .collect();
     let tex = Texture::new_2d(
         4,
         4,

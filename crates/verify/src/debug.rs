@@ -143,9 +143,7 @@ pub fn align(original: &PixelTrace, optimized: &PixelTrace, out: &Outcome) -> Al
             let found = fragment_origin
                 .iter()
                 .enumerate()
-                .filter(|(j, o)| {
-                    **o == Some(step.inst) && optimized.fragment[*j].flow.is_none()
-                })
+                .filter(|(j, o)| **o == Some(step.inst) && optimized.fragment[*j].flow.is_none())
                 .nth(*n)
                 .map(|(j, _)| j);
             *n += 1;

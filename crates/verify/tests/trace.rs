@@ -8,10 +8,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use hoist_asm::{ParseOptions, Program};
+use hoist_raster::jit::Exec;
 use hoist_raster::raster::CompiledProgram;
 use hoist_raster::trace::{PixelTrace, trace_pixel};
 use hoist_raster::value::vec4;
-use hoist_raster::jit::Exec;
 use hoist_raster::{ATTRIBS, Geometry, Mesh, Params, RenderConfig, StageParams};
 use hoist_verify::execdiff::{ExecTally, textures};
 use hoist_verify::generate::{self, Flavor, flow};
@@ -112,7 +112,13 @@ fn check(label: &str, vp: &Program, fp: &Program, cfg: &RenderConfig, step: u32)
             let want = vec4(image.get(x, y).expect("inside"));
             match trace_pixel(Some(&cvp), Some(&cfp), &cfg, x, y) {
                 Ok(t) => {
-                    assert_eq!(t.pixel, want, "{label}: pixel ({x}, {y})\n{vp}\n{fp}", vp = hoist_asm::print(vp), fp = hoist_asm::print(fp));
+                    assert_eq!(
+                        t.pixel,
+                        want,
+                        "{label}: pixel ({x}, {y})\n{vp}\n{fp}",
+                        vp = hoist_asm::print(vp),
+                        fp = hoist_asm::print(fp)
+                    );
                     self_consistent(label, &t);
                     traced += 1;
                 }
@@ -134,7 +140,8 @@ fn self_consistent(label: &str, t: &PixelTrace) {
             let (Some(f), Some(Some(v))) = (f, s.values.get(i)) else {
                 continue;
             };
-            if s.mask == 15 && s.pred.is_empty() && !s.op.contains("_sat") && !s.op.contains("_SAT") {
+            if s.mask == 15 && s.pred.is_empty() && !s.op.contains("_sat") && !s.op.contains("_SAT")
+            {
                 assert_eq!(&f.value, v, "{label}: fetch `{}`", s.op);
             }
         }
@@ -159,7 +166,10 @@ fn generated_pairs_trace_to_the_rendered_pixel() {
             pairs += 1;
         }
     }
-    assert!(pairs >= 60 && pixels >= 2500, "{pairs} pairs, {pixels} pixels");
+    assert!(
+        pairs >= 60 && pixels >= 2500,
+        "{pairs} pairs, {pixels} pixels"
+    );
     eprintln!("generated: {pairs} pairs, {pixels} pixels traced");
 }
 
@@ -184,9 +194,17 @@ fn flow_control_pairs_trace_to_the_rendered_pixel() {
             predicated += t.fragment.iter().filter(|s| !s.pred.is_empty()).count();
         }
     }
-    assert!(pairs == 60 && pixels >= 1000, "{pairs} pairs, {pixels} pixels");
-    assert!(iterations > 20 && predicated > 5, "{iterations} iterations, {predicated} predicated");
-    eprintln!("flow: {pairs} pairs, {pixels} pixels, {iterations} iterations, {predicated} predicated rows");
+    assert!(
+        pairs == 60 && pixels >= 1000,
+        "{pairs} pairs, {pixels} pixels"
+    );
+    assert!(
+        iterations > 20 && predicated > 5,
+        "{iterations} iterations, {predicated} predicated"
+    );
+    eprintln!(
+        "flow: {pairs} pairs, {pixels} pixels, {iterations} iterations, {predicated} predicated rows"
+    );
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -246,7 +264,10 @@ fn examples_original_and_optimized_trace_to_the_rendered_pixel() {
             aligned_with_itself(&name, vp, fp, &cfg, out);
         }
     }
-    assert!(pairs >= 30 && optimized >= 20, "{pairs} pairs, {optimized} optimized");
+    assert!(
+        pairs >= 30 && optimized >= 20,
+        "{pairs} pairs, {optimized} optimized"
+    );
     eprintln!("examples: {pairs} pairs ({optimized} optimized too), {pixels} pixels traced");
 }
 

@@ -39,10 +39,7 @@ fn vertex(rng: &mut Rng) -> String {
 fn loop_body(rng: &mut Rng) -> String {
     let mut b = String::from("  mad r0, r1, c1, r0\n");
     if rng.chance(0.6) {
-        b += &format!(
-            "  if_{} r0.x, c2.x\n    add r0.y, r0.y, c3.x\n",
-            cond(rng)
-        );
+        b += &format!("  if_{} r0.x, c2.x\n    add r0.y, r0.y, c3.x\n", cond(rng));
         if rng.chance(0.5) {
             b += "  else\n    mul r0.z, r0.z, c3.y\n";
         }
@@ -86,7 +83,10 @@ fn fragment(rng: &mut Rng) -> String {
         f += "if b0\n  add r0.xy, r0, r2\nelse\n  mul r0.zw, r0, r2\nendif\n";
     }
     if rng.chance(0.4) {
-        f += &format!("setp_{} p0.x, r2.x, c1.x\n(p0.x) mov r0.w, c2.w\n", cond(rng));
+        f += &format!(
+            "setp_{} p0.x, r2.x, c1.x\n(p0.x) mov r0.w, c2.w\n",
+            cond(rng)
+        );
     }
     f += "mov oC0, r0\n";
     f
