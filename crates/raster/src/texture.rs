@@ -562,31 +562,6 @@ impl Lookup {
     }
 }
 
-/// Where a traced fetch reports the texels it reads ([`explain`]); `()` reports nothing and
-/// compiles away (`ON` is false), so untraced sampling is unchanged.
-trait Tap {
-    const ON: bool;
-    /// Texel `at` (x, y, z or cube face) of `level`, as read, with its filter weight.
-    fn texel(&mut self, level: usize, at: [usize; 3], value: [f32; 4], weight: f32);
-}
-
-impl Tap for () {
-    const ON: bool = false;
-    fn texel(&mut self, _: usize, _: [usize; 3], _: [f32; 4], _: f32) {}
-}
-
-impl Tap for Vec<TexelRead> {
-    const ON: bool = true;
-    fn texel(&mut self, level: usize, at: [usize; 3], value: [f32; 4], weight: f32) {
-        self.push(TexelRead {
-            level: level as u32,
-            at: at.map(|v| v as u32),
-            value: vec4(value),
-            weight: Bits(weight),
-        });
-    }
-}
-
 /// One texel a traced fetch read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TexelRead {
@@ -599,13 +574,6 @@ pub struct TexelRead {
     pub weight: Bits,
 }
 
-/// Which level of a fetch, and the weight of that level in the result.
-#[derive(Clone, Copy)]
-struct LevelOf {
-    index: usize,
-    weight: f32,
-}
-
 /// What addresses and reads texels besides the coordinates and the filter.
 #[derive(Clone, Copy, Debug)]
 struct Access {
@@ -615,17 +583,13 @@ struct Access {
 }
 
 /// Samples one level at coordinates (already divided, RECT unnormalised).
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn sample_level<T: Tap>(
+fn sample_level(
     lv: &Level,
     slice: u32,
     coords: [f32; 3],
     dims: u8,
     filter: Filter,
     acc: Access,
-    which: LevelOf,
-    tap: &mut T,
 ) -> [f32; 4] {
     let Access {
         wrap,
@@ -635,20 +599,13 @@ fn sample_level<T: Tap>(
     let w = lv.width.max(1);
     let h = lv.height.max(1);
     let d = lv.depth.max(1);
-    let read = |x: usize, y: usize, z: usize| -> [f32; 4] {
+    let at = |x: usize, y: usize, z: usize| -> [f32; 4] {
         look.read(
             lv.texels
                 .get((z * h as usize + y) * w as usize + x)
                 .copied()
                 .unwrap_or(BORDERLESS),
         )
-    };
-    let mut at = |x: usize, y: usize, z: usize, wt: f32| -> [f32; 4] {
-        let v = read(x, y, z);
-        if T::ON {
-            tap.texel(which.index, [x, y, z], v, wt * which.weight);
-        }
-        v
     };
     match filter {
         Filter::Nearest => {
@@ -663,7 +620,7 @@ fn sample_level<T: Tap>(
             } else {
                 slice as usize
             };
-            at(x, y, z, 1.0)
+            at(x, y, z)
         }
         Filter::Linear => {
             let (x0, x1, fx) = linear_coords(coords[0], w, wrap, normalized);
@@ -672,11 +629,10 @@ fn sample_level<T: Tap>(
             } else {
                 (0, 0, 0.0)
             };
-            let (gx, gy) = (1.0 - fx, if dims >= 2 { 1.0 - fy } else { 1.0 });
-            let mut plane = |z: usize, wz: f32| {
-                let a = lerp4(fx, at(x0, y0, z, gx * gy * wz), at(x1, y0, z, fx * gy * wz));
+            let plane = |z: usize| {
+                let a = lerp4(fx, at(x0, y0, z), at(x1, y0, z));
                 if dims >= 2 {
-                    let b = lerp4(fx, at(x0, y1, z, gx * fy * wz), at(x1, y1, z, fx * fy * wz));
+                    let b = lerp4(fx, at(x0, y1, z), at(x1, y1, z));
                     lerp4(fy, a, b)
                 } else {
                     a
@@ -684,10 +640,75 @@ fn sample_level<T: Tap>(
             };
             if dims >= 3 {
                 let (z0, z1, fz) = linear_coords(coords[2], d, wrap, normalized);
-                let p0 = plane(z0, 1.0 - fz);
-                lerp4(fz, p0, plane(z1, fz))
+                lerp4(fz, plane(z0), plane(z1))
             } else {
-                plane(slice as usize, 1.0)
+                plane(slice as usize)
+            }
+        }
+    }
+}
+
+/// The texels [`sample_level`] reads at the same coordinates, each with its weight in the
+/// filtered result times `weight` (the level's): the explanation of a traced fetch, built
+/// from the same addressing ([`nearest_index`], [`linear_coords`]) and lookup.
+#[allow(clippy::too_many_arguments)]
+fn level_texels(
+    lv: &Level,
+    (index, weight): (usize, f32),
+    slice: u32,
+    coords: [f32; 3],
+    dims: u8,
+    filter: Filter,
+    acc: Access,
+    out: &mut Vec<TexelRead>,
+) {
+    let Access {
+        wrap,
+        normalized,
+        look,
+    } = acc;
+    let (w, h, d) = (lv.width.max(1), lv.height.max(1), lv.depth.max(1));
+    let mut put = |x: usize, y: usize, z: usize, wt: f32| {
+        let t = lv
+            .texels
+            .get((z * h as usize + y) * w as usize + x)
+            .copied()
+            .unwrap_or(BORDERLESS);
+        out.push(TexelRead {
+            level: index as u32,
+            at: [x as u32, y as u32, z as u32],
+            value: vec4(look.read(t)),
+            weight: Bits(wt * weight),
+        });
+    };
+    // Per axis: the texels and their weights (one texel of weight 1 for nearest).
+    let axis = |c: f32, n: u32, used: bool, fixed: usize| -> [(usize, f32); 2] {
+        if !used {
+            return [(fixed, 1.0), (fixed, 0.0)];
+        }
+        match filter {
+            Filter::Nearest => [(nearest_index(c, n, wrap, normalized), 1.0), (0, 0.0)],
+            Filter::Linear => {
+                let (i0, i1, f) = linear_coords(c, n, wrap, normalized);
+                [(i0, 1.0 - f), (i1, f)]
+            }
+        }
+    };
+    let xs = axis(coords[0], w, true, 0);
+    let ys = axis(coords[1], h, dims >= 2, 0);
+    let zs = axis(coords[2], d, dims >= 3, slice as usize);
+    let taps = |a: &[(usize, f32); 2]| {
+        if a[1].1 == 0.0 && filter == Filter::Nearest {
+            1
+        } else {
+            2
+        }
+    };
+    let n = |a: &[(usize, f32); 2], used: bool| if used { taps(a) } else { 1 };
+    for &(z, wz) in &zs[..n(&zs, dims >= 3)] {
+        for &(y, wy) in &ys[..n(&ys, dims >= 2)] {
+            for &(x, wx) in &xs[..taps(&xs)] {
+                put(x, y, z, wx * wy * wz);
             }
         }
     }
@@ -847,30 +868,22 @@ pub fn sample_batch(
     }
     let lambda = lod(tex, kind, target, pr.dims, pr.nlev, coord, cs, grads, quads);
     for l in 0..LANES {
-        let v = sample_lane(
-            tex,
-            target,
-            pr,
-            [cs[0][l], cs[1][l], cs[2][l]],
-            lambda[l],
-            &mut (),
-        );
+        let v = sample_lane(tex, target, pr, [cs[0][l], cs[1][l], cs[2][l]], lambda[l]);
         for c in 0..4 {
             out[c][l] = v[c];
         }
     }
 }
 
-/// One lane of a fetch at divided coordinates `c3` and level of detail `lam`.
+/// Where one lane of a fetch reads: the cube face (or slice 0), the coordinates within
+/// it, the dimensions addressed and the access (wrap, normalisation, depth lookup).
 #[inline(always)]
-fn sample_lane<T: Tap>(
+fn lane_access(
     tex: &Texture,
     target: TexTarget,
     pr: Prep,
     c3: [f32; 3],
-    lam: f32,
-    tap: &mut T,
-) -> [f32; 4] {
+) -> (u32, [f32; 3], u8, Access) {
     let smp = tex.sampler;
     let [mut x, mut y, mut z] = c3;
     let look = if pr.depth {
@@ -899,7 +912,14 @@ fn sample_lane<T: Tap>(
     } else {
         pr.dims
     };
-    filtered(tex, lam, pr.nlev, slice, [x, y, z], dims_eff, acc, tap)
+    (slice, [x, y, z], dims_eff, acc)
+}
+
+/// One lane of a fetch at divided coordinates `c3` and level of detail `lam`.
+#[inline(always)]
+fn sample_lane(tex: &Texture, target: TexTarget, pr: Prep, c3: [f32; 3], lam: f32) -> [f32; 4] {
+    let (slice, c, dims_eff, acc) = lane_access(tex, target, pr, c3);
+    filtered(tex, lam, pr.nlev, slice, c, dims_eff, acc)
 }
 
 /// What one lane of a fetch read: for the pixel debugger.
@@ -949,8 +969,23 @@ pub fn explain(
     };
     let pr = Prep::of(tex, target);
     let lambda = lod(tex, kind, target, pr.dims, pr.nlev, coord, cs, grads, quads);
+    let value = sample_lane(tex, target, pr, c3, lambda[lane]);
+    let (slice, c, dims_eff, acc) = lane_access(tex, target, pr, c3);
+    let acc = face_access(tex, acc);
+    let (filter, levels, n) = level_choice(tex, lambda[lane], pr.nlev);
     let mut texels = Vec::new();
-    let value = sample_lane(tex, target, pr, c3, lambda[lane], &mut texels);
+    for &(i, w) in &levels[..n] {
+        level_texels(
+            &tex.levels[i],
+            (i, w),
+            slice,
+            c,
+            dims_eff,
+            filter,
+            acc,
+            &mut texels,
+        );
+    }
     FetchTrace {
         coords: c3.map(Bits),
         lod: Bits(lambda[lane]),
@@ -1074,11 +1109,67 @@ fn lod(
     lambda
 }
 
+/// The access of a fetch from `tex`: cube faces clamp to their edges whatever the wrap mode
+/// (llvmpipe, seamless filtering off: a face's neighbour texels are never its own opposite
+/// edge).
+#[inline(always)]
+fn face_access(tex: &Texture, acc: Access) -> Access {
+    if tex.shape == TexShape::Cube {
+        Access {
+            wrap: Wrap::ClampToEdge,
+            ..acc
+        }
+    } else {
+        acc
+    }
+}
+
+/// The filter and the levels (with their weights, the first `n`) a lookup at level of
+/// detail `lam` reads: magnification, one level, or two mipmap levels blended.
+#[inline(always)]
+fn level_choice(tex: &Texture, lam: f32, nlev: usize) -> (Filter, [(usize, f32); 2], usize) {
+    let smp = tex.sampler;
+    let c_switch = if smp.mag == Filter::Linear && smp.mip == MipFilter::Nearest {
+        0.5
+    } else {
+        0.0
+    };
+    let maxlev = (nlev - 1) as f32;
+    let one = |i: usize| [(i, 1.0), (i, 0.0)];
+    if !(lam > c_switch) {
+        return (smp.mag, one(0), 1);
+    }
+    if nlev == 1 {
+        return (smp.min, one(0), 1);
+    }
+    match smp.mip {
+        MipFilter::None => (smp.min, one(0), 1),
+        MipFilter::Nearest => {
+            let d = if lam <= 0.5 {
+                0.0
+            } else {
+                ((lam + 0.5).ceil() - 1.0).min(maxlev)
+            };
+            (smp.min, one(d.max(0.0) as usize), 1)
+        }
+        MipFilter::Linear => {
+            let lam = lam.min(maxlev);
+            let d1 = lam.floor().max(0.0);
+            let d2 = (d1 + 1.0).min(maxlev);
+            let f = lam - d1;
+            if f > 0.0 && d2 > d1 {
+                (smp.min, [(d1 as usize, 1.0 - f), (d2 as usize, f)], 2)
+            } else {
+                (smp.min, one(d1 as usize), 1)
+            }
+        }
+    }
+}
+
 /// One lane's filtered texel at level of detail `lam` (magnification, one level, or
 /// between mipmap levels).
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn filtered<T: Tap>(
+fn filtered(
     tex: &Texture,
     lam: f32,
     nlev: usize,
@@ -1086,77 +1177,15 @@ fn filtered<T: Tap>(
     c3: [f32; 3],
     dims_eff: u8,
     acc: Access,
-    tap: &mut T,
 ) -> [f32; 4] {
-    let smp = tex.sampler;
-    let base = &tex.levels[0];
-    // Cube faces clamp to their edges whatever the wrap mode (llvmpipe, seamless filtering
-    // off: a face's neighbour texels are never its own opposite edge).
-    let acc = if tex.shape == TexShape::Cube {
-        Access {
-            wrap: Wrap::ClampToEdge,
-            ..acc
-        }
+    let acc = face_access(tex, acc);
+    let (filter, lv, n) = level_choice(tex, lam, nlev);
+    let a = sample_level(&tex.levels[lv[0].0], slice, c3, dims_eff, filter, acc);
+    if n == 2 {
+        let b = sample_level(&tex.levels[lv[1].0], slice, c3, dims_eff, filter, acc);
+        lerp4(lv[1].1, a, b)
     } else {
-        acc
-    };
-    let c_switch = if smp.mag == Filter::Linear && smp.mip == MipFilter::Nearest {
-        0.5
-    } else {
-        0.0
-    };
-    let maxlev = (nlev - 1) as f32;
-    let whole = |index: usize| LevelOf { index, weight: 1.0 };
-    if !(lam > c_switch) {
-        sample_level(base, slice, c3, dims_eff, smp.mag, acc, whole(0), tap)
-    } else if nlev == 1 {
-        sample_level(base, slice, c3, dims_eff, smp.min, acc, whole(0), tap)
-    } else {
-        match smp.mip {
-            MipFilter::None => sample_level(base, slice, c3, dims_eff, smp.min, acc, whole(0), tap),
-            MipFilter::Nearest => {
-                let d = if lam <= 0.5 {
-                    0.0
-                } else {
-                    ((lam + 0.5).ceil() - 1.0).min(maxlev)
-                };
-                let i = d.max(0.0) as usize;
-                sample_level(
-                    &tex.levels[i],
-                    slice,
-                    c3,
-                    dims_eff,
-                    smp.min,
-                    acc,
-                    whole(i),
-                    tap,
-                )
-            }
-            MipFilter::Linear => {
-                let lam = lam.min(maxlev);
-                let d1 = lam.floor().max(0.0);
-                let d2 = (d1 + 1.0).min(maxlev);
-                let f = lam - d1;
-                let (i1, i2) = (d1 as usize, d2 as usize);
-                let both = f > 0.0 && d2 > d1;
-                let w1 = LevelOf {
-                    index: i1,
-                    weight: if both { 1.0 - f } else { 1.0 },
-                };
-                let a = sample_level(&tex.levels[i1], slice, c3, dims_eff, smp.min, acc, w1, tap);
-                if both {
-                    let w2 = LevelOf {
-                        index: i2,
-                        weight: f,
-                    };
-                    let b =
-                        sample_level(&tex.levels[i2], slice, c3, dims_eff, smp.min, acc, w2, tap);
-                    lerp4(f, a, b)
-                } else {
-                    a
-                }
-            }
-        }
+        a
     }
 }
 

@@ -3,8 +3,8 @@
 //! of both dialects (ARB, D3D9, and D3D9 with loops, branches and predication), on a quad
 //! and on overlapping perspective meshes with the depth test, with random textures of every
 //! target, filter and mipmap mode. Each trace is also checked against itself: a texture
-//! fetch's explained result is the value the instruction wrote, and the aligned first
-//! divergence of a pair with itself is none.
+//! fetch's result is the value the instruction wrote, its listed texels and weights blend
+//! to that result, and the trace survives a JSON round trip.
 #![cfg(not(target_arch = "wasm32"))]
 
 use hoist_asm::{ParseOptions, Program};
@@ -143,6 +143,26 @@ fn self_consistent(label: &str, t: &PixelTrace) {
             if s.mask == 15 && s.pred.is_empty() && !s.op.contains("_sat") && !s.op.contains("_SAT")
             {
                 assert_eq!(&f.value, v, "{label}: fetch `{}`", s.op);
+            }
+            if !f.incomplete {
+                // The texels and weights the explanation lists blend to the fetched value.
+                for c in 0..4 {
+                    let blend: f64 = f
+                        .texels
+                        .iter()
+                        .map(|t| f64::from(t.weight.get()) * f64::from(t.value[c].get()))
+                        .sum();
+                    let want = f64::from(f.value[c].get());
+                    let scale = f
+                        .texels
+                        .iter()
+                        .fold(1.0f64, |m, t| m.max(f64::from(t.value[c].get()).abs()));
+                    assert!(
+                        (blend - want).abs() <= 1e-5 * scale || !want.is_finite(),
+                        "{label}: `{}` texels blend to {blend}, fetched {want}",
+                        s.op
+                    );
+                }
             }
         }
     }
