@@ -697,17 +697,11 @@ fn level_texels(
     let xs = axis(coords[0], w, true, 0);
     let ys = axis(coords[1], h, dims >= 2, 0);
     let zs = axis(coords[2], d, dims >= 3, slice as usize);
-    let taps = |a: &[(usize, f32); 2]| {
-        if a[1].1 == 0.0 && filter == Filter::Nearest {
-            1
-        } else {
-            2
-        }
-    };
-    let n = |a: &[(usize, f32); 2], used: bool| if used { taps(a) } else { 1 };
-    for &(z, wz) in &zs[..n(&zs, dims >= 3)] {
-        for &(y, wy) in &ys[..n(&ys, dims >= 2)] {
-            for &(x, wx) in &xs[..taps(&xs)] {
+    let taps = if filter == Filter::Nearest { 1 } else { 2 };
+    let n = |used: bool| if used { taps } else { 1 };
+    for &(z, wz) in &zs[..n(dims >= 3)] {
+        for &(y, wy) in &ys[..n(dims >= 2)] {
+            for &(x, wx) in &xs[..taps] {
                 put(x, y, z, wx * wy * wz);
             }
         }
@@ -940,8 +934,9 @@ pub struct FetchTrace {
     pub value: Vec4,
 }
 
-/// Lane `lane` of [`sample_batch`] over the same rows, with the texels it reads: the
-/// same code path (level of detail from the same quad), reporting through a tap.
+/// Lane `lane` of [`sample_batch`] over the same rows: the value from the same code path
+/// (level of detail from the same quad), and the texels it reads with their weights
+/// ([`level_texels`]).
 pub fn explain(
     tex: Option<&Texture>,
     kind: TexKind,

@@ -8,13 +8,14 @@
 //! render's. An [`Observer`] watches the interpreter ([`Machine::run_observed`]): it records
 //! every instruction's result at the traced lanes, the flow decisions (branches, loop
 //! iterations with `aL`, breaks, calls), predicates, kills, and texture fetches through
-//! [`texture::explain`](crate::texture::explain) (the sampler's own path with a tap on the
-//! texels it reads). Every triangle covering the pixel is shaded in draw order, and the
+//! [`texture::explain`](crate::texture::explain) (the sampler's own path for the value, and
+//! the texels it reads with their weights). Every triangle covering the pixel is shaded in draw order, and the
 //! depth test and colour write are applied as the back end applies them, so the traced final
 //! value is the rendered one bit for bit (the property test in `tests/trace.rs`).
 //!
 //! A render pays nothing for this: the observer of an untraced run is [`crate::exec::Quiet`],
-//! whose calls compile away. Values are [`Bits`], serialized as their bits.
+//! whose calls compile away (BENCHMARKS.md, "Pixel trace"). Values are [`Bits`], serialized
+//! as their bits.
 
 use crate::compile::{KOp, Kernel, TexKind};
 use crate::draw::{ATTRIBS, RenderConfig, Stats};
