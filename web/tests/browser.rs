@@ -273,6 +273,7 @@ fn run(img: hoist_raster::Image) -> Run {
         image: img,
         stats: hoist_raster::Stats::default(),
         probes: (0, 0),
+        probe_list: Vec::new(),
         executor: None,
     }
 }

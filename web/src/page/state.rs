@@ -238,6 +238,14 @@ impl State {
         self.analysis_rev == self.rev
     }
 
+    /// Whether the render shown is an earlier one than the current text's: while the text
+    /// is optimized or rendered, or after a stop. The page dims its images and withholds
+    /// its verdict then (the summary line's `checking…`).
+    pub fn shows_previous_render(&self) -> bool {
+        self.rendered.is_some()
+            && (!self.is_current() || self.progress.is_some() || self.is_stopped())
+    }
+
     /// The newest parse (for the editors' diagnostics): ahead of the analysis while the
     /// worker is busy.
     pub fn latest_parse(&self) -> Option<&Rc<Analysis>> {
@@ -282,6 +290,14 @@ impl State {
         }
         let scene = (!text.trim().is_empty()).then_some(text);
         if scene != self.doc.scene {
+            // The panel shows the scene at the document's size (`scene_size`): a size the
+            // edited text states is the document's new size.
+            if let Some(t) = &scene {
+                let (w, h) = crate::doc::scene_size::stated_size(t);
+                let max = crate::doc::MAX_SIZE;
+                let inputs = &mut self.doc_mut().inputs;
+                (inputs.width, inputs.height) = (w.clamp(1, max), h.clamp(1, max));
+            }
             self.doc_mut().scene = scene;
             self.touch();
         }
@@ -744,6 +760,33 @@ impl State {
             .as_deref()
             .is_some_and(|p| p.same_shared(&self.doc))
     }
+
+    /// How the document differs from the example it came from, in words for the example's
+    /// panel: `(edited)` when its programs, scene or options changed; when only its view
+    /// inputs did (the render size, the stepwise slider), which a link carries but which
+    /// leave the example as it is, those (`(at 512×384, stepwise k = 3)`); `None` when it
+    /// is the example as it loads, or no example.
+    pub fn example_change(&self) -> Option<String> {
+        let p = self.pristine.as_deref()?;
+        if p.same_shared(&self.doc) {
+            return None;
+        }
+        let mut d = (*self.doc).clone();
+        (d.inputs.width, d.inputs.height) = (p.inputs.width, p.inputs.height);
+        (d.opts.stepwise, d.opts.steps) = (p.opts.stepwise, p.opts.steps);
+        if !p.same_shared(&d) {
+            return Some("(edited)".into());
+        }
+        let mut view = Vec::new();
+        let i = &self.doc.inputs;
+        if (i.width, i.height) != (p.inputs.width, p.inputs.height) {
+            view.push(format!("at {}×{}", i.width, i.height));
+        }
+        if self.doc.opts.stepwise {
+            view.push(format!("stepwise k = {}", self.doc.opts.steps));
+        }
+        Some(format!("({})", view.join(", ")))
+    }
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -948,8 +991,24 @@ mod tests {
         s.apply(Action::SetFp(fp));
         assert!(s.is_pristine_example());
         assert!(State::new((*s.doc).clone()).is_pristine_example());
+        // A size is a view input: the link carries it, the example is not "edited".
         s.apply(Action::SetSize(128, 64));
         assert!(s.link().starts_with("v1."));
+        assert_eq!(s.example_change().as_deref(), Some("(at 128×64)"));
+        let stepwise = crate::doc::OptState {
+            stepwise: true,
+            steps: 2,
+            ..s.doc.opts.clone()
+        };
+        s.apply(Action::SetOpts(stepwise));
+        assert_eq!(
+            s.example_change().as_deref(),
+            Some("(at 128×64, stepwise k = 2)")
+        );
+        let fp = s.doc.fp.clone();
+        s.apply(Action::SetFp(format!("{fp}\n")));
+        assert_eq!(s.example_change().as_deref(), Some("(edited)"));
+        s.apply(Action::SetFp(fp));
         let back = crate::doc::codec::decode(&s.link()).unwrap();
         assert_eq!(
             back,

@@ -22,6 +22,15 @@ pub struct Summary {
     pub class: &'static str,
 }
 
+/// `n` and a noun, plural unless `n` is 1 ("1 group", "12 groups").
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// Text shown while the current text is optimized, validated or rendered.
 pub const PENDING: &str = "checking…";
 

@@ -17,6 +17,9 @@ pub struct SceneProps {
     /// headers), with the compiler's diagnostics of it instead of the scene parser's.
     #[prop_or_default]
     pub source_diagnostics: Option<Vec<hoist_asm::Diagnostic>>,
+    /// What drawing the scene at the document's size changed (`scene_size::AtSize::notes`).
+    #[prop_or_default]
+    pub sized: Vec<String>,
 }
 
 #[function_component(SceneEditor)]
@@ -66,6 +69,9 @@ pub fn scene_editor(p: &SceneProps) -> Html {
                        one quad." }
                 }
             </p>
+            if !p.sized.is_empty() {
+                <p class="hint" id="scene-size">{ format!("{}.", p.sized.join("; ")) }</p>
+            }
             <Editor id="scene" title="Scene" value={text} stage={Stage::Fragment}
                 side={Some((*side).clone())} onchange={p.onchange.clone()} scene=true />
         </details>

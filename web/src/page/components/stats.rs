@@ -27,7 +27,11 @@ fn arrow(id: &str, label: &str, b: String, a: String, note: String) -> Html {
         <tr>
             <th scope="row">{ label.to_string() }</th>
             <td class="num"><span id={id.to_string()}>{ format!("{b} → {a}") }</span>
-                if !note.is_empty() { <span class="note">{ note }</span> }</td>
+                if !note.is_empty() {
+                    // A separator for screen readers ("7 → 7, unchanged", not "7 → 70%").
+                    <span class="visually-hidden">{ ", " }</span>
+                    <span class="note">{ note }</span>
+                }</td>
         </tr>
     }
 }
@@ -108,12 +112,17 @@ pub fn stats_panel(p: &StatsProps) -> Html {
     let af = after.unwrap_or(b);
     let (fb, fa) = (b.fp_slots.total(), af.fp_slots.total());
     let (vb, va) = (b.vp_slots.total(), af.vp_slots.total());
-    let fp_note = if fb >= fa {
+    let fp_note = if fb == fa {
+        "unchanged".to_string()
+    } else if fb > fa {
         format!("{:.0}% fewer", reduction_pct(fb, fa))
     } else {
         format!("{:.0}% more", -reduction_pct(fb, fa))
     };
-    let vp_note = format!("{:+}", i64::from(va) - i64::from(vb));
+    let vp_note = match i64::from(va) - i64::from(vb) {
+        0 => "unchanged".to_string(),
+        d => format!("{d:+}"),
+    };
     let times = p.rendered.as_ref().map(|r| {
         let fmt = |ms: f64, ok: bool| {
             if ok {
@@ -197,9 +206,13 @@ pub fn stats_panel(p: &StatsProps) -> Html {
                         <td class="num"><span id="stat-opt-time">{ format!("{:.1} ms", p.analysis_ms) }</span></td>
                     </tr>
                     if let Some((to, tp)) = times {
-                        <tr title="Wall-clock time of the software rasterizer in this browser">
+                        <tr title="Wall-clock time of one render of each pair by the software rasterizer in this tab, \
+                            compiling its kernels included: one sample each, which varies from run to run by more \
+                            than the programs differ, so it is no speed-up (the GPU view times both pairs with \
+                            medians and spread)">
                             <th scope="row">{ "render time" }</th>
-                            <td class="num"><span id="stat-time">{ format!("{to} → {tp}") }</span></td>
+                            <td class="num"><span id="stat-time">{ format!("original {to}, optimized {tp}") }</span>
+                                <span class="muted">{ " (one render each, not a comparison)" }</span></td>
                         </tr>
                     }
                     if let Some(ex) = executors(p.rendered.as_ref().map(|r| &*r.0)) {

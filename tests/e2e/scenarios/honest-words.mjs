@@ -1,0 +1,97 @@
+// Issue 27: no result word the page has not earned. (4, 9) The gallery's constant images
+// and a nearly uniform one "prove little" (the CLI's rule and words); a fragment program
+// that writes only `.xyz` (alpha 0 everywhere) is shown as RGB (opaque) with a note,
+// not as empty checkerboards. (6, 7) While a render runs, the previous images are dimmed
+// and its verdict withheld; render times are one sample per pair, not "before → after".
+// (10, 15) A resized example is not "(edited)"; "unchanged" instead of "0% fewer", with a
+// separator screen readers hear.
+
+import { scenario, waitText, text, shot, fail, log, done } from '../common.mjs';
+
+async function settled(page, what) {
+  const ready = () => {
+    const r = window.hoistReport();
+    return r && r.current && !r.rendering && r.verdict;
+  };
+  await page.waitForFunction(`(${done})() && (${ready})()`, null, { timeout: 90_000 })
+    .catch(() => fail(`the page did not settle: ${what}`));
+  return page.evaluate(() => window.hoistReport());
+}
+
+async function setSize(page, w, h) {
+  for (const [label, v] of [['Render width', w], ['Render height', h]]) {
+    await page.fill(`[aria-label="${label}"]`, String(v));
+    await page.press(`[aria-label="${label}"]`, 'Tab');
+  }
+}
+
+/// RGBA of the original canvas's pixel at (x, y) from the top left.
+async function pixel(page, x, y) {
+  return page.evaluate(([x, y]) => {
+    const c = document.querySelector('#canvas-original');
+    return [...c.getContext('2d').getImageData(x, y, 1, 1).data];
+  }, [x, y]);
+}
+
+scenario('honest-words', async ({ page, base }) => {
+  // 9. The gallery's constant image: the page's words are the CLI's.
+  await page.goto(`${base}#ex=graphics/ambient`);
+  const amb = await settled(page, 'graphics/ambient');
+  if (amb.verdict !== 'proves little: the image is constant') fail(`graphics/ambient: ${amb.verdict}`);
+  const vRow = await text(page, '#stat-vp');
+  const vCell = await page.$eval('#stat-vp', (e) => e.parentElement.textContent);
+  if (vRow !== '6 → 6' || vCell !== '6 → 6, unchanged') fail(`vertex slots cell reads ${JSON.stringify(vCell)}`);
+  log(`graphics/ambient: ${amb.verdict}; vertex slots cell "${vCell}"`);
+
+  // 4. A nearly uniform image (1 and 1 + 1 ulp) proves little too; alpha 0 is shown as RGB.
+  await page.click('#new-doc');
+  await waitText(page, '#doc-title', (t) => t === 'Untitled', 'an untitled document');
+  await page.fill('#fp', '!!ARBfp1.0\nMAD result.color, fragment.texcoord[0], {1e-7, 1e-7, 1e-7, 1e-7}, {1, 1, 1, 1};\nEND\n');
+  const near = await settled(page, 'the nearly uniform pair');
+  if (!near.verdict.startsWith('proves little: the image is nearly uniform (every channel within 1 ulp')) {
+    fail(`nearly uniform: ${near.verdict}`);
+  }
+  log(`nearly uniform: ${near.verdict}`);
+  await page.fill('#fp', '!!ARBfp1.0\nMOV result.color.xyz, fragment.texcoord[0];\nEND\n');
+  await settled(page, 'the .xyz pair');
+  const note = await waitText(page, '#alpha-note', (t) => t.includes('shown as RGB (opaque)'), 'the alpha note', 10_000);
+  const px = await pixel(page, 200, 50);
+  if (px[3] !== 255 || px[0] < 150) fail(`the .xyz image's canvas pixel is ${px}: not opaque RGB`);
+  log(`alpha 0: ${note}; canvas pixel ${px}`);
+  await page.locator('#canvas-original').scrollIntoViewIfNeeded();
+  await shot(page, 'honest-words-alpha.png');
+
+  // 10. Figure 3 resized: a view input, said as such, not "(edited)".
+  await page.goto(`${base}#ex=paper/fig3`);
+  await settled(page, 'Figure 3');
+  const fpCell = await page.$eval('#stat-fp', (e) => e.parentElement.textContent);
+  if (!/^16 → 7, \d+% fewer$/.test(fpCell)) fail(`fragment slots cell reads ${JSON.stringify(fpCell)}`);
+  const time = await text(page, '#stat-time');
+  if (!/^original [\d.]+ ms, optimized [\d.]+ ms$/.test(time)) fail(`render time reads ${JSON.stringify(time)}`);
+  await setSize(page, 512, 384);
+  await settled(page, 'Figure 3 at 512×384');
+  const change = await text(page, '#about-change');
+  if (change?.trim() !== '(at 512×384)') fail(`the example panel says ${JSON.stringify(change)}`);
+  log(`resized example: ${change.trim()}; render time "${time}"`);
+
+  // 6. A long render: the previous images dimmed, no verdict word for them.
+  await page.click('#scene-panel > summary');
+  const scene = await page.inputValue('#scene');
+  await page.fill('#scene', `${scene}repeat 300\ndraw quad\nend\n`);
+  await page.waitForSelector('.progress', { timeout: 30_000 }).catch(() => fail('no render progress'));
+  const during = await page.evaluate(() => ({
+    verdict: document.querySelector('#verdict')?.textContent,
+    class: document.querySelector('.verdict')?.className,
+    previous: !!document.querySelector('.canvases.previous'),
+    opacity: getComputedStyle(document.querySelector('#canvas-original')).opacity,
+    summary: document.querySelector('#summary-verdict')?.textContent,
+  }));
+  if (during.verdict !== 'checking…' || /identical|equivalent/.test(during.class) || !during.previous
+    || Number(during.opacity) > 0.5 || during.summary !== 'checking…') {
+    fail(`while rendering: ${JSON.stringify(during)}`);
+  }
+  log(`while rendering: ${JSON.stringify(during)}`);
+  await page.locator('#output').scrollIntoViewIfNeeded();
+  await shot(page, 'honest-words-rendering.png');
+  await page.click('#stop');
+});
