@@ -1024,18 +1024,6 @@ fn use_scene(text: Option<String>) -> Option<Shared<hoist_raster::scene::Scene>>
     (*scene).clone().map(Shared)
 }
 
-/// A scene text at the document's size, as the render and Export read it.
-#[hook]
-fn use_sized_scene(
-    text: Option<String>,
-    inputs: &crate::doc::Inputs,
-) -> Rc<Option<crate::doc::scene_size::AtSize>> {
-    use_memo((text, inputs.width, inputs.height), |(t, w, h)| {
-        t.as_deref()
-            .map(|t| crate::doc::scene_size::at_size(t, *w, *h))
-    })
-}
-
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
     let state = use_page_state();
@@ -1069,7 +1057,6 @@ pub fn app(props: &AppProps) -> Html {
         use_callback((), move |n: Option<u32>, _| l.set(n))
     };
     let scene = use_scene(state.doc.scene.clone());
-    let sized_scene = use_sized_scene(state.doc.scene.clone(), &state.doc.inputs);
     let on_copy = copy_link(&state, &link_shown, &h.dispatch);
     let on_export = export_handler(&state);
     let on_target = use_target_handler(&state);
@@ -1126,9 +1113,7 @@ pub fn app(props: &AppProps) -> Html {
                             profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
                             highlight_line={state.origin_line} on_line={on_src_line} ontarget={on_target.clone()}
                             other={a.as_ref().and_then(|a| a.vp.profile)} />
-                        <SceneEditor text={(*sized_scene).as_ref().map(|s| AttrValue::from(s.text.clone()))}
-                            sized={(*sized_scene).as_ref().map(|s| s.notes.clone()).unwrap_or_default()}
-                            onchange={h.scene.clone()} />
+                        <SceneEditor text={state.doc.scene.clone().map(AttrValue::from)} size={Some((state.doc.inputs.width, state.doc.inputs.height))} onchange={h.scene.clone()} />
                     }
                 </section>
                 <section class="col" aria-label="Optimized programs">

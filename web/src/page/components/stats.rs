@@ -36,6 +36,23 @@ fn arrow(id: &str, label: &str, b: String, a: String, note: String) -> Html {
     }
 }
 
+/// The render times: one sample of each pair, said as such (not "before → after").
+fn time_row(times: Option<(String, String)>) -> Html {
+    let Some((to, tp)) = times else {
+        return html! {};
+    };
+    html! {
+        <tr title="Wall-clock time of one render of each pair by the software rasterizer in this tab, \
+            compiling its kernels included: one sample each, which varies from run to run by more \
+            than the programs differ, so it is no speed-up (the GPU view times both pairs with \
+            medians and spread)">
+            <th scope="row">{ "render time" }</th>
+            <td class="num"><span id="stat-time">{ format!("original {to}, optimized {tp}") }</span>
+                <span class="muted">{ " (one render each, not a comparison)" }</span></td>
+        </tr>
+    }
+}
+
 /// The cost model the selection ran under and what it minimised; under the R600 model,
 /// its price of both pairs and the fragment program's groups and fetches on the chip.
 fn cost_view(a: &Analysis, cost: CostChoice) -> Html {
@@ -205,16 +222,7 @@ pub fn stats_panel(p: &StatsProps) -> Html {
                         <th scope="row">{ "optimizer time" }</th>
                         <td class="num"><span id="stat-opt-time">{ format!("{:.1} ms", p.analysis_ms) }</span></td>
                     </tr>
-                    if let Some((to, tp)) = times {
-                        <tr title="Wall-clock time of one render of each pair by the software rasterizer in this tab, \
-                            compiling its kernels included: one sample each, which varies from run to run by more \
-                            than the programs differ, so it is no speed-up (the GPU view times both pairs with \
-                            medians and spread)">
-                            <th scope="row">{ "render time" }</th>
-                            <td class="num"><span id="stat-time">{ format!("original {to}, optimized {tp}") }</span>
-                                <span class="muted">{ " (one render each, not a comparison)" }</span></td>
-                        </tr>
-                    }
+                    { time_row(times) }
                     if let Some(ex) = executors(p.rendered.as_ref().map(|r| &*r.0)) {
                         <tr title="What ran the fragment programs: wasm compiled from them, or the interpreter (and why)">
                             <th scope="row">{ "executor" }</th>
