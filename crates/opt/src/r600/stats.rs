@@ -154,7 +154,13 @@ pub fn listing(m: &Machine) -> String {
         match c {
             Clause::Alu(groups) => {
                 let slots: usize = groups.iter().map(|g| g.clause_slots()).sum();
-                let _ = writeln!(out, "{k:02} ALU: {} groups, {slots} slots", groups.len());
+                let n = groups.len();
+                let _ = writeln!(
+                    out,
+                    "{k:02} ALU: {n} group{}, {slots} slot{}",
+                    if n == 1 { "" } else { "s" },
+                    if slots == 1 { "" } else { "s" }
+                );
                 for g in groups {
                     let mut first = true;
                     for (slot, p) in g.slots.iter().enumerate() {
