@@ -440,7 +440,7 @@ fn at_any_size_the_export_agrees_with_the_page() {
             docs.push((f.file_name().unwrap().to_string_lossy().into(), i.doc));
         }
     }
-    let (mut passing, mut moved_probes) = (0, 0);
+    let (mut passing, mut moved_probes, total) = (0, 0, docs.len());
     for (label, mut doc) in docs {
         let (w, h) = (doc.inputs.width, doc.inputs.height);
         (doc.inputs.width, doc.inputs.height) = ((w * 3 / 2).max(2), (h * 2 / 3).max(2));
@@ -453,7 +453,7 @@ fn at_any_size_the_export_agrees_with_the_page() {
         moved_probes += usize::from(out.contains("probes placed in pixels moved"));
     }
     println!(
-        "resized by (3/2, 2/3): {passing} documents pass every probe; {moved_probes} had \
-         pixel probes moved"
+        "resized by (3/2, 2/3): {total} documents, {passing} pass every probe; {moved_probes} \
+         had pixel probes moved"
     );
 }

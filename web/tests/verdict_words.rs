@@ -58,12 +58,21 @@ fn the_page_and_the_cli_word_constant_images_alike() {
         let v = render::rendered_view(&r, 0.0, None).unwrap();
         assert_eq!(v.kind, render::VerdictKind::ProvesLittle, "{id}: {v:?}");
         assert_eq!(v.headline, "proves little: the image is constant", "{id}");
-        assert!(v.detail.ends_with("(the verdict alone: bit-identical)"), "{id}: {v:?}");
+        assert!(
+            v.detail.ends_with("(the verdict alone: bit-identical)"),
+            "{id}: {v:?}"
+        );
         let cli = cli_line(id);
-        assert_eq!(cli, format!("{} (the verdict alone: bit-identical)", v.headline));
+        assert_eq!(
+            cli,
+            format!("{} (the verdict alone: bit-identical)", v.headline)
+        );
     }
     let r = page("paper/fig3");
     let v = render::rendered_view(&r, 0.0, None).unwrap();
-    assert_eq!((v.kind, v.headline.as_str()), (render::VerdictKind::Identical, "bit-identical"));
+    assert_eq!(
+        (v.kind, v.headline.as_str()),
+        (render::VerdictKind::Identical, "bit-identical")
+    );
     assert_eq!(cli_line("paper/fig3"), "bit-identical");
 }

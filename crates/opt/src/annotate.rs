@@ -280,7 +280,9 @@ impl FateNote {
     pub fn summary(&self) -> String {
         match (&self.fate, &self.reason) {
             (Fate::Moved { group: Some(g) }, _) => format!("moved (group {})", g + 1),
-            (Fate::Moved { group: None }, _) => "moved (shared helper: a uniform value several moved groups use)".into(),
+            (Fate::Moved { group: None }, _) => {
+                "moved (shared helper: a uniform value several moved groups use)".into()
+            }
             (Fate::Stays { .. }, Some(r)) => format!("stays: {r}"),
             (Fate::Stays { .. }, None) => "stays".into(),
         }

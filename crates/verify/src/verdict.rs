@@ -190,9 +190,15 @@ mod tests {
 
     #[test]
     fn alpha_zero_with_rgb_varying_is_told_apart() {
-        assert!(alpha_only_zero(&image(&[[0.1, 0.2, 0.3, 0.0], [0.4, 0.2, 0.3, 0.0]])));
+        assert!(alpha_only_zero(&image(&[
+            [0.1, 0.2, 0.3, 0.0],
+            [0.4, 0.2, 0.3, 0.0]
+        ])));
         assert!(!alpha_only_zero(&image(&[[0.1, 0.2, 0.3, 0.0]; 2])));
-        assert!(!alpha_only_zero(&image(&[[0.1, 0.2, 0.3, 0.0], [0.4, 0.2, 0.3, 1.0]])));
+        assert!(!alpha_only_zero(&image(&[
+            [0.1, 0.2, 0.3, 0.0],
+            [0.4, 0.2, 0.3, 1.0]
+        ])));
     }
 
     #[test]

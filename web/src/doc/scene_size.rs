@@ -23,9 +23,10 @@ pub struct AtSize {
     pub notes: Vec<String>,
 }
 
-/// The window size a scene text states: its first `window` command, else `SIZE`, else
-/// piglit's default. Read line by line, so a scene with errors elsewhere still has one.
-pub fn stated_size(text: &str) -> (u32, u32) {
+/// The window size a scene text states: its first `window` command, else `SIZE` (`None`:
+/// neither, piglit's default window). Read line by line, so a scene with errors elsewhere
+/// still has one.
+pub fn stated_size(text: &str) -> Option<(u32, u32)> {
     let mut size = None;
     let mut section = String::new();
     for line in text.lines() {
@@ -38,13 +39,13 @@ pub fn stated_size(text: &str) -> (u32, u32) {
             "require" if size.is_none() => size = size_line(t),
             "test" => {
                 if let Some(Command::Window(_, w, h)) = command(t) {
-                    return (w, h);
+                    return Some((w, h));
                 }
             }
             _ => {}
         }
     }
-    size.unwrap_or((WINDOW_SIZE, WINDOW_SIZE))
+    size
 }
 
 fn header(t: &str) -> Option<String> {
@@ -64,11 +65,7 @@ fn command(t: &str) -> Option<Command> {
     if !matches!(first, "window" | "probe" | "draw" | "ortho" | "bind") {
         return None;
     }
-    let sc = scene::parse(
-        &format!("[test]\n{t}\n"),
-        &crate::doc::scene_rules::caps(),
-    )
-    .ok()?;
+    let sc = scene::parse(&format!("[test]\n{t}\n"), &crate::doc::scene_rules::caps()).ok()?;
     let mut cs = sc.commands.into_iter();
     match (cs.next(), cs.next()) {
         (Some((_, c)), None) => Some(c),
@@ -131,11 +128,17 @@ fn moved(c: &Command, s: Scale, ortho_pixels: bool) -> Option<(String, &'static 
             if rect[2] == 1 && rect[3] == 1 && !c_is_rect(c) {
                 let x = Scale::pixel(rect[0], from.0, to.0);
                 let y = Scale::pixel(rect[1], from.1, to.1);
-                return Some((format!("probe {fmt} {x} {y} {}", e.replace(',', "")), "probe"));
+                return Some((
+                    format!("probe {fmt} {x} {y} {}", e.replace(',', "")),
+                    "probe",
+                ));
             }
             let (x, w) = Scale::span(rect[0], rect[2], from.0, to.0);
             let (y, h) = Scale::span(rect[1], rect[3], from.1, to.1);
-            Some((format!("probe rect {fmt} ({x}, {y}, {w}, {h}) ({e})"), "probe"))
+            Some((
+                format!("probe rect {fmt} ({x}, {y}, {w}, {h}) ({e})"),
+                "probe",
+            ))
         }
         Command::ProbeDepth { x, y, expect, .. } => {
             let x = Scale::pixel(*x, from.0, to.0);
@@ -177,7 +180,8 @@ fn plural(n: usize, one: &str) -> String {
 /// `text` (a scene) as drawn at `w`×`h`: see the module's header.
 pub fn at_size(text: &str, w: u32, h: u32) -> AtSize {
     let to = (w, h);
-    let from = stated_size(text);
+    let stated = stated_size(text);
+    let from = stated.unwrap_or((WINDOW_SIZE, WINDOW_SIZE));
     if from == to {
         return AtSize {
             text: text.to_string(),
@@ -188,7 +192,7 @@ pub fn at_size(text: &str, w: u32, h: u32) -> AtSize {
     let mut section = String::new();
     let (mut bound, mut ortho_pixels) = (true, false);
     let mut window = from;
-    let (mut sized, mut probes, mut rects) = (false, 0, 0);
+    let (mut probes, mut rects) = (0, 0);
     for line in text.split_inclusive('\n') {
         let t = line.trim();
         let indent = &line[..line.len() - line.trim_start().len()];
@@ -200,16 +204,17 @@ pub fn at_size(text: &str, w: u32, h: u32) -> AtSize {
         }
         if section == "require" && size_line(t).is_some() {
             out.push_str(&format!("{indent}SIZE {w} {h}{nl}"));
-            sized = true;
             continue;
         }
         let c = (section == "test").then(|| command(t)).flatten();
         let replaced = match &c {
             Some(Command::Window(f, cw, ch)) => {
                 window = (*cw, *ch);
-                sized = true;
                 // The format word as written (none: RGBA8, piglit's default).
-                let named = t.split_whitespace().nth(1).filter(|w| w.starts_with("rgba"));
+                let named = t
+                    .split_whitespace()
+                    .nth(1)
+                    .filter(|w| w.starts_with("rgba"));
                 Some(match (named, f) {
                     (None, _) => format!("window {w} {h}"),
                     (Some(_), hoist_raster::TargetFormat::Rgba8) => format!("window rgba8 {w} {h}"),
@@ -244,13 +249,18 @@ pub fn at_size(text: &str, w: u32, h: u32) -> AtSize {
             None => out.push_str(line),
         }
     }
-    if !sized {
-        out = with_size_line(&out, w, h);
-    }
-    let mut notes = vec![format!(
-        "the scene states {}×{}; the page draws it at {w}×{h} (the Inputs panel's size)",
-        from.0, from.1
-    )];
+    // Lines are only ever replaced, never added: diagnostics and probe lines keep their
+    // numbers. A scene that states no size is drawn at the document's all the same.
+    let mut notes = vec![match stated {
+        Some(s) => format!(
+            "the scene states {}×{}; the page draws it at {w}×{h} (the Inputs panel's size)",
+            s.0, s.1
+        ),
+        None => format!(
+            "the scene states no size (piglit's {WINDOW_SIZE}×{WINDOW_SIZE}); the page draws it \
+             at {w}×{h} (the Inputs panel's size), and Export writes `SIZE {w} {h}`"
+        ),
+    }];
     if probes + rects > 0 {
         let mut what = Vec::new();
         if probes > 0 {
@@ -275,31 +285,6 @@ pub fn of(doc: &crate::doc::Doc) -> Option<AtSize> {
     Some(at_size(t, doc.inputs.width, doc.inputs.height))
 }
 
-/// `text` with `SIZE w h` in its `[require]` section (added at the top when it has none).
-fn with_size_line(text: &str, w: u32, h: u32) -> String {
-    let mut out = String::with_capacity(text.len() + 24);
-    let mut done = false;
-    for line in text.split_inclusive('\n') {
-        out.push_str(line);
-        if !done && header(line.trim()).as_deref() == Some("require") {
-            if !line.ends_with('\n') {
-                out.push('\n');
-            }
-            out.push_str(&format!("SIZE {w} {h}\n"));
-            done = true;
-        }
-    }
-    if done {
-        return out;
-    }
-    let at = text
-        .split_inclusive('\n')
-        .take_while(|l| header(l.trim()).is_none())
-        .map(str::len)
-        .sum::<usize>();
-    format!("{}[require]\nSIZE {w} {h}\n\n{}", &text[..at], &text[at..])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,8 +303,12 @@ mod tests {
         probe depth 511 0 0.5\ndraw rect ortho 0 0 256 96\n";
         assert_eq!(s.text, want);
         assert_eq!(s.notes.len(), 2, "{:?}", s.notes);
-        assert!(s.notes[1].starts_with("3 probes and 1 rectangle"), "{:?}", s.notes);
-        assert_eq!(stated_size(&s.text), (512, 384));
+        assert!(
+            s.notes[1].starts_with("3 probes and 1 rectangle"),
+            "{:?}",
+            s.notes
+        );
+        assert_eq!(stated_size(&s.text), Some((512, 384)));
         // Back at the stated size: the text as written, nothing to say.
         let same = at_size(FIG, 256, 256);
         assert_eq!((same.text.as_str(), same.notes.len()), (FIG, 0));
@@ -335,17 +324,41 @@ mod tests {
                  target t rgba32f 250 250\nbind target t\nprobe rgba 10 10 1 1 1 1\n\
                  bind target window\nprobe rgba 10 10 1 1 1 1\n";
         let s = at_size(t, 500, 500);
-        assert!(s.text.starts_with("[require]\nSIZE 500 500\n\n[test]\n"), "{}", s.text);
-        assert!(s.text.contains("ortho\ndraw rect 0 0 500 250\northo -1 1 -1 1\ndraw rect 0 0 1 1\n"));
-        assert!(s.text.contains("bind target t\nprobe rgba 10 10 1 1 1 1\n"), "{}", s.text);
-        assert!(s.text.ends_with("bind target window\nprobe rgba 21 21 1 1 1 1\n"), "{}", s.text);
-        assert_eq!(stated_size(&s.text), (500, 500));
+        assert!(
+            s.text.starts_with("[test]\northo\n"),
+            "no line is added: {}",
+            s.text
+        );
+        assert!(
+            s.notes[0].starts_with("the scene states no size"),
+            "{:?}",
+            s.notes
+        );
+        assert!(
+            s.text
+                .contains("ortho\ndraw rect 0 0 500 250\northo -1 1 -1 1\ndraw rect 0 0 1 1\n")
+        );
+        assert!(
+            s.text.contains("bind target t\nprobe rgba 10 10 1 1 1 1\n"),
+            "{}",
+            s.text
+        );
+        assert!(
+            s.text
+                .ends_with("bind target window\nprobe rgba 21 21 1 1 1 1\n"),
+            "{}",
+            s.text
+        );
+        assert_eq!(stated_size(&s.text), None);
     }
 
     #[test]
     fn a_scene_that_does_not_parse_still_gets_its_size() {
         let t = "[test]\nwindow 64 64\ndraw sideways\nprobe rgba 63 63 1 0 0 1\n";
         let s = at_size(t, 32, 32);
-        assert_eq!(s.text, "[test]\nwindow 32 32\ndraw sideways\nprobe rgba 31 31 1 0 0 1\n");
+        assert_eq!(
+            s.text,
+            "[test]\nwindow 32 32\ndraw sideways\nprobe rgba 31 31 1 0 0 1\n"
+        );
     }
 }

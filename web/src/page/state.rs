@@ -292,8 +292,10 @@ impl State {
         if scene != self.doc.scene {
             // The panel shows the scene at the document's size (`scene_size`): a size the
             // edited text states is the document's new size.
-            if let Some(t) = &scene {
-                let (w, h) = crate::doc::scene_size::stated_size(t);
+            if let Some((w, h)) = scene
+                .as_deref()
+                .and_then(crate::doc::scene_size::stated_size)
+            {
                 let max = crate::doc::MAX_SIZE;
                 let inputs = &mut self.doc_mut().inputs;
                 (inputs.width, inputs.height) = (w.clamp(1, max), h.clamp(1, max));

@@ -130,11 +130,13 @@ mod tests {
 
     #[test]
     fn each_probe_says_what_it_expected_what_was_drawn_and_where() {
-        let v = run("[vertex program]\n!!ARBvp1.0\nMOV result.position, vertex.position;\n\
+        let v = run(
+            "[vertex program]\n!!ARBvp1.0\nMOV result.position, vertex.position;\n\
              MOV result.color, vertex.color;\nEND\n\n[test]\nwindow rgba32f 8 4\n\
              color 0.25 0.5 0.75 1\ndraw rect -1 -1 1 2\n\
              probe rgba 1 2 0.25 0.5 0.75 1\nprobe rect rgb (0, 0, 8, 4) (0.25, 0.5, 0.75)\n\
-             relative probe rgba (0.9, 0.1) (0, 0, 0, 0)\nprobe all rgba 0.25 0.5 0.75 1\n");
+             relative probe rgba (0.9, 0.1) (0, 0, 0, 0)\nprobe all rgba 0.25 0.5 0.75 1\n",
+        );
         assert_eq!(v.len(), 4);
         assert!(v[0].pass && v[0].line == 11);
         assert_eq!(v[0].expected, "(0.25, 0.5, 0.75, 1)");

@@ -195,8 +195,14 @@ pub fn base_scene(
 ) -> Result<Scene, String> {
     let inputs = &doc.inputs;
     let (w, h) = (inputs.width, inputs.height);
+    // The window is the document's size, checked where it is set (the Inputs panel's
+    // bound, or the GPU view's timing size): the scene's caps do not bound it again.
+    let mut window_caps = caps();
+    window_caps.max_target_size = window_caps.max_target_size.max(w).max(h);
+    window_caps.max_target_pixels =
+        (window_caps.max_target_pixels).max(u64::from(w) * u64::from(h));
     let mut sc = match crate::doc::scene_size::of(doc) {
-        Some(s) => scene::parse(&s.text, &caps()).map_err(|e| format!("scene: {e}"))?,
+        Some(s) => scene::parse(&s.text, &window_caps).map_err(|e| format!("scene: {e}"))?,
         None => {
             let mut sc = Scene {
                 window: (w, h),

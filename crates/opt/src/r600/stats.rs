@@ -154,11 +154,11 @@ pub fn listing(m: &Machine) -> String {
         match c {
             Clause::Alu(groups) => {
                 let slots: usize = groups.iter().map(|g| g.clause_slots()).sum();
-                let n = groups.len();
+                let count = groups.len();
                 let _ = writeln!(
                     out,
-                    "{k:02} ALU: {n} group{}, {slots} slot{}",
-                    if n == 1 { "" } else { "s" },
+                    "{k:02} ALU: {count} group{}, {slots} slot{}",
+                    if count == 1 { "" } else { "s" },
                     if slots == 1 { "" } else { "s" }
                 );
                 for g in groups {
@@ -185,7 +185,12 @@ pub fn listing(m: &Machine) -> String {
                 }
             }
             Clause::Tex(fetches) => {
-                let _ = writeln!(out, "{k:02} TEX: {} fetches", fetches.len());
+                let count = fetches.len();
+                let _ = writeln!(
+                    out,
+                    "{k:02} TEX: {count} fetch{}",
+                    if count == 1 { "" } else { "es" }
+                );
                 for &f in fetches {
                     if let Node::Fetch(f) = &m.lowered.nodes[f] {
                         let mask: String = (0..4)

@@ -23,7 +23,9 @@ fn mark(p: &ProbeView) -> Html {
 fn row(o: &ProbeView, t: Option<&ProbeView>) -> Html {
     let got = |p: &ProbeView| p.got.clone().unwrap_or_else(|| p.detail.clone());
     let optimized = match t {
-        Some(t) if t.got == o.got && t.pass == o.pass => html! { <span class="muted">{ "the same" }</span> },
+        Some(t) if t.got == o.got && t.pass == o.pass => {
+            html! { <span class="muted">{ "the same" }</span> }
+        }
         Some(t) => html! { <>{ mark(t) }{ " " }<code>{ got(t) }</code></> },
         None => html! { <span class="muted">{ "–" }</span> },
     };
