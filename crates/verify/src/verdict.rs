@@ -179,7 +179,7 @@ mod tests {
         );
         // Across zero: −0, +0 and the smallest subnormals are a few ulps apart.
         let tiny = f32::from_bits(2);
-        let z = image(&[[-0.0, 0.0, 0.0, 1.0], [tiny, -tiny, 0.0, 1.0]]);
+        let z = image(&[[-tiny, 0.0, 0.0, 1.0], [tiny, -0.0, 0.0, 1.0]]);
         assert_eq!(flatness(&z), Some(Flat::Uniform { ulps: 4 }));
         let five = f32::from_bits(1f32.to_bits() + 5);
         assert_eq!(flatness(&image(&[[1.0; 4], [five, 1.0, 1.0, 1.0]])), None);
