@@ -323,6 +323,7 @@ async fn output_shows_images_and_the_verdict() {
         error: None,
         dispatch,
         fp_source: Some("!!ARBfp1.0\nADD a, a, -1e4;\n".into()),
+        previous: false,
     };
     yew::Renderer::<Output>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -386,6 +387,7 @@ async fn a_stopped_job_says_so_and_runs_again() {
         error: None,
         fp_source: None,
         dispatch,
+        previous: false,
     };
     yew::Renderer::<Output>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -498,6 +500,7 @@ async fn identical_output(trust: Option<Trust>, engine_error: Option<&str>) -> E
         error: None,
         dispatch: Callback::noop(),
         fp_source: None,
+        previous: false,
     };
     yew::Renderer::<Output>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -614,7 +617,9 @@ fn jobs_and_events_cross_the_wire_intact() {
         display: Default::default(),
         ms_original: 2.0,
         ms_optimized: 3.0,
-        weak: Some(hoist_web::worker::guidance::Weak::Constant),
+        weak: Some(hoist_web::worker::guidance::Weak::Flat(
+            hoist_verify::verdict::Flat::Constant,
+        )),
         unsupplied: Vec::new(),
         guidance: None,
     }
