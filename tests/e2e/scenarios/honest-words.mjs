@@ -48,6 +48,7 @@ scenario('honest-words', async ({ page, base }) => {
   // 4. A nearly uniform image (1 and 1 + 1 ulp) proves little too; alpha 0 is shown as RGB.
   await page.click('#new-doc');
   await waitText(page, '#doc-title', (t) => t === 'Untitled', 'an untitled document');
+  await page.fill('#vp', '!!ARBvp1.0\nMOV result.position, vertex.position;\nMOV result.texcoord[0], vertex.texcoord[0];\nEND\n');
   // (The texture read keeps the MAD in the fragment program: both images are the same.)
   await page.fill('#fp', '!!ARBfp1.0\nTEMP t;\nTEX t, fragment.texcoord[0], texture[0], 2D;\n'
     + 'MAD result.color, t, {1e-7, 1e-7, 1e-7, 1e-7}, {1, 1, 1, 1};\nEND\n');
@@ -81,8 +82,9 @@ scenario('honest-words', async ({ page, base }) => {
   // 6. A long render: the previous images dimmed, no verdict word for them.
   await page.click('#scene-panel > summary');
   const scene = await page.inputValue('#scene');
-  await page.fill('#scene', `${scene}repeat 300\ndraw quad\nend\n`);
+  await page.fill('#scene', `${scene}repeat 600\ndraw quad\nend\n`);
   await page.waitForSelector('.progress', { timeout: 30_000 }).catch(() => fail('no render progress'));
+  await page.waitForTimeout(400); // the dimming's transition
   const during = await page.evaluate(() => ({
     verdict: document.querySelector('#verdict')?.textContent,
     class: document.querySelector('.verdict')?.className,
