@@ -74,7 +74,7 @@ scenario('probes-size', async ({ page, base }) => {
     if (r.length !== 8 || r.some((x) => !x.pass || x.cells[0] !== 'pass')) fail(`probe rows: ${JSON.stringify(r)}`);
     // The first probe: relative (0, 0), red, drawn red at pixel (0, 0).
     const [, where, expected, got] = r[0].cells;
-    if (!where.startsWith('line ') || !where.includes('(0, 0) of the size, first pixel (0, 0)')
+    if (!where.startsWith('line ') || !where.includes('(0, 0) of the size: pixel (0, 0)')
       || expected !== '(1, 0, 0, 1)' || got !== '(1, 0, 0, 1)') {
       fail(`first probe row: ${JSON.stringify(r[0].cells)}`);
     }

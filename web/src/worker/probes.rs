@@ -94,9 +94,11 @@ pub fn view(r: &ProbeResult) -> ProbeView {
         _ => 4,
     };
     let mut at = c.as_ref().map(region).unwrap_or_default();
-    let whole = at.starts_with("pixel");
+    let one = matches!(&c, Some(Command::RelProbe { single: true, .. }));
     let got = r.observed.map(|(x, y, v)| {
-        if !whole {
+        if one {
+            at.push_str(&format!(": pixel ({x}, {y})"));
+        } else if !at.starts_with("pixel") {
             let which = if r.pass { "first" } else { "first failing" };
             at.push_str(&format!(", {which} pixel ({x}, {y})"));
         }
@@ -151,7 +153,7 @@ mod tests {
             "rectangle at (0, 0), 8×4, first failing pixel (4, 0)"
         );
         assert!(v[1].detail.contains("16/32 pixels off"), "{}", v[1].detail);
-        assert!(v[2].pass && v[2].at == "(0.9, 0.1) of the size, first pixel (7, 0)");
+        assert!(v[2].pass && v[2].at == "(0.9, 0.1) of the size: pixel (7, 0)");
         assert!(!v[3].pass && v[3].at.starts_with("every pixel, first failing pixel"));
     }
 }

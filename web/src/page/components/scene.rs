@@ -27,6 +27,15 @@ pub struct SceneProps {
     pub sized: Vec<String>,
 }
 
+/// Notes as one sentence: joined, capitalized, with a full stop.
+fn sentence(notes: &[String]) -> String {
+    let s = notes.join("; ");
+    let mut c = s.chars();
+    c.next().map_or(String::new(), |f| {
+        format!("{}{}.", f.to_uppercase(), c.as_str())
+    })
+}
+
 #[function_component(SceneEditor)]
 pub fn scene_editor(p: &SceneProps) -> Html {
     let at = use_memo((p.text.clone(), p.size), |(t, size)| match (t, size) {
@@ -47,7 +56,12 @@ pub fn scene_editor(p: &SceneProps) -> Html {
             Shared(std::rc::Rc::new(side))
         },
     );
-    let errors = side.diagnostics.len();
+    // No scene is no error (the quad): its summary is not marked.
+    let errors = if p.text.is_some() {
+        side.diagnostics.len()
+    } else {
+        0
+    };
     let open = use_state(|| false);
     let ontoggle = {
         let open = open.clone();
@@ -82,7 +96,7 @@ pub fn scene_editor(p: &SceneProps) -> Html {
                 }
             </p>
             if !notes.is_empty() {
-                <p class="hint" id="scene-size">{ format!("{}.", notes.join("; ")) }</p>
+                <p class="hint" id="scene-size">{ sentence(&notes) }</p>
             }
             <Editor id="scene" title="Scene" value={text} stage={Stage::Fragment}
                 side={Some((*side).clone())} onchange={p.onchange.clone()} scene=true />
