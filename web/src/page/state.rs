@@ -1288,6 +1288,23 @@ mod tests {
         assert_eq!(t.doc.scene, s.doc.scene);
     }
 
+    /// The Scene panel shows the scene at the document's size; an edit that states another
+    /// size is the document's size, one that states none leaves it.
+    #[test]
+    fn a_scene_edit_that_states_a_size_sets_the_size() {
+        let mut s = fig3();
+        s.apply(Action::SetSize(512, 384));
+        let shown = crate::doc::scene_size::of(&s.doc).unwrap().text;
+        assert!(shown.contains("window rgba32f 512 384\n"));
+        s.apply(Action::SetScene(format!("{shown}clear\n")));
+        assert_eq!((s.doc.inputs.width, s.doc.inputs.height), (512, 384));
+        let smaller = shown.replace("window rgba32f 512 384", "window rgba32f 100 60");
+        s.apply(Action::SetScene(smaller));
+        assert_eq!((s.doc.inputs.width, s.doc.inputs.height), (100, 60));
+        s.apply(Action::SetScene("[test]\ndraw quad\n".into()));
+        assert_eq!((s.doc.inputs.width, s.doc.inputs.height), (100, 60));
+    }
+
     #[test]
     fn the_linear_mode_is_part_of_the_document() {
         let mut s = fig3();
