@@ -3,7 +3,7 @@
 // that writes only `.xyz` (alpha 0 everywhere) is shown as RGB (opaque) with a note,
 // not as empty checkerboards. (6, 7) While a render runs, the previous images are dimmed
 // and its verdict withheld; render times are one sample per pair, not "before → after".
-// (10, 15) A resized example is not "(edited)"; "unchanged" instead of "0% fewer", with a
+// (5) Without the slider, "all that fit: 7 of 12 groups". (10, 15) A resized example is not "(edited)"; "unchanged" instead of "0% fewer", with a
 // separator screen readers hear.
 
 import { scenario, waitText, text, shot, fail, log, done } from '../common.mjs';
@@ -65,6 +65,15 @@ scenario('honest-words', async ({ page, base }) => {
   log(`alpha 0: ${note}; canvas pixel ${px}`);
   await page.locator('#canvas-original').scrollIntoViewIfNeeded();
   await shot(page, 'honest-words-alpha.png');
+
+  // 5. gauss13: without the slider the optimizer applies the groups that fit, and says so
+  // (not "all 12" beside "k > 7: needs 8 interpolators, 7 are free").
+  await page.goto(`${base}#ex=paper/gauss13`);
+  await settled(page, 'gauss13');
+  const all = await waitText(page, '#steps-count', (t) => t.startsWith('all'), 'the slider count', 30_000);
+  const m = /^all that fit: (\d+) of (\d+) groups$/.exec(all);
+  if (!m || Number(m[1]) >= Number(m[2])) fail(`gauss13's slider count reads ${JSON.stringify(all)}`);
+  log(`gauss13: "${all}" beside "${await text(page, '#steps-limit')}"`);
 
   // 10. Figure 3 resized: a view input, said as such, not "(edited)".
   await page.goto(`${base}#ex=paper/fig3`);

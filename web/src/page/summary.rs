@@ -31,6 +31,17 @@ pub fn count(n: usize, noun: &str) -> String {
     }
 }
 
+/// What the optimizer applies without the stepwise slider: every movable group, or, when
+/// fewer fit (`fit`, the slider's end), the ones that do ("all that fit: 7 of 12 groups",
+/// not "all 12" next to "k > 7: … 7 are free").
+pub fn all_groups(groups: usize, fit: usize) -> String {
+    if fit >= groups {
+        format!("all {}", count(groups, "group"))
+    } else {
+        format!("all that fit: {fit} of {}", count(groups, "group"))
+    }
+}
+
 /// Text shown while the current text is optimized, validated or rendered.
 pub const PENDING: &str = "checking…";
 
@@ -84,6 +95,15 @@ fn verdict(s: &State) -> (String, &'static str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn group_counts_in_words() {
+        assert_eq!(count(1, "group"), "1 group");
+        assert_eq!(count(0, "group"), "0 groups");
+        assert_eq!(all_groups(1, 1), "all 1 group");
+        assert_eq!(all_groups(12, 12), "all 12 groups");
+        assert_eq!(all_groups(12, 7), "all that fit: 7 of 12 groups");
+    }
     use crate::page::state::Action;
     use std::rc::Rc;
 
