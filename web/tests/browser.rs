@@ -668,6 +668,8 @@ async fn stats_report_slots_and_the_estimate() {
         height: 256,
         analysis_ms: 12.5,
         cost: Default::default(),
+        timings: vec![[40.0, 52.5]],
+        dispatch: Callback::noop(),
     };
     yew::Renderer::<StatsPanel>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -682,6 +684,10 @@ async fn stats_report_slots_and_the_estimate() {
     );
     assert!(text(&root, "#estimate").contains("65,536"));
     assert_eq!(text(&root, "#stat-opt-time"), "12.5 ms");
+    assert_eq!(
+        text(&root, "#stat-time"),
+        "original 40.0 ms, optimized 52.5 ms"
+    );
     assert!(text(&root, "#estimate-change").contains('%'));
 }
 

@@ -69,6 +69,11 @@ pub struct State {
     pub front: Option<Rc<FrontResult>>,
     /// Source mode: the instruction or source place under the pointer or the focus.
     pub source_focus: Option<crate::page::source_map::Focus>,
+    /// Render times (original, optimized; ms) of the renders of this very document, oldest
+    /// first (`Action::Rerun` adds one), and the document they belong to: the spread the
+    /// statistics show ([`crate::page::summary::timing`]).
+    pub timings: Vec<[f64; 2]>,
+    pub timings_of: Option<Rc<Doc>>,
 }
 
 /// The front worker's last answer and the source it compiled (`Err`: the worker died).
@@ -660,6 +665,7 @@ impl State {
                 self.progress = Some(f);
             }
             Action::Rendered(rev, r) if rev == self.analysis_rev => {
+                self.time(&r);
                 self.rendered = Some(r);
                 self.progress = None;
             }
@@ -681,6 +687,23 @@ impl State {
                 self.engine_error = None;
             }
             _ => {}
+        }
+    }
+
+    /// Keeps a finished render's times with those of earlier renders of the same document.
+    pub(crate) fn time(&mut self, r: &Rendered) {
+        let same = (self.timings_of.as_deref()).is_some_and(|d| d.same_shared(&self.doc));
+        if !same {
+            self.timings.clear();
+            self.timings_of = Some(self.doc.clone());
+        }
+        // No optimized run (none, or it failed): no time for it (NaN, shown as –).
+        let optimized = match &r.optimized {
+            Some(Ok(_)) => r.ms_optimized,
+            _ => f64::NAN,
+        };
+        if r.original.is_ok() && self.timings.len() < 64 {
+            self.timings.push([r.ms_original, optimized]);
         }
     }
 

@@ -20,6 +20,11 @@ pub struct StatsProps {
     /// The selection's cost model.
     #[prop_or_default]
     pub cost: CostChoice,
+    /// Render times of this document's renders (`State::timings`).
+    #[prop_or_default]
+    pub timings: Vec<[f64; 2]>,
+    #[prop_or_default]
+    pub dispatch: Callback<crate::page::state::Action>,
 }
 
 fn arrow(id: &str, label: &str, b: String, a: String, note: String) -> Html {
@@ -36,19 +41,25 @@ fn arrow(id: &str, label: &str, b: String, a: String, note: String) -> Html {
     }
 }
 
-/// The render times: one sample of each pair, said as such (not "before → after").
-fn time_row(times: Option<(String, String)>) -> Html {
-    let Some((to, tp)) = times else {
+/// The render times of this document's renders: samples with their spread
+/// (`summary::timing`), never "before → after"; "time again" renders once more.
+fn time_row(p: &StatsProps) -> Html {
+    let Some(t) = crate::page::summary::timing(&p.timings) else {
         return html! {};
     };
+    let d = p.dispatch.clone();
+    let again = Callback::from(move |_| d.emit(crate::page::state::Action::Rerun));
     html! {
-        <tr title="Wall-clock time of one render of each pair by the software rasterizer in this tab, \
-            compiling its kernels included: one sample each, which varies from run to run by more \
-            than the programs differ, so it is no speed-up (the GPU view times both pairs with \
-            medians and spread)">
+        <tr title="Wall-clock time of the software rasterizer in this tab for each pair, compiling \
+            its kernels included. Times vary from render to render by more than the programs \
+            differ, so they are no speed-up; the GPU view times both pairs on a GPU.">
             <th scope="row">{ "render time" }</th>
-            <td class="num"><span id="stat-time">{ format!("original {to}, optimized {tp}") }</span>
-                <span class="muted">{ " (one render each, not a comparison)" }</span></td>
+            <td class="num"><span id="stat-time">{ t }</span>
+                if p.timings.len() == 1 {
+                    <span class="muted">{ " (one render each, not a comparison)" }</span>
+                }
+                { " " }
+                <button type="button" class="link" id="stat-time-again" onclick={again}>{ "time again" }</button></td>
         </tr>
     }
 }
@@ -140,22 +151,6 @@ pub fn stats_panel(p: &StatsProps) -> Html {
         0 => "unchanged".to_string(),
         d => format!("{d:+}"),
     };
-    let times = p.rendered.as_ref().map(|r| {
-        let fmt = |ms: f64, ok: bool| {
-            if ok {
-                format!("{ms:.1} ms")
-            } else {
-                "–".into()
-            }
-        };
-        (
-            fmt(r.ms_original, r.original.is_ok()),
-            fmt(
-                r.ms_optimized,
-                r.optimized.as_ref().is_some_and(|o| o.is_ok()),
-            ),
-        )
-    });
     let chosen = a.optimized.as_ref().map(|o| {
         let rule = &o.chosen;
         let proven = o.proven_optimal;
@@ -222,7 +217,7 @@ pub fn stats_panel(p: &StatsProps) -> Html {
                         <th scope="row">{ "optimizer time" }</th>
                         <td class="num"><span id="stat-opt-time">{ format!("{:.1} ms", p.analysis_ms) }</span></td>
                     </tr>
-                    { time_row(times) }
+                    { time_row(p) }
                     if let Some(ex) = executors(p.rendered.as_ref().map(|r| &*r.0)) {
                         <tr title="What ran the fragment programs: wasm compiled from them, or the interpreter (and why)">
                             <th scope="row">{ "executor" }</th>
