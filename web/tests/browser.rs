@@ -273,6 +273,7 @@ fn run(img: hoist_raster::Image) -> Run {
         image: img,
         stats: hoist_raster::Stats::default(),
         probes: (0, 0),
+        probe_list: Vec::new(),
         executor: None,
     }
 }
@@ -322,6 +323,7 @@ async fn output_shows_images_and_the_verdict() {
         error: None,
         dispatch,
         fp_source: Some("!!ARBfp1.0\nADD a, a, -1e4;\n".into()),
+        previous: false,
     };
     yew::Renderer::<Output>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -385,6 +387,7 @@ async fn a_stopped_job_says_so_and_runs_again() {
         error: None,
         fp_source: None,
         dispatch,
+        previous: false,
     };
     yew::Renderer::<Output>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -497,6 +500,7 @@ async fn identical_output(trust: Option<Trust>, engine_error: Option<&str>) -> E
         error: None,
         dispatch: Callback::noop(),
         fp_source: None,
+        previous: false,
     };
     yew::Renderer::<Output>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -613,7 +617,9 @@ fn jobs_and_events_cross_the_wire_intact() {
         display: Default::default(),
         ms_original: 2.0,
         ms_optimized: 3.0,
-        weak: Some(hoist_web::worker::guidance::Weak::Constant),
+        weak: Some(hoist_web::worker::guidance::Weak::Flat(
+            hoist_verify::verdict::Flat::Constant,
+        )),
         unsupplied: Vec::new(),
         guidance: None,
     }
@@ -662,6 +668,8 @@ async fn stats_report_slots_and_the_estimate() {
         height: 256,
         analysis_ms: 12.5,
         cost: Default::default(),
+        timings: vec![[40.0, 52.5]],
+        dispatch: Callback::noop(),
     };
     yew::Renderer::<StatsPanel>::with_root_and_props(root.clone(), props).render();
     tick().await;
@@ -676,6 +684,10 @@ async fn stats_report_slots_and_the_estimate() {
     );
     assert!(text(&root, "#estimate").contains("65,536"));
     assert_eq!(text(&root, "#stat-opt-time"), "12.5 ms");
+    assert_eq!(
+        text(&root, "#stat-time"),
+        "original 40.0 ms, optimized 52.5 ms"
+    );
     assert!(text(&root, "#estimate-change").contains('%'));
 }
 

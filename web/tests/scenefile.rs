@@ -387,3 +387,73 @@ fn a_source_document_exports_its_source_and_imports_back() {
         assert_eq!(back.source, doc.source, "{id}");
     }
 }
+
+/// Issue 27, item 2: Figure 3 resized to 512×384. The Scene panel's text, the render and
+/// Export are one text (`scene_size`): the window is the new size, the three probes placed
+/// in 256×256 pixels move to the same places in the picture, and `hoist run` passes them
+/// (before, the file said `SIZE 512 384` with the old probe pixels and failed all three).
+#[test]
+fn a_resized_document_exports_a_file_whose_probes_pass_at_its_size() {
+    let mut doc = examples::load(examples::find("paper/fig3").unwrap());
+    (doc.inputs.width, doc.inputs.height) = (512, 384);
+    let panel = hoist_web::doc::scene_size::of(&doc).expect("a scene");
+    assert!(
+        panel.text.contains("window rgba32f 512 384\n") && !panel.text.contains("256 256"),
+        "{}",
+        panel.text
+    );
+    let out = scenefile::export(&doc, &[]);
+    assert!(out.contains("window rgba32f 512 384\n"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "{NOTE} the scene states 256×256; the page draws it at 512×384"
+        )) && out.contains("3 probes placed in pixels moved"),
+        "{out}"
+    );
+    let run = hoist_run(&out, &[]).unwrap();
+    assert_eq!((run.passed(), run.failed()), (3, 0), "{out}");
+    let (page, probes) = page_render(&doc, &Images::new());
+    assert_eq!(probes, (3, 0), "the page runs the same probes");
+    assert_eq!((page.width, page.height), (512, 384));
+    same_pixels(&display(&run, &doc), &page, "fig3 at 512×384");
+    // The file imports at its size, with the probes where the export put them.
+    let back = scenefile::import(&out, None).unwrap().doc;
+    assert_eq!((back.inputs.width, back.inputs.height), (512, 384));
+    assert_eq!(page_render(&back, &Images::new()).1, (3, 0));
+}
+
+/// Every example and every piglit import drawn at another size: the exported file runs
+/// under `hoist run` to the page's image and the page's probe results (whatever they are:
+/// a probe of a picture that depends on its size may fail, on both alike).
+#[test]
+fn at_any_size_the_export_agrees_with_the_page() {
+    let mut docs: Vec<(String, Doc)> = examples::EXAMPLES
+        .iter()
+        .map(|e| (e.id.to_string(), examples::load(e)))
+        .collect();
+    for f in corpus().unwrap_or_default() {
+        let text = std::fs::read_to_string(&f).expect("utf-8");
+        if let Ok(i) = scenefile::import(&text, None)
+            && analysis::parse(&i.doc).vp.fits.is_none()
+            && analysis::parse(&i.doc).fp.fits.is_none()
+        {
+            docs.push((f.file_name().unwrap().to_string_lossy().into(), i.doc));
+        }
+    }
+    let (mut passing, mut moved_probes, total) = (0, 0, docs.len());
+    for (label, mut doc) in docs {
+        let (w, h) = (doc.inputs.width, doc.inputs.height);
+        (doc.inputs.width, doc.inputs.height) = ((w * 3 / 2).max(2), (h * 2 / 3).max(2));
+        let out = scenefile::export(&doc, &[]);
+        let run = hoist_run(&out, &[]).unwrap_or_else(|e| panic!("{label}: {e}\n{out}"));
+        let (page, probes) = page_render(&with_pair(&doc), &Images::new());
+        same_pixels(&display(&run, &doc), &page, &label);
+        assert_eq!((run.passed(), run.failed()), probes, "{label}: probes");
+        passing += usize::from(probes.1 == 0);
+        moved_probes += usize::from(out.contains("probes placed in pixels moved"));
+    }
+    println!(
+        "resized by (3/2, 2/3): {total} documents, {passing} pass every probe; {moved_probes} \
+         had pixel probes moved"
+    );
+}

@@ -599,7 +599,8 @@ fn compare_scene(sc: hoist_raster::scene::Scene, res: &Outcome) -> Result<(Strin
     for (target, e) in hoist_verify::scene::compare(&before, &after) {
         let ok = e.holds();
         all &= ok;
-        let verdict = format!("{:#}", e.wording());
+        let images = [&before.targets[&target], &after.targets[&target]];
+        let verdict = hoist_verify::verdict::agreement(&e.wording(), images);
         text.push_str(&format!("  {target}: {verdict}\n"));
     }
     text.push_str(&format!(

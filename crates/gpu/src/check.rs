@@ -95,6 +95,7 @@ pub fn probes(plan: &Plan, r: &GpuResult) -> Vec<ProbeResult> {
                 command: spec.text.clone(),
                 pass: false,
                 detail: String::new(),
+                observed: None,
             };
             let Some(g) = r.probes.iter().find(|p| p.probe == i) else {
                 out.detail = "the GPU did not run this probe".into();

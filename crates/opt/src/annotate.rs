@@ -275,11 +275,14 @@ pub struct FateNote {
 }
 
 impl FateNote {
-    /// `moved (group 2)`, `moved (shared helper)` or `stays: <reason>`.
+    /// `moved (group 2)`, `moved (shared helper: …)` (a uniform value several moved groups
+    /// use, moved with them) or `stays: <reason>`.
     pub fn summary(&self) -> String {
         match (&self.fate, &self.reason) {
             (Fate::Moved { group: Some(g) }, _) => format!("moved (group {})", g + 1),
-            (Fate::Moved { group: None }, _) => "moved (shared helper)".into(),
+            (Fate::Moved { group: None }, _) => {
+                "moved (shared helper: a uniform value several moved groups use)".into()
+            }
             (Fate::Stays { .. }, Some(r)) => format!("stays: {r}"),
             (Fate::Stays { .. }, None) => "stays".into(),
         }

@@ -15,6 +15,9 @@
 import { GPU_FLAGS, SLOW, done, fail, log, scenario, shot, text, waitText } from '../common.mjs';
 
 const report = (page) => page.evaluate(() => window.hoistReport());
+/// The GPU view's own files (its worker's bundle, the runner), fetched so far.
+const gpuFetched = (page) => page.evaluate(() => performance.getEntriesByType('resource')
+  .map((e) => e.name).filter((n) => /hoist-gpu-worker|runner\.mjs/.test(n)));
 /// ms: timings on SwiftShader with two shared cores.
 const TIMING = 10 * 60_000;
 
@@ -112,8 +115,14 @@ scenario('gpu', async ({ base, open }) => {
   await openExample(page, base, 'paper/fig3');
   const v0 = await verdictOf(page);
   if (v0 !== 'bit-identical') fail(`Figure 3's verdict: ${v0}`);
+  const early = await gpuFetched(page);
+  if (early.length) fail(`the GPU view's files were fetched before it was shown: ${early.join(', ')}`);
   await showGpu(page);
   await gpuRenders(page, 'webgpu fig3', 'webgpu');
+  const late = await gpuFetched(page);
+  if (!late.some((n) => /hoist-gpu-worker/.test(n)) || !late.some((n) => /runner\.mjs/.test(n))) {
+    fail(`the GPU view rendered without fetching its worker and runner: ${late.join(', ')}`);
+  }
   await gpuTiming(page, 'webgpu fig3', '#gpu-time', 1);
   await page.locator('#gpu').scrollIntoViewIfNeeded();
   await shot(page, 'gpu-webgpu-fig3.png');

@@ -112,8 +112,14 @@ scenario('stop-and-scene', async ({ page, base, open }) => {
   log('scene edit re-rendered: pixel', red.join(','));
 
   // Many draws at 1024² (under the cap): progress, Stop, stopped within two seconds.
+  // The Scene panel shows the scene at the document's size (its window line follows the
+  // size fields): the edits below start from that text, so the size stays 1024².
   await setSize(page, 1024, 1024);
-  const many = `${scene0}repeat 1500\ndraw quad\nend\n`;
+  const scene1024 = await page.inputValue('#scene');
+  if (scene0.includes('window') && !scene1024.includes('window rgba32f 1024 1024')) {
+    fail(`after the resize the Scene panel says:\n${scene1024}`);
+  }
+  const many = `${scene1024}repeat 1500\ndraw quad\nend\n`;
   await setScene(page, many);
   await until(page, () => document.querySelector('.progress') && document.querySelector('#stop'),
     'progress and the Stop button');
@@ -143,7 +149,7 @@ scenario('stop-and-scene', async ({ page, base, open }) => {
 
   // The worker is free: a small edit (back to two draws) gets its verdict promptly.
   const t1 = Date.now();
-  await setScene(page, scene0);
+  await setScene(page, scene1024);
   await page.waitForFunction(settled, null, { timeout: 60_000, polling: 'raf' });
   const freeMs = Date.now() - t1;
   if (freeMs > 15_000) fail(`the next edit took ${freeMs} ms: is the worker still busy?`);
@@ -153,7 +159,7 @@ scenario('stop-and-scene', async ({ page, base, open }) => {
   // (The bar may flash at 0 % between the optimizer's result and the refusal, which come
   // as two messages; any width above 0 would mean pixels were shaded.)
   await page.evaluate(rendered);
-  await setScene(page, `${scene0}repeat 3000\ndraw quad\nend\n`);
+  await setScene(page, `${scene1024}repeat 3000\ndraw quad\nend\n`);
   const refused = await waitText(page, '#output', (t) => t.includes('cap of'), 'the work cap message', 30_000);
   const msg = refused.slice(refused.indexOf('not rendered'));
   for (const want of ['3001 times', '1024×1024', '6.3 G pixels', '4.3 G pixels']) {

@@ -3,6 +3,7 @@
 //! its permalinks; [`examples`] the gallery; [`cost`] the cost-model choice; [`limits`] the
 //! sizes a link or a file may bring in; [`handedit`] a hand edit's fingerprint;
 //! [`scene_rules`] the playground's caps and what a scene's commands mean to the document;
+//! [`scene_size`] the scene text at the document's size (what render, Scene panel and Export read);
 //! [`linear_doc`] and [`linear_programs`] the linear mode's part; [`source`] source mode's
 //! (WGSL or GLSL in, compiled by the front worker); [`numbers`] input validation. Nothing here knows the worker or the page.
 
@@ -16,6 +17,7 @@ pub mod linear_programs;
 pub mod model;
 pub mod numbers;
 pub mod scene_rules;
+pub mod scene_size;
 pub mod source;
 
 pub use model::*;

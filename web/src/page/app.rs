@@ -186,6 +186,8 @@ struct Report {
     rendering: bool,
     /// The scene's probes in the original run: passed, failed.
     probes: Option<[usize; 2]>,
+    /// Each probe of the original run: pass, expected, got, where (`worker::probes`).
+    probe_list: Vec<crate::worker::probes::ProbeView>,
     /// The user stopped the current text's job.
     stopped: bool,
     render_ms: Option<[f64; 2]>,
@@ -400,6 +402,12 @@ fn report() -> Result<JsValue, JsValue> {
                 .rendered
                 .as_ref()
                 .and_then(|r| r.original.as_ref().ok().map(|o| [o.probes.0, o.probes.1])),
+            probe_list: s
+                .rendered
+                .as_ref()
+                .and_then(|r| r.original.as_ref().ok())
+                .map(|o| o.probe_list.clone())
+                .unwrap_or_default(),
             stopped: s.is_stopped(),
             render_ms: s.rendered.as_ref().map(|r| [r.ms_original, r.ms_optimized]),
             executor: s.rendered.as_ref().map(|r| {
@@ -930,6 +938,12 @@ fn source_column(state: &State, a: Option<&Analysis>, dispatch: &Callback<Action
         return html! {};
     };
     let (lit, moved) = source_lit(state, a);
+    // The panel keeps the source's scene as written (the compiler's diagnostics point into
+    // it); it says what drawing it at the document's size changes, as Export writes it.
+    let i = &state.doc.inputs;
+    let sized = (src.scene.as_deref())
+        .map(|t| crate::doc::scene_size::at_size(t, i.width, i.height).notes)
+        .unwrap_or_default();
     let scene_diags: Vec<hoist_asm::Diagnostic> = state
         .front
         .as_ref()
@@ -956,7 +970,7 @@ fn source_column(state: &State, a: Option<&Analysis>, dispatch: &Callback<Action
                 vp={AttrValue::from(state.doc.vp.clone())} fp={AttrValue::from(state.doc.fp.clone())}
                 {lit} {moved} dispatch={dispatch.clone()} />
             <SceneEditor text={src.scene.clone().map(AttrValue::from)} onchange={on_scene}
-                source_diagnostics={Some(scene_diags)} />
+                source_diagnostics={Some(scene_diags)} sized={sized} />
         </>
     }
 }
@@ -1080,7 +1094,7 @@ pub fn app(props: &AppProps) -> Html {
                 { crate::page::components::linear::page(&state, &h.dispatch) }
             } else {
             if let Some(id) = &state.doc.example {
-                <About id={id.clone()} pristine={state.is_pristine_example()} />
+                <About id={id.clone()} change={state.example_change().map(AttrValue::from)} />
             }
             <main class="layout">
                 <section class="col" aria-label="Original programs">
@@ -1099,7 +1113,7 @@ pub fn app(props: &AppProps) -> Html {
                             profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
                             highlight_line={state.origin_line} on_line={on_src_line} ontarget={on_target.clone()}
                             other={a.as_ref().and_then(|a| a.vp.profile)} />
-                        <SceneEditor text={state.doc.scene.clone().map(AttrValue::from)} onchange={h.scene.clone()} />
+                        <SceneEditor text={state.doc.scene.clone().map(AttrValue::from)} size={Some((state.doc.inputs.width, state.doc.inputs.height))} onchange={h.scene.clone()} />
                     }
                 </section>
                 <section class="col" aria-label="Optimized programs">
@@ -1120,7 +1134,8 @@ pub fn app(props: &AppProps) -> Html {
                     optimizing={state.is_optimizing()} stopped={state.is_stopped()} trust={trust} engine_error={engine_error}
                     view={state.doc.inputs.view} tolerance={state.doc.inputs.tolerance}
                     error={error} dispatch={h.dispatch.clone()}
-                    fp_source={Some(AttrValue::from(state.doc.fp.clone()))} />
+                    fp_source={Some(AttrValue::from(state.doc.fp.clone()))}
+                    previous={state.shows_previous_render()} />
                 if state.doc.source.is_some() {
                     <BindingsPanel front={state.front.clone().map(Shared)}
                         current={state.compiled().is_some()} />
@@ -1132,7 +1147,7 @@ pub fn app(props: &AppProps) -> Html {
                 <div class="panels">
                     <StatsPanel analysis={a.clone()} rendered={rendered}
                         width={state.doc.inputs.width} height={state.doc.inputs.height}
-                        analysis_ms={state.analysis_ms} cost={state.doc.opts.cost} />
+                        analysis_ms={state.analysis_ms} cost={state.doc.opts.cost} timings={state.timings.clone()} dispatch={h.dispatch.clone()} />
                     <OptionsPanel opts={state.doc.opts.clone()}
                         vp_profile={a.as_ref().and_then(|a| a.vp.profile)}
                         fp_profile={a.as_ref().and_then(|a| a.fp.profile)} dispatch={h.dispatch.clone()} />

@@ -463,15 +463,14 @@ fn insert_head(text: &str, head: &str) -> String {
 
 /// A program's text as a section body: ends with a newline, and no line opens a section.
 fn body(program: &str, notes: &mut Vec<String>) -> String {
+    const INDENTED: &str =
+        "a program line starting with `[` was indented so it does not open a section";
     let mut out = String::with_capacity(program.len() + 1);
     for line in program.lines() {
         if line.starts_with('[') {
             out.push(' ');
-            if notes.is_empty() {
-                notes.push(
-                    "a program line starting with `[` was indented so it does not open a section"
-                        .into(),
-                );
+            if !notes.iter().any(|n| n == INDENTED) {
+                notes.push(INDENTED.into());
             }
         }
         out.push_str(line);
@@ -627,7 +626,10 @@ fn export_source(
                 .to_string(),
         );
     }
-    state_notes(&doc.shareable(), images, extra) + &crate::doc::source::compose(&s).text
+    let text = crate::doc::source::compose(&s).text;
+    let sized = crate::doc::scene_size::at_size(&text, i.width, i.height);
+    extra.extend(sized.notes);
+    state_notes(&doc.shareable(), images, extra) + &sized.text
 }
 
 /// A file name for the exported document: its example's, title's or `untitled`.
@@ -662,13 +664,16 @@ pub fn export(doc: &Doc, images: &[(u8, String)]) -> String {
     if let Some(src) = &doc.source {
         return export_source(doc, src, images);
     }
-    let rest = doc
-        .scene
-        .clone()
-        .unwrap_or_else(|| quad_scene(doc.inputs.width, doc.inputs.height));
+    let mut extra = Vec::new();
+    let rest = match crate::doc::scene_size::of(doc) {
+        Some(s) => {
+            extra.extend(s.notes);
+            s.text
+        }
+        None => quad_scene(doc.inputs.width, doc.inputs.height),
+    };
     let pair = hoist_key(&rest, "optimize").unwrap_or_default();
     let targets = crate::worker::analysis::parse(doc).targets;
-    let mut extra = Vec::new();
     let edits = match scene::parse(&rest, &crate::doc::scene_rules::caps()) {
         Ok(sc) => input_edits(&sc, &doc.inputs, &targets, images),
         Err(e) => {

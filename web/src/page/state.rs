@@ -69,6 +69,11 @@ pub struct State {
     pub front: Option<Rc<FrontResult>>,
     /// Source mode: the instruction or source place under the pointer or the focus.
     pub source_focus: Option<crate::page::source_map::Focus>,
+    /// Render times (original, optimized; ms) of the renders of this very document, oldest
+    /// first (`Action::Rerun` adds one), and the document they belong to: the spread the
+    /// statistics show ([`crate::page::summary::timing`]).
+    pub timings: Vec<[f64; 2]>,
+    pub timings_of: Option<Rc<Doc>>,
 }
 
 /// The front worker's last answer and the source it compiled (`Err`: the worker died).
@@ -238,6 +243,14 @@ impl State {
         self.analysis_rev == self.rev
     }
 
+    /// Whether the render shown is an earlier one than the current text's: while the text
+    /// is optimized or rendered, or after a stop. The page dims its images and withholds
+    /// its verdict then (the summary line's `checking…`).
+    pub fn shows_previous_render(&self) -> bool {
+        self.rendered.is_some()
+            && (!self.is_current() || self.progress.is_some() || self.is_stopped())
+    }
+
     /// The newest parse (for the editors' diagnostics): ahead of the analysis while the
     /// worker is busy.
     pub fn latest_parse(&self) -> Option<&Rc<Analysis>> {
@@ -282,6 +295,16 @@ impl State {
         }
         let scene = (!text.trim().is_empty()).then_some(text);
         if scene != self.doc.scene {
+            // The panel shows the scene at the document's size (`scene_size`): a size the
+            // edited text states is the document's new size.
+            if let Some((w, h)) = scene
+                .as_deref()
+                .and_then(crate::doc::scene_size::stated_size)
+            {
+                let max = crate::doc::MAX_SIZE;
+                let inputs = &mut self.doc_mut().inputs;
+                (inputs.width, inputs.height) = (w.clamp(1, max), h.clamp(1, max));
+            }
             self.doc_mut().scene = scene;
             self.touch();
         }
@@ -642,6 +665,7 @@ impl State {
                 self.progress = Some(f);
             }
             Action::Rendered(rev, r) if rev == self.analysis_rev => {
+                self.time(&r);
                 self.rendered = Some(r);
                 self.progress = None;
             }
@@ -663,6 +687,23 @@ impl State {
                 self.engine_error = None;
             }
             _ => {}
+        }
+    }
+
+    /// Keeps a finished render's times with those of earlier renders of the same document.
+    pub(crate) fn time(&mut self, r: &Rendered) {
+        let same = (self.timings_of.as_deref()).is_some_and(|d| d.same_shared(&self.doc));
+        if !same {
+            self.timings.clear();
+            self.timings_of = Some(self.doc.clone());
+        }
+        // No optimized run (none, or it failed): no time for it (NaN, shown as –).
+        let optimized = match &r.optimized {
+            Some(Ok(_)) => r.ms_optimized,
+            _ => f64::NAN,
+        };
+        if r.original.is_ok() && self.timings.len() < 64 {
+            self.timings.push([r.ms_original, optimized]);
         }
     }
 
@@ -743,6 +784,33 @@ impl State {
         self.pristine
             .as_deref()
             .is_some_and(|p| p.same_shared(&self.doc))
+    }
+
+    /// How the document differs from the example it came from, in words for the example's
+    /// panel: `(edited)` when its programs, scene or options changed; when only its view
+    /// inputs did (the render size, the stepwise slider), which a link carries but which
+    /// leave the example as it is, those (`(at 512×384, stepwise k = 3)`); `None` when it
+    /// is the example as it loads, or no example.
+    pub fn example_change(&self) -> Option<String> {
+        let p = self.pristine.as_deref()?;
+        if p.same_shared(&self.doc) {
+            return None;
+        }
+        let mut d = (*self.doc).clone();
+        (d.inputs.width, d.inputs.height) = (p.inputs.width, p.inputs.height);
+        (d.opts.stepwise, d.opts.steps) = (p.opts.stepwise, p.opts.steps);
+        if !p.same_shared(&d) {
+            return Some("(edited)".into());
+        }
+        let mut view = Vec::new();
+        let i = &self.doc.inputs;
+        if (i.width, i.height) != (p.inputs.width, p.inputs.height) {
+            view.push(format!("at {}×{}", i.width, i.height));
+        }
+        if self.doc.opts.stepwise {
+            view.push(format!("stepwise k = {}", self.doc.opts.steps));
+        }
+        Some(format!("({})", view.join(", ")))
     }
 }
 
@@ -948,8 +1016,24 @@ mod tests {
         s.apply(Action::SetFp(fp));
         assert!(s.is_pristine_example());
         assert!(State::new((*s.doc).clone()).is_pristine_example());
+        // A size is a view input: the link carries it, the example is not "edited".
         s.apply(Action::SetSize(128, 64));
         assert!(s.link().starts_with("v1."));
+        assert_eq!(s.example_change().as_deref(), Some("(at 128×64)"));
+        let stepwise = crate::doc::OptState {
+            stepwise: true,
+            steps: 2,
+            ..s.doc.opts.clone()
+        };
+        s.apply(Action::SetOpts(stepwise));
+        assert_eq!(
+            s.example_change().as_deref(),
+            Some("(at 128×64, stepwise k = 2)")
+        );
+        let fp = s.doc.fp.clone();
+        s.apply(Action::SetFp(format!("{fp}\n")));
+        assert_eq!(s.example_change().as_deref(), Some("(edited)"));
+        s.apply(Action::SetFp(fp));
         let back = crate::doc::codec::decode(&s.link()).unwrap();
         assert_eq!(
             back,
@@ -1225,6 +1309,23 @@ mod tests {
         let mut t = State::default();
         t.apply(Action::Hash(format!("#{}", s.link())));
         assert_eq!(t.doc.scene, s.doc.scene);
+    }
+
+    /// The Scene panel shows the scene at the document's size; an edit that states another
+    /// size is the document's size, one that states none leaves it.
+    #[test]
+    fn a_scene_edit_that_states_a_size_sets_the_size() {
+        let mut s = fig3();
+        s.apply(Action::SetSize(512, 384));
+        let shown = crate::doc::scene_size::of(&s.doc).unwrap().text;
+        assert!(shown.contains("window rgba32f 512 384\n"));
+        s.apply(Action::SetScene(format!("{shown}clear\n")));
+        assert_eq!((s.doc.inputs.width, s.doc.inputs.height), (512, 384));
+        let smaller = shown.replace("window rgba32f 512 384", "window rgba32f 100 60");
+        s.apply(Action::SetScene(smaller));
+        assert_eq!((s.doc.inputs.width, s.doc.inputs.height), (100, 60));
+        s.apply(Action::SetScene("[test]\ndraw quad\n".into()));
+        assert_eq!((s.doc.inputs.width, s.doc.inputs.height), (100, 60));
     }
 
     #[test]

@@ -22,6 +22,65 @@ pub struct Summary {
     pub class: &'static str,
 }
 
+/// `n` and a noun, plural unless `n` is 1 ("1 group", "12 groups").
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// What the optimizer applies without the stepwise slider: every movable group, or, when
+/// fewer fit (`fit`, the slider's end), the ones that do ("all that fit: 7 of 12 groups",
+/// not "all 12" next to "k > 7: … 7 are free").
+pub fn all_groups(groups: usize, fit: usize) -> String {
+    if fit >= groups {
+        format!("all {}", count(groups, "group"))
+    } else {
+        format!("all that fit: {fit} of {}", count(groups, "group"))
+    }
+}
+
+/// The render times of one document's renders (`State::timings`) in words: one render is
+/// one sample of each pair ("original 48.3 ms, optimized 39.1 ms"); more give each pair's
+/// median and range ("original 46.0 ms (44.1–52.3), optimized … over 3 renders"). Never a
+/// ratio or "before → after": one pair is not known to be faster from these.
+pub fn timing(samples: &[[f64; 2]]) -> Option<String> {
+    // One pair's times in words (– when it has none: no optimized run).
+    let words = |k: usize| {
+        let mut v: Vec<f64> = samples
+            .iter()
+            .map(|s| s[k])
+            .filter(|x| x.is_finite())
+            .collect();
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        match n {
+            0 => "–".to_string(),
+            1 => format!("{:.1} ms", v[0]),
+            _ => {
+                let median = if n % 2 == 1 {
+                    v[n / 2]
+                } else {
+                    (v[n / 2 - 1] + v[n / 2]) / 2.0
+                };
+                format!("median {median:.1} ms ({:.1}–{:.1})", v[0], v[n - 1])
+            }
+        }
+    };
+    let over = match samples.len() {
+        0 => return None,
+        1 => String::new(),
+        n => format!(", over {n} renders"),
+    };
+    Some(format!(
+        "original {}, optimized {}{over}",
+        words(0),
+        words(1)
+    ))
+}
+
 /// Text shown while the current text is optimized, validated or rendered.
 pub const PENDING: &str = "checking…";
 
@@ -75,6 +134,75 @@ fn verdict(s: &State) -> (String, &'static str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn group_counts_in_words() {
+        assert_eq!(count(1, "group"), "1 group");
+        assert_eq!(count(0, "group"), "0 groups");
+        assert_eq!(all_groups(1, 1), "all 1 group");
+        assert_eq!(all_groups(12, 12), "all 12 groups");
+        assert_eq!(all_groups(12, 7), "all that fit: 7 of 12 groups");
+    }
+
+    #[test]
+    fn render_times_are_samples_with_their_spread_never_a_ratio() {
+        assert_eq!(timing(&[]), None);
+        assert_eq!(
+            timing(&[[212.04, 107.0]]).unwrap(),
+            "original 212.0 ms, optimized 107.0 ms"
+        );
+        let t = timing(&[[212.0, 107.0], [98.0, 120.0], [101.0, 99.0]]).unwrap();
+        assert_eq!(
+            t,
+            "original median 101.0 ms (98.0–212.0), optimized median 107.0 ms (99.0–120.0), \
+             over 3 renders"
+        );
+        assert!(!t.contains('→'));
+        let even = timing(&[[1.0, 2.0], [3.0, 4.0]]).unwrap();
+        assert!(
+            even.starts_with("original median 2.0 ms (1.0–3.0)"),
+            "{even}"
+        );
+        assert_eq!(
+            timing(&[[3.0, f64::NAN]]).unwrap(),
+            "original 3.0 ms, optimized –"
+        );
+    }
+
+    #[test]
+    fn renders_of_the_same_document_gather_their_times() {
+        let mut s = State::default();
+        s.apply(Action::LoadExample("paper/fig3".into()));
+        let r = |ms: f64| {
+            let mut x = crate::worker::render::Rendered::empty();
+            x.original = Err("x".into());
+            x.ms_original = ms;
+            x
+        };
+        // A failed render is no sample.
+        s.time(&r(5.0));
+        assert!(s.timings.is_empty());
+        let ok = |ms: f64| {
+            let mut x = r(ms);
+            x.original = Ok(crate::worker::render::Run {
+                image: hoist_raster::Image::new(1, 1, [0.0; 4]),
+                stats: Default::default(),
+                probes: (0, 0),
+                probe_list: Vec::new(),
+                executor: None,
+            });
+            x
+        };
+        s.time(&ok(5.0));
+        s.apply(Action::Rerun);
+        s.time(&ok(7.0));
+        assert_eq!(s.timings.len(), 2);
+        s.apply(Action::SetSize(64, 64));
+        s.time(&ok(1.0));
+        assert_eq!(s.timings.len(), 1, "another document starts over");
+        assert_eq!(s.timings[0][0], 1.0);
+        assert!(s.timings[0][1].is_nan(), "no optimized run, no time");
+    }
     use crate::page::state::Action;
     use std::rc::Rc;
 

@@ -123,7 +123,9 @@ fn shorten(s: &str, n: usize) -> String {
 fn describe(f: &Fate, lines: &SourceLines) -> String {
     match f {
         Fate::Moved { group: Some(g) } => format!("moved (group {})", g + 1),
-        Fate::Moved { group: None } => "moved (shared helper)".into(),
+        Fate::Moved { group: None } => {
+            "moved (shared helper: a uniform value several moved groups use)".into()
+        }
         Fate::Stays { reason } => format!("stays — {}", reason.describe(&|i| lines.line(i))),
     }
 }

@@ -1,5 +1,6 @@
 //! Why a verdict says what it says. A render that agrees may prove little: either image is
-//! constant, or every parameter the programs read is unset ([`Weak`]). A DIFFERENT render
+//! constant or nearly uniform (`hoist_verify::verdict::flatness`, the CLI's rule too), or
+//! every parameter the programs read is unset ([`Weak`]). A DIFFERENT render
 //! gets [`Guidance`]: the moved group that causes it, found by bisecting over the moved
 //! groups as the optimizer's validation does (`hoist_verify::optimize`: halves first, then
 //! growing prefixes), each candidate rendered at the page's inputs and compared at the
@@ -18,6 +19,7 @@ use hoist_raster::image::{Image, Verdict};
 use hoist_raster::probe::{self, StageEnv};
 use hoist_raster::raster::{CompiledProgram, const_table, geometry_vertices};
 use hoist_raster::{Caps, DrawState, Geometry, StageParams};
+use hoist_verify::verdict::{Flat, flatness};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -27,8 +29,8 @@ pub const MAX_BISECT_RENDERS: u32 = 12;
 /// Why an agreeing render proves little.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Weak {
-    /// Either image has one value everywhere.
-    Constant,
+    /// Either image has one value everywhere, or nearly (`hoist_verify::verdict::Flat`).
+    Flat(Flat),
     /// The programs read host parameters and none is set: every one reads 0.
     Unset,
     /// A texture unit is sampled with a target no texture fits: it reads (0, 0, 0, 1)
@@ -37,20 +39,26 @@ pub enum Weak {
 }
 
 impl Weak {
-    pub fn headline(self) -> &'static str {
+    pub fn headline(self) -> String {
         match self {
-            Weak::Constant => "proves little: the image is constant",
-            Weak::Unset => "proves little: every parameter it reads is unset",
-            Weak::Unsupplied => "proves little: a texture unit has no texture of its target",
+            Weak::Flat(f) => f.headline(),
+            Weak::Unset => "proves little: every parameter it reads is unset".into(),
+            Weak::Unsupplied => "proves little: a texture unit has no texture of its target".into(),
         }
     }
 
     pub fn advice(self) -> &'static str {
         match self {
-            Weak::Constant => {
+            Weak::Flat(Flat::Constant) => {
                 "the images agree, but one of them has the same value at every pixel, so the \
                  comparison exercises almost nothing; set the inputs the programs read \
                  (or randomise them) to test the pair"
+            }
+            Weak::Flat(Flat::Uniform { .. }) => {
+                "the images agree, but one of them is the same value at every pixel up to a \
+                 few roundings (a saturated or nearly constant result), so the comparison \
+                 exercises almost nothing; set the inputs the programs read (or randomise \
+                 them) to test the pair"
             }
             Weak::Unset => {
                 "the images agree, but every parameter the programs read is 0; set them \
@@ -67,20 +75,17 @@ impl Weak {
 
 /// Whether every pixel of an image has the same bits.
 pub fn is_constant(img: &Image) -> bool {
-    let bits = |p: &[f32; 4]| p.map(f32::to_bits);
-    img.pixels
-        .first()
-        .is_none_or(|f| img.pixels.iter().all(|p| bits(p) == bits(f)))
+    img.pixels.is_empty() || flatness(img) == Some(Flat::Constant)
 }
 
 /// What weakens an agreeing render of `doc`, if anything: an unsupplied texture target
-/// first (it is why an image is constant, when one is), then a constant image, then unset
-/// parameters.
+/// first (it is why an image is constant, when one is), then a flat image (constant or
+/// nearly uniform, `hoist_verify::verdict::flatness`), then unset parameters.
 pub fn weakness(images: [Option<&Image>; 2], unset: bool, unsupplied: bool) -> Option<Weak> {
     if unsupplied {
         Some(Weak::Unsupplied)
-    } else if images.iter().flatten().any(|i| is_constant(i)) {
-        Some(Weak::Constant)
+    } else if let Some(f) = images.iter().flatten().find_map(|i| flatness(i)) {
+        Some(Weak::Flat(f))
     } else if unset {
         Some(Weak::Unset)
     } else {
@@ -549,7 +554,13 @@ mod tests {
         assert!(is_constant(&img));
         assert_eq!(
             weakness([Some(&img), None], false, false),
-            Some(Weak::Constant)
+            Some(Weak::Flat(Flat::Constant))
+        );
+        // Nearly uniform (a saturating result): the same rule as the CLI's.
+        img.pixels[5][1] = f32::from_bits(0.25f32.to_bits() + 2);
+        assert_eq!(
+            weakness([Some(&img), None], false, false),
+            Some(Weak::Flat(Flat::Uniform { ulps: 2 }))
         );
         img.pixels[5][1] = 0.5;
         assert_eq!(weakness([Some(&img), Some(&img)], false, false), None);
@@ -560,7 +571,7 @@ mod tests {
             "!!ARBfp1.0\nPARAM k = program.env[0];\nMOV result.color, k;\nEND\n",
         );
         let r = run(d.clone());
-        assert_eq!(r.weak, Some(Weak::Constant));
+        assert_eq!(r.weak, Some(Weak::Flat(Flat::Constant)));
         let v = crate::worker::render::rendered_view(&r, 1e-4, None).unwrap();
         assert_eq!(v.headline, "proves little: the image is constant");
         assert_eq!(v.kind, crate::worker::render::VerdictKind::ProvesLittle);

@@ -3,7 +3,7 @@
 //! thread). [`engine`] is the job: [`analysis`] (parse, optimize, the page's summary of the
 //! result, with [`dag`], [`liveness`], [`machine`], [`reach`] and the interpolator maps of
 //! [`varyings`]), [`render`] (plans, the incremental two-pair task, verdicts, display
-//! mappings) with what the draw supplies ([`supplied`]), its work bound ([`work`]) and its
+//! mappings, the scene's [`probes`] in words) with what the draw supplies ([`supplied`]), its work bound ([`work`]) and its
 //! [`executor`] (compiled in the worker by [`jit`]), [`guidance`] when a render is DIFFERENT
 //! or proves little, [`scene_text`] a scene's diagnostics, the linear mode's job
 //! ([`linear`], [`linear_recover`], [`linear_converge`]), source mode's compile job
@@ -24,6 +24,7 @@ pub mod linear_converge;
 pub mod linear_recover;
 pub mod liveness;
 pub mod machine;
+pub mod probes;
 pub mod reach;
 pub mod render;
 pub mod scene_text;

@@ -9,7 +9,7 @@
 pub use crate::doc::scene_rules::{
     MAX_BATCH_INSTRUCTIONS, caps, param_key, scene_binds, scene_param,
 };
-use crate::doc::{Doc, Inputs, ParamKey, Pattern, TexSpec, ViewMap};
+use crate::doc::{Channel, Doc, Inputs, ParamKey, Pattern, TexSpec, ViewMap};
 use crate::worker::analysis::{Analysis, Trust};
 use hoist_asm::ir::{TexTarget, unit_name};
 use hoist_asm::{Program, Stage};
@@ -184,8 +184,8 @@ pub fn unit_texture(
     })
 }
 
-/// The scene a document renders, before programs are put in: its own scene (parsed), or
-/// the GPGPU quad on a float target. Inputs-panel overrides are applied; every unit
+/// The scene a document renders, before programs are put in: its own scene at the
+/// document's size (`scene_size::of`, parsed), or the GPGPU quad on a float target. Inputs-panel overrides are applied; every unit
 /// `targets` samples gets a texture of its target's shape (the first target of a unit
 /// sampled as two: [`unsupplied`] names the other).
 pub fn base_scene(
@@ -195,8 +195,14 @@ pub fn base_scene(
 ) -> Result<Scene, String> {
     let inputs = &doc.inputs;
     let (w, h) = (inputs.width, inputs.height);
-    let mut sc = match &doc.scene {
-        Some(text) => scene::parse(text, &caps()).map_err(|e| format!("scene: {e}"))?,
+    // The window is the document's size, checked where it is set (the Inputs panel's
+    // bound, or the GPU view's timing size): the scene's caps do not bound it again.
+    let mut window_caps = caps();
+    window_caps.max_target_size = window_caps.max_target_size.max(w).max(h);
+    window_caps.max_target_pixels =
+        (window_caps.max_target_pixels).max(u64::from(w) * u64::from(h));
+    let mut sc = match crate::doc::scene_size::of(doc) {
+        Some(s) => scene::parse(&s.text, &window_caps).map_err(|e| format!("scene: {e}"))?,
         None => {
             let mut sc = Scene {
                 window: (w, h),
@@ -357,6 +363,9 @@ pub struct Run {
     pub stats: hoist_raster::Stats,
     /// Probe results of the scene, if it has probes: (passed, failed).
     pub probes: (usize, usize),
+    /// Each probe's result in words (`crate::worker::probes`).
+    #[serde(default)]
+    pub probe_list: Vec<crate::worker::probes::ProbeView>,
     /// Which executor drew it (`crate::worker::executor`).
     #[serde(default)]
     pub executor: Option<crate::worker::executor::Executor>,
@@ -461,7 +470,8 @@ impl Rendered {
 
     /// Makes the canvas pixels of both images for `view` ahead of time.
     pub fn with_display(mut self, view: ViewMap) -> Rendered {
-        let [a, b] = self.images().map(|i| i.map(|i| display_rgba(i, &view)));
+        let shown = shown_view(self.images(), view);
+        let [a, b] = self.images().map(|i| i.map(|i| display_rgba(i, &shown)));
         self.display = Display {
             view: Some(view),
             original: a.unwrap_or_default(),
@@ -476,6 +486,7 @@ impl Rendered {
         let ready = self.display.view.as_ref() == Some(view);
         let made = [&self.display.original, &self.display.optimized];
         let [a, b] = self.images();
+        let view = &shown_view([a, b], *view);
         [(a, made[0]), (b, made[1])].map(|(img, px)| {
             let img = img?;
             Some(if ready && !px.is_empty() {
@@ -586,6 +597,7 @@ impl Task {
             image,
             stats: r.stats,
             probes: (r.passed(), r.failed()),
+            probe_list: crate::worker::probes::views(&r.probes),
             executor,
         })
     }
@@ -760,7 +772,7 @@ pub fn rendered_view(r: &Rendered, tolerance: f32, trust: Option<&Trust>) -> Opt
         if w == crate::worker::guidance::Weak::Unsupplied && !r.unsupplied.is_empty() {
             view.detail = format!("{}; {}", r.unsupplied.join("; "), view.detail);
         }
-        view.headline = w.headline().into();
+        view.headline = w.headline();
         view.kind = VerdictKind::ProvesLittle;
     }
     Some(view)
@@ -783,6 +795,37 @@ pub fn trusted_verdict_view(v: &Verdict, tolerance: f32, validated: bool) -> Ver
              is not known to be equivalent"
         ),
     }
+}
+
+/// The mapping the canvases use for the document's `view`: RGBA shows RGB as opaque when
+/// an image's alpha is 0 at every pixel while its RGB varies
+/// (`hoist_verify::verdict::alpha_only_zero`: a program that writes only `.xyz`), rather
+/// than two empty checkerboards; [`alpha_note`] says so beside the images.
+pub fn shown_view(images: [Option<&Image>; 2], view: ViewMap) -> ViewMap {
+    let zero = images
+        .iter()
+        .flatten()
+        .any(|i| hoist_verify::verdict::alpha_only_zero(i));
+    if view.channel == Channel::Rgba && zero {
+        ViewMap {
+            channel: Channel::Rgb,
+            ..view
+        }
+    } else {
+        view
+    }
+}
+
+/// Why the canvases do not show the chosen mapping ([`shown_view`]), if they do not.
+pub fn alpha_note(images: [Option<&Image>; 2], view: ViewMap) -> Option<String> {
+    (shown_view(images, view) != view).then(|| {
+        format!(
+            "alpha is 0 at every pixel while RGB varies (the programs do not write alpha): \
+             shown as {} instead of {}",
+            Channel::Rgb.name(),
+            Channel::Rgba.name()
+        )
+    })
 }
 
 /// RGBA8 pixels (top row first) for a canvas.

@@ -154,7 +154,13 @@ pub fn listing(m: &Machine) -> String {
         match c {
             Clause::Alu(groups) => {
                 let slots: usize = groups.iter().map(|g| g.clause_slots()).sum();
-                let _ = writeln!(out, "{k:02} ALU: {} groups, {slots} slots", groups.len());
+                let count = groups.len();
+                let _ = writeln!(
+                    out,
+                    "{k:02} ALU: {count} group{}, {slots} slot{}",
+                    if count == 1 { "" } else { "s" },
+                    if slots == 1 { "" } else { "s" }
+                );
                 for g in groups {
                     let mut first = true;
                     for (slot, p) in g.slots.iter().enumerate() {
@@ -179,7 +185,12 @@ pub fn listing(m: &Machine) -> String {
                 }
             }
             Clause::Tex(fetches) => {
-                let _ = writeln!(out, "{k:02} TEX: {} fetches", fetches.len());
+                let count = fetches.len();
+                let _ = writeln!(
+                    out,
+                    "{k:02} TEX: {count} fetch{}",
+                    if count == 1 { "" } else { "es" }
+                );
                 for &f in fetches {
                     if let Node::Fetch(f) = &m.lowered.nodes[f] {
                         let mask: String = (0..4)

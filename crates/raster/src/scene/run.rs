@@ -28,12 +28,15 @@ pub struct RunOptions {
 }
 
 /// One probe's outcome.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ProbeResult {
     pub line: u32,
     pub command: String,
     pub pass: bool,
     pub detail: String,
+    /// A colour probe's pixel to show: the first that failed, else the first probed
+    /// (x, y from the bottom left, and its value).
+    pub observed: Option<(u32, u32, [f32; 4])>,
 }
 
 impl std::fmt::Display for ProbeResult {
@@ -527,6 +530,7 @@ impl SceneJob {
             command: text.to_string(),
             pass,
             detail,
+            observed: None,
         })
     }
 
@@ -571,6 +575,7 @@ impl SceneJob {
             command: text.to_string(),
             pass,
             detail,
+            observed: None,
         })
     }
 
@@ -668,6 +673,7 @@ impl SceneJob {
             command: text.to_string(),
             pass: true,
             detail: String::new(),
+            observed: None,
         };
         if x0 >= x1 || y0 >= y1 {
             res.pass = false;
@@ -685,6 +691,8 @@ impl SceneJob {
                 }
             }
         }
+        let (sx, sy, sp) = first.unwrap_or((x0, y0, t.color[(y0 * tw + x0) as usize]));
+        res.observed = Some((sx as u32, sy as u32, sp));
         if let Some((x, y, p)) = first {
             res.pass = false;
             let e: Vec<String> = expect[..n].iter().map(|v| format!("{v}")).collect();

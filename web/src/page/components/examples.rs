@@ -92,8 +92,8 @@ fn linear_group(p: &ExamplesProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct AboutProps {
     pub id: AttrValue,
-    /// The document still is the example, unchanged.
-    pub pristine: bool,
+    /// How the document differs from the example (`State::example_change`), if it does.
+    pub change: Option<AttrValue>,
 }
 
 /// What the current example is about (its scene's `[hoist]` description and note).
@@ -110,8 +110,8 @@ pub fn about(p: &AboutProps) -> Html {
                 if let Some(t) = m.paper_text() {
                     <span class="muted">{ format!(" — the paper reports {t}") }</span>
                 }
-                if !p.pristine {
-                    <span class="muted">{ " (edited)" }</span>
+                if let Some(c) = &p.change {
+                    <span class="muted" id="about-change">{ format!(" {c}") }</span>
                 }
             </summary>
             if !m.description.is_empty() { <p>{ m.description.clone() }</p> }

@@ -246,8 +246,10 @@ fn use_gpu_canvases(p: &GpuProps, v: &View) -> [NodeRef; 4] {
                 (Some(i), Some(px)) => put(e, i.width, i.height, px),
                 _ => clear(e),
             }
+            // The exact images' mapping (RGB opaque when their alpha is 0 everywhere).
+            let shown = render::shown_view(images.unwrap_or([None, None]), *view);
             match &gpu[k] {
-                Some(i) => put(g, i.width, i.height, &render::display_rgba(i, view)),
+                Some(i) => put(g, i.width, i.height, &render::display_rgba(i, &shown)),
                 None => clear(g),
             }
         }

@@ -99,6 +99,11 @@ pub fn machine_panel(p: &MachineProps) -> Html {
             <p class="hint">{ "What each program becomes on an R600-family GPU: instruction groups of five \
                 slots (x, y, z, w and t), fetches, registers and wavefronts, estimated cycles per \
                 wavefront and what bounds them (seed 004, AMD GPU ShaderAnalyzer's figures)." }</p>
+            <p class="hint" id="machine-occupancy">{ "The cycles are per wavefront: occupancy is not priced. \
+                Fewer wavefronts (more GPRs) hide less fetch latency, which these cycles do not show. \
+                GPRs are registers after lowering to the chip; the Statistics panel's temporaries are the \
+                program's own TEMP registers, and the liveness panel's peak is how many of them are live \
+                at once — three counts of different things." }</p>
             { table(v) }
             <div class="machine-listings">
                 { listing("machine-listing-before", "Fragment program, original", v.fp_before.as_ref()) }

@@ -21,6 +21,7 @@ pub mod optimized;
 pub mod options;
 pub mod output;
 pub mod present;
+pub mod probes;
 pub mod scene;
 pub mod source;
 pub mod stats;

@@ -38,6 +38,10 @@ pub struct OutputProps {
     /// The original fragment program's text (for the culprit's lines).
     #[prop_or_default]
     pub fp_source: Option<AttrValue>,
+    /// The render shown is an earlier one than the current text's
+    /// (`State::shows_previous_render`): dimmed, its verdict withheld.
+    #[prop_or_default]
+    pub previous: bool,
 }
 
 pub(crate) fn put(canvas: &NodeRef, w: u32, h: u32, rgba: &[u8]) {
@@ -141,6 +145,11 @@ fn verdict(p: &OutputProps) -> Html {
         (Some(_), _, _) => html! {
             <div class="verdict none"><strong id="verdict">{ "no verdict" }</strong>
                 <span class="verdict-detail">{ "the optimizer stopped" }</span></div>
+        },
+        _ if p.previous => html! {
+            <div class="verdict none pending"><strong id="verdict">{ crate::page::summary::PENDING }</strong>
+                <span class="verdict-detail">{ "the images below are the previous render's, dimmed; \
+                    its verdict is withheld until the current text's render finishes" }</span></div>
         },
         (None, Some(v), _) => {
             let g = p.rendered.as_ref().and_then(|r| r.guidance.as_ref());
@@ -390,6 +399,7 @@ pub fn output(p: &OutputProps) -> Html {
                 { progress(p) }
             </header>
             { verdict(p) }
+            if !p.previous { { super::probes::probes(p.rendered.as_deref()) } }
             { stopped(p) }
             { trust(p) }
             if let Some(e) = &p.engine_error {
@@ -401,7 +411,7 @@ pub fn output(p: &OutputProps) -> Html {
             if let Some(w) = truncation(&p.rendered) {
                 <p class="message" id="truncated">{ w }</p>
             }
-            <div class="canvases">
+            <div class={classes!("canvases", p.previous.then_some("previous"))}>
                 <figure>
                     <div class="canvas-wrap">
                         <canvas ref={c_orig} id="canvas-original" onmousemove={onmove.clone()} onmouseleave={onleave.clone()}></canvas>
@@ -431,6 +441,9 @@ pub fn output(p: &OutputProps) -> Html {
             </div>
             if let Some((x, y, _, _)) = w {
                 <p class="worst-note" id="worst-note">{ format!("marked on all three images: the worst pixel ({x}, {y})") }</p>
+            }
+            if let Some(n) = p.rendered.as_ref().and_then(|r| render::alpha_note(r.images(), p.view)) {
+                <p class="worst-note" id="alpha-note">{ n }</p>
             }
             { inspector(*probe, p.rendered.as_deref()) }
             { mapping(p, &range_error) }

@@ -104,7 +104,7 @@ pub fn presenter(p: &PresentProps) -> Html {
     let k = if p.opts.stepwise {
         format!("k = {} of {}", (p.opts.steps as usize).min(max), p.groups)
     } else {
-        format!("all {} groups", p.groups)
+        crate::page::summary::all_groups(p.groups, max)
     };
     let close = p.on_close.clone();
     html! {

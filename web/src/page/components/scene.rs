@@ -17,11 +17,35 @@ pub struct SceneProps {
     /// headers), with the compiler's diagnostics of it instead of the scene parser's.
     #[prop_or_default]
     pub source_diagnostics: Option<Vec<hoist_asm::Diagnostic>>,
+    /// The document's size: the panel shows the text at it (`scene_size::at_size`), the
+    /// text the render and Export read, and says what that moved.
+    #[prop_or_default]
+    pub size: Option<(u32, u32)>,
+    /// Source mode: what drawing its scene at the document's size changes (the text stays
+    /// as written: the compiler's diagnostics point into it).
+    #[prop_or_default]
+    pub sized: Vec<String>,
+}
+
+/// Notes as one sentence: joined, capitalized, with a full stop.
+fn sentence(notes: &[String]) -> String {
+    let s = notes.join("; ");
+    let mut c = s.chars();
+    c.next().map_or(String::new(), |f| {
+        format!("{}{}.", f.to_uppercase(), c.as_str())
+    })
 }
 
 #[function_component(SceneEditor)]
 pub fn scene_editor(p: &SceneProps) -> Html {
-    let text = p.text.clone().unwrap_or_default();
+    let at = use_memo((p.text.clone(), p.size), |(t, size)| match (t, size) {
+        (Some(t), Some((w, h))) => Some(crate::doc::scene_size::at_size(t, *w, *h)),
+        _ => None,
+    });
+    let (text, notes) = match &*at {
+        Some(a) => (AttrValue::from(a.text.clone()), a.notes.clone()),
+        None => (p.text.clone().unwrap_or_default(), p.sized.clone()),
+    };
     let side = use_memo(
         (text.clone(), p.source_diagnostics.clone()),
         |(t, given)| {
@@ -32,7 +56,12 @@ pub fn scene_editor(p: &SceneProps) -> Html {
             Shared(std::rc::Rc::new(side))
         },
     );
-    let errors = side.diagnostics.len();
+    // No scene is no error (the quad): its summary is not marked.
+    let errors = if p.text.is_some() {
+        side.diagnostics.len()
+    } else {
+        0
+    };
     let open = use_state(|| false);
     let ontoggle = {
         let open = open.clone();
@@ -66,6 +95,9 @@ pub fn scene_editor(p: &SceneProps) -> Html {
                        one quad." }
                 }
             </p>
+            if !notes.is_empty() {
+                <p class="hint" id="scene-size">{ sentence(&notes) }</p>
+            }
             <Editor id="scene" title="Scene" value={text} stage={Stage::Fragment}
                 side={Some((*side).clone())} onchange={p.onchange.clone()} scene=true />
         </details>

@@ -20,6 +20,11 @@ pub struct StatsProps {
     /// The selection's cost model.
     #[prop_or_default]
     pub cost: CostChoice,
+    /// Render times of this document's renders (`State::timings`).
+    #[prop_or_default]
+    pub timings: Vec<[f64; 2]>,
+    #[prop_or_default]
+    pub dispatch: Callback<crate::page::state::Action>,
 }
 
 fn arrow(id: &str, label: &str, b: String, a: String, note: String) -> Html {
@@ -27,7 +32,34 @@ fn arrow(id: &str, label: &str, b: String, a: String, note: String) -> Html {
         <tr>
             <th scope="row">{ label.to_string() }</th>
             <td class="num"><span id={id.to_string()}>{ format!("{b} → {a}") }</span>
-                if !note.is_empty() { <span class="note">{ note }</span> }</td>
+                if !note.is_empty() {
+                    // A separator for screen readers ("7 → 7, unchanged", not "7 → 70%").
+                    <span class="visually-hidden">{ ", " }</span>
+                    <span class="note">{ note }</span>
+                }</td>
+        </tr>
+    }
+}
+
+/// The render times of this document's renders: samples with their spread
+/// (`summary::timing`), never "before → after"; "time again" renders once more.
+fn time_row(p: &StatsProps) -> Html {
+    let Some(t) = crate::page::summary::timing(&p.timings) else {
+        return html! {};
+    };
+    let d = p.dispatch.clone();
+    let again = Callback::from(move |_| d.emit(crate::page::state::Action::Rerun));
+    html! {
+        <tr title="Wall-clock time of the software rasterizer in this tab for each pair, compiling \
+            its kernels included. Times vary from render to render by more than the programs \
+            differ, so they are no speed-up; the GPU view times both pairs on a GPU.">
+            <th scope="row">{ "render time" }</th>
+            <td class="num"><span id="stat-time">{ t }</span>
+                if p.timings.len() == 1 {
+                    <span class="muted">{ " (one render each, not a comparison)" }</span>
+                }
+                { " " }
+                <button type="button" class="link" id="stat-time-again" onclick={again}>{ "time again" }</button></td>
         </tr>
     }
 }
@@ -108,28 +140,17 @@ pub fn stats_panel(p: &StatsProps) -> Html {
     let af = after.unwrap_or(b);
     let (fb, fa) = (b.fp_slots.total(), af.fp_slots.total());
     let (vb, va) = (b.vp_slots.total(), af.vp_slots.total());
-    let fp_note = if fb >= fa {
+    let fp_note = if fb == fa {
+        "unchanged".to_string()
+    } else if fb > fa {
         format!("{:.0}% fewer", reduction_pct(fb, fa))
     } else {
         format!("{:.0}% more", -reduction_pct(fb, fa))
     };
-    let vp_note = format!("{:+}", i64::from(va) - i64::from(vb));
-    let times = p.rendered.as_ref().map(|r| {
-        let fmt = |ms: f64, ok: bool| {
-            if ok {
-                format!("{ms:.1} ms")
-            } else {
-                "–".into()
-            }
-        };
-        (
-            fmt(r.ms_original, r.original.is_ok()),
-            fmt(
-                r.ms_optimized,
-                r.optimized.as_ref().is_some_and(|o| o.is_ok()),
-            ),
-        )
-    });
+    let vp_note = match i64::from(va) - i64::from(vb) {
+        0 => "unchanged".to_string(),
+        d => format!("{d:+}"),
+    };
     let chosen = a.optimized.as_ref().map(|o| {
         let rule = &o.chosen;
         let proven = o.proven_optimal;
@@ -196,12 +217,7 @@ pub fn stats_panel(p: &StatsProps) -> Html {
                         <th scope="row">{ "optimizer time" }</th>
                         <td class="num"><span id="stat-opt-time">{ format!("{:.1} ms", p.analysis_ms) }</span></td>
                     </tr>
-                    if let Some((to, tp)) = times {
-                        <tr title="Wall-clock time of the software rasterizer in this browser">
-                            <th scope="row">{ "render time" }</th>
-                            <td class="num"><span id="stat-time">{ format!("{to} → {tp}") }</span></td>
-                        </tr>
-                    }
+                    { time_row(p) }
                     if let Some(ex) = executors(p.rendered.as_ref().map(|r| &*r.0)) {
                         <tr title="What ran the fragment programs: wasm compiled from them, or the interpreter (and why)">
                             <th scope="row">{ "executor" }</th>

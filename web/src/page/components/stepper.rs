@@ -66,7 +66,7 @@ pub fn stepper(p: &StepperProps) -> Html {
     let count = if o.stepwise {
         format!("{shown} of {}", p.groups)
     } else {
-        format!("all {}", p.groups)
+        crate::page::summary::all_groups(p.groups, max)
     };
     let limit = p.reach.as_ref().and_then(Reach::message);
     html! {
