@@ -154,6 +154,18 @@ export const done = () => {
     && !v.textContent.startsWith('waiting');
 };
 
+/// The page has settled (`done`) and its report agrees: current, rendered, with a verdict;
+/// returns the report.
+export async function settledReport(page, what) {
+  const ready = () => {
+    const r = window.hoistReport();
+    return r && r.current && !r.rendering && r.verdict;
+  };
+  await page.waitForFunction(`(${done})() && (${ready})()`, null, { timeout: SLOW })
+    .catch(() => fail(`the page did not settle: ${what}`));
+  return page.evaluate(() => window.hoistReport());
+}
+
 /// A long pair: `blocks` blocks of address arithmetic, a fetch and accumulation (61: 500
 /// lines, 249: 2004 lines); keys are typed after `// typing here:`.
 export function bigPair(blocks = 61) {

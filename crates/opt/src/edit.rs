@@ -174,6 +174,53 @@ pub fn binding_slot(
     }
 }
 
+/// The host parameters (`Env` or `Local` bindings) a program's instructions read.
+pub fn host_params(p: &Program) -> Vec<ConstBinding> {
+    let mut v: Vec<ConstBinding> = match p.dialect() {
+        Dialect::D3d9 => d3d_used_consts(p)
+            .iter()
+            .enumerate()
+            .filter(|&(i, &u)| {
+                u && !matches!(
+                    p.consts.get(i).map(|c| &c.binding),
+                    Some(ConstBinding::Literal(_))
+                )
+            })
+            .map(|(i, _)| ConstBinding::Env(i as u16))
+            .collect(),
+        Dialect::Arb => {
+            let mut read = vec![false; p.consts.len()];
+            for inst in &p.insts {
+                for (k, s) in inst.src.iter().enumerate() {
+                    if s.reg.file != RegFile::Const {
+                        continue;
+                    }
+                    let (lo, hi) = match &s.rel {
+                        Some(rel) => (rel.lo as usize, rel.hi as usize),
+                        None => {
+                            let i = s.reg.index as usize;
+                            (i, i + inst.src_rows(k) as usize)
+                        }
+                    };
+                    for r in read.iter_mut().take(hi).skip(lo) {
+                        *r = true;
+                    }
+                }
+            }
+            p.consts
+                .iter()
+                .zip(read)
+                .filter(|(c, r)| {
+                    *r && matches!(c.binding, ConstBinding::Env(_) | ConstBinding::Local(_))
+                })
+                .map(|(c, _)| c.binding.clone())
+                .collect()
+        }
+    };
+    v.dedup();
+    v
+}
+
 /// Host parameter indices a program already uses (`Env` or `Local`).
 pub fn used_params(p: &Program, local: bool) -> Vec<u16> {
     let mut v: Vec<u16> = p

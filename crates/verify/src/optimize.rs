@@ -5,9 +5,11 @@
 //! for failures that need several groups together — to find one group whose move breaks
 //! equivalence. Its instructions are made to stay (`Options::stay`, reported as "rejected
 //! by validation" with the failing input) and the optimizer runs again, so the selection
-//! rule can use the freed resources elsewhere. This repeats until a result passes. If even
-//! the result with nothing moved fails (the clean-up of untouched code would be at fault),
-//! the input pair is returned unchanged and the status says so.
+//! rule can use the freed resources elsewhere. This repeats until a result passes. A
+//! failure that remains with no group moved turns the varying passes off instead (rejected
+//! with no instructions). If even the result with nothing moved and no varying pass fails
+//! (the clean-up of untouched code would be at fault), the input pair is returned unchanged
+//! and the status says so.
 
 use crate::validate::{self, Config, Failure, Report};
 use hoist_asm::Program;
@@ -112,7 +114,14 @@ pub fn optimize(
             });
         };
         let moved = moved_groups(&outcome);
-        if moved.is_empty() && opts.varyings {
+        // A failure that stays with no group moved is the varying passes' (bisecting the
+        // groups would only blame innocent ones).
+        let varyings_fail = opts.varyings
+            && (moved.is_empty()
+                || opt.with_groups(&[]).ok().is_some_and(|o| {
+                    validate::validate(vp, fp, &o, cfg).is_ok_and(|r| r.failure.is_some())
+                }));
+        if varyings_fail {
             // Nothing moved, so the varying passes' rewrites failed: without them.
             opts.varyings = false;
             rejected.push(Rejection {

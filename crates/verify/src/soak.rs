@@ -353,30 +353,54 @@ pub fn settings(seed: u64, vp: &Program, fp: &Program) -> (Options, Config, Conf
 /// `options.json`) and describes how the soak optimizes it.
 pub fn dump(seed: u64, flavor: Flavor, dir: &std::path::Path) -> Result<String, String> {
     let pair = generate::pair_with(seed, flavor, Reach::Shadow);
-    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("vp.txt"), &pair.vp).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("fp.txt"), &pair.fp).map_err(|e| e.to_string())?;
     let (vp, fp) = (parse(&pair.vp)?, parse(&pair.fp)?);
     let (opts, cfg, fresh) = settings(seed, &vp, &fp);
-    let json = serde_json::to_string_pretty(&opts).map_err(|e| e.to_string())?;
+    dump_pair(
+        &pair.label,
+        (&pair.vp, &pair.fp),
+        (&vp, &fp),
+        (&opts, &cfg, &fresh),
+        dir,
+    )
+}
+
+/// Writes a parsed pair and the soak's options for it to `dir` and describes how the
+/// optimizer and validation treat it (shared by [`dump`] and the WGSL soak's dump).
+pub fn dump_pair(
+    label: &str,
+    text: (&str, &str),
+    pair: (&Program, &Program),
+    settings: (&Options, &Config, &Config),
+    dir: &std::path::Path,
+) -> Result<String, String> {
+    let ((vp, fp), (opts, cfg, fresh)) = (pair, settings);
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("vp.txt"), text.0).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("fp.txt"), text.1).map_err(|e| e.to_string())?;
+    let json = serde_json::to_string_pretty(opts).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("options.json"), json).map_err(|e| e.to_string())?;
     let mut text = format!(
-        "{}: written to {}\noptions: {opts:?}\nvalidation seeds: {} and {}\n",
-        pair.label,
+        "{label}: written to {}\noptions: {opts:?}\nvalidation seeds: {} and {}\n",
         dir.display(),
         cfg.seed,
         fresh.seed
     );
-    let out = hoist_opt::optimize(&vp, &fp, &opts).map_err(|e| e.to_string())?;
-    let report = validate::validate(&vp, &fp, &out, &cfg)?;
+    let v = crate::optimize(vp, fp, opts, Some(cfg)).map_err(|e| e.to_string())?;
+    let out = &v.outcome;
+    let fresh_check = validate::validate(vp, fp, out, fresh)?;
     text.push_str(&format!(
-        "--- source fragment program\n{}--- optimized vertex program\n{}--- optimized fragment program\n{}--- transports {:?}\n--- fates {:?}\n--- validation: {:?}\n",
+        "--- source fragment program\n{}--- optimized vertex program\n{}--- optimized fragment program\n{}--- transports {:?}\n--- fates {:?}\n--- rejected groups {:?}\n--- status: {:?}\n--- fresh check: {:?}\n",
         hoist_asm::print(&out.source_fp),
         hoist_asm::print(&out.vp),
         hoist_asm::print(&out.fp),
         out.transports,
         out.fates,
-        report.failure
+        v.rejected
+            .iter()
+            .map(|r| format!("{:?}: {}", r.instructions, r.failure))
+            .collect::<Vec<_>>(),
+        v.status,
+        fresh_check.failure
     ));
     Ok(text)
 }

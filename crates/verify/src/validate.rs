@@ -80,6 +80,9 @@ pub enum Check {
     Affine,
     Fragment,
     Render,
+    /// The host parameters the optimized pair asks for contradict each other or the
+    /// original pair's (one register would need two values).
+    Parameters,
 }
 
 impl std::fmt::Display for Check {
@@ -89,6 +92,7 @@ impl std::fmt::Display for Check {
             Check::Affine => "interpolation",
             Check::Fragment => "fragment",
             Check::Render => "render",
+            Check::Parameters => "host parameter",
         })
     }
 }
@@ -165,6 +169,12 @@ pub fn validate(vp: &Program, fp: &Program, out: &Outcome, cfg: &Config) -> Resu
         opt_vp: compile(&out.vp)?,
         opt_fp: compile(&out.fp)?,
     };
+    if let Some(f) = parameter_conflict(vp, fp, out) {
+        return Ok(Report {
+            failure: Some(f),
+            ..Report::default()
+        });
+    }
     let traceable = !c.source.kernel.has_flow;
     let (targets, conflict) = sampled_targets(&c);
     if let Some(why) = conflict {
@@ -228,6 +238,92 @@ pub fn mirrored(params: &Params, gl: &hoist_raster::GlState, out: &Outcome) -> P
         set(&mut p.vertex, &m.vertex, v);
     }
     p
+}
+
+/// The host parameters (`Env`, `Local`) a program's instructions read.
+fn read_params(p: &Program) -> Vec<ConstBinding> {
+    let mut read = vec![false; p.consts.len()];
+    for inst in &p.insts {
+        for (k, s) in inst.src.iter().enumerate() {
+            if s.reg.file != RegFile::Const {
+                continue;
+            }
+            let (lo, hi) = match &s.rel {
+                Some(r) => (r.lo as usize, r.hi as usize),
+                None => {
+                    let i = s.reg.index as usize;
+                    (i, i + inst.src_rows(k) as usize)
+                }
+            };
+            read.iter_mut().take(hi).skip(lo).for_each(|r| *r = true);
+        }
+    }
+    p.consts
+        .iter()
+        .zip(read)
+        .filter(|(c, r)| *r && matches!(c.binding, ConstBinding::Env(_) | ConstBinding::Local(_)))
+        .map(|(c, _)| c.binding.clone())
+        .collect()
+}
+
+/// A copy the optimized pair asks the host for that lands on a parameter the original
+/// pair reads for itself, or two copies into one parameter from different sources: the
+/// host cannot give one register two values, so no render could show it.
+fn parameter_conflict(vp: &Program, fp: &Program, out: &Outcome) -> Option<Failure> {
+    let (own_vp, own_fp) = (read_params(vp), read_params(fp));
+    let fail = |detail: String| Failure {
+        check: Check::Parameters,
+        input: "copies the host sets".into(),
+        detail,
+    };
+    for (i, m) in out.mirrors.iter().enumerate() {
+        let (target, source, own, stage, optimized) = if m.to_fragment {
+            (&m.fragment, &m.vertex, &own_fp, "fragment", &out.fp)
+        } else {
+            (&m.vertex, &m.fragment, &own_vp, "vertex", &out.vp)
+        };
+        if !matches!(target, ConstBinding::Env(_) | ConstBinding::Local(_)) {
+            continue;
+        }
+        if let ConstBinding::Env(n) = *target
+            && optimized.dialect() == Dialect::D3d9
+            && let Some(ConstBinding::Literal(l)) =
+                optimized.consts.get(n as usize).map(|c| &c.binding)
+        {
+            return Some(fail(format!(
+                "the {stage} register c{n} is to hold a copy of {source:?}, but the optimized {stage} program defines it as {:?}",
+                l.value
+            )));
+        }
+        if own.contains(target) {
+            return Some(fail(format!(
+                "the {stage} parameter {target:?} is to hold a copy of {source:?}, but the original {stage} program reads it as its own"
+            )));
+        }
+        if let Some(o) = out.mirrors[..i].iter().find(|o| {
+            o.to_fragment == m.to_fragment
+                && (if m.to_fragment {
+                    &o.fragment
+                } else {
+                    &o.vertex
+                }) == target
+                && (if m.to_fragment {
+                    &o.vertex
+                } else {
+                    &o.fragment
+                }) != source
+        }) {
+            let other = if m.to_fragment {
+                &o.vertex
+            } else {
+                &o.fragment
+            };
+            return Some(fail(format!(
+                "the {stage} parameter {target:?} is to hold copies of both {other:?} and {source:?}"
+            )));
+        }
+    }
+    None
 }
 
 /// The three input sets of a seed.

@@ -2,6 +2,7 @@
 //! examples, and outcomes broken on purpose (each check must catch its kind of error).
 #![cfg(not(target_arch = "wasm32"))]
 
+use hoist_asm::ir::ConstBinding;
 use hoist_asm::{ParseOptions, Program};
 use hoist_opt::Options;
 use hoist_verify::{Check, Config, Status};
@@ -309,4 +310,78 @@ fn shadow_units_get_depth_textures_with_compare() {
     let r = hoist_verify::validate::validate(&vp, &fp, &out, &Config::default()).unwrap();
     let f = r.failure.expect("caught");
     assert_eq!(f.check, Check::Fragment, "{f}");
+}
+
+/// Optimizes pair `name` under the soak's settings for `seed` and checks it as the soak
+/// does; returns the validated result.
+fn soak_checked(name: &str, seed: u64) -> (Program, Program, hoist_verify::Validated) {
+    let (vp, fp) = pair(name);
+    let (opts, cfg, fresh) = hoist_verify::soak::settings(seed, &vp, &fp);
+    let mut tally = hoist_verify::soak::Tally::default();
+    hoist_verify::soak::check(name, &vp, &fp, &opts, (&cfg, &fresh), &mut tally);
+    assert!(tally.problems.is_empty(), "{name}: {}", tally.details());
+    let v = hoist_verify::optimize(&vp, &fp, &opts, Some(&cfg)).expect("optimizes");
+    assert!(v.rejected.is_empty(), "{name}: {:?}", v.rejected);
+    (vp, fp, v)
+}
+
+/// WGSL soak find (seed 639, D3D9): a vertex expression of parameters recomputed in the
+/// fragment program got its parameter copy in `c2`, a register the original fragment
+/// program reads as its own (`u.k2`) whose readers had moved to the vertex program; the
+/// host can give `c2` only one value, so the moved code read the copy's (192 of 1024
+/// pixels wrong, seen only by the fresh render). A copy now never takes a parameter the
+/// original reads, and validation names such a conflict on every input, not by chance.
+#[test]
+fn a_parameter_copy_never_takes_a_parameter_the_original_reads() {
+    let (vp, fp, v) = soak_checked("recompute_param_slot", 639);
+    let copy = v
+        .outcome
+        .mirrors
+        .iter()
+        .position(|m| m.to_fragment)
+        .expect("the fragment program still reads a copy of a vertex parameter");
+    assert_ne!(v.outcome.mirrors[copy].fragment, ConstBinding::Env(2));
+    // The outcome as it was before the fix: the copy in c2.
+    let mut broken = v.outcome.clone();
+    broken.mirrors[copy].fragment = ConstBinding::Env(2);
+    let r = hoist_verify::validate::validate(&vp, &fp, &broken, &Config::default()).unwrap();
+    let f = r.failure.expect("caught");
+    assert_eq!(f.check, Check::Parameters, "{f}");
+}
+
+/// WGSL soak find (seed 133, D3D9; 1756 the same): the recomputed vertex expression read a
+/// parameter copy in `c0` and a literal the same emit then `def`ined in `c0` too (its code
+/// is inserted only at the end, so the register still looked free). The registers one emit
+/// hands out are now reserved as it goes, and validation names a copy into a `def`ined
+/// register.
+#[test]
+fn a_parameter_copy_never_shares_a_register_with_a_literal() {
+    let (vp, fp, v) = soak_checked("recompute_literal_slot", 133);
+    let copies: Vec<u16> = v
+        .outcome
+        .mirrors
+        .iter()
+        .filter(|m| m.to_fragment)
+        .filter_map(|m| match m.fragment {
+            ConstBinding::Env(n) => Some(n),
+            _ => None,
+        })
+        .collect();
+    assert!(!copies.is_empty(), "{:?}", v.outcome.mirrors);
+    let literal = |n: u16| {
+        matches!(
+            v.outcome.fp.consts.get(n as usize).map(|c| &c.binding),
+            Some(ConstBinding::Literal(_))
+        )
+    };
+    assert!(copies.iter().all(|&n| !literal(n)), "{copies:?}");
+    let mut broken = v.outcome.clone();
+    let def = (0..broken.fp.consts.len() as u16)
+        .find(|&n| literal(n))
+        .expect("a def");
+    let m = broken.mirrors.iter_mut().find(|m| m.to_fragment).unwrap();
+    m.fragment = ConstBinding::Env(def);
+    let r = hoist_verify::validate::validate(&vp, &fp, &broken, &Config::default()).unwrap();
+    let f = r.failure.expect("caught");
+    assert_eq!(f.check, Check::Parameters, "{f}");
 }

@@ -7,17 +7,7 @@
 // (5) Without the slider, "all that fit: 7 of 12 groups". (10, 15) A resized example is not "(edited)"; "unchanged" instead of "0% fewer", with a
 // separator screen readers hear.
 
-import { scenario, waitText, text, shot, fail, log, done } from '../common.mjs';
-
-async function settled(page, what) {
-  const ready = () => {
-    const r = window.hoistReport();
-    return r && r.current && !r.rendering && r.verdict;
-  };
-  await page.waitForFunction(`(${done})() && (${ready})()`, null, { timeout: 90_000 })
-    .catch(() => fail(`the page did not settle: ${what}`));
-  return page.evaluate(() => window.hoistReport());
-}
+import { scenario, waitText, text, shot, fail, log, settledReport as settled } from '../common.mjs';
 
 async function setSize(page, w, h) {
   for (const [label, v] of [['Render width', w], ['Render height', h]]) {

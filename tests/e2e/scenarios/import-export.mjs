@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { scenario, waitText, text, shot, fail, log, done, root } from '../common.mjs';
+import { scenario, waitText, text, shot, fail, log, root, settledReport as settled } from '../common.mjs';
 
 const PIGLIT = path.resolve(root, '../shared/corpus/piglit/tests/spec/arb_fragment_program/texturing/tex-2d.shader_test');
 const FIXTURE = path.join(root, 'tests/e2e/fixtures/import.shader_test');
@@ -44,17 +44,6 @@ function section(textOf, stage) {
     body.push(l);
   }
   return body.join('\n').trimEnd() + '\n';
-}
-
-/// The page has settled (`done`) and its report agrees: current, rendered, with a verdict.
-async function settled(page, what) {
-  const ready = () => {
-    const r = window.hoistReport();
-    return r && r.current && !r.rendering && r.verdict;
-  };
-  await page.waitForFunction(`(${done})() && (${ready})()`, null, { timeout: 90_000 })
-    .catch(() => fail(`the page did not settle: ${what}`));
-  return page.evaluate(() => window.hoistReport());
 }
 
 /// No file input (nor its label) is narrower than it wants to be or sticks out of its panel.

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { scenario, waitText, shot, fail, log, done, root } from '../common.mjs';
+import { scenario, waitText, shot, fail, log, root, settledReport as settled } from '../common.mjs';
 
 const TXP = path.resolve(root, '../shared/corpus/piglit/tests/spec/arb_fragment_program/texturing/txp-2d.shader_test');
 
@@ -23,16 +23,6 @@ function hoistRun(file) {
   } catch (e) {
     return `${e.stdout ?? ''}${e.stderr ?? ''}`;
   }
-}
-
-async function settled(page, what) {
-  const ready = () => {
-    const r = window.hoistReport();
-    return r && r.current && !r.rendering && r.verdict;
-  };
-  await page.waitForFunction(`(${done})() && (${ready})()`, null, { timeout: 90_000 })
-    .catch(() => fail(`the page did not settle: ${what}`));
-  return page.evaluate(() => window.hoistReport());
 }
 
 async function setSize(page, w, h) {

@@ -47,6 +47,19 @@ pub struct Side {
 }
 
 impl Side {
+    /// A side with diagnostics and nothing parsed (a scene, a linear system, a source
+    /// editor).
+    pub fn only_diagnostics(diagnostics: Vec<Diagnostic>) -> Side {
+        Side {
+            detected: None,
+            profile: None,
+            diagnostics,
+            program: None,
+            lines: Default::default(),
+            fits: None,
+        }
+    }
+
     /// Parses `src` as `forced` (else its header's profile) under the default ARB target.
     pub fn parse(src: &str, forced: Option<Profile>) -> Side {
         Side::parse_for(src, forced, ArbTarget::default())

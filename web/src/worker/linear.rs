@@ -58,14 +58,9 @@ pub fn editor_side(doc: &LinearDoc) -> crate::worker::analysis::Side {
         Input::System => read(text).err(),
         Input::Program => crate::worker::linear_recover::recover(text, &doc.register).err(),
     };
-    crate::worker::analysis::Side {
-        detected: None,
-        profile: None,
-        diagnostics: problem.map(|p| diagnostic(text, p)).into_iter().collect(),
-        program: None,
-        lines: Default::default(),
-        fits: None,
-    }
+    crate::worker::analysis::Side::only_diagnostics(
+        problem.map(|p| diagnostic(text, p)).into_iter().collect(),
+    )
 }
 
 /// How a block of A is evaluated.

@@ -36,14 +36,7 @@ pub fn side(text: &str) -> Side {
             Span::NONE,
         )],
     };
-    Side {
-        detected: None,
-        profile: None,
-        diagnostics,
-        program: None,
-        lines: Default::default(),
-        fits: None,
-    }
+    Side::only_diagnostics(diagnostics)
 }
 
 #[cfg(test)]

@@ -236,22 +236,29 @@ fn fragment_slot(
         let slot = p.consts.iter().position(|c| c.binding == m.fragment)?;
         return Some((slot as u16, m.fragment.clone()));
     }
-    new_fragment_param(p, cx.fp_limits, mirrors)
+    new_fragment_param(p, cx.fp_limits, mirrors, &[])
 }
 
-/// A fragment parameter no program reads and no copy took: its slot and binding (D3D9: a
-/// free `c#`; ARB: a free `program.local`).
+/// A fragment parameter no program reads, no copy took and not in `reserved`: its slot and
+/// binding (D3D9: a free `c#`; ARB: a free `program.local`). Every mirror's fragment side
+/// is taken whichever way it copies: a vertex copy of a fragment parameter still needs the
+/// host to set that parameter even once no fragment instruction reads it. `reserved` names
+/// the parameters the fragment program read before code left it, which the host sets too.
 pub fn new_fragment_param(
     p: &mut hoist_asm::Program,
     limits: &hoist_asm::profile::Limits,
     mirrors: &[Mirror],
+    reserved: &[ConstBinding],
 ) -> Option<(u16, ConstBinding)> {
     let max = limits.consts;
+    let local = p.dialect() == Dialect::Arb;
     let taken: Vec<u16> = mirrors
         .iter()
-        .filter(|m| m.to_fragment)
-        .filter_map(|m| match m.fragment {
-            ConstBinding::Env(n) | ConstBinding::Local(n) => Some(n),
+        .map(|m| &m.fragment)
+        .chain(reserved)
+        .filter_map(|b| match *b {
+            ConstBinding::Env(n) if !local => Some(n),
+            ConstBinding::Local(n) if local => Some(n),
             _ => None,
         })
         .collect();

@@ -125,7 +125,7 @@ pub fn candidate(
 type Recomputed = (Reg, [Option<(Reg, Comp)>; 4]);
 
 /// Writes the plans' instructions at the top of `fp` (renamed onto fresh temporaries,
-/// constants copied or mirrored); returns, per plan, the fragment register and lane of each
+/// constants copied or mirrored into parameters outside `reserved`); returns, per plan, the fragment register and lane of each
 /// interpolant component, or why it cannot.
 pub fn emit(
     fp: &mut Tracked,
@@ -133,7 +133,7 @@ pub fn emit(
     vp_du: &DefUse,
     plans: &[Plan],
     fp_limits: &hoist_asm::profile::Limits,
-    mirror_params: bool,
+    (mirror_params, reserved): (bool, &[ConstBinding]),
     mirrors: &mut Vec<Mirror>,
 ) -> Result<Vec<Recomputed>, String> {
     let mut code: Vec<hoist_asm::Inst> = Vec::new();
@@ -141,6 +141,15 @@ pub fn emit(
     let mut temps: Vec<(u32, u16)> = Vec::new();
     let mut next = fp.program.num_temps.max(used_temp_count(&fp.program));
     let mut out = Vec::new();
+    // D3D9 registers handed out here: the code reading them is inserted only at the end,
+    // so until then they look free; and the parameters the original program read.
+    let mut given: Vec<u16> = reserved
+        .iter()
+        .filter_map(|b| match *b {
+            ConstBinding::Env(n) => Some(n),
+            _ => None,
+        })
+        .collect();
     for plan in plans {
         for &j in &plan.insts {
             if temps.iter().any(|(jj, _)| *jj == j) {
@@ -169,9 +178,10 @@ pub fn emit(
                             vp,
                             s.reg.index,
                             fp_limits,
-                            mirror_params,
+                            (mirror_params, reserved, &given),
                             mirrors,
                         )?;
+                        given.push(slot);
                         s.reg = Reg::new(RegFile::Const, slot);
                     }
                     _ => return Err("reads something other than constants".into()),
@@ -232,7 +242,7 @@ fn constant(
     vp: &Program,
     slot: u16,
     limits: &hoist_asm::profile::Limits,
-    mirror_params: bool,
+    (mirror_params, reserved, avoid): (bool, &[ConstBinding], &[u16]),
     mirrors: &mut Vec<Mirror>,
 ) -> Result<u16, String> {
     let b = vp
@@ -243,13 +253,13 @@ fn constant(
     let full = || "no fragment constant left".to_string();
     match &b {
         ConstBinding::Literal(l) => {
-            edit::literal_slot(fp, l.value, limits.consts, None, &[]).ok_or_else(full)
+            edit::literal_slot(fp, l.value, limits.consts, None, avoid).ok_or_else(full)
         }
         ConstBinding::State(s)
             if fp.dialect() == hoist_asm::Dialect::Arb
                 && crate::passes::varying_const::fragment_state(s) =>
         {
-            edit::binding_slot(fp, b.clone(), limits.consts, None, &[]).ok_or_else(full)
+            edit::binding_slot(fp, b.clone(), limits.consts, None, avoid).ok_or_else(full)
         }
         _ if !mirror_params => {
             Err("reads a vertex parameter and \"mirror parameters\" is off".into())
@@ -260,7 +270,7 @@ fn constant(
             {
                 return Ok(k as u16);
             }
-            let (slot, fb) = crate::passes::varying_const::new_fragment_param(fp, limits, mirrors)
+            let (slot, fb) = crate::passes::varying_const::new_fragment_param(fp, limits, mirrors, reserved)
                 .ok_or_else(full)?;
             mirrors.push(Mirror {
                 vertex: b,

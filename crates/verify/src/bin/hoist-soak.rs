@@ -26,7 +26,8 @@ struct Args {
     #[arg(long, default_value_t = 40)]
     show: usize,
     /// Write the pair of seed FIRST (of the `--only` dialect) to DIR as vp/fp files, with
-    /// the options the soak uses, instead of soaking
+    /// the options the soak uses, instead of soaking; with `--only wgsl`, the WGSL program
+    /// and its compiled pair for each dialect (DIR/arb, DIR/d3d9)
     #[arg(long, value_name = "DIR")]
     dump: Option<std::path::PathBuf>,
 }
@@ -60,14 +61,25 @@ fn soak_wgsl(args: &Args, _threads: usize) -> u32 {
     0
 }
 
+#[cfg(feature = "front")]
+fn dump_wgsl(seed: u64, dir: &std::path::Path) -> Result<String, String> {
+    hoist_verify::front::dump(seed, dir)
+}
+
+#[cfg(not(feature = "front"))]
+fn dump_wgsl(_seed: u64, _dir: &std::path::Path) -> Result<String, String> {
+    Err("built without the `front` feature (scripts/soak.sh enables it)".into())
+}
+
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
     if let Some(dir) = &args.dump {
-        let flavor = match args.only.as_deref() {
-            Some("d3d9") => Flavor::D3d9,
-            _ => Flavor::Arb,
+        let done = match args.only.as_deref() {
+            Some("wgsl") => dump_wgsl(args.first, dir),
+            Some("d3d9") => soak::dump(args.first, Flavor::D3d9, dir),
+            _ => soak::dump(args.first, Flavor::Arb, dir),
         };
-        return match soak::dump(args.first, flavor, dir) {
+        return match done {
             Ok(text) => {
                 println!("{text}");
                 std::process::ExitCode::SUCCESS

@@ -88,18 +88,6 @@ impl SourceProps {
     }
 }
 
-/// The diagnostics of an editor as the editor takes them.
-fn side_of(diagnostics: Vec<Diagnostic>) -> Side {
-    Side {
-        detected: None,
-        profile: None,
-        diagnostics,
-        program: None,
-        lines: Default::default(),
-        fits: None,
-    }
-}
-
 fn title(place: Place) -> &'static str {
     match place {
         Place::Wgsl => "WGSL module",
@@ -150,7 +138,7 @@ fn source_editor(p: &SideProps) -> Html {
         d.emit(Action::SourceFocus(at.map(|a| Focus::Source(place, a))))
     });
     let side = use_memo(p.diagnostics.clone(), |d| {
-        Shared(Rc::new(side_of(d.clone())))
+        Shared(Rc::new(Side::only_diagnostics(d.clone())))
     });
     html! {
         <Editor id={place.editor_id()} title={title(place)} value={p.text.clone()} stage={Stage::Fragment}

@@ -108,6 +108,23 @@ impl Consts<'_> {
     }
 }
 
+/// D3D9 vertex registers the fragment copies of earlier passes read (`Mirror::to_fragment`):
+/// the host sets them for those copies, so no moved constant may take one even once no
+/// vertex instruction reads it.
+fn copied_vertex_params(x: &Input) -> Vec<u16> {
+    if x.vp.dialect() != Dialect::D3d9 {
+        return Vec::new();
+    }
+    x.reverse
+        .iter()
+        .filter(|m| m.to_fragment)
+        .filter_map(|m| match m.vertex {
+            ConstBinding::Env(n) => Some(n),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The vertex program being extended.
 pub(super) struct Emitter<'a> {
     x: &'a Input<'a>,
@@ -127,7 +144,7 @@ impl<'a> Emitter<'a> {
                 x,
                 cache: HashMap::default(),
                 mirrors: Vec::new(),
-                taken: Vec::new(),
+                taken: copied_vertex_params(x),
             },
             origins,
         }

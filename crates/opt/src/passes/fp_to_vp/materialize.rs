@@ -80,7 +80,7 @@ fn recompute(
         x.vp_du,
         &packed.recompute,
         x.fp_limits,
-        x.mirror_params,
+        (x.mirror_params, &edit::host_params(x.fp)),
         &mut mirrors,
     )
     .map_err(|_| Infeasible::Constants {
