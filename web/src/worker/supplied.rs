@@ -452,4 +452,30 @@ mod tests {
         assert!(Edit::Defaults.apply(&mut e, Some(&a)));
         assert_eq!(e.inputs, d.inputs);
     }
+
+    /// Issue 27 item 12: every texture unit gets its own noise seed (not one for all).
+    #[test]
+    fn randomise_seeds_each_texture_unit_apart() {
+        let mut d = doc(ARB_VP, ARB_FP);
+        d.fp = d.fp.replace(
+            "MAD result.color, t, k, fragment.texcoord[0];",
+            "TEX t, t, texture[0], 2D;\nTEX t, t, texture[1], 2D;\nTEX t, t, texture[3], 2D;\n\
+             MAD result.color, t, k, fragment.texcoord[0];",
+        );
+        let a = parse(&d);
+        assert_eq!(a.units, vec![0, 1, 3]);
+        for seed in 1..=20 {
+            let mut i = d.inputs.clone();
+            randomize(&mut i, &a, seed);
+            let seeds: Vec<u32> = a.units.iter().map(|&u| i.texture(u).seed).collect();
+            assert!(
+                a.units.iter().all(|&u| i.texture(u).pattern == Pattern::Noise),
+                "seed {seed}"
+            );
+            let mut distinct = seeds.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(distinct.len(), seeds.len(), "seed {seed}: units share {seeds:?}");
+        }
+    }
 }

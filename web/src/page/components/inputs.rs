@@ -235,8 +235,15 @@ fn texture_unit(p: &InputsProps, u: u8, errors: &Errors, readers: &Readers) -> H
     }
 }
 
-/// One host-set parameter: its value (the panel's, the scene's or zero) as a field.
-fn param_row(p: &InputsProps, k: ParamKey, dialect: hoist_asm::Dialect, errors: &Errors) -> Html {
+/// One host-set parameter: its value (the panel's, the scene's or zero) as a field; `width`
+/// is the widest label of the list, in characters.
+fn param_row(
+    p: &InputsProps,
+    k: ParamKey,
+    dialect: hoist_asm::Dialect,
+    errors: &Errors,
+    width: usize,
+) -> Html {
     let explicit = p.inputs.param(k);
     let scene_v = p.scene.as_ref().and_then(|s| render::scene_param(s, k));
     let value = explicit.or(scene_v).unwrap_or([0.0; 4]);
@@ -260,7 +267,7 @@ fn param_row(p: &InputsProps, k: ParamKey, dialect: hoist_asm::Dialect, errors: 
     let label = k.label(dialect);
     html! {
         <div class="param">
-            <label for={key.clone()}>{ label.clone() }</label>
+            <label for={key.clone()} style={format!("width: {width}ch")}>{ label.clone() }</label>
             <input id={key.clone()} type="text" class="vec" value={numbers::format_vec4(value)}
                 {onchange} aria-label={label} />
             if explicit.is_some() {
@@ -284,6 +291,13 @@ pub fn inputs_panel(p: &InputsProps) -> Html {
         return html! { <section class="panel inputs"><h2>{ "Inputs" }</h2></section> };
     };
     let dialect = a.dialect();
+    // The widest label (monospace: `ch` is exact), so the fields of a long list line up.
+    let width = a
+        .params
+        .iter()
+        .map(|k| k.label(dialect).chars().count())
+        .max()
+        .unwrap_or(0);
     html! {
         <section class="panel inputs" id="inputs" aria-label="Inputs">
             <h2>{ "Inputs" }</h2>
@@ -296,7 +310,7 @@ pub fn inputs_panel(p: &InputsProps) -> Html {
             if a.params.is_empty() {
                 <p class="muted">{ "The programs read no host-set parameter." }</p>
             }
-            { for a.params.iter().map(|&k| param_row(p, k, dialect, &errors)) }
+            { for a.params.iter().map(|&k| param_row(p, k, dialect, &errors, width)) }
             <SuppliedInputs analysis={a.clone()} inputs={p.inputs.clone()} quad={p.scene.is_none()}
                 dispatch={p.dispatch.clone()} />
         </section>

@@ -3,7 +3,7 @@
 
 use super::Shared;
 use crate::doc::cost::CostChoice;
-use crate::page::estimate::{Estimate, change_view, reduction_pct, thousands};
+use crate::page::estimate::{Estimate, Model, change_view, reduction_pct, thousands};
 use crate::page::state::Rendered;
 use crate::worker::analysis::{Analysis, QUAD_VERTICES};
 use yew::prelude::*;
@@ -20,6 +20,9 @@ pub struct StatsProps {
     /// The selection's cost model.
     #[prop_or_default]
     pub cost: CostChoice,
+    /// The modern model's fragment slots per interpolated component.
+    #[prop_or(0.5)]
+    pub interp_cost: f64,
     /// Render times of this document's renders (`State::timings`).
     #[prop_or_default]
     pub timings: Vec<[f64; 2]>,
@@ -126,6 +129,66 @@ fn executors(r: Option<&crate::worker::render::Rendered>) -> Option<String> {
     }
 }
 
+/// The Estimate panel, under the selection's cost model: the rasterizer's counts for a
+/// single-draw render, else one full-window quad.
+fn estimate_view(p: &StatsProps, a: &Analysis, b: &hoist_opt::Stats, af: &hoist_opt::Stats) -> Html {
+    let measured = p
+        .rendered
+        .as_ref()
+        .and_then(|r| r.original.as_ref().ok())
+        .filter(|r| r.stats.draws == 1)
+        .map(|r| (r.stats.vertex_invocations, r.stats.fragment_invocations));
+    let (verts, frags) =
+        measured.unwrap_or((QUAD_VERTICES, u64::from(p.width) * u64::from(p.height)));
+    let priced = a.optimized.as_ref().and_then(|o| o.machine.priced);
+    let model = match (p.cost, priced) {
+        (CostChoice::Modern, _) => Model::Modern(p.interp_cost),
+        (CostChoice::R600 | CostChoice::R700, Some(m)) => Model::Cycles {
+            before: m.before,
+            after: m.after,
+        },
+        _ => Model::Paper,
+    };
+    let e = Estimate::new(b, af, verts, frags, model);
+    let (change, change_class) = change_view(e.change_pct());
+    let (formula, unit, words) = e.heading();
+    let row = |name: &str, id: &str, w: &crate::page::estimate::Work| {
+        html! {
+            <tr>
+                <th scope="row">{ name.to_string() }</th>
+                <td class="num">{ e.formula(w) }</td>
+                <td class="num" id={id.to_string()}>{ Estimate::total_view(w) }</td>
+            </tr>
+        }
+    };
+    let ratio = match model {
+        Model::Cycles { .. } => String::new(),
+        _ => format!(": a fragment slot costs {:.0}× a vertex slot", e.ratio()),
+    };
+    html! {
+        <section class="panel estimate" id="estimate" aria-label="Estimate">
+            <h2>{ "Estimate" }</h2>
+            <p>
+                { "Per frame the vertex program runs " }<b>{ thousands(verts) }</b>{ "×, the fragment program " }
+                <b>{ thousands(frags) }</b>{ "×" }
+                { if measured.is_some() { " (counted by the rasterizer)" } else { " (one quad over the window)" } }
+                { format!("{ratio}.") }
+            </p>
+            <p class="muted" id="estimate-model">{ format!("cost model {words}") }</p>
+            <table>
+                <thead><tr><th></th><th id="estimate-formula">{ formula }</th><th>{ unit }</th></tr></thead>
+                <tbody>
+                    { row("before", "estimate-before", &e.before) }
+                    { row("after", "estimate-after", &e.after) }
+                </tbody>
+            </table>
+            <p id="estimate-change" class={classes!(change_class)}>
+                { format!("{change} {unit} per frame") }
+            </p>
+        </section>
+    }
+}
+
 #[function_component(StatsPanel)]
 pub fn stats_panel(p: &StatsProps) -> Html {
     let Some(a) = &p.analysis else {
@@ -175,27 +238,6 @@ pub fn stats_panel(p: &StatsProps) -> Html {
         })
         .unwrap_or_default();
 
-    // Estimate: the rasterizer's counts for a single-draw render, else one full-window quad.
-    let measured = p
-        .rendered
-        .as_ref()
-        .and_then(|r| r.original.as_ref().ok())
-        .filter(|r| r.stats.draws == 1)
-        .map(|r| (r.stats.vertex_invocations, r.stats.fragment_invocations));
-    let (verts, frags) =
-        measured.unwrap_or((QUAD_VERTICES, u64::from(p.width) * u64::from(p.height)));
-    let e = Estimate::new(&b, &af, verts, frags);
-    let (change, change_class) = change_view(e.change_pct());
-    let row = |name: &str, w: &crate::page::estimate::Work| {
-        html! {
-            <tr>
-                <th scope="row">{ name.to_string() }</th>
-                <td class="num">{ format!("{} × {} + {} × {}", w.vp_slots, thousands(verts), w.fp_slots, thousands(frags)) }</td>
-                <td class="num">{ thousands(w.total()) }</td>
-            </tr>
-        }
-    };
-
     html! {
         <>
         <section class="panel stats" id="stats" aria-label="Statistics">
@@ -231,25 +273,7 @@ pub fn stats_panel(p: &StatsProps) -> Html {
             if let Some(pr) = &a.problem { <p class="message">{ pr.clone() }</p> }
             <ul class="notes">{ notes }</ul>
         </section>
-        <section class="panel estimate" id="estimate" aria-label="Estimate">
-            <h2>{ "Estimate" }</h2>
-            <p>
-                { "Per frame the vertex program runs " }<b>{ thousands(verts) }</b>{ "×, the fragment program " }
-                <b>{ thousands(frags) }</b>{ "×" }
-                { if measured.is_some() { " (counted by the rasterizer)" } else { " (one quad over the window)" } }
-                { format!(": a fragment slot costs {:.0}× a vertex slot.", e.ratio()) }
-            </p>
-            <table>
-                <thead><tr><th></th><th>{ "V × vertices + F × fragments" }</th><th>{ "slot executions" }</th></tr></thead>
-                <tbody>
-                    { row("before", &e.before) }
-                    { row("after", &e.after) }
-                </tbody>
-            </table>
-            <p id="estimate-change" class={classes!(change_class)}>
-                { format!("{change} instruction slots executed per frame") }
-            </p>
-        </section>
+        { estimate_view(p, a, &b, &af) }
         </>
     }
 }
