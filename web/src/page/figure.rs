@@ -98,6 +98,12 @@ fn code_line(
 
 /// The annotated program as the paper's Figure 5: `→` moved, `+` added, changed operands
 /// underlined, with a title line.
+/// The smallest height a code figure of `lines` lines is shown at: its type no smaller
+/// than 12 px.
+pub fn code_min_height(lines: usize) -> f32 {
+    (70.0 + lines as f32 * LINE_H) * 12.0 / CODE_SIZE
+}
+
 pub fn code_svg(title: &str, a: &Annotated, dialect: Dialect) -> String {
     let text = a.text.trim_end_matches('\n');
     let toks = highlight::tokens(text, dialect);
@@ -164,12 +170,10 @@ pub fn dag_svg(d: &Dag) -> String {
          <path d=\"M0,0 L10,5 L0,10 z\" fill=\"#9aa4b2\"/></marker></defs>",
     );
     for e in &d.edges {
-        let (f, t) = (&d.nodes[e.from], &d.nodes[e.to]);
-        let (x1, y1, x2, y2) = (f.x + NODE_W / 2.0, f.y + NODE_H, t.x + NODE_W / 2.0, t.y);
-        let my = (y1 + y2) / 2.0;
         let _ = write!(
             s,
-            "<path d=\"M{x1},{y1} C{x1},{my} {x2},{my} {x2},{y2}\" fill=\"none\" stroke=\"#9aa4b2\" stroke-width=\"1.3\" marker-end=\"url(#a)\"/>"
+            "<path d=\"{}\" fill=\"none\" stroke=\"#9aa4b2\" stroke-width=\"1.3\" marker-end=\"url(#a)\"/>",
+            e.path
         );
     }
     for n in &d.nodes {

@@ -418,7 +418,7 @@ pub fn summarize(doc: &Doc, a: &Analysis, v: &Validated) -> Optimized {
         dag: Rc::new(dag),
         reach: a
             .original_pair()
-            .and_then(|(vp, fp)| reach::reach(doc, vp, fp, &v.rejected)),
+            .and_then(|pair| reach::reach(doc, pair, &a.fp.lines, &v.rejected)),
         slp_merges: doc.opts.slp.then_some(o.slp_merges),
         liveness: vec![
             crate::worker::liveness::Grid::of_annotated(

@@ -1,6 +1,7 @@
 //! The teaching view: the data-dependence graph of the original fragment program, as in
 //! the paper's Figure 4, laid out in layers (an instruction sits one layer below the
-//! deepest instruction it reads) with nodes coloured by what happened to them.
+//! deepest instruction it reads) with nodes coloured by what happened to them, and edges
+//! routed around the nodes (`dag_route`).
 
 use hoist_asm::ir::RegFile;
 use hoist_asm::{Dialect, Program};
@@ -11,9 +12,11 @@ use serde::{Deserialize, Serialize};
 
 pub const NODE_W: f32 = 148.0;
 pub const NODE_H: f32 = 34.0;
-const GAP_X: f32 = 18.0;
+/// Gaps between columns and layers: the channels and bands edges run in.
+const GAP_X: f32 = 26.0;
 const GAP_Y: f32 = 38.0;
-const PAD: f32 = 12.0;
+/// Room around the drawing (the outer channels are in it).
+const PAD: f32 = 26.0;
 /// Room below the last layer, so a horizontal scroll bar never covers it.
 const PAD_BOTTOM: f32 = 28.0;
 
@@ -86,6 +89,9 @@ pub struct Node {
 pub struct Edge {
     pub from: usize,
     pub to: usize,
+    /// Its SVG path, routed around the nodes (`dag_route::route`).
+    #[serde(default)]
+    pub path: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -224,7 +230,11 @@ pub fn build(
         let id = nodes.len() - 1;
         inst_node[i] = id;
         for f in from {
-            edges.push(Edge { from: f, to: id });
+            edges.push(Edge {
+                from: f,
+                to: id,
+                path: String::new(),
+            });
         }
     }
     // Layout: layers top to bottom, nodes in program order within a layer.
@@ -236,7 +246,18 @@ pub fn build(
         node.y = PAD + d as f32 * (NODE_H + GAP_Y);
         count[d] += 1;
     }
-    let widest = count.iter().copied().max().unwrap_or(0) as f32;
+    let columns = count.iter().copied().max().unwrap_or(0);
+    let grid = super::dag_route::Grid {
+        pad: PAD,
+        gap_x: GAP_X,
+        gap_y: GAP_Y,
+        columns,
+    };
+    let paths = super::dag_route::route(&nodes, &edges, &grid);
+    for (e, path) in edges.iter_mut().zip(paths) {
+        e.path = path;
+    }
+    let widest = columns as f32;
     Ok(Dag {
         nodes,
         edges,

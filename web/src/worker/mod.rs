@@ -12,6 +12,7 @@
 
 pub mod analysis;
 pub mod dag;
+pub mod dag_route;
 pub mod engine;
 pub mod executor;
 pub mod front;

@@ -6,6 +6,7 @@
 use crate::doc::Doc;
 use hoist_asm::Program;
 use hoist_opt::Optimizer;
+use hoist_opt::annotate::SourceLines;
 use hoist_verify::Rejection;
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +21,10 @@ pub struct Reach {
     pub limit: Option<String>,
     /// Positions past `feasible` that were not tried (the evaluation budget ran out).
     pub unchecked: bool,
+    /// What each group moves, in the order the slider applies them: its source lines and
+    /// their instructions ("lines 14, 15: mov r1, t0 · add r1.x, t0.x, r2.x").
+    #[serde(default)]
+    pub moves: Vec<String>,
 }
 
 impl Reach {
@@ -44,10 +49,64 @@ impl Reach {
         }
     }
 
+    /// Whether group `g` (0-based) is within what fits, known not to fit after the ones
+    /// before it, or was not checked.
+    pub fn fit_of(&self, g: usize) -> Fit {
+        if g < self.feasible {
+            Fit::Fits
+        } else if self.unchecked {
+            Fit::Unchecked
+        } else {
+            Fit::Beyond
+        }
+    }
+
     /// `k` clamped to what fits.
     pub fn clamp(&self, k: usize) -> usize {
         k.min(self.max())
     }
+}
+
+/// Where a group stands on the slider.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fit {
+    Fits,
+    /// Past the first group that does not fit together with the ones before it.
+    Beyond,
+    Unchecked,
+}
+
+/// What a group moves: its instructions' source lines and text (comments cut), the first
+/// three of a longer group.
+fn describe(group: &[u32], source: &str, lines: &SourceLines) -> String {
+    let text: Vec<&str> = source.lines().collect();
+    let mut ls: Vec<u32> = group.iter().map(|&i| lines.line(i)).collect();
+    ls.sort_unstable();
+    ls.dedup();
+    let code = |l: u32| {
+        let t = text.get((l as usize).wrapping_sub(1)).copied().unwrap_or("");
+        let cut = t.find([';', '#']).filter(|&c| c > 0).unwrap_or(t.len());
+        let cut = t.find("//").map_or(cut, |c| c.min(cut));
+        t[..cut].trim().trim_end_matches(';').trim().to_string()
+    };
+    let shown: Vec<String> = ls
+        .iter()
+        .take(3)
+        .map(|&l| code(l))
+        .filter(|c| !c.is_empty())
+        .collect();
+    let more = ls.len().saturating_sub(3);
+    let nums: Vec<String> = ls.iter().map(u32::to_string).collect();
+    let what = match (shown.is_empty(), more) {
+        (true, _) => String::new(),
+        (false, 0) => format!(": {}", shown.join(" · ")),
+        (false, m) => format!(": {} · {m} more", shown.join(" · ")),
+    };
+    format!(
+        "{} {}{what}",
+        if ls.len() == 1 { "line" } else { "lines" },
+        nums.join(", ")
+    )
 }
 
 /// Evaluations a long program may spend on the slider's range (as the optimizer's own
@@ -58,7 +117,12 @@ fn budget(fp: &Program) -> usize {
 
 /// The slider's range for a document's pair under its options (without its own `steps`),
 /// groups that validation rejected kept in place as the optimizer keeps them.
-pub fn reach(doc: &Doc, vp: &Program, fp: &Program, rejected: &[Rejection]) -> Option<Reach> {
+pub fn reach(
+    doc: &Doc,
+    (vp, fp): (&Program, &Program),
+    lines: &SourceLines,
+    rejected: &[Rejection],
+) -> Option<Reach> {
     let frags = f64::from(doc.inputs.width) * f64::from(doc.inputs.height);
     let mut opts = doc.opts.to_options(
         vp.profile,
@@ -74,6 +138,11 @@ pub fn reach(doc: &Doc, vp: &Program, fp: &Program, rejected: &[Rejection]) -> O
     }
     let opt = Optimizer::new(vp, fp, &opts).ok()?;
     let groups = opt.groups().len();
+    let moves: Vec<String> = opt
+        .groups()
+        .iter()
+        .map(|g| describe(g, &doc.fp, lines))
+        .collect();
     let budget = budget(fp);
     for k in 1..=groups {
         if k > budget {
@@ -82,6 +151,7 @@ pub fn reach(doc: &Doc, vp: &Program, fp: &Program, rejected: &[Rejection]) -> O
                 feasible: k - 1,
                 limit: None,
                 unchecked: true,
+                moves,
             });
         }
         let first: Vec<usize> = (0..k).collect();
@@ -91,6 +161,7 @@ pub fn reach(doc: &Doc, vp: &Program, fp: &Program, rejected: &[Rejection]) -> O
                 feasible: k - 1,
                 limit: Some(why),
                 unchecked: false,
+                moves,
             });
         }
     }
@@ -99,6 +170,7 @@ pub fn reach(doc: &Doc, vp: &Program, fp: &Program, rejected: &[Rejection]) -> O
         feasible: groups,
         limit: None,
         unchecked: false,
+        moves,
     })
 }
 
@@ -123,6 +195,11 @@ mod tests {
             assert_eq!(r.groups, o.groups, "{id}");
             assert!(r.feasible < r.groups, "{id}: {r:?}");
             assert!(r.feasible > 0, "{id}: {r:?}");
+            // Each group says what it moves; the ones past the end are told apart.
+            assert_eq!(r.moves.len(), r.groups, "{id}");
+            assert!(r.moves.iter().all(|m| m.starts_with("line")), "{id}: {:?}", r.moves);
+            assert_eq!(r.fit_of(r.feasible - 1), Fit::Fits);
+            assert_eq!(r.fit_of(r.feasible), Fit::Beyond);
             let msg = r.message().unwrap();
             println!("{id}: {msg}");
             assert!(msg.starts_with(&format!("k > {}: ", r.feasible)), "{msg}");

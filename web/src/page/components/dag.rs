@@ -56,13 +56,9 @@ fn edges_html(g: &Dag) -> Html {
     g.edges
         .iter()
         .map(|e| {
-            let (f, t) = (&g.nodes[e.from], &g.nodes[e.to]);
-            let (x1, y1) = (f.x + NODE_W / 2.0, f.y + NODE_H);
-            let (x2, y2) = (t.x + NODE_W / 2.0, t.y);
-            let my = (y1 + y2) / 2.0;
             html! {
-                <path class="dag-edge" d={format!("M{x1},{y1} C{x1},{my} {x2},{my} {x2},{y2}")}
-                    marker-end="url(#arrow)" />
+                <path class="dag-edge" d={e.path.clone()} data-from={e.from.to_string()}
+                    data-to={e.to.to_string()} marker-end="url(#arrow)" />
             }
         })
         .collect()

@@ -218,7 +218,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
             <h2>{ "Slides" }</h2>
             <button type="button" id="present-open" class="primary"
                 onclick={Callback::from(move |_| on_present.emit(()))}>{ "Present" }</button>
-            <span class="muted">{ " large type, one view at a time: ←/→ views, ↑/↓ groups, Esc leaves" }</span>
+            <span class="muted">{ format!(" large type, one view at a time: {}", super::present::HELP) }</span>
             <ul class="export-list">
                 { for View::ALL.iter().map(|&v| html! {
                     <li><span>{ v.title() }</span>{ button(v, false) }{ button(v, true) }</li>

@@ -1,6 +1,7 @@
 //! Presentation mode: one figure at a time in large type over the whole page (the same
-//! figures the export writes). ←/→ or PageUp/PageDown step through the views, ↑/↓ through
-//! the groups (the stepwise k, clamped to what fits), Escape leaves.
+//! figures the export writes), scaled to fit the screen. ←/→ or PageUp/PageDown (a
+//! presenter's clicker) step through the views, ↑/↓ through the groups (the stepwise k,
+//! clamped to what fits), Shift+↑/↓ scroll a figure taller than the screen, Escape leaves.
 
 use super::Shared;
 use super::export::{View, svg_of};
@@ -23,22 +24,40 @@ pub struct PresentProps {
     pub on_close: Callback<()>,
 }
 
-/// What a key does: a view step, a group step, or leaving.
+/// What a key does: a view step, a group step, a scroll of the figure, or leaving.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Key {
     View(i32),
     Group(i32),
+    /// Scrolls the figure by this many tenths of its visible height.
+    Scroll(i32),
     Leave,
 }
 
-pub fn key(k: &str) -> Option<Key> {
-    match k {
-        "ArrowRight" | "PageDown" | " " => Some(Key::View(1)),
-        "ArrowLeft" | "PageUp" => Some(Key::View(-1)),
-        "ArrowUp" | "+" => Some(Key::Group(1)),
-        "ArrowDown" | "-" => Some(Key::Group(-1)),
-        "Escape" => Some(Key::Leave),
+/// The key help shown in the footer and beside the button that opens presentation mode.
+pub const HELP: &str = "←/→ views · ↑/↓ groups · Shift+↑/↓ scroll · Esc leaves";
+
+pub fn key(k: &str, shift: bool) -> Option<Key> {
+    match (k, shift) {
+        ("ArrowUp", true) => Some(Key::Scroll(-3)),
+        ("ArrowDown", true) => Some(Key::Scroll(3)),
+        ("ArrowRight" | "PageDown" | " ", _) => Some(Key::View(1)),
+        ("ArrowLeft" | "PageUp", _) => Some(Key::View(-1)),
+        ("ArrowUp" | "+", _) => Some(Key::Group(1)),
+        ("ArrowDown" | "-", _) => Some(Key::Group(-1)),
+        ("Escape", _) => Some(Key::Leave),
         _ => None,
+    }
+}
+
+/// Scrolls the presented figure by `tenths` of its visible height.
+fn scroll(tenths: i32) {
+    let body = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("present-body"));
+    if let Some(b) = body {
+        let step = f64::from(b.client_height()) * f64::from(tenths) / 10.0;
+        b.set_scroll_top(b.scroll_top() + step as i32);
     }
 }
 
@@ -51,7 +70,7 @@ fn on_key(p: &PresentProps, view: &UseStateHandle<usize>, max: usize) -> Callbac
     );
     let groups = p.groups;
     Callback::from(move |e: KeyboardEvent| {
-        let Some(k) = key(&e.key()) else {
+        let Some(k) = key(&e.key(), e.shift_key()) else {
             return;
         };
         e.prevent_default();
@@ -65,6 +84,7 @@ fn on_key(p: &PresentProps, view: &UseStateHandle<usize>, max: usize) -> Callbac
                 let next = (cur as i64 + i64::from(s)).clamp(0, max as i64) as usize;
                 d.emit(Action::SetOpts(at_step(&o, next)));
             }
+            Key::Scroll(t) => scroll(t),
             Key::Leave => leave(&close),
         }
     })
@@ -107,6 +127,18 @@ pub fn presenter(p: &PresentProps) -> Html {
         crate::page::summary::all_groups(p.groups, max)
     };
     let close = p.on_close.clone();
+    // A code figure fits the screen, but its type stays at least 12 px: a longer program
+    // scrolls (Shift+↑/↓).
+    let min_h = p
+        .analysis
+        .as_deref()
+        .and_then(|a| a.optimized.as_deref())
+        .and_then(|o| match v {
+            View::Fragment => Some(o.fp.lines.len()),
+            View::Vertex => Some(o.vp.lines.len()),
+            _ => None,
+        })
+        .map(|n| format!("--code-min-h: {:.0}px", crate::page::figure::code_min_height(n)));
     html! {
         <div class="present" id="present" role="dialog" aria-modal="true" aria-label="Presentation"
             tabindex="-1" ref={root} {onkeydown}>
@@ -123,9 +155,24 @@ pub fn presenter(p: &PresentProps) -> Html {
                 <button type="button" class="present-close" aria-label="Leave presentation"
                     onclick={Callback::from(move |_| leave(&close))}>{ "×" }</button>
             </header>
-            <div class={classes!("present-body", matches!(v, View::Fragment | View::Vertex).then_some("code"))}
-                id="present-body">{ figure }</div>
-            <footer class="present-foot">{ "←/→ views · ↑/↓ groups · Esc leaves" }</footer>
+            <div class={classes!("present-body", min_h.is_some().then_some("code"))}
+                id="present-body" style={min_h}>{ figure }</div>
+            <footer class="present-foot" id="present-keys">{ HELP }</footer>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shift_arrows_scroll_and_plain_arrows_step() {
+        assert_eq!(key("ArrowDown", true), Some(Key::Scroll(3)));
+        assert_eq!(key("ArrowUp", true), Some(Key::Scroll(-3)));
+        assert_eq!(key("ArrowDown", false), Some(Key::Group(-1)));
+        assert_eq!(key("PageDown", false), Some(Key::View(1)));
+        assert_eq!(key("PageUp", true), Some(Key::View(-1)));
+        assert!(HELP.contains("Shift+↑/↓ scroll"));
     }
 }

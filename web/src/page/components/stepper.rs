@@ -1,11 +1,12 @@
 //! The stepwise slider, beside the optimized programs so both show while scrubbing: apply
 //! only the first k movable groups. It stops at the last k that fits (`crate::worker::reach`) and
-//! says why the next one does not, in the optimizer's words.
+//! says why the next one does not, in the optimizer's words. Below it, what each group moves
+//! and whether it fits (applied, fits, or past the first one that does not fit).
 
 use super::{event_checked, event_value};
 use crate::doc::OptState;
 use crate::page::state::Action;
-use crate::worker::reach::Reach;
+use crate::worker::reach::{Fit, Reach};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -48,6 +49,61 @@ fn past_end(p: &StepperProps, r: &Reach, k: usize) -> Html {
     }
 }
 
+/// A range of 1-based group numbers: "8", "8–12".
+fn span(a: usize, b: usize) -> String {
+    if a == b {
+        a.to_string()
+    } else {
+        format!("{a}–{b}")
+    }
+}
+
+/// The list of groups: what each moves, and where it stands for the k shown.
+fn groups_list(r: &Reach, applied: usize) -> Html {
+    if r.moves.is_empty() {
+        return Html::default();
+    }
+    let n = r.moves.len();
+    let f = r.feasible.min(n);
+    let summary = match (f < n, r.unchecked) {
+        (false, _) => format!("What the {} move", crate::page::summary::count(n, "group")),
+        (true, false) => format!(
+            "What the {n} groups move: {} fit, {} do{} not fit after {}",
+            if f == 0 { "none".into() } else { span(1, f) },
+            span(f + 1, n),
+            if f + 1 == n { "es" } else { "" },
+            if f == 0 { "the pair's own use".into() } else { format!("group{} {}", if f == 1 { "" } else { "s" }, span(1, f)) }
+        ),
+        (true, true) => format!("What the {n} groups move: {} checked, {} not checked in advance", span(1, f), span(f + 1, n)),
+    };
+    let items: Html = r
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(g, what)| {
+            let (class, state) = match r.fit_of(g) {
+                Fit::Fits if g < applied => ("applied", "applied".to_string()),
+                Fit::Fits => ("fits", "fits, not applied".to_string()),
+                Fit::Beyond => ("beyond", format!("does not fit after group{} {}", if f == 1 { "" } else { "s" }, span(1, f))),
+                Fit::Unchecked => ("beyond", "not checked".to_string()),
+            };
+            html! {
+                <li class={class} id={format!("step-group-{}", g + 1)}>
+                    <span class="step-group-what">{ format!("{}. {what}", g + 1) }</span>
+                    <span class="visually-hidden">{ ", " }</span>
+                    <span class="step-group-state">{ state }</span>
+                </li>
+            }
+        })
+        .collect();
+    html! {
+        <details class="step-groups" id="steps-groups">
+            <summary id="steps-groups-summary">{ summary }</summary>
+            <ol>{ items }</ol>
+        </details>
+    }
+}
+
 #[function_component(Stepper)]
 pub fn stepper(p: &StepperProps) -> Html {
     let o = &p.opts;
@@ -69,7 +125,9 @@ pub fn stepper(p: &StepperProps) -> Html {
         crate::page::summary::all_groups(p.groups, max)
     };
     let limit = p.reach.as_ref().and_then(Reach::message);
+    let applied = if o.stepwise { shown } else { max };
     html! {
+        <>
         <div class="stepper" id="stepper">
             <label><input type="checkbox" id="stepwise" checked={o.stepwise} onchange={on_toggle} />
                 { " stepwise: first k groups" }</label>
@@ -84,5 +142,7 @@ pub fn stepper(p: &StepperProps) -> Html {
                 { past_end(p, r, k) }
             }
         </div>
+        { p.reach.as_ref().map(|r| groups_list(r, applied)).unwrap_or_default() }
+        </>
     }
 }
