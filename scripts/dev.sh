@@ -6,4 +6,7 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/tests/e2e/node_modules/.bin:$PATH"
 PORT="${PORT:-8080}"
 echo "Hoist playground: http://127.0.0.1:$PORT/"
-exec trunk serve --release --address 127.0.0.1 --port "$PORT"
+# Not minified: Trunk's HTML minifier rewrites the live-reload script's '{{__TRUNK_ADDRESS__}}'
+# in double quotes, which `trunk serve` then no longer fills in, and the page's WebSocket to
+# that placeholder fails every 5 s (issue 27; tests/e2e/dev-serve.mjs checks both).
+exec trunk serve --release --minify false --address 127.0.0.1 --port "$PORT"
