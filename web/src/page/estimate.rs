@@ -44,7 +44,13 @@ pub struct Estimate {
 }
 
 impl Estimate {
-    pub fn new(before: &Stats, after: &Stats, vertices: u64, fragments: u64, model: Model) -> Estimate {
+    pub fn new(
+        before: &Stats,
+        after: &Stats,
+        vertices: u64,
+        fragments: u64,
+        model: Model,
+    ) -> Estimate {
         let (nv, nf) = (vertices as f64, fragments as f64);
         let work = |s: &Stats, cycles: Option<f64>| {
             let (v, f, i) = (s.vp_slots.total(), s.fp_slots.total(), s.interp_components);
@@ -53,7 +59,13 @@ impl Estimate {
                 Model::Modern(c) => f64::from(v) * nv + (f64::from(f) + c * f64::from(i)) * nf,
                 Model::Cycles { .. } => cycles.map_or(f64::NAN, |c| c * Estimate::waves(fragments)),
             };
-            Work { vp_slots: v, fp_slots: f, interp: i, cycles, total }
+            Work {
+                vp_slots: v,
+                fp_slots: f,
+                interp: i,
+                cycles,
+                total,
+            }
         };
         let (cb, ca) = match model {
             Model::Cycles { before, after } => (before, Some(after)),
@@ -120,7 +132,10 @@ impl Estimate {
         match self.model {
             Model::Paper => format!("{} × {v} + {} × {f}", w.vp_slots, w.fp_slots),
             Model::Modern(c) => {
-                format!("{} × {v} + ({} + {c} × {}) × {f}", w.vp_slots, w.fp_slots, w.interp)
+                format!(
+                    "{} × {v} + ({} + {c} × {}) × {f}",
+                    w.vp_slots, w.fp_slots, w.interp
+                )
             }
             Model::Cycles { .. } => format!(
                 "{} × {}",
@@ -220,13 +235,34 @@ mod tests {
         assert_eq!(modern.after.total, 655_384.0);
         assert_eq!(modern.before.total, 2.0 * 4.0 + 17.0 * 65_536.0);
         assert_ne!(paper.after.total, modern.after.total);
-        assert_eq!(modern.formula(&modern.after), "6 × 4 + (7 + 0.5 × 6) × 65,536");
+        assert_eq!(
+            modern.formula(&modern.after),
+            "6 × 4 + (7 + 0.5 × 6) × 65,536"
+        );
         assert!(modern.heading().0.contains("0.5 × I"));
-        let r600 = Estimate::new(&b, &a, 4, 1000, Model::Cycles { before: Some(4.0), after: 2.5 });
+        let r600 = Estimate::new(
+            &b,
+            &a,
+            4,
+            1000,
+            Model::Cycles {
+                before: Some(4.0),
+                after: 2.5,
+            },
+        );
         assert_eq!(r600.after.total, 2.5 * 16.0);
         assert_eq!(r600.formula(&r600.before), "4.00 × 16");
         assert!((r600.change_pct() + 37.5).abs() < 1e-9);
-        let unknown = Estimate::new(&b, &a, 4, 64, Model::Cycles { before: None, after: 1.0 });
+        let unknown = Estimate::new(
+            &b,
+            &a,
+            4,
+            64,
+            Model::Cycles {
+                before: None,
+                after: 1.0,
+            },
+        );
         assert_eq!(Estimate::total_view(&unknown.before), "–");
         assert_eq!(unknown.change_pct(), 0.0);
     }

@@ -184,7 +184,11 @@ mod tests {
                         assert!((top..=bottom).contains(&y), "{id}: {}", e.path);
                     }
                     for n in &d.nodes {
-                        assert!(n.y + NODE_H <= top || n.y >= bottom, "{id}: a node in the band of {}", e.path);
+                        assert!(
+                            n.y + NODE_H <= top || n.y >= bottom,
+                            "{id}: a node in the band of {}",
+                            e.path
+                        );
                     }
                 }
                 Shape::Lines(segs) => {
@@ -209,9 +213,15 @@ mod tests {
                     continue;
                 }
                 let (along, across) = if vertical(s) {
-                    ((s.1.min(s.3), s.1.max(s.3), t.1.min(t.3), t.1.max(t.3)), (s.0 - t.0).abs())
+                    (
+                        (s.1.min(s.3), s.1.max(s.3), t.1.min(t.3), t.1.max(t.3)),
+                        (s.0 - t.0).abs(),
+                    )
                 } else {
-                    ((s.0.min(s.2), s.0.max(s.2), t.0.min(t.2), t.0.max(t.2)), (s.1 - t.1).abs())
+                    (
+                        (s.0.min(s.2), s.0.max(s.2), t.0.min(t.2), t.0.max(t.2)),
+                        (s.1 - t.1).abs(),
+                    )
                 };
                 let shared = along.1.min(along.3) - along.0.max(along.2);
                 assert!(
@@ -239,6 +249,9 @@ mod tests {
             long += check(ex.id, &d);
             graphs += 1;
         }
-        assert!(graphs >= 20 && long > 0, "{graphs} graphs, {long} routed edges");
+        assert!(
+            graphs >= 20 && long > 0,
+            "{graphs} graphs, {long} routed edges"
+        );
     }
 }

@@ -84,7 +84,10 @@ fn describe(group: &[u32], source: &str, lines: &SourceLines) -> String {
     ls.sort_unstable();
     ls.dedup();
     let code = |l: u32| {
-        let t = text.get((l as usize).wrapping_sub(1)).copied().unwrap_or("");
+        let t = text
+            .get((l as usize).wrapping_sub(1))
+            .copied()
+            .unwrap_or("");
         let cut = t.find([';', '#']).filter(|&c| c > 0).unwrap_or(t.len());
         let cut = t.find("//").map_or(cut, |c| c.min(cut));
         t[..cut].trim().trim_end_matches(';').trim().to_string()
@@ -197,7 +200,11 @@ mod tests {
             assert!(r.feasible > 0, "{id}: {r:?}");
             // Each group says what it moves; the ones past the end are told apart.
             assert_eq!(r.moves.len(), r.groups, "{id}");
-            assert!(r.moves.iter().all(|m| m.starts_with("line")), "{id}: {:?}", r.moves);
+            assert!(
+                r.moves.iter().all(|m| m.starts_with("line")),
+                "{id}: {:?}",
+                r.moves
+            );
             assert_eq!(r.fit_of(r.feasible - 1), Fit::Fits);
             assert_eq!(r.fit_of(r.feasible), Fit::Beyond);
             let msg = r.message().unwrap();

@@ -469,13 +469,19 @@ mod tests {
             randomize(&mut i, &a, seed);
             let seeds: Vec<u32> = a.units.iter().map(|&u| i.texture(u).seed).collect();
             assert!(
-                a.units.iter().all(|&u| i.texture(u).pattern == Pattern::Noise),
+                a.units
+                    .iter()
+                    .all(|&u| i.texture(u).pattern == Pattern::Noise),
                 "seed {seed}"
             );
             let mut distinct = seeds.clone();
             distinct.sort_unstable();
             distinct.dedup();
-            assert_eq!(distinct.len(), seeds.len(), "seed {seed}: units share {seeds:?}");
+            assert_eq!(
+                distinct.len(),
+                seeds.len(),
+                "seed {seed}: units share {seeds:?}"
+            );
         }
     }
 }

@@ -138,7 +138,12 @@ pub fn presenter(p: &PresentProps) -> Html {
             View::Vertex => Some(o.vp.lines.len()),
             _ => None,
         })
-        .map(|n| format!("--code-min-h: {:.0}px", crate::page::figure::code_min_height(n)));
+        .map(|n| {
+            format!(
+                "--code-min-h: {:.0}px",
+                crate::page::figure::code_min_height(n)
+            )
+        });
     html! {
         <div class="present" id="present" role="dialog" aria-modal="true" aria-label="Presentation"
             tabindex="-1" ref={root} {onkeydown}>

@@ -131,7 +131,12 @@ fn executors(r: Option<&crate::worker::render::Rendered>) -> Option<String> {
 
 /// The Estimate panel, under the selection's cost model: the rasterizer's counts for a
 /// single-draw render, else one full-window quad.
-fn estimate_view(p: &StatsProps, a: &Analysis, b: &hoist_opt::Stats, af: &hoist_opt::Stats) -> Html {
+fn estimate_view(
+    p: &StatsProps,
+    a: &Analysis,
+    b: &hoist_opt::Stats,
+    af: &hoist_opt::Stats,
+) -> Html {
     let measured = p
         .rendered
         .as_ref()

@@ -67,14 +67,20 @@ fn groups_list(r: &Reach, applied: usize) -> Html {
     let f = r.feasible.min(n);
     let summary = match (f < n, r.unchecked) {
         (false, _) => format!("What the {} move", crate::page::summary::count(n, "group")),
+        (true, false) if f == 0 => format!("What the {n} groups move: none fits"),
         (true, false) => format!(
-            "What the {n} groups move: {} fit, {} do{} not fit after {}",
-            if f == 0 { "none".into() } else { span(1, f) },
+            "What the {n} groups move: {} fit, {} do{} not fit after group{} {}",
+            span(1, f),
             span(f + 1, n),
             if f + 1 == n { "es" } else { "" },
-            if f == 0 { "the pair's own use".into() } else { format!("group{} {}", if f == 1 { "" } else { "s" }, span(1, f)) }
+            if f == 1 { "" } else { "s" },
+            span(1, f)
         ),
-        (true, true) => format!("What the {n} groups move: {} checked, {} not checked in advance", span(1, f), span(f + 1, n)),
+        (true, true) => format!(
+            "What the {n} groups move: {} checked, {} not checked in advance",
+            span(1, f),
+            span(f + 1, n)
+        ),
     };
     let items: Html = r
         .moves
@@ -84,7 +90,15 @@ fn groups_list(r: &Reach, applied: usize) -> Html {
             let (class, state) = match r.fit_of(g) {
                 Fit::Fits if g < applied => ("applied", "applied".to_string()),
                 Fit::Fits => ("fits", "fits, not applied".to_string()),
-                Fit::Beyond => ("beyond", format!("does not fit after group{} {}", if f == 1 { "" } else { "s" }, span(1, f))),
+                Fit::Beyond if f == 0 => ("beyond", "does not fit".to_string()),
+                Fit::Beyond => (
+                    "beyond",
+                    format!(
+                        "does not fit after group{} {}",
+                        if f == 1 { "" } else { "s" },
+                        span(1, f)
+                    ),
+                ),
                 Fit::Unchecked => ("beyond", "not checked".to_string()),
             };
             html! {
