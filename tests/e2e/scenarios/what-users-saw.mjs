@@ -189,7 +189,7 @@ async function params(page) {
     + 'MAD t, t, program.env[12], program.local[7];\nADD result.color, t, program.env[101];\nEND\n');
   await settled(page, 'the env[] pair');
   await page.locator('#inputs').scrollIntoViewIfNeeded();
-  const xs = await page.$$eval('.param input.vec', (es) => es.map((e) => e.getBoundingClientRect().left));
+  const xs = await page.$$eval('.param input.vec[id^="param-"]', (es) => es.map((e) => e.getBoundingClientRect().left));
   if (xs.length < 4 || Math.max(...xs) - Math.min(...xs) > 0.5) fail(`parameter fields start at ${JSON.stringify(xs)}`);
   log(`parameters: ${xs.length} fields start at x = ${xs[0].toFixed(1)}`);
   await shot(page, 'what-users-saw-params.png');
