@@ -1,5 +1,5 @@
 //! Statistics (slots, interpolators, temporaries, render times) and the estimate panel
-//! (the paper's reasoning: fragment vs vertex invocations and per-frame totals).
+//! (per-frame totals under the chosen cost model: `page::estimate`).
 
 use super::Shared;
 use crate::doc::cost::CostChoice;
