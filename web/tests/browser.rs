@@ -668,6 +668,7 @@ async fn stats_report_slots_and_the_estimate() {
         height: 256,
         analysis_ms: 12.5,
         cost: Default::default(),
+        interp_cost: 0.5,
         timings: vec![[40.0, 52.5]],
         dispatch: Callback::noop(),
     };
@@ -752,6 +753,11 @@ async fn stepwise_slider_maps_to_options_and_stops_where_it_fits() {
             feasible: 2,
             limit: Some("needs 8 interpolators, 7 are free".into()),
             unchecked: false,
+            moves: vec![
+                "line 2: mov r1, t0".into(),
+                "line 3: add r1.x, t0.x, c0.x".into(),
+                "line 5: mul r2, r2, c1".into(),
+            ],
         }),
         dispatch,
     };

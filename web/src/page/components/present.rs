@@ -144,6 +144,7 @@ pub fn presenter(p: &PresentProps) -> Html {
                 crate::page::figure::code_min_height(n)
             )
         });
+    let code = min_h.is_some().then_some("code");
     html! {
         <div class="present" id="present" role="dialog" aria-modal="true" aria-label="Presentation"
             tabindex="-1" ref={root} {onkeydown}>
@@ -160,7 +161,7 @@ pub fn presenter(p: &PresentProps) -> Html {
                 <button type="button" class="present-close" aria-label="Leave presentation"
                     onclick={Callback::from(move |_| leave(&close))}>{ "×" }</button>
             </header>
-            <div class={classes!("present-body", min_h.is_some().then_some("code"))}
+            <div class={classes!("present-body", code)}
                 id="present-body" style={min_h}>{ figure }</div>
             <footer class="present-foot" id="present-keys">{ HELP }</footer>
         </div>
