@@ -81,8 +81,8 @@ pub fn route(nodes: &[Node], edges: &[Edge], g: &Grid) -> Vec<String> {
     let mut lanes = vec![0usize; long.len()];
     let mut per_chan = vec![0usize; g.columns + 1];
     let bands = nodes.iter().map(|n| g.layer_of(n.y)).max().unwrap_or(0) + 1;
-    // Runs leaving a source take the upper half of its band, runs reaching a target the
-    // lower half of the band above it: a drop and an arrival in one band never meet.
+    // Runs leaving a source take the top of its band, runs reaching a target the bottom of
+    // the band above it: a drop and an arrival in one band never meet.
     let (mut leaving, mut reaching) = (vec![0usize; bands], vec![0usize; bands]);
     let mut tracks = vec![(0usize, 0usize); long.len()];
     for (j, &i) in long.iter().enumerate() {
@@ -98,11 +98,13 @@ pub fn route(nodes: &[Node], edges: &[Edge], g: &Grid) -> Vec<String> {
         let w = (g.gap_x - 8.0).min(5.0 * n as f32);
         g.channel(c) - w / 2.0 + spread(0.0, w, lane, n)
     };
-    let half = g.gap_y / 2.0;
+    // Tracks keep to the band's edges: the curves between two layers cross the middle of
+    // the band nearly flat, and meet its edges only where they are nearly vertical.
+    let edge = (g.gap_y / 3.0).min(10.0);
     let track_y = |band: usize, t: usize, upper: bool| {
         let n = if upper { leaving[band] } else { reaching[band] };
-        let top = g.band(band) + if upper { 3.0 } else { half + 1.0 };
-        spread(top, top + half - 4.0, t, n)
+        let top = g.band(band) + if upper { 2.0 } else { g.gap_y - 2.0 - edge };
+        spread(top, top + edge, t, n)
     };
     let mut paths = Vec::with_capacity(edges.len());
     for (i, e) in edges.iter().enumerate() {
