@@ -29,7 +29,7 @@ async function presentFits(page, w, h) {
   await page.click('#present-open');
   await page.waitForSelector('#present');
   for (const [n, view] of [[1, 'Fragment'], [2, 'Vertex']]) {
-    await waitText(page, '#present-title', (t) => t.startsWith(`${n}/4 · ${view}`), `the ${view} view`);
+    await waitText(page, '#present-title', (t) => t.startsWith(`${n}/4 · Optimized ${view.toLowerCase()}`), `the ${view} view`);
     const r = await page.evaluate(() => {
       const texts = [...document.querySelectorAll('#present-body svg text')];
       const marked = texts.filter((t) => t.textContent === '→' || t.textContent === '+');
@@ -38,8 +38,8 @@ async function presentFits(page, w, h) {
         last: box(texts.at(-1)), font: texts.at(-1).getBoundingClientRect().height, vw: innerWidth, vh: innerHeight };
     });
     const inside = (b) => b && b[0] >= 0 && b[1] >= 0 && b[2] <= r.vw && b[3] <= r.vh;
-    if (!r.marked) fail(`${view} view at ${w}×${h}: no marked row`);
-    if (!inside(r.lastMarked) || !inside(r.last)) fail(`${view} view at ${w}×${h}: rows outside the viewport ${JSON.stringify(r)}`);
+    if (!r.marked && view === 'Vertex') fail(`${view} view at ${w}×${h}: no marked row`);
+    if ((r.marked && !inside(r.lastMarked)) || !inside(r.last)) fail(`${view} view at ${w}×${h}: rows outside the viewport ${JSON.stringify(r)}`);
     log(`present ${w}×${h}: ${view} fits (${r.marked} marked rows, last row bottom ${r.last[3].toFixed(0)} of ${h}, line box ${r.font.toFixed(0)} px)`);
     if (n === 1) await shot(page, `what-users-saw-present-${w}x${h}.png`);
     await page.keyboard.press('ArrowRight');
@@ -52,13 +52,15 @@ async function presentFits(page, w, h) {
 
 /// (3) A figure taller than the screen scrolls with Shift+↓ and back with Shift+↑.
 async function presentScrolls(page) {
+  // A laptop-sized window: gauss13's programs fit 1440×1000 at 12 px type or more.
+  await page.setViewportSize({ width: 1280, height: 520 });
   await page.click('#present-open');
   await page.waitForSelector('#present');
   await page.keyboard.press('ArrowRight');
-  await waitText(page, '#present-title', (t) => t.startsWith('2/4 · Vertex'), 'the vertex view');
+  await waitText(page, '#present-title', (t) => t.startsWith("2/4 · Optimized vertex"), 'the vertex view');
   const tall = () => page.evaluate(() => { const b = document.querySelector('#present-body'); return [b.scrollTop, b.scrollHeight, b.clientHeight]; });
   const [t0, sh, ch] = await tall();
-  if (!(sh > ch)) fail(`gauss13's vertex program fits (${sh} ≤ ${ch}): nothing to scroll`);
+  if (!(sh > ch)) fail(`gauss13's vertex program fits 1280×520 (${sh} ≤ ${ch}): nothing to scroll`);
   await page.keyboard.press('Shift+ArrowDown');
   await page.keyboard.press('Shift+ArrowDown');
   const [t1] = await tall();
@@ -70,6 +72,7 @@ async function presentScrolls(page) {
   log(`present: gauss13's vertex program (${sh} px in ${ch}) scrolls ${t0} → ${t1} → ${t2} with Shift+↓↓↑`);
   await page.keyboard.press('Escape');
   await page.waitForSelector('#present', { state: 'detached' });
+  await page.setViewportSize({ width: 1440, height: 1000 });
 }
 
 /// (5) The slider's groups: what each moves, which fit, in agreement with its range.
