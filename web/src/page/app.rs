@@ -8,6 +8,7 @@
 use crate::page::components::Shared;
 use crate::page::components::bindings::BindingsPanel;
 use crate::page::components::dag::DagView;
+use crate::page::components::debugger::Debugger;
 use crate::page::components::document::{DocBar, doc_title, export_handler, use_target_handler};
 use crate::page::components::editor::Editor;
 use crate::page::components::examples::{About, Gallery};
@@ -214,6 +215,16 @@ struct Report {
     source: Option<SourceReport>,
     /// The GPU view: API, agreement with the exact images, timing.
     gpu: crate::page::gpu::GpuReport,
+    /// The pixel debugger: its pixel, the row stepped to, and the trace (or why none).
+    debug: Option<DebugReport>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DebugReport {
+    pixel: [u32; 2],
+    row: usize,
+    view: Option<Result<crate::worker::debug::DebugView, String>>,
 }
 
 /// A place in a source editor, with its 1-based line and column and what is there.
@@ -433,6 +444,11 @@ fn report() -> Result<JsValue, JsValue> {
                 .map(|o| (*o.varyings).clone()),
             source: source_report(&s),
             gpu: crate::page::gpu::report(),
+            debug: s.debug_pixel.map(|(x, y)| DebugReport {
+                pixel: [x, y],
+                row: s.debug_row,
+                view: s.debug_view().map(|t| (*t.view).clone()),
+            }),
         };
         serde_wasm_bindgen::to_value(&r).map_err(Into::into)
     })
@@ -483,6 +499,11 @@ fn start_engine(start: Starter, dispatch: UseReducerDispatcher<State>) -> Engine
         Event::Rendered { id, rendered } => d.dispatch(Action::Rendered(id, Rc::from(rendered))),
         Event::RenderFailed { id, error } => d.dispatch(Action::RenderFailed(id, error)),
         Event::Linear { id, result, ms } => d.dispatch(Action::Linear(id, result.map(Rc::new), ms)),
+        Event::Traced { id, x, y, view } => d.dispatch(Action::Traced(crate::page::state::Traced {
+            rev: id,
+            pixel: (x, y),
+            view: Rc::from(view),
+        })),
         Event::Ready | Event::Crashed { .. } => {}
     });
     let on_fail: OnFail = Rc::new(move |id: u64, why: String| {
@@ -499,6 +520,7 @@ fn use_page_state() -> UseReducerHandle<State> {
         let stored: Option<String> = LocalStorage::get(STORAGE_KEY).ok();
         let (doc, notice) = initial_doc(&location_hash(), stored.as_deref());
         let mut s = State::new(doc);
+        s.debug_pixel = crate::doc::codec::pixel(&location_hash());
         s.keep_address = notice.as_ref().is_some_and(|n| n.error);
         s.notice = notice;
         s
@@ -532,6 +554,15 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
     let images = state.images.clone();
     let dispatch = state.dispatcher();
     let status = state.source_status();
+    {
+        // The pixel debugger's trace, asked for once the current text's render is done.
+        let engine = engine.clone();
+        use_effect_with(state.debug_request(), move |req| {
+            if let (Some((rev, x, y)), Some(e)) = (*req, engine.borrow().as_ref()) {
+                e.trace(rev, x, y);
+            }
+        });
+    }
     use_effect_with(state.rev, move |&rev| {
         if let Some(e) = engine.borrow().as_ref() {
             e.cancel();
@@ -646,7 +677,7 @@ fn persist(s: &State) {
 #[hook]
 fn use_persistence(state: &UseReducerHandle<State>) {
     let s = state.clone();
-    use_effect_with((state.analysis_rev, state.rev), move |&(analysed, rev)| {
+    use_effect_with((state.analysis_rev, state.rev, state.debug_pixel), move |&(analysed, rev, _)| {
         let timer = (analysed > 0 && analysed == rev)
             .then(|| gloo::timers::callback::Timeout::new(PERSIST_MS, move || persist(&s)));
         move || drop(timer)
@@ -1111,7 +1142,7 @@ pub fn app(props: &AppProps) -> Html {
                         <Editor id="fp" title="Fragment program" value={state.doc.fp.clone()} stage={Stage::Fragment}
                             side={sides[1].clone()} onchange={h.fp.clone()}
                             profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
-                            highlight_line={state.origin_line} on_line={on_src_line} ontarget={on_target.clone()}
+                            highlight_line={state.origin_line} on_line={on_src_line.clone()} ontarget={on_target.clone()}
                             other={a.as_ref().and_then(|a| a.vp.profile)} />
                         <SceneEditor text={state.doc.scene.clone().map(AttrValue::from)} size={Some((state.doc.inputs.width, state.doc.inputs.height))} onchange={h.scene.clone()} />
                     }
@@ -1136,6 +1167,10 @@ pub fn app(props: &AppProps) -> Html {
                     error={error} dispatch={h.dispatch.clone()}
                     fp_source={Some(AttrValue::from(state.doc.fp.clone()))}
                     previous={state.shows_previous_render()} />
+                if let Some(pixel) = state.debug_pixel {
+                    <Debugger {pixel} traced={state.debug_view().cloned()} row={state.debug_row}
+                        dispatch={h.dispatch.clone()} on_line={on_src_line.clone()} />
+                }
                 if state.doc.source.is_some() {
                     <BindingsPanel front={state.front.clone().map(Shared)}
                         current={state.compiled().is_some()} />

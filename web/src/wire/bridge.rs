@@ -29,8 +29,8 @@ use web_sys::MessageEvent;
 enum Mode {
     /// A dedicated worker.
     Worker,
-    /// The page's own thread, with this job loop.
-    Inline(fn(Job, Rc<Shared>, Rc<Cell<u64>>)),
+    /// The page's own thread, with this job loop and this pixel tracer.
+    Inline(fn(Job, Rc<Shared>, Rc<Cell<u64>>), fn(&Rc<Shared>, u64, u32, u32)),
 }
 
 /// How an app starts its engine: [`worker`] on the page, [`inline`] in component tests.
@@ -54,7 +54,25 @@ pub fn inline(on_event: OnEvent, on_fail: OnFail) -> Engine {
     let run = |job, shared, current| {
         wasm_bindgen_futures::spawn_local(run_inline(job, shared, current));
     };
-    Engine::start(Mode::Inline(run), None, on_event, on_fail)
+    Engine::start(Mode::Inline(run, trace_inline), None, on_event, on_fail)
+}
+
+/// A pixel traced on the page's thread, its event through the worker's encoding.
+fn trace_inline(shared: &Rc<Shared>, id: u64, x: u32, y: u32) {
+    let view = match shared.traced.borrow().as_ref() {
+        Some(cx) if cx.id == id => crate::worker::debug::trace(cx, x, y),
+        _ => Err("the render of this text has not finished".into()),
+    };
+    let e = Event::Traced {
+        id,
+        x,
+        y,
+        view: Box::new(view),
+    };
+    match wire::encode_event(e) {
+        Ok(p) => shared.receive(p.message),
+        Err(e) => shared.fail(e),
+    }
 }
 
 /// Receives the events of jobs.
@@ -75,6 +93,8 @@ struct Shared {
     /// Events decoded and not handled yet (handled in a task of their own).
     queue: RefCell<VecDeque<Event>>,
     worker: RefCell<Option<web_sys::Worker>>,
+    /// Inline mode: what the last finished job left for the pixel debugger.
+    traced: RefCell<Option<crate::worker::debug::Context>>,
 }
 
 impl Shared {
@@ -96,11 +116,12 @@ impl Shared {
             return;
         }
         if !self.ready.get() {
-            // Only the newest job matters; a cancel drops the one waiting.
-            if matches!(r, Request::Run(_)) {
-                *self.pending.borrow_mut() = Some(r);
-            } else {
-                self.pending.borrow_mut().take();
+            // Only the newest job matters; a cancel drops the one waiting (a trace waits
+            // for nothing: no job has rendered yet).
+            match r {
+                Request::Run(_) => *self.pending.borrow_mut() = Some(r),
+                Request::Cancel => drop(self.pending.borrow_mut().take()),
+                Request::Trace { .. } => {}
             }
             return;
         }
@@ -192,12 +213,13 @@ impl Engine {
             on_event,
             on_fail,
             dead: Cell::new(false),
-            ready: Cell::new(matches!(mode, Mode::Inline(_))),
+            ready: Cell::new(matches!(mode, Mode::Inline(..))),
             pending: RefCell::new(None),
             last_job: Cell::new(0),
             optimizing_since: Cell::new(None),
             queue: RefCell::new(VecDeque::new()),
             worker: RefCell::new(None),
+            traced: RefCell::new(None),
         });
         let mut handlers = Vec::new();
         if let Some(url) = url {
@@ -262,10 +284,18 @@ impl Engine {
         self.shared.last_job.set(job.id);
         match self.mode {
             Mode::Worker => self.shared.send(Request::Run(Box::new(job))),
-            Mode::Inline(run) => {
+            Mode::Inline(run, _) => {
                 self.current.set(job.id);
                 run(job, self.shared.clone(), self.current.clone());
             }
+        }
+    }
+
+    /// Asks for the trace of pixel (`x`, `y`) of job `id`'s render ([`Event::Traced`]).
+    pub fn trace(&self, id: u64, x: u32, y: u32) {
+        match self.mode {
+            Mode::Worker => self.shared.send(Request::Trace { id, x, y }),
+            Mode::Inline(_, trace) => trace(&self.shared, id, x, y),
         }
     }
 
@@ -273,7 +303,7 @@ impl Engine {
     pub fn cancel(&self) {
         match self.mode {
             Mode::Worker => self.shared.send(Request::Cancel),
-            Mode::Inline(_) => self.current.set(0),
+            Mode::Inline(..) => self.current.set(0),
         }
     }
 }
@@ -328,4 +358,5 @@ async fn run_inline(job: Job, shared: Rc<Shared>, current: Rc<Cell<u64>>) {
             return;
         }
     }
+    *shared.traced.borrow_mut() = r.trace_context();
 }
