@@ -499,11 +499,13 @@ fn start_engine(start: Starter, dispatch: UseReducerDispatcher<State>) -> Engine
         Event::Rendered { id, rendered } => d.dispatch(Action::Rendered(id, Rc::from(rendered))),
         Event::RenderFailed { id, error } => d.dispatch(Action::RenderFailed(id, error)),
         Event::Linear { id, result, ms } => d.dispatch(Action::Linear(id, result.map(Rc::new), ms)),
-        Event::Traced { id, x, y, view } => d.dispatch(Action::Traced(crate::page::state::Traced {
-            rev: id,
-            pixel: (x, y),
-            view: Rc::from(view),
-        })),
+        Event::Traced { id, x, y, view } => {
+            d.dispatch(Action::Traced(crate::page::state::Traced {
+                rev: id,
+                pixel: (x, y),
+                view: Rc::from(view),
+            }))
+        }
         Event::Ready | Event::Crashed { .. } => {}
     });
     let on_fail: OnFail = Rc::new(move |id: u64, why: String| {
@@ -677,11 +679,14 @@ fn persist(s: &State) {
 #[hook]
 fn use_persistence(state: &UseReducerHandle<State>) {
     let s = state.clone();
-    use_effect_with((state.analysis_rev, state.rev, state.debug_pixel), move |&(analysed, rev, _)| {
-        let timer = (analysed > 0 && analysed == rev)
-            .then(|| gloo::timers::callback::Timeout::new(PERSIST_MS, move || persist(&s)));
-        move || drop(timer)
-    });
+    use_effect_with(
+        (state.analysis_rev, state.rev, state.debug_pixel),
+        move |&(analysed, rev, _)| {
+            let timer = (analysed > 0 && analysed == rev)
+                .then(|| gloo::timers::callback::Timeout::new(PERSIST_MS, move || persist(&s)));
+            move || drop(timer)
+        },
+    );
     use_effect_with((), |_| {
         let listener = web_sys::window().map(|w| {
             gloo::events::EventListener::new(&w, "pagehide", |_| {

@@ -30,7 +30,10 @@ enum Mode {
     /// A dedicated worker.
     Worker,
     /// The page's own thread, with this job loop and this pixel tracer.
-    Inline(fn(Job, Rc<Shared>, Rc<Cell<u64>>), fn(&Rc<Shared>, u64, u32, u32)),
+    Inline(
+        fn(Job, Rc<Shared>, Rc<Cell<u64>>),
+        fn(&Rc<Shared>, u64, u32, u32),
+    ),
 }
 
 /// How an app starts its engine: [`worker`] on the page, [`inline`] in component tests.

@@ -270,7 +270,12 @@ fn vertex_rows(
     head.op = ["vertex stage".into(), String::new()];
     rows.push(head);
     for (k, s) in o.vertex.iter().enumerate() {
-        rows.push(side_row(Part::Vertex, 0, (k, s), line_of(&cx.lines[0], s.inst)));
+        rows.push(side_row(
+            Part::Vertex,
+            0,
+            (k, s),
+            line_of(&cx.lines[0], s.inst),
+        ));
     }
     let Some(p) = p else { return };
     for (i, s) in p.vertex.iter().enumerate() {
@@ -326,9 +331,9 @@ fn interpolation_rows(o: &PixelTrace, p: Option<&PixelTrace>, rows: &mut Vec<Row
         };
         r.op[0] = format!("{} ({})", i.semantic, i.source);
         r.values[0] = cells(i);
-        if let Some(j) = p.and_then(|p| {
-            (p.interpolation.inputs.iter()).find(|j| j.semantic == i.semantic)
-        }) {
+        if let Some(j) =
+            p.and_then(|p| (p.interpolation.inputs.iter()).find(|j| j.semantic == i.semantic))
+        {
             r.op[1] = format!("{} ({})", j.semantic, j.source);
             r.values[1] = cells(j);
         }
@@ -530,8 +535,16 @@ mod tests {
         let cx = r.trace_context().expect("a context");
         for (x, y) in [(20, 11), (0, 0), (63, 31)] {
             let v = trace(&cx, x, y).unwrap();
-            assert_eq!(final_bits(&v, 0), image_bits(&rendered, 0, x, y), "({x}, {y})");
-            assert_eq!(final_bits(&v, 1), image_bits(&rendered, 1, x, y), "({x}, {y})");
+            assert_eq!(
+                final_bits(&v, 0),
+                image_bits(&rendered, 0, x, y),
+                "({x}, {y})"
+            );
+            assert_eq!(
+                final_bits(&v, 1),
+                image_bits(&rendered, 1, x, y),
+                "({x}, {y})"
+            );
             assert!(v.divergence.is_none(), "{:?}", v.divergence);
             let moved: Vec<&Row> = (v.rows.iter())
                 .filter(|r| r.moved && r.part == Some(Part::Fragment))
@@ -572,7 +585,10 @@ mod tests {
         };
         let v = trace(&r.trace_context().unwrap(), x, y).unwrap();
         let (row, text) = v.divergence.clone().expect("a divergence");
-        assert!(text.starts_with("first divergence: fragment line "), "{text}");
+        assert!(
+            text.starts_with("first divergence: fragment line "),
+            "{text}"
+        );
         assert_eq!(v.rows[row].part, Some(Part::Fragment));
         assert!(v.rows[row].step[0].is_some() && !v.rows[row].values[1].is_empty());
         assert_eq!(final_bits(&v, 0), image_bits(&rendered, 0, x, y));

@@ -130,7 +130,9 @@ mod tests {
         let right = trace(&s, &opts, "window", 12, 9).unwrap();
         assert!(right.candidates.last().unwrap().wrote);
         let empty = parse("[test]\nwindow rgba32f 8 8\n", &caps).unwrap();
-        let e = trace(&empty, &opts, "window", 1, 1).unwrap_err().to_string();
+        let e = trace(&empty, &opts, "window", 1, 1)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no draw"), "{e}");
         assert!(trace(&s, &opts, "window", 16, 0).is_err());
     }

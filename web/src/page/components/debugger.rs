@@ -57,7 +57,14 @@ fn part_class(p: Option<Part>) -> &'static str {
     }
 }
 
-fn row_html(i: usize, r: &Row, current: bool, diverges: bool, hex: bool, select: &Callback<usize>) -> Html {
+fn row_html(
+    i: usize,
+    r: &Row,
+    current: bool,
+    diverges: bool,
+    hex: bool,
+    select: &Callback<usize>,
+) -> Html {
     let side = |s: usize| {
         let cells: Html = r.values[s].iter().map(|c| cell_html(c, hex)).collect();
         html! {
@@ -92,10 +99,10 @@ fn row_html(i: usize, r: &Row, current: bool, diverges: bool, hex: bool, select:
 fn scroll_nearest(el: &web_sys::Element) {
     let o = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&o, &"block".into(), &"nearest".into());
-    if let Ok(f) = js_sys::Reflect::get(el, &"scrollIntoView".into()) {
-        if let Some(f) = f.dyn_ref::<js_sys::Function>() {
-            let _ = f.call1(el, &o);
-        }
+    if let Ok(f) = js_sys::Reflect::get(el, &"scrollIntoView".into())
+        && let Some(f) = f.dyn_ref::<js_sys::Function>()
+    {
+        let _ = f.call1(el, &o);
     }
 }
 
@@ -114,12 +121,18 @@ pub fn step(key: &str, row: usize, n: usize) -> Option<usize> {
 pub fn debugger(p: &DebuggerProps) -> Html {
     let hex = use_state_eq(|| false);
     let view = p.traced.as_ref().map(|t| t.view.clone());
-    let rows = view.as_ref().and_then(|v| v.as_ref().as_ref().ok()).map(|v| v.rows.clone());
+    let rows = view
+        .as_ref()
+        .and_then(|v| v.as_ref().as_ref().ok())
+        .map(|v| v.rows.clone());
     let n = rows.as_ref().map_or(0, Vec::len);
     let row = p.row.min(n.saturating_sub(1));
     // The editor line and the graph's node follow the current row.
     {
-        let line = rows.as_ref().and_then(|r| r.get(row)).and_then(|r| r.fp_line);
+        let line = rows
+            .as_ref()
+            .and_then(|r| r.get(row))
+            .and_then(|r| r.fp_line);
         let (d, on_line) = (p.dispatch.clone(), p.on_line.clone());
         use_effect_with((line, row, n), move |&(line, row, _)| {
             if n > 0 {
@@ -160,7 +173,9 @@ pub fn debugger(p: &DebuggerProps) -> Html {
     };
     let (x, y) = p.pixel;
     let body = match view.as_deref() {
-        None => html! { <p class="muted" id="debug-pending">{ "tracing this pixel once the render is done…" }</p> },
+        None => {
+            html! { <p class="muted" id="debug-pending">{ "tracing this pixel once the render is done…" }</p> }
+        }
         Some(Err(e)) => html! { <p class="message bad" id="debug-error">{ e.clone() }</p> },
         Some(Ok(v)) => {
             let div = v.divergence.as_ref().map(|d| d.0);

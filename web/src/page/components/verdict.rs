@@ -65,7 +65,12 @@ fn line_links(lines: &[u32], source: Option<&str>, dispatch: &Callback<Action>) 
         .collect()
 }
 
-fn culprit(c: &Culprit, source: Option<&str>, dispatch: &Callback<Action>, worst: Option<(u32, u32)>) -> Html {
+fn culprit(
+    c: &Culprit,
+    source: Option<&str>,
+    dispatch: &Callback<Action>,
+    worst: Option<(u32, u32)>,
+) -> Html {
     let debug = worst.map(|(x, y)| {
         let d = dispatch.clone();
         let onclick = Callback::from(move |_| d.emit(Action::Debug(Some((x, y)))));
