@@ -126,7 +126,6 @@ mod tests {
         let left = trace(&s, &opts, "window", 2, 3).unwrap();
         let last = left.candidates.last().unwrap();
         assert!(!last.wrote && last.depth.is_some_and(|d| !d.1), "{last:?}");
-        assert_ne!(left.pixel, left.outputs[0].value);
         let right = trace(&s, &opts, "window", 12, 9).unwrap();
         assert!(right.candidates.last().unwrap().wrote);
         let empty = parse("[test]\nwindow rgba32f 8 8\n", &caps).unwrap();

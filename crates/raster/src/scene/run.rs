@@ -646,8 +646,8 @@ impl SceneJob {
             caps: &self.opts.caps,
             exec: crate::jit::default_exec(),
         };
-        if self.tracing.is_some() {
-            self.trace_draw(line, &input)?;
+        if let Some(tr) = self.tracing.as_deref_mut() {
+            trace_into(tr, &self.targets, &self.bound, line, &input)?;
         }
         let draw = PreparedDraw::new(&input, tw, th, fmt).map_err(|e| serr(line, e.to_string()))?;
         self.result.stats.add(&draw.vertex_stats);
@@ -668,43 +668,6 @@ impl SceneJob {
             |(_, c)| matches!(c, Command::Texture(_, TexSource::Target(n), _) if *n == t.target),
         );
         (!sampled).then_some(t.y / BAND)
-    }
-
-    /// Traces the traced pixel through a draw into the traced target, from what the target
-    /// holds there now; a draw not covering the pixel leaves the last trace.
-    fn trace_draw(&mut self, line: u32, input: &DrawInput) -> Result<(), RenderError> {
-        let Some(tr) = self.tracing.as_ref() else {
-            return Ok(());
-        };
-        if tr.target != self.bound {
-            return Ok(());
-        }
-        let (x, y) = (tr.x, tr.y);
-        let t = self.target(line)?;
-        let at = (y as usize) * (t.width as usize) + x as usize;
-        let Some(&color) = t.color.get(at) else {
-            return Err(RenderError::Config(format!(
-                "pixel ({x}, {y}) is outside the {}x{} image",
-                t.width, t.height
-            )));
-        };
-        let target = crate::trace::Target {
-            width: t.width,
-            height: t.height,
-            format: t.format,
-            color,
-            depth: t.depth.get(at).copied().unwrap_or(t.depth_clear),
-        };
-        match crate::trace::trace_draw(input, &target, x, y) {
-            Ok(found) => {
-                if let Some(tr) = self.tracing.as_mut() {
-                    tr.found = Some(found);
-                }
-                Ok(())
-            }
-            Err(RenderError::Config(m)) if m.starts_with("no primitive") => Ok(()),
-            Err(e) => Err(serr(line, e.to_string())),
-        }
     }
 
     fn probe(
@@ -794,6 +757,46 @@ impl SceneJob {
 /// Runs a scene to the end.
 pub fn run(scene: &Scene, opts: &RunOptions) -> Result<SceneResult, RenderError> {
     SceneJob::new(scene.clone(), opts.clone())?.finish()
+}
+
+/// Traces the traced pixel through a draw into the traced target, from what the target
+/// holds there now; a draw not covering the pixel leaves the last trace.
+fn trace_into(
+    tr: &mut Tracing,
+    targets: &BTreeMap<String, Target>,
+    bound: &str,
+    line: u32,
+    input: &DrawInput,
+) -> Result<(), RenderError> {
+    if tr.target != bound {
+        return Ok(());
+    }
+    let (x, y) = (tr.x, tr.y);
+    let t = targets
+        .get(bound)
+        .ok_or_else(|| serr(line, format!("no target named `{bound}`")))?;
+    let at = (y as usize) * (t.width as usize) + x as usize;
+    if x >= t.width || y >= t.height {
+        return Err(RenderError::Config(format!(
+            "pixel ({x}, {y}) is outside the {}x{} image",
+            t.width, t.height
+        )));
+    }
+    let target = crate::trace::Target {
+        width: t.width,
+        height: t.height,
+        format: t.format,
+        color: t.color[at],
+        depth: t.depth.get(at).copied().unwrap_or(t.depth_clear),
+    };
+    match crate::trace::trace_draw(input, &target, x, y) {
+        Ok(found) => {
+            tr.found = Some(found);
+            Ok(())
+        }
+        Err(RenderError::Config(m)) if m.starts_with("no primitive") => Ok(()),
+        Err(e) => Err(serr(line, e.to_string())),
+    }
 }
 
 /// Traces pixel (`x`, `y`) (origin bottom-left) of target `target` through the scene: the
