@@ -55,8 +55,10 @@ async function traced(page, what, px = null) {
 
 /// Clicks pixel (x, y) (origin bottom-left) of a canvas.
 async function clickPixel(page, id, x, y, size) {
-  const box = await page.locator(`#${id}`).boundingBox();
-  await page.mouse.click(box.x + (x + 0.5) * box.width / size[0], box.y + (size[1] - y - 0.5) * box.height / size[1]);
+  const c = page.locator(`#${id}`);
+  await c.scrollIntoViewIfNeeded();
+  const box = await c.boundingBox();
+  await c.click({ position: { x: (x + 0.5) * box.width / size[0], y: (size[1] - y - 0.5) * box.height / size[1] } });
 }
 
 const hex = (s) => (s === null ? null : parseInt(s, 16) >>> 0);
@@ -122,7 +124,9 @@ scenario(NAME, async ({ page, base, open }) => {
   const size = rep.size;
   await clickPixel(page, 'canvas-original', 20, 11, size);
   let d = await traced(page, 'a click on Figure 3');
-  if (d.pixel[0] !== 20 || d.pixel[1] !== 11) fail(`the click opened pixel ${d.pixel}`);
+  // The pixel under the click (the canvas's border and scaling allow a pixel or two).
+  if (Math.abs(d.pixel[0] - 20) > 2 || Math.abs(d.pixel[1] - 11) > 2) fail(`the click at (20, 11) opened pixel ${d.pixel}`);
+  const [px, py] = d.pixel;
   await page.waitForSelector('#debugger .debug-row');
   const v = d.view.Ok;
   const moved = v.rows.filter((r) => r.part === 'Fragment' && r.moved);
@@ -166,11 +170,11 @@ scenario(NAME, async ({ page, base, open }) => {
 
   // The link holds the pixel; a fresh page opens the debugger on it.
   rep = await report(page);
-  if (!rep.link.endsWith(';px=20,11')) fail(`the link does not hold the pixel: ${rep.link}`);
+  if (!rep.link.endsWith(`;px=${px},${py}`)) fail(`the link does not hold the pixel: ${rep.link}`);
   const fresh = await open('permalink');
   await fresh.goto(base + '#' + rep.link);
   await settledReport(fresh, 'the permalink');
-  const d2 = await traced(fresh, 'the permalink', [20, 11]);
+  const d2 = await traced(fresh, 'the permalink', [px, py]);
   if (JSON.stringify(d2.view) !== JSON.stringify(d.view)) fail('the permalink\'s trace differs from the click\'s');
   // An old link (no pixel) opens without the debugger.
   await fresh.goto(base + '#ex=paper/fig3');
