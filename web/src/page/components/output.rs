@@ -351,7 +351,7 @@ fn pixel_at(e: &MouseEvent) -> Option<(u32, u32)> {
     let row = (f64::from(e.offset_y()) / ch * f64::from(c.height())).floor();
     let h = f64::from(c.height());
     (x >= 0.0 && row >= 0.0 && row < h && x < f64::from(c.width()))
-        .then(|| (x as u32, (h - 1.0 - row) as u32))
+        .then_some((x as u32, (h - 1.0 - row) as u32))
 }
 
 /// The pixel under the pointer, on any of the canvases.
