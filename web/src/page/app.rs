@@ -1034,6 +1034,30 @@ fn live_limits(state: &State, a: Option<&Analysis>) -> [u16; 2] {
     ]
 }
 
+/// The stepwise slider's reach, from the analysis.
+fn reach_of(state: &State) -> Option<crate::worker::reach::Reach> {
+    state
+        .analysis
+        .as_ref()
+        .and_then(|a| a.optimized.as_ref())
+        .and_then(|o| o.reach.clone())
+}
+
+/// The pixel debugger, while it is open on a pixel.
+fn debugger_view(
+    state: &State,
+    dispatch: &Callback<Action>,
+    on_line: &Callback<Option<u32>>,
+) -> Html {
+    let Some(pixel) = state.debug_pixel else {
+        return html! {};
+    };
+    html! {
+        <Debugger {pixel} traced={state.debug_view().cloned()} row={state.debug_row}
+            dispatch={dispatch.clone()} on_line={on_line.clone()} />
+    }
+}
+
 /// The dependence graph's view: the graph, or why there is none yet.
 fn dag_view(a: Option<&Analysis>, line: Option<u32>, on_line: Callback<Option<u32>>) -> Html {
     let graph = a
@@ -1083,11 +1107,7 @@ pub fn app(props: &AppProps) -> Html {
         let p = presenting.clone();
         Callback::from(move |_: ()| p.set(on))
     };
-    let reach = state
-        .analysis
-        .as_ref()
-        .and_then(|a| a.optimized.as_ref())
-        .and_then(|o| o.reach.clone());
+    let reach = reach_of(&state);
     let on_src_line = {
         let l = src_line.clone();
         use_callback((), move |n: Option<u32>, _| l.set(n))
@@ -1096,10 +1116,10 @@ pub fn app(props: &AppProps) -> Html {
     let on_copy = copy_link(&state, &link_shown, &h.dispatch);
     let on_export = export_handler(&state);
     let on_target = use_target_handler(&state);
-    let on_pick = {
+    let on_pick = Callback::from({
         let open = gallery_open.clone();
-        Callback::from(move |_| open.set(false))
-    };
+        move |_| open.set(false)
+    });
     let a = state.analysis.clone().map(Shared::from);
     let hand_on = state.doc.hand.is_some();
     let on_hand = {
@@ -1172,10 +1192,7 @@ pub fn app(props: &AppProps) -> Html {
                     error={error} dispatch={h.dispatch.clone()}
                     fp_source={Some(AttrValue::from(state.doc.fp.clone()))}
                     previous={state.shows_previous_render()} />
-                if let Some(pixel) = state.debug_pixel {
-                    <Debugger {pixel} traced={state.debug_view().cloned()} row={state.debug_row}
-                        dispatch={h.dispatch.clone()} on_line={on_src_line.clone()} />
-                }
+                { debugger_view(&state, &h.dispatch, &on_src_line) }
                 if state.doc.source.is_some() {
                     <BindingsPanel front={state.front.clone().map(Shared)}
                         current={state.compiled().is_some()} />
