@@ -29,11 +29,9 @@ use web_sys::MessageEvent;
 enum Mode {
     /// A dedicated worker.
     Worker,
-    /// The page's own thread, with this job loop and this pixel tracer.
-    Inline(
-        fn(Job, Rc<Shared>, Rc<Cell<u64>>),
-        fn(&Rc<Shared>, u64, u32, u32),
-    ),
+    /// The page's own thread, with this job loop (component tests; no pixel debugger: its
+    /// tracer, reached from here, linked the whole executor into the page, +163 KB gzip).
+    Inline(fn(Job, Rc<Shared>, Rc<Cell<u64>>)),
 }
 
 /// How an app starts its engine: [`worker`] on the page, [`inline`] in component tests.
@@ -57,25 +55,7 @@ pub fn inline(on_event: OnEvent, on_fail: OnFail) -> Engine {
     let run = |job, shared, current| {
         wasm_bindgen_futures::spawn_local(run_inline(job, shared, current));
     };
-    Engine::start(Mode::Inline(run, trace_inline), None, on_event, on_fail)
-}
-
-/// A pixel traced on the page's thread, its event through the worker's encoding.
-fn trace_inline(shared: &Rc<Shared>, id: u64, x: u32, y: u32) {
-    let view = match shared.traced.borrow().as_ref() {
-        Some(cx) if cx.id == id => crate::worker::debug::trace(cx, x, y),
-        _ => Err("the render of this text has not finished".into()),
-    };
-    let e = Event::Traced {
-        id,
-        x,
-        y,
-        view: Box::new(view),
-    };
-    match wire::encode_event(e) {
-        Ok(p) => shared.receive(p.message),
-        Err(e) => shared.fail(e),
-    }
+    Engine::start(Mode::Inline(run), None, on_event, on_fail)
 }
 
 /// Receives the events of jobs.
@@ -96,8 +76,6 @@ struct Shared {
     /// Events decoded and not handled yet (handled in a task of their own).
     queue: RefCell<VecDeque<Event>>,
     worker: RefCell<Option<web_sys::Worker>>,
-    /// Inline mode: what the last finished job left for the pixel debugger.
-    traced: RefCell<Option<crate::worker::debug::Context>>,
 }
 
 impl Shared {
@@ -222,7 +200,6 @@ impl Engine {
             optimizing_since: Cell::new(None),
             queue: RefCell::new(VecDeque::new()),
             worker: RefCell::new(None),
-            traced: RefCell::new(None),
         });
         let mut handlers = Vec::new();
         if let Some(url) = url {
@@ -287,7 +264,7 @@ impl Engine {
         self.shared.last_job.set(job.id);
         match self.mode {
             Mode::Worker => self.shared.send(Request::Run(Box::new(job))),
-            Mode::Inline(run, _) => {
+            Mode::Inline(run) => {
                 self.current.set(job.id);
                 run(job, self.shared.clone(), self.current.clone());
             }
@@ -298,7 +275,7 @@ impl Engine {
     pub fn trace(&self, id: u64, x: u32, y: u32) {
         match self.mode {
             Mode::Worker => self.shared.send(Request::Trace { id, x, y }),
-            Mode::Inline(_, trace) => trace(&self.shared, id, x, y),
+            Mode::Inline(_) => {}
         }
     }
 
@@ -361,5 +338,4 @@ async fn run_inline(job: Job, shared: Rc<Shared>, current: Rc<Cell<u64>>) {
             return;
         }
     }
-    *shared.traced.borrow_mut() = r.trace_context();
 }
