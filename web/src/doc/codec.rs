@@ -5,6 +5,9 @@
 //! as hostile: its length is capped before anything else, inflation stops at
 //! [`MAX_JSON`] bytes (a zip bomb fails fast), JSON errors and newer format versions get a
 //! message, and the document goes through [`Doc::sanitize`]. Nothing here panics.
+//!
+//! Either may end with `;px=X,Y`: the pixel the debugger is open on ([`pixel`],
+//! [`with_pixel`]); links without it open as they always did.
 
 use crate::doc::model::Doc;
 use base64::Engine;
@@ -92,9 +95,28 @@ pub fn encode_example(id: &str) -> String {
     format!("ex={id}")
 }
 
-/// Reads a fragment (with or without the leading `#`).
+/// The suffix of a link that holds the debugger's pixel.
+const PIXEL: &str = ";px=";
+
+/// The debugger's pixel a fragment holds (`;px=X,Y` at its end), if any.
+pub fn pixel(fragment: &str) -> Option<(u32, u32)> {
+    let (_, p) = fragment.trim().rsplit_once(PIXEL)?;
+    let (x, y) = p.split_once(',')?;
+    Some((x.parse().ok()?, y.parse().ok()?))
+}
+
+/// `link` holding the debugger's pixel `p`.
+pub fn with_pixel(link: String, p: Option<(u32, u32)>) -> String {
+    match p {
+        Some((x, y)) => format!("{link}{PIXEL}{x},{y}"),
+        None => link,
+    }
+}
+
+/// Reads a fragment (with or without the leading `#`; a pixel suffix is left aside).
 pub fn decode(fragment: &str) -> Result<Link, DecodeError> {
     let f = fragment.strip_prefix('#').unwrap_or(fragment);
+    let f = f.split_once(PIXEL).map_or(f, |(f, _)| f);
     if f.len() > MAX_FRAGMENT {
         return Err(DecodeError::TooLong { len: f.len() });
     }
@@ -159,6 +181,26 @@ pub fn check_round_trip(data: &[u8]) {
 mod tests {
     use super::*;
     use crate::doc::model::{HandEdit, ParamKey, Pattern, TexSpec};
+
+    /// A pixel suffix: read back, left aside by `decode`; links without one still open,
+    /// and a malformed one is no pixel.
+    #[test]
+    fn a_link_holds_the_debuggers_pixel() {
+        let doc = Doc::default();
+        let plain = encode(&doc);
+        let link = with_pixel(plain.clone(), Some((12, 7)));
+        assert_eq!(link, format!("{plain};px=12,7"));
+        assert_eq!(pixel(&link), Some((12, 7)));
+        assert_eq!(pixel(&format!("#{link}")), Some((12, 7)));
+        assert!(matches!(decode(&link), Ok(Link::State(d)) if d.vp == doc.vp));
+        let ex = with_pixel(encode_example("paper/fig3"), Some((0, 3)));
+        assert!(matches!(decode(&ex), Ok(Link::Example(id)) if id == "paper/fig3"));
+        assert_eq!(pixel(&ex), Some((0, 3)));
+        assert_eq!(pixel(&plain), None);
+        assert_eq!(pixel("ex=a;px=1"), None);
+        assert_eq!(pixel("ex=a;px=-1,2"), None);
+        assert_eq!(with_pixel(plain.clone(), None), plain);
+    }
 
     fn sample() -> Doc {
         let mut d = Doc {

@@ -52,6 +52,20 @@ pub fn parse_size(text: &str, max: u32) -> Result<u32, String> {
 }
 
 /// Formats a vector for an input field.
+/// A float in the shortest text that reads back to the same bits (exponent form when very
+/// large or small); NaN and the infinities as `NaN`, `+Inf`, `-Inf`.
+pub fn fmt_f32(f: f32) -> String {
+    if f.is_nan() {
+        "NaN".into()
+    } else if f.is_infinite() {
+        if f > 0.0 { "+Inf" } else { "-Inf" }.into()
+    } else if f != 0.0 && (f.abs() >= 1e7 || f.abs() < 1e-4) {
+        format!("{f:e}")
+    } else {
+        format!("{f}")
+    }
+}
+
 pub fn format_vec4(v: [f32; 4]) -> String {
     v.map(|x| x.to_string()).join(", ")
 }

@@ -8,6 +8,7 @@
 use crate::page::components::Shared;
 use crate::page::components::bindings::BindingsPanel;
 use crate::page::components::dag::DagView;
+use crate::page::components::debugger::Debugger;
 use crate::page::components::document::{DocBar, doc_title, export_handler, use_target_handler};
 use crate::page::components::editor::Editor;
 use crate::page::components::examples::{About, Gallery};
@@ -214,6 +215,16 @@ struct Report {
     source: Option<SourceReport>,
     /// The GPU view: API, agreement with the exact images, timing.
     gpu: crate::page::gpu::GpuReport,
+    /// The pixel debugger: its pixel, the row stepped to, and the trace (or why none).
+    debug: Option<DebugReport>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DebugReport {
+    pixel: [u32; 2],
+    row: usize,
+    view: Option<Result<crate::worker::debug::DebugView, String>>,
 }
 
 /// A place in a source editor, with its 1-based line and column and what is there.
@@ -433,6 +444,11 @@ fn report() -> Result<JsValue, JsValue> {
                 .map(|o| (*o.varyings).clone()),
             source: source_report(&s),
             gpu: crate::page::gpu::report(),
+            debug: s.debug_pixel.map(|(x, y)| DebugReport {
+                pixel: [x, y],
+                row: s.debug_row,
+                view: s.debug_view().map(|t| (*t.view).clone()),
+            }),
         };
         serde_wasm_bindgen::to_value(&r).map_err(Into::into)
     })
@@ -483,6 +499,13 @@ fn start_engine(start: Starter, dispatch: UseReducerDispatcher<State>) -> Engine
         Event::Rendered { id, rendered } => d.dispatch(Action::Rendered(id, Rc::from(rendered))),
         Event::RenderFailed { id, error } => d.dispatch(Action::RenderFailed(id, error)),
         Event::Linear { id, result, ms } => d.dispatch(Action::Linear(id, result.map(Rc::new), ms)),
+        Event::Traced { id, x, y, view } => {
+            d.dispatch(Action::Traced(crate::page::state::Traced {
+                rev: id,
+                pixel: (x, y),
+                view: Rc::from(view),
+            }))
+        }
         Event::Ready | Event::Crashed { .. } => {}
     });
     let on_fail: OnFail = Rc::new(move |id: u64, why: String| {
@@ -499,6 +522,7 @@ fn use_page_state() -> UseReducerHandle<State> {
         let stored: Option<String> = LocalStorage::get(STORAGE_KEY).ok();
         let (doc, notice) = initial_doc(&location_hash(), stored.as_deref());
         let mut s = State::new(doc);
+        s.debug_pixel = crate::doc::codec::pixel(&location_hash());
         s.keep_address = notice.as_ref().is_some_and(|n| n.error);
         s.notice = notice;
         s
@@ -532,6 +556,15 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
     let images = state.images.clone();
     let dispatch = state.dispatcher();
     let status = state.source_status();
+    {
+        // The pixel debugger's trace, asked for once the current text's render is done.
+        let engine = engine.clone();
+        use_effect_with(state.debug_request(), move |req| {
+            if let (Some((rev, x, y)), Some(e)) = (*req, engine.borrow().as_ref()) {
+                e.trace(rev, x, y);
+            }
+        });
+    }
     use_effect_with(state.rev, move |&rev| {
         if let Some(e) = engine.borrow().as_ref() {
             e.cancel();
@@ -646,11 +679,14 @@ fn persist(s: &State) {
 #[hook]
 fn use_persistence(state: &UseReducerHandle<State>) {
     let s = state.clone();
-    use_effect_with((state.analysis_rev, state.rev), move |&(analysed, rev)| {
-        let timer = (analysed > 0 && analysed == rev)
-            .then(|| gloo::timers::callback::Timeout::new(PERSIST_MS, move || persist(&s)));
-        move || drop(timer)
-    });
+    use_effect_with(
+        (state.analysis_rev, state.rev, state.debug_pixel),
+        move |&(analysed, rev, _)| {
+            let timer = (analysed > 0 && analysed == rev)
+                .then(|| gloo::timers::callback::Timeout::new(PERSIST_MS, move || persist(&s)));
+            move || drop(timer)
+        },
+    );
     use_effect_with((), |_| {
         let listener = web_sys::window().map(|w| {
             gloo::events::EventListener::new(&w, "pagehide", |_| {
@@ -998,6 +1034,30 @@ fn live_limits(state: &State, a: Option<&Analysis>) -> [u16; 2] {
     ]
 }
 
+/// The stepwise slider's reach, from the analysis.
+fn reach_of(state: &State) -> Option<crate::worker::reach::Reach> {
+    state
+        .analysis
+        .as_ref()
+        .and_then(|a| a.optimized.as_ref())
+        .and_then(|o| o.reach.clone())
+}
+
+/// The pixel debugger, while it is open on a pixel.
+fn debugger_view(
+    state: &State,
+    dispatch: &Callback<Action>,
+    on_line: &Callback<Option<u32>>,
+) -> Html {
+    let Some(pixel) = state.debug_pixel else {
+        return html! {};
+    };
+    html! {
+        <Debugger {pixel} traced={state.debug_view().cloned()} row={state.debug_row}
+            dispatch={dispatch.clone()} on_line={on_line.clone()} />
+    }
+}
+
 /// The dependence graph's view: the graph, or why there is none yet.
 fn dag_view(a: Option<&Analysis>, line: Option<u32>, on_line: Callback<Option<u32>>) -> Html {
     let graph = a
@@ -1047,11 +1107,7 @@ pub fn app(props: &AppProps) -> Html {
         let p = presenting.clone();
         Callback::from(move |_: ()| p.set(on))
     };
-    let reach = state
-        .analysis
-        .as_ref()
-        .and_then(|a| a.optimized.as_ref())
-        .and_then(|o| o.reach.clone());
+    let reach = reach_of(&state);
     let on_src_line = {
         let l = src_line.clone();
         use_callback((), move |n: Option<u32>, _| l.set(n))
@@ -1060,10 +1116,10 @@ pub fn app(props: &AppProps) -> Html {
     let on_copy = copy_link(&state, &link_shown, &h.dispatch);
     let on_export = export_handler(&state);
     let on_target = use_target_handler(&state);
-    let on_pick = {
+    let on_pick = Callback::from({
         let open = gallery_open.clone();
-        Callback::from(move |_| open.set(false))
-    };
+        move |_| open.set(false)
+    });
     let a = state.analysis.clone().map(Shared::from);
     let hand_on = state.doc.hand.is_some();
     let on_hand = {
@@ -1111,7 +1167,7 @@ pub fn app(props: &AppProps) -> Html {
                         <Editor id="fp" title="Fragment program" value={state.doc.fp.clone()} stage={Stage::Fragment}
                             side={sides[1].clone()} onchange={h.fp.clone()}
                             profile={state.doc.fp_profile.clone().map(AttrValue::from)} onprofile={h.fp_profile.clone()}
-                            highlight_line={state.origin_line} on_line={on_src_line} ontarget={on_target.clone()}
+                            highlight_line={state.origin_line} on_line={on_src_line.clone()} ontarget={on_target.clone()}
                             other={a.as_ref().and_then(|a| a.vp.profile)} />
                         <SceneEditor text={state.doc.scene.clone().map(AttrValue::from)} size={Some((state.doc.inputs.width, state.doc.inputs.height))} onchange={h.scene.clone()} />
                     }
@@ -1136,6 +1192,7 @@ pub fn app(props: &AppProps) -> Html {
                     error={error} dispatch={h.dispatch.clone()}
                     fp_source={Some(AttrValue::from(state.doc.fp.clone()))}
                     previous={state.shows_previous_render()} />
+                { debugger_view(&state, &h.dispatch, &on_src_line) }
                 if state.doc.source.is_some() {
                     <BindingsPanel front={state.front.clone().map(Shared)}
                         current={state.compiled().is_some()} />

@@ -74,6 +74,19 @@ pub struct State {
     /// statistics show ([`crate::page::summary::timing`]).
     pub timings: Vec<[f64; 2]>,
     pub timings_of: Option<Rc<Doc>>,
+    /// The pixel debugger: the pixel it is open on (the link holds it), the trace of it for
+    /// a revision, and the row stepped to.
+    pub debug_pixel: Option<(u32, u32)>,
+    pub debug: Option<Traced>,
+    pub debug_row: usize,
+}
+
+/// A traced pixel of a revision (`crate::worker::debug`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Traced {
+    pub rev: u64,
+    pub pixel: (u32, u32),
+    pub view: Rc<Result<crate::worker::debug::DebugView, String>>,
 }
 
 /// The front worker's last answer and the source it compiled (`Err`: the worker died).
@@ -161,6 +174,12 @@ pub enum Action {
     EngineFailed(u64, String),
     /// The URL fragment changed (a followed example card, a pasted link).
     Hash(String),
+    /// Opens the pixel debugger on a pixel, or closes it (`None`).
+    Debug(Option<(u32, u32)>),
+    /// The worker's trace of a pixel for a revision.
+    Traced(Traced),
+    /// Steps the debugger to a row.
+    DebugRow(usize),
     Notice(Option<Notice>),
     OriginLine(Option<u32>),
     /// The scene's text (empty: no scene, the GPGPU quad).
@@ -383,6 +402,17 @@ impl State {
             | Action::Linear(..) => self.receive(action),
             Action::Notice(n) => self.notice = n,
             Action::OriginLine(l) => self.origin_line = l,
+            Action::Debug(p) => {
+                if p != self.debug_pixel {
+                    self.debug_row = 0;
+                }
+                self.debug_pixel = p;
+            }
+            Action::Traced(t) if t.rev == self.rev && Some(t.pixel) == self.debug_pixel => {
+                self.debug = Some(t);
+            }
+            Action::Traced(_) => {}
+            Action::DebugRow(r) => self.debug_row = r,
             Action::SetScene(t) => self.set_scene(t),
             Action::Stop if self.is_working() => {
                 self.stopped = Some(self.rev);
@@ -602,12 +632,17 @@ impl State {
         if h.is_empty() || h == self.link() {
             return;
         }
+        let pixel = crate::doc::codec::pixel(h);
         match crate::doc::codec::decode(h) {
             Ok(crate::doc::codec::Link::State(d)) => {
                 self.load(*d);
                 self.notice = None;
+                self.apply(Action::Debug(pixel));
             }
-            Ok(crate::doc::codec::Link::Example(id)) => self.load_example(&id),
+            Ok(crate::doc::codec::Link::Example(id)) => {
+                self.load_example(&id);
+                self.apply(Action::Debug(pixel));
+            }
             Ok(crate::doc::codec::Link::None) => {}
             Err(e) => {
                 self.notice = Some(Notice {
@@ -773,10 +808,30 @@ impl State {
     /// The link fragment for the current document: the example's short link while the
     /// document is still that example, untouched.
     pub fn link(&self) -> String {
-        match (&self.doc.example, self.is_pristine_example()) {
+        let link = match (&self.doc.example, self.is_pristine_example()) {
             (Some(id), true) => crate::doc::codec::encode_example(id),
             _ => crate::doc::codec::encode(&self.doc),
-        }
+        };
+        crate::doc::codec::with_pixel(link, self.debug_pixel)
+    }
+
+    /// The debugger's trace of the current revision's render, once it shows.
+    pub fn debug_view(&self) -> Option<&Traced> {
+        self.debug
+            .as_ref()
+            .filter(|t| t.rev == self.rev && Some(t.pixel) == self.debug_pixel)
+    }
+
+    /// The pixel to ask the worker to trace: the debugger is open, the current text's render
+    /// is finished, and its trace is not there yet.
+    pub fn debug_request(&self) -> Option<(u64, u32, u32)> {
+        let (x, y) = self.debug_pixel?;
+        let ready = self.is_current()
+            && self.progress.is_none()
+            && self.rendered.is_some()
+            && !self.is_stopped()
+            && self.engine_error.is_none();
+        (ready && self.debug_view().is_none()).then_some((self.rev, x, y))
     }
 
     /// Whether the document is an example exactly as it loads.

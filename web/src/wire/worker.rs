@@ -24,6 +24,8 @@ thread_local! {
     static CURRENT: Cell<u64> = const { Cell::new(0) };
     /// A channel to yield through (a zero-delay timer would be clamped to 4 ms).
     static YIELD: RefCell<Option<Yielder>> = const { RefCell::new(None) };
+    /// What the last finished job left for the pixel debugger.
+    static LAST: RefCell<Option<crate::worker::debug::Context>> = const { RefCell::new(None) };
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -116,6 +118,21 @@ async fn run(job: Job) {
             return;
         }
     }
+    LAST.with(|l| *l.borrow_mut() = r.trace_context());
+}
+
+/// The pixel debugger's answer for job `id` (its render must have finished).
+fn trace(id: u64, x: u32, y: u32) -> Event {
+    let view = LAST.with(|l| match l.borrow().as_ref() {
+        Some(cx) if cx.id == id => crate::worker::debug::trace(cx, x, y),
+        _ => Err("the render of this text has not finished".into()),
+    });
+    Event::Traced {
+        id,
+        x,
+        y,
+        view: Box::new(view),
+    }
 }
 
 fn on_message(e: MessageEvent) {
@@ -125,6 +142,7 @@ fn on_message(e: MessageEvent) {
             wasm_bindgen_futures::spawn_local(run(*job));
         }
         Ok(Request::Cancel) => CURRENT.with(|c| c.set(0)),
+        Ok(Request::Trace { id, x, y }) => post(trace(id, x, y)),
         Err(e) => post(Event::Crashed {
             message: format!("a request could not be read: {e}"),
         }),

@@ -52,6 +52,9 @@ pub enum Request {
     Run(Box<Job>),
     /// Stop the job under way: its results would be dropped anyway.
     Cancel,
+    /// Trace pixel (`x`, `y`) of job `id`'s render (the pixel debugger): answered with
+    /// [`Event::Traced`] from the plan the finished job kept.
+    Trace { id: u64, x: u32, y: u32 },
 }
 
 /// Messages from the worker.
@@ -79,6 +82,13 @@ pub enum Event {
         id: u64,
         result: Box<Result<crate::worker::linear::Outcome, String>>,
         ms: f64,
+    },
+    /// A traced pixel of job `id`'s render (`crate::worker::debug`).
+    Traced {
+        id: u64,
+        x: u32,
+        y: u32,
+        view: Box<Result<crate::worker::debug::DebugView, String>>,
     },
 }
 
@@ -165,9 +175,9 @@ pub fn event_id(b: &[u8]) -> Option<u64> {
     }
     let mut at = 0;
     // Variants in declaration order: Ready, Optimized, Progress, Rendered, RenderFailed,
-    // Crashed, Linear; all but Ready and Crashed start with the job's id.
+    // Crashed, Linear, Traced; all but Ready and Crashed start with the job's id.
     match varint(b, &mut at)? {
-        1 | 2 | 3 | 4 | 6 => varint(b, &mut at),
+        1 | 2 | 3 | 4 | 6 | 7 => varint(b, &mut at),
         _ => None,
     }
 }
@@ -201,6 +211,8 @@ struct Context {
     stays: Vec<(u32, String)>,
     display: String,
     images: BTreeMap<String, Vec<u8>>,
+    /// The render plan, kept for the pixel debugger ([`Runner::trace_context`]).
+    plan: Option<render::Plan>,
 }
 
 /// Runs one job, a piece per [`Runner::step`].
@@ -310,6 +322,7 @@ impl Runner {
                     Ok(Some(plan)) => {
                         self.cx.display = plan.display.clone();
                         self.cx.images = plan.images.clone();
+                        self.cx.plan = Some(plan.clone());
                         let setup = (self.clock)() - t1;
                         self.stage = Stage::Render {
                             task: Box::new(Task::new(plan)),
@@ -468,6 +481,30 @@ impl Runner {
             id: self.id,
             rendered,
         }]
+    }
+
+    /// What the pixel debugger needs of this job once it rendered (`None`: nothing rendered).
+    pub fn trace_context(&self) -> Option<crate::worker::debug::Context> {
+        let a = self.cx.analysis.as_ref()?;
+        let plan = self.cx.plan.clone()?;
+        let printed = |p: &hoist_asm::Program| {
+            hoist_opt::annotate::SourceLines(
+                (hoist_asm::print_with_spans(p).insts.iter())
+                    .map(|s| s.line as u32 + 1)
+                    .collect(),
+            )
+        };
+        let (outcome, ovp, ofp) = match (&a.hand, &a.outcome) {
+            (Some((v, f)), _) => (None, v.lines.clone(), f.lines.clone()),
+            (None, Some(o)) => (Some(o.clone()), printed(&o.vp), printed(&o.fp)),
+            (None, None) => (None, Default::default(), Default::default()),
+        };
+        Some(crate::worker::debug::Context {
+            id: self.id,
+            plan,
+            outcome,
+            lines: [a.vp.lines.clone(), a.fp.lines.clone(), ovp, ofp],
+        })
     }
 
     /// Runs to the end (tests): every event, in order.
@@ -785,6 +822,18 @@ mod tests {
             message: "boom ✓".into(),
         });
         events.push(Event::Ready);
+        // The pixel debugger's answers: a trace, and a refusal.
+        let mut r = Runner::new(job(305, fig3()), clock());
+        r.run_to_end();
+        let cx = r.trace_context().unwrap();
+        for (x, y) in [(5, 5), (640, 5)] {
+            events.push(Event::Traced {
+                id: 305,
+                x,
+                y,
+                view: Box::new(crate::worker::debug::trace(&cx, x, y)),
+            });
+        }
         // A hand edit that differs: the render carries its guidance.
         let mut hand = fig3();
         let fp = hand.fp.replace("mov oC0, r0", "mov oC0, r1");
@@ -829,6 +878,7 @@ mod tests {
             "RenderFailed",
             "Crashed",
             "Ready",
+            "Traced",
         ] {
             assert!(kinds.iter().any(|x| x == k), "no {k} in {kinds:?}");
         }
@@ -841,7 +891,8 @@ mod tests {
                 | Event::Progress { id, .. }
                 | Event::Rendered { id, .. }
                 | Event::RenderFailed { id, .. }
-                | Event::Linear { id, .. } => Some(*id),
+                | Event::Linear { id, .. }
+                | Event::Traced { id, .. } => Some(*id),
                 Event::Ready | Event::Crashed { .. } => None,
             };
             assert_eq!(event_id(&bytes), id, "{e:?}");

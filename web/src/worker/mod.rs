@@ -5,7 +5,7 @@
 //! [`varyings`]), [`render`] (plans, the incremental two-pair task, verdicts, display
 //! mappings, the scene's [`probes`] in words) with what the draw supplies ([`supplied`]), its work bound ([`work`]) and its
 //! [`executor`] (compiled in the worker by [`jit`]), [`guidance`] when a render is DIFFERENT
-//! or proves little, [`scene_text`] a scene's diagnostics, the linear mode's job
+//! or proves little, [`debug`] the pixel debugger's trace of one pixel, [`scene_text`] a scene's diagnostics, the linear mode's job
 //! ([`linear`], [`linear_recover`], [`linear_converge`]), source mode's compile job
 //! ([`front`], run by the front worker) and the GPU view's plans ([`gpu`], run by the GPU
 //! worker); both workers start only when first needed. Depends on the document layer only.
@@ -13,6 +13,7 @@
 pub mod analysis;
 pub mod dag;
 pub mod dag_route;
+pub mod debug;
 pub mod engine;
 pub mod executor;
 pub mod front;

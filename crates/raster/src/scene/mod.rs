@@ -16,7 +16,7 @@ mod run;
 
 pub use model::*;
 pub use parse::{executor_limits, parse, parse_floats};
-pub use run::{ProbeResult, RunOptions, SceneJob, SceneResult, run};
+pub use run::{ProbeResult, RunOptions, SceneJob, SceneResult, run, trace};
 
 #[cfg(test)]
 mod tests {
@@ -100,5 +100,39 @@ mod tests {
         // The projection halves x: the quad covers the middle half of the columns only.
         assert_eq!(img.get(0, 4), Some([0.0; 4]));
         assert_eq!(img.get(3, 4), Some([0.25, 0.5, 0.75, 1.0]));
+    }
+
+    /// A scene's trace starts from what earlier draws left (colour and depth) and ends with
+    /// the pixel the run renders, bit for bit; a pixel no draw covers is an error.
+    #[test]
+    fn a_scene_trace_ends_with_the_rendered_pixel() {
+        let caps = Caps::default();
+        let text = "[vertex program]\n!!ARBvp1.0\nMOV result.position, vertex.position;\n\
+             MOV result.texcoord[0], vertex.texcoord[0];\nEND\n\
+             [fragment program]\n!!ARBfp1.0\nMUL result.color, fragment.texcoord[0], 0.3;\nEND\n\
+             [test]\nwindow rgba32f 16 16\nclear color 0.5 0 0 1\nclear\nenable GL_DEPTH_TEST\n\
+             draw rect -1 -1 1 2\ndraw rect -1 -1 2 2\n";
+        let s = parse(text, &caps).unwrap();
+        let opts = RunOptions::default();
+        let img = &run(&s, &opts).unwrap().targets["window"];
+        for (x, y) in [(2, 3), (12, 9), (0, 15)] {
+            let t = trace(&s, &opts, "window", x, y).unwrap();
+            let want = img.get(x, y).unwrap();
+            let got: Vec<u32> = t.pixel.iter().map(|b| b.bits()).collect();
+            let want: Vec<u32> = want.iter().map(|f| f.to_bits()).collect();
+            assert_eq!(got, want, "({x}, {y})");
+        }
+        // On the left the second draw fails the depth test: the pixel keeps the first's.
+        let left = trace(&s, &opts, "window", 2, 3).unwrap();
+        let last = left.candidates.last().unwrap();
+        assert!(!last.wrote && last.depth.is_some_and(|d| !d.1), "{last:?}");
+        let right = trace(&s, &opts, "window", 12, 9).unwrap();
+        assert!(right.candidates.last().unwrap().wrote);
+        let empty = parse("[test]\nwindow rgba32f 8 8\n", &caps).unwrap();
+        let e = trace(&empty, &opts, "window", 1, 1)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no draw"), "{e}");
+        assert!(trace(&s, &opts, "window", 16, 0).is_err());
     }
 }

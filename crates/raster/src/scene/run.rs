@@ -99,6 +99,16 @@ pub struct SceneJob {
     pending: Option<(PreparedDraw, u32)>,
     result: SceneResult,
     error: Option<RenderError>,
+    /// A pixel to trace ([`trace`]); `None` for a render, which then pays one check a draw.
+    tracing: Option<Box<Tracing>>,
+}
+
+/// The pixel [`trace`] asked for and the last trace of a draw covering it.
+struct Tracing {
+    target: String,
+    x: u32,
+    y: u32,
+    found: Option<crate::trace::PixelTrace>,
 }
 
 fn miptree() -> Texture {
@@ -176,6 +186,7 @@ impl SceneJob {
             pending: None,
             result: SceneResult::default(),
             error: None,
+            tracing: None,
         })
     }
 
@@ -278,8 +289,9 @@ impl SceneJob {
                 .commands
                 .get(self.pc.saturating_sub(1))
                 .map_or(0, |c| c.0);
+            let limit = self.traced_band().map(|b| b + 1);
             let t = self.target(line)?;
-            let total = t.bands();
+            let total = limit.map_or(t.bands(), |l| l.min(t.bands()));
             let n = (*budget).min(total - next);
             let w = t.width as usize;
             let start = next as usize * BAND as usize * w;
@@ -623,30 +635,39 @@ impl SceneJob {
         if let Some(l) = self.locals.get(&(self.program.clone(), 1)) {
             fparams.local = l.local.clone();
         }
-        let draw = PreparedDraw::new(
-            &DrawInput {
-                vp: vp.as_ref(),
-                fp: fp.as_ref(),
-                vparams: &vparams,
-                fparams: &fparams,
-                textures: &textures,
-                geometry: &geometry,
-                state: &self.state,
-                caps: &self.opts.caps,
-                exec: crate::jit::default_exec(),
-            },
-            tw,
-            th,
-            fmt,
-        )
-        .map_err(|e| serr(line, e.to_string()))?;
+        let input = DrawInput {
+            vp: vp.as_ref(),
+            fp: fp.as_ref(),
+            vparams: &vparams,
+            fparams: &fparams,
+            textures: &textures,
+            geometry: &geometry,
+            state: &self.state,
+            caps: &self.opts.caps,
+            exec: crate::jit::default_exec(),
+        };
+        if let Some(tr) = self.tracing.as_deref_mut() {
+            trace_into(tr, &self.targets, &self.bound, line, &input)?;
+        }
+        let draw = PreparedDraw::new(&input, tw, th, fmt).map_err(|e| serr(line, e.to_string()))?;
         self.result.stats.add(&draw.vertex_stats);
         let t = self.target(line)?;
         if draw.needs_depth() {
             t.ensure_depth();
         }
-        self.pending = Some((draw, 0));
+        self.pending = Some((draw, self.traced_band().unwrap_or(0)));
         Ok(())
+    }
+
+    /// While tracing, a draw into the traced target shades only the band holding the
+    /// pixel (what the trace and the later draws read of it), unless the scene samples
+    /// that target as a texture.
+    fn traced_band(&self) -> Option<u32> {
+        let t = self.tracing.as_ref().filter(|t| t.target == self.bound)?;
+        let sampled = self.scene.commands.iter().any(
+            |(_, c)| matches!(c, Command::Texture(_, TexSource::Target(n), _) if *n == t.target),
+        );
+        (!sampled).then_some(t.y / BAND)
     }
 
     fn probe(
@@ -736,4 +757,74 @@ impl SceneJob {
 /// Runs a scene to the end.
 pub fn run(scene: &Scene, opts: &RunOptions) -> Result<SceneResult, RenderError> {
     SceneJob::new(scene.clone(), opts.clone())?.finish()
+}
+
+/// Traces the traced pixel through a draw into the traced target, from what the target
+/// holds there now; a draw not covering the pixel leaves the last trace.
+fn trace_into(
+    tr: &mut Tracing,
+    targets: &BTreeMap<String, Target>,
+    bound: &str,
+    line: u32,
+    input: &DrawInput,
+) -> Result<(), RenderError> {
+    if tr.target != bound {
+        return Ok(());
+    }
+    let (x, y) = (tr.x, tr.y);
+    let t = targets
+        .get(bound)
+        .ok_or_else(|| serr(line, format!("no target named `{bound}`")))?;
+    let at = (y as usize) * (t.width as usize) + x as usize;
+    if x >= t.width || y >= t.height {
+        return Err(RenderError::Config(format!(
+            "pixel ({x}, {y}) is outside the {}x{} image",
+            t.width, t.height
+        )));
+    }
+    let target = crate::trace::Target {
+        width: t.width,
+        height: t.height,
+        format: t.format,
+        color: t.color[at],
+        depth: t.depth.get(at).copied().unwrap_or(t.depth_clear),
+    };
+    match crate::trace::trace_draw(input, &target, x, y) {
+        Ok(found) => {
+            tr.found = Some(found);
+            Ok(())
+        }
+        Err(RenderError::Config(m)) if m.starts_with("no primitive") => Ok(()),
+        Err(e) => Err(serr(line, e.to_string())),
+    }
+}
+
+/// Traces pixel (`x`, `y`) (origin bottom-left) of target `target` through the scene: the
+/// last draw into that target covering the pixel, from what the earlier draws left there
+/// (`crate::trace::trace_draw`), with every draw rendered as [`run`] renders it. A pixel
+/// no draw covers is an error.
+pub fn trace(
+    scene: &Scene,
+    opts: &RunOptions,
+    target: &str,
+    x: u32,
+    y: u32,
+) -> Result<crate::trace::PixelTrace, RenderError> {
+    let mut job = SceneJob::new(scene.clone(), opts.clone())?;
+    job.tracing = Some(Box::new(Tracing {
+        target: target.to_string(),
+        x,
+        y,
+        found: None,
+    }));
+    while !job.progress().done {
+        job.step(u32::MAX);
+    }
+    if let Some(e) = job.error.take() {
+        return Err(e);
+    }
+    let found = job.tracing.take().and_then(|t| t.found);
+    found.ok_or_else(|| {
+        RenderError::Config(format!("no draw into `{target}` covers pixel ({x}, {y})"))
+    })
 }

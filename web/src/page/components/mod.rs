@@ -3,6 +3,7 @@
 
 pub mod bindings;
 pub mod dag;
+pub mod debugger;
 pub mod document;
 pub mod editor;
 pub mod examples;

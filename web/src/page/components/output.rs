@@ -160,7 +160,8 @@ fn verdict(p: &OutputProps) -> Html {
                         <strong id="verdict">{ v.headline.clone() }</strong>
                         <span class="verdict-detail">{ v.detail.clone() }</span>
                     </div>
-                    { verdict::guidance(g, different, p.fp_source.as_deref(), &p.dispatch) }
+                    { verdict::guidance(g, different, p.fp_source.as_deref(), &p.dispatch,
+                        verdict::worst(p.rendered.as_deref()).map(|w| (w.0, w.1))) }
                 </>
             }
         }
@@ -337,25 +338,28 @@ fn mapping(p: &OutputProps, range_error: &UseStateHandle<Option<String>>) -> Htm
     }
 }
 
-/// The pixel under the pointer (origin bottom-left), on any of the canvases.
+/// The pixel under the pointer (origin bottom-left) of the canvas an event is on.
+fn pixel_at(e: &MouseEvent) -> Option<(u32, u32)> {
+    let c = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())?;
+    let (cw, ch) = (
+        c.client_width().max(1) as f64,
+        c.client_height().max(1) as f64,
+    );
+    let x = (f64::from(e.offset_x()) / cw * f64::from(c.width())).floor();
+    let row = (f64::from(e.offset_y()) / ch * f64::from(c.height())).floor();
+    let h = f64::from(c.height());
+    (x >= 0.0 && row >= 0.0 && row < h && x < f64::from(c.width()))
+        .then_some((x as u32, (h - 1.0 - row) as u32))
+}
+
+/// The pixel under the pointer, on any of the canvases.
 fn on_probe(probe: &UseStateHandle<Option<(u32, u32)>>) -> Callback<MouseEvent> {
     let probe = probe.clone();
     Callback::from(move |e: MouseEvent| {
-        let Some(c) = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-        else {
-            return;
-        };
-        let (cw, ch) = (
-            c.client_width().max(1) as f64,
-            c.client_height().max(1) as f64,
-        );
-        let x = (f64::from(e.offset_x()) / cw * f64::from(c.width())).floor();
-        let row = (f64::from(e.offset_y()) / ch * f64::from(c.height())).floor();
-        let h = f64::from(c.height());
-        if x >= 0.0 && row >= 0.0 && row < h && x < f64::from(c.width()) {
-            probe.set(Some((x as u32, (h - 1.0 - row) as u32)));
+        if let Some(p) = pixel_at(&e) {
+            probe.set(Some(p));
         }
     })
 }
@@ -392,6 +396,15 @@ pub fn output(p: &OutputProps) -> Html {
         Callback::from(move |_| probe.set(None))
     };
     let w = verdict::worst(p.rendered.as_deref());
+    // A click opens the pixel debugger on the pixel under the pointer.
+    let onclick = {
+        let d = p.dispatch.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some(px) = pixel_at(&e) {
+                d.emit(Action::Debug(Some(px)));
+            }
+        })
+    };
     html! {
         <section class="panel output" id="output" aria-label="Rendered output">
             <header class="panel-head">
@@ -414,21 +427,21 @@ pub fn output(p: &OutputProps) -> Html {
             <div class={classes!("canvases", p.previous.then_some("previous"))}>
                 <figure>
                     <div class="canvas-wrap">
-                        <canvas ref={c_orig} id="canvas-original" onmousemove={onmove.clone()} onmouseleave={onleave.clone()}></canvas>
+                        <canvas ref={c_orig} onclick={onclick.clone()} id="canvas-original" onmousemove={onmove.clone()} onmouseleave={onleave.clone()}></canvas>
                         { verdict::marker(w, "original") }
                     </div>
                     <figcaption>{ "original" }</figcaption>
                 </figure>
                 <figure>
                     <div class="canvas-wrap">
-                        <canvas ref={c_opt} id="canvas-optimized" onmousemove={onmove.clone()} onmouseleave={onleave.clone()}></canvas>
+                        <canvas ref={c_opt} onclick={onclick.clone()} id="canvas-optimized" onmousemove={onmove.clone()} onmouseleave={onleave.clone()}></canvas>
                         { verdict::marker(w, "optimized") }
                     </div>
                     <figcaption>{ "optimized" }</figcaption>
                 </figure>
                 <figure>
                     <div class="canvas-wrap">
-                        <canvas ref={c_diff} id="canvas-diff" onmousemove={onmove} onmouseleave={onleave}></canvas>
+                        <canvas ref={c_diff} onclick={onclick} id="canvas-diff" onmousemove={onmove} onmouseleave={onleave}></canvas>
                         { verdict::marker(w, "diff") }
                     </div>
                     <figcaption>
@@ -446,6 +459,7 @@ pub fn output(p: &OutputProps) -> Html {
                 <p class="worst-note" id="alpha-note">{ n }</p>
             }
             { inspector(*probe, p.rendered.as_deref()) }
+            <p class="muted inspector-hint">{ "Click a pixel to open the pixel debugger on it." }</p>
             { mapping(p, &range_error) }
         </section>
     }

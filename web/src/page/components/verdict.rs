@@ -1,7 +1,8 @@
 //! What a DIFFERENT verdict comes with (`crate::worker::guidance`): the culprit group and its source
 //! lines (each a link that highlights the line in the original fragment program), the lines
 //! a hand edit changed, a cancellation explained with the tolerance and the stepwise slider
-//! at hand, and the worst pixel marked on the three images.
+//! at hand, the worst pixel marked on the three images and, with the culprit, an action
+//! that opens the pixel debugger there.
 
 use crate::page::state::Action;
 use crate::worker::guidance::{Culprit, Guidance, tolerance_above};
@@ -64,13 +65,28 @@ fn line_links(lines: &[u32], source: Option<&str>, dispatch: &Callback<Action>) 
         .collect()
 }
 
-fn culprit(c: &Culprit, source: Option<&str>, dispatch: &Callback<Action>) -> Html {
+fn culprit(
+    c: &Culprit,
+    source: Option<&str>,
+    dispatch: &Callback<Action>,
+    worst: Option<(u32, u32)>,
+) -> Html {
+    let debug = worst.map(|(x, y)| {
+        let d = dispatch.clone();
+        let onclick = Callback::from(move |_| d.emit(Action::Debug(Some((x, y)))));
+        html! {
+            <button type="button" id="debug-worst" class="link" {onclick}>
+                { format!("step through the worst pixel ({x}, {y}) in the debugger") }
+            </button>
+        }
+    });
     html! {
         <p id="culprit" class="culprit">
             { format!("caused by group {}: ", c.group + 1) }
             { line_links(&c.lines, source, dispatch) }
             { " — found by rendering subsets of the moved groups at these inputs: the images \
-                differ once this group moves to the vertex program." }
+                differ once this group moves to the vertex program. " }
+            { debug.unwrap_or_default() }
         </p>
     }
 }
@@ -101,6 +117,7 @@ pub fn guidance(
     different: bool,
     source: Option<&str>,
     dispatch: &Callback<Action>,
+    worst: Option<(u32, u32)>,
 ) -> Html {
     let Some(g) = g.filter(|_| different) else {
         return html! {};
@@ -112,7 +129,7 @@ pub fn guidance(
     });
     html! {
         <div id="guidance" class="guidance" role="note">
-            if let Some(c) = &g.culprit { { culprit(c, source, dispatch) } }
+            if let Some(c) = &g.culprit { { culprit(c, source, dispatch, worst) } }
             if let Some(h) = &g.hand_lines { { hand(h) } }
             if let Some(n) = &g.note {
                 <p id="guidance-note" class="muted">{ n.clone() }</p>
