@@ -188,8 +188,11 @@ async function estimate(page) {
 async function params(page) {
   await page.click('#new-doc');
   await waitText(page, '#doc-title', (t) => t === 'Untitled', 'an untitled document');
+  // The new pair is D3D9: both programs become ARB.
+  await page.fill('#vp', '!!ARBvp1.0\nMOV result.position, vertex.position;\n'
+    + 'MOV result.texcoord[0], vertex.texcoord[0];\nEND\n');
   await page.fill('#fp', '!!ARBfp1.0\nTEMP t;\nMUL t, fragment.texcoord[0], program.env[2];\n'
-    + 'MAD t, t, program.env[12], program.local[7];\nADD result.color, t, program.env[101];\nEND\n');
+    + 'MAD t, t, program.env[12], program.local[7];\nADD result.color, t, program.env[31];\nEND\n');
   await settled(page, 'the env[] pair');
   await page.locator('#inputs').scrollIntoViewIfNeeded();
   const xs = await page.$$eval('.param input.vec[id^="param-"]', (es) => es.map((e) => e.getBoundingClientRect().left));
@@ -239,6 +242,8 @@ scenario('what-users-saw', async ({ page, base }) => {
   await page.setViewportSize({ width: 1440, height: 1000 });
 
   await page.goto(`${base}#ex=paper/gauss13`);
+  // A hash change keeps the page: wait for the example, not for the last one's report.
+  await page.waitForFunction(() => document.querySelector('#fp')?.value.split('\n').length > 60, null, { timeout: 30000 });
   await settled(page, 'gauss13');
   await graphClear(page, 'gauss13');
   await shot(page, 'what-users-saw-graph-gauss13.png');

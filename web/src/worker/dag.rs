@@ -237,14 +237,13 @@ pub fn build(
             });
         }
     }
-    // Layout: layers top to bottom, nodes in program order within a layer.
+    // Layout: layers top to bottom, nodes in program order within a layer; the routes
+    // set each layer's height.
     let layers = depth.iter().copied().max().map_or(0, |m| m + 1);
     let mut count = vec![0usize; layers];
     for (k, node) in nodes.iter_mut().enumerate() {
-        let d = depth[k];
-        node.x = PAD + count[d] as f32 * (NODE_W + GAP_X);
-        node.y = PAD + d as f32 * (NODE_H + GAP_Y);
-        count[d] += 1;
+        node.x = PAD + count[depth[k]] as f32 * (NODE_W + GAP_X);
+        count[depth[k]] += 1;
     }
     let columns = count.iter().copied().max().unwrap_or(0);
     let grid = super::dag_route::Grid {
@@ -253,16 +252,16 @@ pub fn build(
         gap_y: GAP_Y,
         columns,
     };
-    let paths = super::dag_route::route(&nodes, &edges, &grid);
+    let (paths, width) = super::dag_route::route(&mut nodes, &depth, &edges, &grid);
     for (e, path) in edges.iter_mut().zip(paths) {
         e.path = path;
     }
-    let widest = columns as f32;
+    let bottom = nodes.iter().map(|n| n.y + NODE_H).fold(PAD, f32::max);
     Ok(Dag {
         nodes,
         edges,
-        width: 2.0 * PAD + widest * (NODE_W + GAP_X) - GAP_X,
-        height: PAD + PAD_BOTTOM + layers as f32 * (NODE_H + GAP_Y) - GAP_Y,
+        width,
+        height: bottom + PAD_BOTTOM,
     })
 }
 
