@@ -10,8 +10,8 @@ use hoist_opt::analysis::defuse::DefUse;
 use hoist_opt::annotate::SourceLines;
 use serde::{Deserialize, Serialize};
 
-pub const NODE_W: f32 = 148.0;
-pub const NODE_H: f32 = 34.0;
+use super::dag_route::{At, Link};
+pub use super::dag_route::{NODE_H, NODE_W};
 /// Gaps between columns and layers: the channels and bands edges run in.
 const GAP_X: f32 = 26.0;
 const GAP_Y: f32 = 38.0;
@@ -252,7 +252,18 @@ pub fn build(
         gap_y: GAP_Y,
         columns,
     };
-    let (paths, width) = super::dag_route::route(&mut nodes, &depth, &edges, &grid);
+    let mut at: Vec<At> = nodes.iter().map(|n| At { x: n.x, y: n.y }).collect();
+    let links: Vec<Link> = edges
+        .iter()
+        .map(|e| Link {
+            from: e.from,
+            to: e.to,
+        })
+        .collect();
+    let (paths, width) = super::dag_route::route(&mut at, &depth, &links, &grid);
+    for (n, a) in nodes.iter_mut().zip(at) {
+        (n.x, n.y) = (a.x, a.y);
+    }
     for (e, path) in edges.iter_mut().zip(paths) {
         e.path = path;
     }
@@ -332,5 +343,136 @@ mod tests {
         if let Some(p) = p.program {
             assert!(build(&p, "", &SourceLines::default(), &[]).is_err());
         }
+    }
+}
+
+/// The routes (`dag_route`) on every example's graph.
+#[cfg(test)]
+mod route_tests {
+    use super::*;
+
+    /// A path's straight segments `(x0, y0, x1, y1)`, or the curve's ends and control
+    /// points' heights.
+    enum Shape {
+        Lines(Vec<(f32, f32, f32, f32)>),
+        Curve { y1: f32, ys: [f32; 3] },
+    }
+
+    fn shape(d: &str) -> Shape {
+        let nums = |s: &str| -> Vec<f32> {
+            s.split([',', ' '])
+                .filter(|t| !t.is_empty())
+                .map(|t| t.parse().unwrap())
+                .collect()
+        };
+        let (m, rest) = d[1..].split_at(d[1..].find([' ', 'C', 'V', 'H']).unwrap());
+        let p0 = nums(m);
+        if let Some(c) = rest.trim().strip_prefix('C') {
+            let v = nums(c);
+            return Shape::Curve {
+                y1: p0[1],
+                ys: [v[1], v[3], v[5]],
+            };
+        }
+        let (mut x, mut y) = (p0[0], p0[1]);
+        let mut segs = Vec::new();
+        for cmd in rest.split_whitespace() {
+            let v: f32 = cmd[1..].parse().unwrap();
+            let (nx, ny) = if cmd.starts_with('V') { (x, v) } else { (v, y) };
+            segs.push((x, y, nx, ny));
+            (x, y) = (nx, ny);
+        }
+        Shape::Lines(segs)
+    }
+
+    /// Whether segment `s` meets node `n`'s box, grown by `m`.
+    fn meets(s: (f32, f32, f32, f32), n: &Node, m: f32) -> bool {
+        let (x0, x1) = (s.0.min(s.2), s.0.max(s.2));
+        let (y0, y1) = (s.1.min(s.3), s.1.max(s.3));
+        x1 >= n.x - m && x0 <= n.x + NODE_W + m && y1 >= n.y - m && y0 <= n.y + NODE_H + m
+    }
+
+    /// No edge meets a node other than its own two; a curve stays in the band between its
+    /// ends' layers; no two straight runs of different edges share a stretch.
+    fn check(id: &str, d: &Dag) -> usize {
+        let mut runs: Vec<(usize, (f32, f32, f32, f32))> = Vec::new();
+        for (i, e) in d.edges.iter().enumerate() {
+            let (top, bottom) = (d.nodes[e.from].y + NODE_H, d.nodes[e.to].y);
+            match shape(&e.path) {
+                Shape::Curve { y1, ys } => {
+                    assert_eq!(y1, top, "{id}: {}", e.path);
+                    for y in ys {
+                        assert!((top..=bottom).contains(&y), "{id}: {}", e.path);
+                    }
+                    for n in &d.nodes {
+                        assert!(
+                            n.y + NODE_H <= top || n.y >= bottom,
+                            "{id}: a node in the band of {}",
+                            e.path
+                        );
+                    }
+                }
+                Shape::Lines(segs) => {
+                    for (k, n) in d.nodes.iter().enumerate() {
+                        let own = k == e.from || k == e.to;
+                        for &s in &segs {
+                            let hit = if own { false } else { meets(s, n, 1.0) };
+                            assert!(!hit, "{id}: {} runs under {}", e.path, n.label);
+                        }
+                    }
+                    runs.extend(segs.into_iter().map(|s| (i, s)));
+                }
+            }
+        }
+        for (a, &(i, s)) in runs.iter().enumerate() {
+            for &(j, t) in &runs[a + 1..] {
+                if i == j {
+                    continue;
+                }
+                let vertical = |s: (f32, f32, f32, f32)| s.0 == s.2;
+                if vertical(s) != vertical(t) {
+                    continue;
+                }
+                let (along, across) = if vertical(s) {
+                    (
+                        (s.1.min(s.3), s.1.max(s.3), t.1.min(t.3), t.1.max(t.3)),
+                        (s.0 - t.0).abs(),
+                    )
+                } else {
+                    (
+                        (s.0.min(s.2), s.0.max(s.2), t.0.min(t.2), t.0.max(t.2)),
+                        (s.1 - t.1).abs(),
+                    )
+                };
+                let shared = along.1.min(along.3) - along.0.max(along.2);
+                assert!(
+                    across >= 2.5 || shared <= 0.0,
+                    "{id}: {} and {} share {shared} px",
+                    d.edges[i].path,
+                    d.edges[j].path
+                );
+            }
+        }
+        d.edges.iter().filter(|e| e.path.contains('V')).count()
+    }
+
+    /// Every example with a graph, Figure 3 and gauss13 among them.
+    #[test]
+    fn edges_go_around_nodes_and_apart() {
+        let mut long = 0;
+        let mut graphs = 0;
+        for ex in crate::doc::examples::EXAMPLES {
+            let doc = crate::doc::examples::load(ex);
+            let a = crate::worker::analysis::analyze(&doc);
+            let Some(Ok(d)) = a.optimized.as_ref().map(|o| (*o.dag).clone()) else {
+                continue;
+            };
+            long += check(ex.id, &d);
+            graphs += 1;
+        }
+        assert!(
+            graphs >= 20 && long > 0,
+            "{graphs} graphs, {long} routed edges"
+        );
     }
 }

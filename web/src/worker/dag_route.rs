@@ -9,7 +9,23 @@
 //! left-edge interval packing), and each band is made tall enough for its tracks, which
 //! sets the layers' heights.
 
-use super::dag::{Edge, NODE_H, NODE_W, Node};
+/// A node's size in the drawing.
+pub const NODE_W: f32 = 148.0;
+pub const NODE_H: f32 = 34.0;
+
+/// A node's top-left corner.
+#[derive(Clone, Copy, Debug)]
+pub struct At {
+    pub x: f32,
+    pub y: f32,
+}
+
+/// An edge: the node written (`from`) and the node that reads it (`to`).
+#[derive(Clone, Copy, Debug)]
+pub struct Link {
+    pub from: usize,
+    pub to: usize,
+}
 
 /// An edge to the next layer moving at most this far sideways is a curve.
 const NARROW: f32 = 40.0;
@@ -43,7 +59,7 @@ fn spread(a: f32, b: f32, i: usize, n: usize) -> f32 {
 /// Where each edge leaves its source and enters its target: spread over the node's width,
 /// in the order of the other ends (so the edges of one node do not cross there). Exits lean
 /// left and entries right, so a port above never lines up with a port below by default.
-fn ports(nodes: &[Node], edges: &[Edge]) -> Vec<(f32, f32)> {
+fn ports(nodes: &[At], edges: &[Link]) -> Vec<(f32, f32)> {
     let mut out = vec![(0.0, 0.0); edges.len()];
     for (k, n) in nodes.iter().enumerate() {
         let mut outs: Vec<usize> = (0..edges.len()).filter(|&i| edges[i].from == k).collect();
@@ -62,7 +78,7 @@ fn ports(nodes: &[Node], edges: &[Edge]) -> Vec<(f32, f32)> {
 
 /// Moves an entry that lines up with an exit in the band above it (within 3 px) aside, so
 /// the exit's drop and the entry's descent never share a line.
-fn separate(ports: &mut [(f32, f32)], layer: &[usize], edges: &[Edge]) {
+fn separate(ports: &mut [(f32, f32)], layer: &[usize], edges: &[Link]) {
     for i in 0..edges.len() {
         let band = layer[edges[i].to].saturating_sub(1);
         let taken: Vec<f32> = (0..edges.len())
@@ -118,7 +134,7 @@ const LANE: f32 = 6.0;
 fn kinds(
     ports: &[(f32, f32)],
     layer: &[usize],
-    edges: &[Edge],
+    edges: &[Link],
     g: &Grid,
 ) -> (Vec<Kind>, Vec<(usize, usize)>, Vec<usize>) {
     let chan = |i: usize| {
@@ -163,12 +179,12 @@ fn kinds(
 /// Moves the columns apart so that each channel holds its lanes `LANE` apart, and sets the
 /// long edges' lane positions; returns the drawing's width.
 fn place(
-    nodes: &mut [Node],
+    nodes: &mut [At],
     ports: &mut [(f32, f32)],
     kinds: &mut [Kind],
     lane: &[(usize, usize)],
     lanes: &[usize],
-    edges: &[Edge],
+    edges: &[Link],
     g: &Grid,
 ) -> f32 {
     let width: Vec<f32> = lanes
@@ -226,7 +242,7 @@ fn tracks(runs: &[Run], bands: usize) -> (Vec<usize>, Vec<usize>) {
 /// Places the layers (`nodes[k].y` from `layer[k]`), each band as tall as its tracks need,
 /// moves the columns apart for their channels' lanes, and returns the SVG path of every
 /// edge, in `edges`' order, and the drawing's width.
-pub fn route(nodes: &mut [Node], layer: &[usize], edges: &[Edge], g: &Grid) -> (Vec<String>, f32) {
+pub fn route(nodes: &mut [At], layer: &[usize], edges: &[Link], g: &Grid) -> (Vec<String>, f32) {
     let mut ports = ports(nodes, edges);
     separate(&mut ports, layer, edges);
     let (mut kinds, lane, lanes) = kinds(&ports, layer, edges, g);
@@ -289,135 +305,4 @@ pub fn route(nodes: &mut [Node], layer: &[usize], edges: &[Edge], g: &Grid) -> (
         })
         .collect();
     (paths, width)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::dag::Dag;
-    use super::*;
-
-    /// A path's straight segments `(x0, y0, x1, y1)`, or the curve's ends and control
-    /// points' heights.
-    enum Shape {
-        Lines(Vec<(f32, f32, f32, f32)>),
-        Curve { y1: f32, ys: [f32; 3] },
-    }
-
-    fn shape(d: &str) -> Shape {
-        let nums = |s: &str| -> Vec<f32> {
-            s.split([',', ' '])
-                .filter(|t| !t.is_empty())
-                .map(|t| t.parse().unwrap())
-                .collect()
-        };
-        let (m, rest) = d[1..].split_at(d[1..].find([' ', 'C', 'V', 'H']).unwrap());
-        let p0 = nums(m);
-        if let Some(c) = rest.trim().strip_prefix('C') {
-            let v = nums(c);
-            return Shape::Curve {
-                y1: p0[1],
-                ys: [v[1], v[3], v[5]],
-            };
-        }
-        let (mut x, mut y) = (p0[0], p0[1]);
-        let mut segs = Vec::new();
-        for cmd in rest.split_whitespace() {
-            let v: f32 = cmd[1..].parse().unwrap();
-            let (nx, ny) = if cmd.starts_with('V') { (x, v) } else { (v, y) };
-            segs.push((x, y, nx, ny));
-            (x, y) = (nx, ny);
-        }
-        Shape::Lines(segs)
-    }
-
-    /// Whether segment `s` meets node `n`'s box, grown by `m`.
-    fn meets(s: (f32, f32, f32, f32), n: &Node, m: f32) -> bool {
-        let (x0, x1) = (s.0.min(s.2), s.0.max(s.2));
-        let (y0, y1) = (s.1.min(s.3), s.1.max(s.3));
-        x1 >= n.x - m && x0 <= n.x + NODE_W + m && y1 >= n.y - m && y0 <= n.y + NODE_H + m
-    }
-
-    /// No edge meets a node other than its own two; a curve stays in the band between its
-    /// ends' layers; no two straight runs of different edges share a stretch.
-    fn check(id: &str, d: &Dag) -> usize {
-        let mut runs: Vec<(usize, (f32, f32, f32, f32))> = Vec::new();
-        for (i, e) in d.edges.iter().enumerate() {
-            let (top, bottom) = (d.nodes[e.from].y + NODE_H, d.nodes[e.to].y);
-            match shape(&e.path) {
-                Shape::Curve { y1, ys } => {
-                    assert_eq!(y1, top, "{id}: {}", e.path);
-                    for y in ys {
-                        assert!((top..=bottom).contains(&y), "{id}: {}", e.path);
-                    }
-                    for n in &d.nodes {
-                        assert!(
-                            n.y + NODE_H <= top || n.y >= bottom,
-                            "{id}: a node in the band of {}",
-                            e.path
-                        );
-                    }
-                }
-                Shape::Lines(segs) => {
-                    for (k, n) in d.nodes.iter().enumerate() {
-                        let own = k == e.from || k == e.to;
-                        for &s in &segs {
-                            let hit = if own { false } else { meets(s, n, 1.0) };
-                            assert!(!hit, "{id}: {} runs under {}", e.path, n.label);
-                        }
-                    }
-                    runs.extend(segs.into_iter().map(|s| (i, s)));
-                }
-            }
-        }
-        for (a, &(i, s)) in runs.iter().enumerate() {
-            for &(j, t) in &runs[a + 1..] {
-                if i == j {
-                    continue;
-                }
-                let vertical = |s: (f32, f32, f32, f32)| s.0 == s.2;
-                if vertical(s) != vertical(t) {
-                    continue;
-                }
-                let (along, across) = if vertical(s) {
-                    (
-                        (s.1.min(s.3), s.1.max(s.3), t.1.min(t.3), t.1.max(t.3)),
-                        (s.0 - t.0).abs(),
-                    )
-                } else {
-                    (
-                        (s.0.min(s.2), s.0.max(s.2), t.0.min(t.2), t.0.max(t.2)),
-                        (s.1 - t.1).abs(),
-                    )
-                };
-                let shared = along.1.min(along.3) - along.0.max(along.2);
-                assert!(
-                    across >= 2.5 || shared <= 0.0,
-                    "{id}: {} and {} share {shared} px",
-                    d.edges[i].path,
-                    d.edges[j].path
-                );
-            }
-        }
-        d.edges.iter().filter(|e| e.path.contains('V')).count()
-    }
-
-    /// Every example with a graph, Figure 3 and gauss13 among them.
-    #[test]
-    fn edges_go_around_nodes_and_apart() {
-        let mut long = 0;
-        let mut graphs = 0;
-        for ex in crate::doc::examples::EXAMPLES {
-            let doc = crate::doc::examples::load(ex);
-            let a = crate::worker::analysis::analyze(&doc);
-            let Some(Ok(d)) = a.optimized.as_ref().map(|o| (*o.dag).clone()) else {
-                continue;
-            };
-            long += check(ex.id, &d);
-            graphs += 1;
-        }
-        assert!(
-            graphs >= 20 && long > 0,
-            "{graphs} graphs, {long} routed edges"
-        );
-    }
 }

@@ -9,6 +9,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
+/// The key help of presentation mode: in its footer and beside the button that opens it.
+pub const HELP: &str = "←/→ views · ↑/↓ groups · Shift+↑/↓ scroll · Esc leaves";
+
 /// A figure the page can export.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
@@ -218,7 +221,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
             <h2>{ "Slides" }</h2>
             <button type="button" id="present-open" class="primary"
                 onclick={Callback::from(move |_| on_present.emit(()))}>{ "Present" }</button>
-            <span class="muted">{ format!(" large type, one view at a time: {}", super::present::HELP) }</span>
+            <span class="muted">{ format!(" large type, one view at a time: {}", HELP) }</span>
             <ul class="export-list">
                 { for View::ALL.iter().map(|&v| html! {
                     <li><span>{ v.title() }</span>{ button(v, false) }{ button(v, true) }</li>

@@ -4,7 +4,7 @@
 //! clamped to what fits), Shift+↑/↓ scroll a figure taller than the screen, Escape leaves.
 
 use super::Shared;
-use super::export::{View, svg_of};
+use super::export::{HELP, View, svg_of};
 use super::stepper::at_step;
 use crate::doc::OptState;
 use crate::page::state::Action;
@@ -33,9 +33,6 @@ pub enum Key {
     Scroll(i32),
     Leave,
 }
-
-/// The key help shown in the footer and beside the button that opens presentation mode.
-pub const HELP: &str = "←/→ views · ↑/↓ groups · Shift+↑/↓ scroll · Esc leaves";
 
 pub fn key(k: &str, shift: bool) -> Option<Key> {
     match (k, shift) {
