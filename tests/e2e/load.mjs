@@ -5,7 +5,7 @@
 // current report that carries a verdict); then the medians, the load average and the
 // bundle sizes.
 //
-//   node tests/e2e/load.mjs            RUNS=5  HOIST_E2E_DIST=path/to/dist
+//   node tests/e2e/load.mjs            RUNS=5  HOIST_E2E_DIST=path/to/dist  TIMELINE=1
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,8 +17,22 @@ const RUNS = Number(process.env.RUNS || 5);
 
 /// Records, inside the page, when each milestone is first seen (checked on every frame).
 const watch = (isDone) => {
-  const t = {};
+  const t = { worker: [] };
   window.__hoistLoad = t;
+  // The worker's timeline: when each worker is made, and when each of its messages (in and
+  // out) passes, from navigation start.
+  const Base = window.Worker;
+  window.Worker = class extends Base {
+    constructor(url, opts) {
+      super(url, opts);
+      const name = String(url).split('/').pop();
+      t.worker.push([name, 'new', Math.round(performance.now())]);
+      this.addEventListener('message', (e) => t.worker.push([name, 'in', Math.round(performance.now()),
+        e.data?.byteLength ?? e.data?.length ?? typeof e.data]));
+      const post = this.postMessage.bind(this);
+      this.postMessage = (m, tr) => { t.worker.push([name, 'out', Math.round(performance.now())]); return post(m, tr); };
+    }
+  };
   const mark = (k, ok) => { if (t[k] === undefined && ok()) t[k] = performance.now(); };
   const check = () => {
     mark('editors', () => (document.querySelector('#fp')?.value ?? '').length > 0);
@@ -52,10 +66,15 @@ async function main() {
       wasm: performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm'))
         .map((e) => [e.name.split('/').pop(), Math.round(e.responseEnd)]),
       verdictText: document.querySelector('#verdict')?.textContent,
+      optimizerMs: window.hoistReport().optimizerMs,
+      renderMs: window.hoistReport().renderMs,
     }));
     rows.push(r);
     log(`run ${i + 1}: paint ${r.paint?.toFixed(0)} ms, editors ${r.editors?.toFixed(0)}, image ${r.image?.toFixed(0)}, `
       + `verdict ${r.verdict.toFixed(0)} ms ("${r.verdictText}"); wasm fetched ${JSON.stringify(r.wasm)}`);
+    if (process.env.TIMELINE) {
+      log(`  worker timeline: ${JSON.stringify(r.worker)}; optimizer ${r.optimizerMs?.toFixed(1)} ms, renders ${JSON.stringify(r.renderMs)} ms`);
+    }
     if (errors.length) log('console errors:', errors.join('; '));
     await b.ctx.close();
     fs.rmSync(b.dir, { recursive: true, force: true });
