@@ -11,6 +11,10 @@
 //! new job comes while the last one has been optimizing for long, the page replaces the
 //! worker instead ([`Engine::optimizing_ms`]).
 //!
+//! `index.html` starts the page's first worker before the page's own bundle has loaded (so
+//! the two bundles load and compile at once) and keeps what it says until the page listens;
+//! the first engine adopts it ([`early_worker`]).
+//!
 //! [`inline`] runs the same jobs on the page's own thread, through the same message
 //! encoding (the component tests use it: their runner serves no worker script). Only code
 //! that names it links the optimizer and the renderer into the page's own bundle.
@@ -76,6 +80,8 @@ struct Shared {
     /// Events decoded and not handled yet (handled in a task of their own).
     queue: RefCell<VecDeque<Event>>,
     worker: RefCell<Option<web_sys::Worker>>,
+    /// Why the engine died before any job was sent (told with the first job).
+    unreported: RefCell<Option<String>>,
 }
 
 impl Shared {
@@ -89,7 +95,12 @@ impl Shared {
             w.set_onmessageerror(None);
             w.terminate();
         }
-        (self.on_fail)(self.last_job.get(), message);
+        // Before the first job the page has nothing to show it on (the early worker can die
+        // while the page is still loading): it is told with that job.
+        match self.last_job.get() {
+            0 => *self.unreported.borrow_mut() = Some(message),
+            id => (self.on_fail)(id, message),
+        }
     }
 
     fn send(&self, r: Request) {
@@ -200,10 +211,15 @@ impl Engine {
             optimizing_since: Cell::new(None),
             queue: RefCell::new(VecDeque::new()),
             worker: RefCell::new(None),
+            unreported: RefCell::new(None),
         });
         let mut handlers = Vec::new();
         if let Some(url) = url {
-            match web_sys::Worker::new(url) {
+            let (made, early) = match early_worker(url) {
+                Some((w, events)) => (Ok(w), Some(events)),
+                None => (web_sys::Worker::new(url), None),
+            };
+            match made {
                 Ok(w) => {
                     let s = shared.clone();
                     let on_message =
@@ -230,6 +246,16 @@ impl Engine {
                     w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                     w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
                     w.set_onmessageerror(Some(on_message_error.as_ref().unchecked_ref()));
+                    // What the early worker said before the page listened, in order.
+                    for e in early.iter().flat_map(|a| a.iter()) {
+                        let handler = match e.unchecked_ref::<web_sys::Event>().type_().as_str() {
+                            "message" => &on_message,
+                            "messageerror" => &on_message_error,
+                            _ => &on_error,
+                        };
+                        let f: &js_sys::Function = handler.as_ref().unchecked_ref();
+                        let _ = f.call1(&JsValue::NULL, &e);
+                    }
                     handlers = vec![on_message, on_error, on_message_error];
                     *shared.worker.borrow_mut() = Some(w);
                 }
@@ -262,6 +288,9 @@ impl Engine {
     /// Starts a job; it supersedes the one under way.
     pub fn run(&self, job: Job) {
         self.shared.last_job.set(job.id);
+        if let Some(why) = self.shared.unreported.take() {
+            return (self.shared.on_fail)(job.id, why);
+        }
         match self.mode {
             Mode::Worker => self.shared.send(Request::Run(Box::new(job))),
             Mode::Inline(run) => {
@@ -286,6 +315,30 @@ impl Engine {
             Mode::Inline(..) => self.current.set(0),
         }
     }
+}
+
+/// The worker `index.html` started with the page for `url`, and the events it sent before
+/// the page listened (`window.hoistEarlyWorker`: `{ url, worker, events }`); taken once. One
+/// started for another script (a test switch asked for a missing one) is stopped.
+fn early_worker(url: &str) -> Option<(web_sys::Worker, js_sys::Array)> {
+    let window = web_sys::window()?;
+    let key = JsValue::from_str("hoistEarlyWorker");
+    let early = js_sys::Reflect::get(&window, &key).ok()?;
+    if early.is_undefined() || early.is_null() {
+        return None;
+    }
+    let _ = js_sys::Reflect::delete_property(&window, &key);
+    let field = |k: &str| js_sys::Reflect::get(&early, &JsValue::from_str(k)).ok();
+    let worker: web_sys::Worker = field("worker")?.dyn_into().ok()?;
+    let events: js_sys::Array = field("events")?.dyn_into().ok()?;
+    if field("url")?.as_string().as_deref() != Some(url) {
+        worker.set_onmessage(None);
+        worker.set_onerror(None);
+        worker.set_onmessageerror(None);
+        worker.terminate();
+        return None;
+    }
+    Some((worker, events))
 }
 
 impl Drop for Engine {
