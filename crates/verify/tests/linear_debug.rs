@@ -35,15 +35,15 @@ fn check(label: &str, sys: &System, g: &Grouping, d3d: bool, rng: &mut Rng) -> u
     let x: Vec<f64> = (0..sys.m).map(|_| rng.unit() * 4.0 - 2.0).collect();
     let t = trace(&runner, sys, &x).unwrap();
     let run = runner.run(std::slice::from_ref(&x));
-    for i in 0..sys.vars {
+    for (i, (traced, ran)) in t.y.iter().zip(&run[0]).enumerate() {
         assert_eq!(
-            t.y[i],
-            (run[0][i] as f32).to_bits(),
-            "{label}: y{i} traced {} ran {}",
-            f32::from_bits(t.y[i]),
-            run[0][i]
+            *traced,
+            (*ran as f32).to_bits(),
+            "{label}: y{i} traced {} ran {ran}",
+            f32::from_bits(*traced)
         );
     }
+    assert_eq!(t.y.len(), sys.vars);
     // Every variable has one final lane; every lane of x is as loaded.
     for i in 0..sys.vars {
         let finals = t
