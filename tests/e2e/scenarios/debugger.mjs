@@ -190,6 +190,7 @@ scenario(NAME, async ({ page, base, open }) => {
   await litNode(null, 'row 0 (the vertex stage\'s head)');
   for (let i = 0; i < frag; i++) await page.keyboard.press('ArrowDown');
   await litNode(line, `back at row ${frag}`);
+  await page.locator('#dag g.dag-node.dag-lit').scrollIntoViewIfNeeded();
   await shot(page, `${NAME}-1b-graph.png`);
   log(`the graph follows: row ${frag} lights line ${line}, row ${other} line ${v.rows[other].fp_line}, row 0 none`);
   await page.focus('#debugger');
