@@ -1,6 +1,7 @@
 // The pixel debugger (issue 25):
 // (i) Figure 3 (the default example): a click on the original image opens the debugger on
-//     that pixel; moved instructions sit on the fragment rows they replaced with their three
+//     that pixel; the vertex stage pairs the instructions both programs share and marks the
+//     moved ones with their fragment line; moved instructions sit on the fragment rows they replaced with their three
 //     vertex values and their blend; no divergence; ArrowDown/ArrowUp and j/k step through
 //     the rows with the fragment editor's line following; hex shows the exact bits; the link
 //     holds the pixel and reopens the debugger on it in a fresh page;
@@ -138,6 +139,23 @@ scenario(NAME, async ({ page, base, open }) => {
     if (!r.op[1]) fail(`moved row \`${r.op[0]}\` names no vertex instruction`);
   }
   if (await page.locator('#debugger tr.debug-row.moved').count() < moved.length) fail('the moved rows are not marked');
+  // The vertex stage paired: common instructions on one row with both programs' values;
+  // the instructions moved into the vertex program alone, with their fragment line.
+  const vx = v.rows.filter((r) => r.part === 'Vertex' && (r.step[0] !== null || r.step[1] !== null));
+  const pairs = vx.filter((r) => r.step[0] !== null && r.step[1] !== null);
+  if (!pairs.length) fail('no paired vertex row in Figure 3');
+  for (const r of pairs) {
+    if (r.op[0].trim() !== r.op[1].trim()) fail(`paired vertex row: \`${r.op[0]}\` and \`${r.op[1]}\``);
+    if (r.values[0].length !== 3 || r.values[1].length !== 3) fail(`paired vertex row \`${r.op[0]}\` lacks values`);
+  }
+  const movedVx = vx.filter((r) => r.moved);
+  if (!movedVx.length) fail('no moved vertex row');
+  for (const r of movedVx) {
+    if (r.step[0] !== null || !r.fp_line || !r.notes.includes(`moved here from fragment line ${r.fp_line}`)) {
+      fail(`moved vertex row \`${r.op[1]}\`: ${JSON.stringify(r)}`);
+    }
+  }
+  log(`Figure 3's vertex stage: ${pairs.length} paired rows, ${movedVx.length} moved rows with their fragment line`);
   if (v.divergence) fail(`Figure 3 diverges: ${v.divergence[1]}`);
   const dv = await text(page, '#debug-divergence');
   if (!dv.startsWith('no divergence')) fail(`the divergence line says ${dv}`);
