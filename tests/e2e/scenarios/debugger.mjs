@@ -141,8 +141,9 @@ scenario(NAME, async ({ page, base, open }) => {
   if (await page.locator('#debugger tr.debug-row.moved').count() < moved.length) fail('the moved rows are not marked');
   // The vertex stage paired: common instructions on one row with both programs' values;
   // the instructions moved into the vertex program alone, with their fragment line.
-  const vx = v.rows.filter((r) => r.part === 'Vertex' && (r.step[0] !== null || r.step[1] !== null));
-  const pairs = vx.filter((r) => r.step[0] !== null && r.step[1] !== null);
+  // (`None` reaches scripts as undefined or null.)
+  const vx = v.rows.filter((r) => r.part === 'Vertex' && (r.step[0] != null || r.step[1] != null));
+  const pairs = vx.filter((r) => r.step[0] != null && r.step[1] != null);
   if (!pairs.length) fail('no paired vertex row in Figure 3');
   for (const r of pairs) {
     if (r.op[0].trim() !== r.op[1].trim()) fail(`paired vertex row: \`${r.op[0]}\` and \`${r.op[1]}\``);
@@ -151,7 +152,7 @@ scenario(NAME, async ({ page, base, open }) => {
   const movedVx = vx.filter((r) => r.moved);
   if (!movedVx.length) fail('no moved vertex row');
   for (const r of movedVx) {
-    if (r.step[0] !== null || !r.fp_line || !r.notes.includes(`moved here from fragment line ${r.fp_line}`)) {
+    if (r.step[0] != null || !r.fp_line || !r.notes.includes(`moved here from fragment line ${r.fp_line}`)) {
       fail(`moved vertex row \`${r.op[1]}\`: ${JSON.stringify(r)}`);
     }
   }
