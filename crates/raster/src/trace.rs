@@ -673,6 +673,28 @@ fn vertex_steps(cp: &Arc<CompiledProgram>, d: &DrawInput, st: &Staged, idx: [u32
     rec.steps
 }
 
+/// A vertex program run alone on each of `attribs` (all [`ATTRIBS`] slots of each vertex,
+/// at most [`crate::compile::LANES`]), traced as the vertex stage of a pixel trace is: every
+/// instruction's result per vertex, and the outputs each vertex ends with. The linear
+/// mode's debugger steps through it.
+pub fn trace_vertices(
+    cp: &CompiledProgram,
+    env: &StageEnv,
+    attribs: &[[[f32; 4]; ATTRIBS]],
+) -> Result<(Vec<Step>, crate::probe::Vertices), RenderError> {
+    if attribs.is_empty() || attribs.len() > crate::compile::LANES {
+        return Err(RenderError::Config(format!(
+            "a vertex trace runs 1 to {} vertices, not {}",
+            crate::compile::LANES,
+            attribs.len()
+        )));
+    }
+    let listing = Listing::of(cp);
+    let mut rec = Recorder::new(cp, &listing, (0..attribs.len()).collect());
+    let out = run_vertices_observed(cp, env, attribs, &mut rec);
+    Ok((rec.steps, out))
+}
+
 /// The weights at the pixel centre and every fragment input.
 #[allow(clippy::too_many_arguments)]
 fn interpolation(

@@ -230,3 +230,40 @@ fn bad_pixels_are_clear_errors() {
     assert!(e.to_string().contains("no primitive"), "{e}");
     assert!(trace_pixel(Some(&vp), Some(&fp), &c, 1, 3).is_ok());
 }
+
+/// A vertex program traced alone: each step's value per vertex is what it computes by
+/// hand, the outputs are the last values; no vertex, or more than a batch, is an error.
+#[test]
+fn a_vertex_program_traces_alone() {
+    use hoist_raster::probe::StageEnv;
+    let cp = compiled(
+        "!!ARBvp1.0\nTEMP a;\nMUL a, vertex.attrib[1], 2;\nADD a.xy, a, vertex.attrib[1];\n\
+         MOV result.texcoord[0], a;\nMOV result.position, vertex.attrib[0];\nEND\n",
+    );
+    let (params, gl, tex, caps) = Default::default();
+    let env = StageEnv {
+        params: &params,
+        gl: &gl,
+        textures: &tex,
+        caps: &caps,
+    };
+    let mut attribs = vec![[[0.0f32; 4]; hoist_raster::ATTRIBS]; 2];
+    attribs[0][1] = [1.0, 2.0, 3.0, 4.0];
+    attribs[1][1] = [-0.5, 0.25, 8.0, 1.0];
+    let (steps, out) = hoist_raster::trace::trace_vertices(&cp, &env, &attribs).unwrap();
+    assert_eq!(steps.len(), 4);
+    for (v, a) in attribs.iter().enumerate() {
+        let x = a[1];
+        let mul = x.map(|c| c * 2.0);
+        let add = [mul[0] + x[0], mul[1] + x[1], mul[2], mul[3]];
+        assert_eq!(steps[0].values[v], Some(vec4(mul)), "vertex {v}");
+        assert_eq!(steps[1].mask, 0b0011);
+        assert_eq!(steps[1].values[v], Some(vec4(add)), "vertex {v}");
+        assert!(out.outputs[v].iter().any(|(_, o)| *o == add), "vertex {v}");
+    }
+    let many = vec![[[0.0f32; 4]; hoist_raster::ATTRIBS]; 65];
+    for bad in [&[][..], &many[..]] {
+        let e = hoist_raster::trace::trace_vertices(&cp, &env, bad).unwrap_err();
+        assert!(e.to_string().contains("vertex trace runs 1 to 64"), "{e}");
+    }
+}

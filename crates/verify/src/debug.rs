@@ -10,6 +10,11 @@
 //! optimized fragment trace (the k-th execution with the k-th, so loops line up). The first
 //! original fragment row whose aligned optimized value differs beyond the tolerance is the
 //! first divergence: where a DIFFERENT verdict starts.
+//!
+//! The vertex stage is paired ([`pair_vertex`]): an optimized vertex step whose instruction
+//! is an original one (`Prov::Original`), printed the same, sits on one row with the
+//! original step of that instruction (in order, so loop iterations pair one by one); the
+//! rest stand alone, a moved one with the fragment instruction it came from.
 
 use crate::scene::RELATIVE_TOLERANCE;
 use hoist_opt::Outcome;
@@ -31,6 +36,19 @@ pub struct Alignment {
     pub rows: Vec<AlignedRow>,
     /// The first original fragment step whose aligned value differs beyond the tolerance.
     pub first_divergence: Option<Divergence>,
+    /// The vertex stage's rows: both traces' vertex steps, common ones paired.
+    pub vertex_rows: Vec<VertexRow>,
+}
+
+/// One row of the vertex stage: an original vertex step and the optimized step that is
+/// the same instruction, or either alone. Every step of both traces is on exactly one row,
+/// each trace's in its order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VertexRow {
+    pub original: Option<usize>,
+    pub optimized: Option<usize>,
+    /// The optimized step's instruction was moved from this original fragment instruction.
+    pub moved_from: Option<u32>,
 }
 
 /// What the optimized pair computed for one step of the original fragment trace.
@@ -160,12 +178,60 @@ pub fn align(original: &PixelTrace, optimized: &PixelTrace, out: &Outcome) -> Al
         }
         rows.push(row);
     }
+    let vertex_rows = pair_vertex(original, optimized, out);
     Alignment {
         vertex_moved_from,
         fragment_origin,
         rows,
         first_divergence,
+        vertex_rows,
     }
+}
+
+/// Pairs the vertex steps of the original and the optimized trace: an optimized step of an
+/// original instruction (`Prov::Original`) pairs with the next unpaired original step of
+/// that instruction printed the same (the same op on the same operands); original steps
+/// skipped on the way, and optimized steps without a partner, get rows of their own.
+pub fn pair_vertex(original: &PixelTrace, optimized: &PixelTrace, out: &Outcome) -> Vec<VertexRow> {
+    let (o, p) = (&original.vertex, &optimized.vertex);
+    let mut rows = Vec::with_capacity(o.len().max(p.len()));
+    let mut next = 0;
+    for (j, s) in p.iter().enumerate() {
+        let line = out.vp_lines.get(s.inst as usize);
+        let partner = origin(line).and_then(|index| {
+            (next..o.len()).find(|&i| {
+                o[i].inst == index
+                    && o[i].op.trim() == s.op.trim()
+                    && o[i].flow.is_some() == s.flow.is_some()
+            })
+        });
+        match partner {
+            Some(i) => {
+                rows.extend((next..i).map(|k| VertexRow {
+                    original: Some(k),
+                    optimized: None,
+                    moved_from: None,
+                }));
+                rows.push(VertexRow {
+                    original: Some(i),
+                    optimized: Some(j),
+                    moved_from: None,
+                });
+                next = i + 1;
+            }
+            None => rows.push(VertexRow {
+                original: None,
+                optimized: Some(j),
+                moved_from: moved_from(line),
+            }),
+        }
+    }
+    rows.extend((next..o.len()).map(|k| VertexRow {
+        original: Some(k),
+        optimized: None,
+        moved_from: None,
+    }));
+    rows
 }
 
 /// The divergence at original step `k`, if its aligned value differs beyond the tolerance

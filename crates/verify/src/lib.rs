@@ -15,6 +15,7 @@
 //!   the `compiled` fuzz target's check);
 //! - [`fuzz`]: the fuzz targets' bodies, shared with the tests that replay their findings;
 //! - [`linear`]: emitted linear-expression code (seed 003) run and iterated in the executor;
+//!   [`linear_debug`]: that code traced on one x, lane by lane, labelled from the packing;
 //! - [`soak`]: many generated pairs through all of the above, counting what went wrong.
 
 pub mod debug;
@@ -24,6 +25,7 @@ pub mod front;
 pub mod fuzz;
 pub mod generate;
 pub mod linear;
+pub mod linear_debug;
 pub mod linear_recover;
 pub mod optimize;
 pub mod scene;

@@ -99,6 +99,13 @@ impl Runner {
         })
     }
 
+    /// The grouping and the compiled programs (each with its parse and the y groups its
+    /// texture-coordinate outputs carry), for the linear debugger.
+    #[allow(clippy::type_complexity)]
+    pub fn parts(&self) -> (&Grouping, &[(CompiledProgram, Program, Vec<usize>)]) {
+        (&self.g, &self.programs)
+    }
+
     /// y per x vector, by variable (x by variable too; the packed layout is applied here).
     pub fn run(&self, xs: &[Vec<f64>]) -> Vec<Vec<f64>> {
         let g = &self.g;

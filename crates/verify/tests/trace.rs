@@ -325,6 +325,140 @@ fn aligned_with_itself(
         moved == 0 || named > 0,
         "{name}: {moved} moved instructions, none named in the trace"
     );
+    paired_vertex_rows(name, &a, &b, out, &al.vertex_rows);
+}
+
+/// The vertex stage's pairing: every step of both traces on exactly one row, each trace in
+/// its order; a pair is one original instruction printed the same on both sides, with the
+/// same values at the three vertices bit for bit; an optimized step alone names the
+/// fragment instruction it was moved from exactly when it was moved; and every optimized
+/// step of an original instruction printed as the original (straight-line code: each runs
+/// once) is paired. Returns (pairs, moved rows).
+fn paired_vertex_rows(
+    name: &str,
+    a: &PixelTrace,
+    b: &PixelTrace,
+    out: &hoist_opt::Outcome,
+    rows: &[hoist_verify::debug::VertexRow],
+) -> (usize, usize) {
+    let seq = |f: &dyn Fn(&hoist_verify::debug::VertexRow) -> Option<usize>| {
+        rows.iter().filter_map(f).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        seq(&|r| r.original),
+        (0..a.vertex.len()).collect::<Vec<_>>(),
+        "{name}: original steps"
+    );
+    assert_eq!(
+        seq(&|r| r.optimized),
+        (0..b.vertex.len()).collect::<Vec<_>>(),
+        "{name}: optimized steps"
+    );
+    let (mut pairs, mut moved) = (0, 0);
+    let flow = a.vertex.iter().chain(&b.vertex).any(|s| s.flow.is_some());
+    for r in rows {
+        let prov = |j: usize| out.vp_lines.get(b.vertex[j].inst as usize).map(|l| l.prov);
+        match (r.original, r.optimized) {
+            (Some(i), Some(j)) => {
+                let (s, t) = (&a.vertex[i], &b.vertex[j]);
+                assert_eq!(
+                    prov(j),
+                    Some(hoist_opt::Prov::Original { index: s.inst }),
+                    "{name}: pair {i}/{j}"
+                );
+                assert_eq!(s.op.trim(), t.op.trim(), "{name}: pair {i}/{j}");
+                // The written components (the rest of the register may hold other values).
+                let written = |v: &[Option<hoist_raster::value::Vec4>]| {
+                    v.iter()
+                        .map(|v| {
+                            v.map(|v| {
+                                (0..4)
+                                    .filter(|c| s.mask & (1 << c) != 0)
+                                    .map(|c| v[c])
+                                    .collect::<Vec<_>>()
+                            })
+                        })
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(s.mask, t.mask, "{name}: pair {i}/{j}");
+                assert_eq!(
+                    written(&s.values),
+                    written(&t.values),
+                    "{name}: pair {i}/{j} `{}`",
+                    s.op
+                );
+                assert!(r.moved_from.is_none());
+                pairs += 1;
+            }
+            (None, Some(j)) => {
+                let want = match prov(j) {
+                    Some(hoist_opt::Prov::Moved { index }) => Some(index),
+                    _ => None,
+                };
+                assert_eq!(r.moved_from, want, "{name}: optimized step {j}");
+                moved += usize::from(want.is_some());
+                if let (Some(hoist_opt::Prov::Original { index }), false) = (prov(j), flow) {
+                    let printed = a.vertex.iter().find(|s| s.inst == index);
+                    assert!(
+                        printed.is_none_or(|s| s.op.trim() != b.vertex[j].op.trim()),
+                        "{name}: optimized step {j} `{}` is original and unpaired",
+                        b.vertex[j].op
+                    );
+                }
+            }
+            (Some(_), None) => assert!(r.moved_from.is_none()),
+            (None, None) => panic!("{name}: an empty row"),
+        }
+    }
+    (pairs, moved)
+}
+
+/// The vertex rows of generated pairs (ARB, D3D9 and flow control), optimized, at a few
+/// pixels each: the pairing's invariants, with pairs and moved rows found.
+#[test]
+fn generated_pairs_pair_their_vertex_rows() {
+    let (mut traced, mut pairs, mut moved) = (0, 0, 0);
+    let mut programs: Vec<(String, String, String)> = Vec::new();
+    for seed in 0..24u64 {
+        for flavor in [Flavor::Arb, Flavor::D3d9] {
+            let p = generate::pair(seed, flavor);
+            programs.push((p.label, p.vp, p.fp));
+        }
+        let p = flow::pair(seed);
+        programs.push((p.label, p.vp, p.fp));
+    }
+    for (seed, (label, vp, fp)) in programs.iter().enumerate() {
+        let (Some(vp), Some(fp)) = (parse(vp), parse(fp)) else {
+            continue;
+        };
+        let Ok(v) = hoist_verify::optimize(&vp, &fp, &hoist_opt::Options::default(), None) else {
+            continue;
+        };
+        let out = &v.outcome;
+        let cfg = config(seed as u64, &vp, &fp, (16, 16));
+        let mut ocfg = cfg.clone();
+        ocfg.params = hoist_verify::validate::mirrored(&cfg.params, &cfg.state.gl, out);
+        let c = |p: &Program| Arc::new(CompiledProgram::new(p).unwrap());
+        let (cvp, cfp, ovp, ofp) = (c(&vp), c(&fp), c(&out.vp), c(&out.fp));
+        for (x, y) in [(3, 4), (8, 8), (12, 13)] {
+            let (Ok(a), Ok(b)) = (
+                trace_pixel(Some(&cvp), Some(&cfp), &cfg, x, y),
+                trace_pixel(Some(&ovp), Some(&ofp), &ocfg, x, y),
+            ) else {
+                continue;
+            };
+            let al = hoist_verify::debug::align(&a, &b, out);
+            let (p, m) = paired_vertex_rows(label, &a, &b, out, &al.vertex_rows);
+            traced += 1;
+            pairs += p;
+            moved += m;
+        }
+    }
+    assert!(
+        traced >= 100 && pairs >= 200 && moved >= 50,
+        "{traced} pixels, {pairs} pairs, {moved} moved rows"
+    );
+    eprintln!("vertex rows: {traced} pixels, {pairs} pairs, {moved} moved rows");
 }
 
 /// A cancellation (`(x·10⁶ + 0.1) - x·10⁶`) moved without validation: the moved `MAD` and

@@ -1,11 +1,13 @@
 // The pixel debugger (issue 25):
 // (i) Figure 3 (the default example): a click on the original image opens the debugger on
-//     that pixel; moved instructions sit on the fragment rows they replaced with their three
+//     that pixel; the vertex stage pairs the instructions both programs share and marks the
+//     moved ones with their fragment line; moved instructions sit on the fragment rows they replaced with their three
 //     vertex values and their blend; no divergence; ArrowDown/ArrowUp and j/k step through
 //     the rows with the fragment editor's line following; hex shows the exact bits; the link
 //     holds the pixel and reopens the debugger on it in a fresh page;
 // (ii) the cancellation pair (DIFFERENT): the culprit's action opens the debugger at the
 //     worst pixel and the first divergence is marked;
+//     the dependence graph's lit node is the current row's instruction and follows the step;
 // (iii) the page agrees with `hoist debug --json` bit for bit on the same pair and pixel, for
 //     ARB (the cancellation pair) and D3D9 (a pair with a `loop`), original and optimized.
 
@@ -137,6 +139,24 @@ scenario(NAME, async ({ page, base, open }) => {
     if (!r.op[1]) fail(`moved row \`${r.op[0]}\` names no vertex instruction`);
   }
   if (await page.locator('#debugger tr.debug-row.moved').count() < moved.length) fail('the moved rows are not marked');
+  // The vertex stage paired: common instructions on one row with both programs' values;
+  // the instructions moved into the vertex program alone, with their fragment line.
+  // (`None` reaches scripts as undefined or null.)
+  const vx = v.rows.filter((r) => r.part === 'Vertex' && (r.step[0] != null || r.step[1] != null));
+  const pairs = vx.filter((r) => r.step[0] != null && r.step[1] != null);
+  if (!pairs.length) fail('no paired vertex row in Figure 3');
+  for (const r of pairs) {
+    if (r.op[0].trim() !== r.op[1].trim()) fail(`paired vertex row: \`${r.op[0]}\` and \`${r.op[1]}\``);
+    if (r.values[0].length !== 3 || r.values[1].length !== 3) fail(`paired vertex row \`${r.op[0]}\` lacks values`);
+  }
+  const movedVx = vx.filter((r) => r.moved);
+  if (!movedVx.length) fail('no moved vertex row');
+  for (const r of movedVx) {
+    if (r.step[0] != null || !r.fp_line || !r.notes.includes(`moved here from fragment line ${r.fp_line}`)) {
+      fail(`moved vertex row \`${r.op[1]}\`: ${JSON.stringify(r)}`);
+    }
+  }
+  log(`Figure 3's vertex stage: ${pairs.length} paired rows, ${movedVx.length} moved rows with their fragment line`);
   if (v.divergence) fail(`Figure 3 diverges: ${v.divergence[1]}`);
   const dv = await text(page, '#debug-divergence');
   if (!dv.startsWith('no divergence')) fail(`the divergence line says ${dv}`);
@@ -160,6 +180,39 @@ scenario(NAME, async ({ page, base, open }) => {
     const rows = document.querySelectorAll('#ed-fp .ed-gutter .gl');
     return rows[l - 1] && rows[l - 1].classList.contains('hl-line');
   }, line, { timeout: 5000 }).catch(() => fail(`the fragment editor does not light line ${line}`));
+  // The dependence graph follows: its one lit node is the current row's instruction, and it
+  // moves with the step (to the next row of another fragment line), and goes out on a row
+  // that stands for no fragment instruction.
+  await page.locator('#dag').scrollIntoViewIfNeeded();
+  const litNode = async (l, what) => {
+    await page.waitForFunction((l) => {
+      const lit = [...document.querySelectorAll('#dag g.dag-node.dag-lit')];
+      return l === null ? lit.length === 0
+        : lit.length === 1 && lit[0].getAttribute('aria-label').startsWith(`line ${l}: `);
+    }, l, { timeout: 5000 }).catch(async () => {
+      const lit = await page.$$eval('#dag g.dag-node.dag-lit', (ns) => ns.map((n) => n.getAttribute('aria-label')));
+      fail(`${what}: the graph lights ${JSON.stringify(lit)}, not line ${l}`);
+    });
+  };
+  await litNode(line, `row ${frag}`);
+  const node = await page.$eval('#dag g.dag-node.dag-lit', (n) => n.getAttribute('aria-label'));
+  const mnemonic = v.rows[frag].op[0].trim().split(/\s/)[0];
+  if (!node.includes(mnemonic)) fail(`row ${frag} is \`${v.rows[frag].op[0]}\`, the lit node ${node}`);
+  const other = v.rows.findIndex((r, i) => i > frag && r.part === 'Fragment' && r.fp_line && r.fp_line !== line);
+  if (other < 0) fail('no later fragment row of another line to step to');
+  await page.focus('#debugger');
+  for (let i = frag; i < other; i++) await page.keyboard.press('j');
+  await page.waitForFunction((f) => window.hoistReport().debug.row === f, other, { timeout: 5000 })
+    .catch(() => fail(`stepping did not reach row ${other}`));
+  await litNode(v.rows[other].fp_line, `row ${other}`);
+  await page.keyboard.press('Home');
+  await litNode(null, 'row 0 (the vertex stage\'s head)');
+  for (let i = 0; i < frag; i++) await page.keyboard.press('ArrowDown');
+  await litNode(line, `back at row ${frag}`);
+  await page.locator('#dag g.dag-node.dag-lit').scrollIntoViewIfNeeded();
+  await shot(page, `${NAME}-1b-graph.png`);
+  log(`the graph follows: row ${frag} lights line ${line}, row ${other} line ${v.rows[other].fp_line}, row 0 none`);
+  await page.focus('#debugger');
   // Exact bits on demand.
   await page.check('#debug-hex');
   const comp = await text(page, '#debugger tr.debug-row .comp');

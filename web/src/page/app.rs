@@ -506,6 +506,13 @@ fn start_engine(start: Starter, dispatch: UseReducerDispatcher<State>) -> Engine
                 view: Rc::from(view),
             }))
         }
+        Event::LinearTraced { id, vector, view } => {
+            d.dispatch(Action::LinearTraced(crate::page::state::LinearTraced {
+                rev: id,
+                vector,
+                view: Rc::from(view),
+            }))
+        }
         Event::Ready | Event::Crashed { .. } => {}
     });
     let on_fail: OnFail = Rc::new(move |id: u64, why: String| {
@@ -562,6 +569,22 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
         use_effect_with(state.debug_request(), move |req| {
             if let (Some((rev, x, y)), Some(e)) = (*req, engine.borrow().as_ref()) {
                 e.trace(rev, x, y);
+            }
+        });
+    }
+    {
+        // The linear debugger's trace, asked for once the current system's result is there.
+        let engine = engine.clone();
+        let orders = match &state.linear {
+            Some(Ok(o)) => Some([o.before.order.clone(), o.after.order.clone()]),
+            _ => None,
+        };
+        let ldoc = state.doc.linear.clone();
+        use_effect_with(state.linear_debug_request(), move |req| {
+            if let (Some((rev, v)), Some(e), Some(orders), Some(ldoc)) =
+                (*req, engine.borrow().as_ref(), orders, ldoc)
+            {
+                e.linear_trace(rev, ldoc, orders, v);
             }
         });
     }

@@ -79,6 +79,19 @@ pub struct State {
     pub debug_pixel: Option<(u32, u32)>,
     pub debug: Option<Traced>,
     pub debug_row: usize,
+    /// The linear mode's debugger: the x vector it is open on (0-based), the row stepped
+    /// to, and the trace for a revision.
+    pub linear_debug: Option<usize>,
+    pub linear_debug_row: usize,
+    pub linear_traced: Option<LinearTraced>,
+}
+
+/// A traced x vector of a revision's linear system (`crate::worker::linear_debug`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearTraced {
+    pub rev: u64,
+    pub vector: usize,
+    pub view: Rc<Result<crate::worker::linear_debug::LinearDebugView, String>>,
 }
 
 /// A traced pixel of a revision (`crate::worker::debug`).
@@ -180,6 +193,12 @@ pub enum Action {
     Traced(Traced),
     /// Steps the debugger to a row.
     DebugRow(usize),
+    /// Opens the linear debugger on an x vector (0-based), or closes it (`None`).
+    LinearDebug(Option<usize>),
+    /// The worker's trace of an x vector for a revision.
+    LinearTraced(LinearTraced),
+    /// Steps the linear debugger to a row.
+    LinearDebugRow(usize),
     Notice(Option<Notice>),
     OriginLine(Option<u32>),
     /// The scene's text (empty: no scene, the GPGPU quad).
@@ -413,6 +432,17 @@ impl State {
             }
             Action::Traced(_) => {}
             Action::DebugRow(r) => self.debug_row = r,
+            Action::LinearDebug(v) => {
+                if v.is_none() {
+                    self.linear_debug_row = 0;
+                }
+                self.linear_debug = v;
+            }
+            Action::LinearTraced(t) if t.rev == self.rev && Some(t.vector) == self.linear_debug => {
+                self.linear_traced = Some(t);
+            }
+            Action::LinearTraced(_) => {}
+            Action::LinearDebugRow(r) => self.linear_debug_row = r,
             Action::SetScene(t) => self.set_scene(t),
             Action::Stop if self.is_working() => {
                 self.stopped = Some(self.rev);
@@ -832,6 +862,21 @@ impl State {
             && !self.is_stopped()
             && self.engine_error.is_none();
         (ready && self.debug_view().is_none()).then_some((self.rev, x, y))
+    }
+
+    /// The linear debugger's trace of the current revision's system, once it shows.
+    pub fn linear_debug_view(&self) -> Option<&LinearTraced> {
+        self.linear_traced
+            .as_ref()
+            .filter(|t| t.rev == self.rev && Some(t.vector) == self.linear_debug)
+    }
+
+    /// The x vector to ask the worker to trace: the linear debugger is open, the current
+    /// revision's linear result is there, and its trace is not.
+    pub fn linear_debug_request(&self) -> Option<(u64, usize)> {
+        let v = self.linear_debug?;
+        let ready = self.linear_rev == self.rev && matches!(self.linear, Some(Ok(_)));
+        (ready && self.linear_debug_view().is_none()).then_some((self.rev, v))
     }
 
     /// Whether the document is an example exactly as it loads.

@@ -113,7 +113,7 @@ impl Shared {
             match r {
                 Request::Run(_) => *self.pending.borrow_mut() = Some(r),
                 Request::Cancel => drop(self.pending.borrow_mut().take()),
-                Request::Trace { .. } => {}
+                Request::Trace { .. } | Request::LinearTrace { .. } => {}
             }
             return;
         }
@@ -304,6 +304,26 @@ impl Engine {
     pub fn trace(&self, id: u64, x: u32, y: u32) {
         match self.mode {
             Mode::Worker => self.shared.send(Request::Trace { id, x, y }),
+            Mode::Inline(_) => {}
+        }
+    }
+
+    /// Asks for the linear debugger's trace of x vector `vector` through the code of the
+    /// groupings `orders` of `doc`'s system, for revision `id` ([`Event::LinearTraced`]).
+    pub fn linear_trace(
+        &self,
+        id: u64,
+        doc: crate::worker::linear::LinearDoc,
+        orders: [Vec<usize>; 2],
+        vector: usize,
+    ) {
+        match self.mode {
+            Mode::Worker => self.shared.send(Request::LinearTrace {
+                id,
+                doc: Box::new(doc),
+                orders: Box::new(orders),
+                vector,
+            }),
             Mode::Inline(_) => {}
         }
     }

@@ -79,7 +79,7 @@ pub fn event_id(v: &JsValue) -> Option<u64> {
 pub fn encode_request(r: &Request) -> Result<Packed, String> {
     let images: Vec<(u8, Rc<Vec<u8>>)> = match r {
         Request::Run(job) => job.images.iter().map(|(u, b)| (*u, b.clone())).collect(),
-        Request::Cancel | Request::Trace { .. } => Vec::new(),
+        Request::Cancel | Request::Trace { .. } | Request::LinearTrace { .. } => Vec::new(),
     };
     let units: Vec<u8> = images.iter().map(|(u, _)| *u).collect();
     let buffers = images

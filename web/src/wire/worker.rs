@@ -143,6 +143,16 @@ fn on_message(e: MessageEvent) {
         }
         Ok(Request::Cancel) => CURRENT.with(|c| c.set(0)),
         Ok(Request::Trace { id, x, y }) => post(trace(id, x, y)),
+        Ok(Request::LinearTrace {
+            id,
+            doc,
+            orders,
+            vector,
+        }) => post(Event::LinearTraced {
+            id,
+            vector,
+            view: Box::new(crate::worker::linear_debug::view(&doc, &orders, vector)),
+        }),
         Err(e) => post(Event::Crashed {
             message: format!("a request could not be read: {e}"),
         }),

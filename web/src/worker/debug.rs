@@ -11,7 +11,7 @@ use hoist_opt::Outcome;
 use hoist_opt::annotate::SourceLines;
 use hoist_raster::trace::{Flow, PixelTrace, Step};
 use hoist_raster::value::Vec4;
-use hoist_verify::debug::{AlignedRow, Alignment, align};
+use hoist_verify::debug::{AlignedRow, Alignment, VertexRow, align};
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 
@@ -269,22 +269,48 @@ fn vertex_rows(
     };
     head.op = ["vertex stage".into(), String::new()];
     rows.push(head);
-    for (k, s) in o.vertex.iter().enumerate() {
-        rows.push(side_row(
-            Part::Vertex,
-            0,
-            (k, s),
-            line_of(&cx.lines[0], s.inst),
-        ));
-    }
-    let Some(p) = p else { return };
-    for (i, s) in p.vertex.iter().enumerate() {
-        let mut r = side_row(Part::Vertex, 1, (i, s), line_of(&cx.lines[2], s.inst));
-        if let Some(k) = al.and_then(|a| a.vertex_moved_from.get(i).copied().flatten()) {
+    let vline = |side: usize, s: &Step| line_of(&cx.lines[2 * side], s.inst);
+    let Some(p) = p else {
+        for (k, s) in o.vertex.iter().enumerate() {
+            rows.push(side_row(Part::Vertex, 0, (k, s), vline(0, s)));
+        }
+        return;
+    };
+    // Unaligned (a hand edit): the original's rows, then the optimized ones.
+    let pairs: Vec<VertexRow> = match al {
+        Some(a) => a.vertex_rows.clone(),
+        None => (0..o.vertex.len())
+            .map(|k| (Some(k), None))
+            .chain((0..p.vertex.len()).map(|k| (None, Some(k))))
+            .map(|(original, optimized)| VertexRow {
+                original,
+                optimized,
+                moved_from: None,
+            })
+            .collect(),
+    };
+    for pr in pairs {
+        let mut r = match (pr.original, pr.optimized) {
+            (Some(i), Some(j)) => {
+                let mut r = side_row(Part::Vertex, 0, (i, &o.vertex[i]), vline(0, &o.vertex[i]));
+                let q = side_row(Part::Vertex, 1, (j, &p.vertex[j]), vline(1, &p.vertex[j]));
+                r.op[1] = q.op[1].clone();
+                r.line[1] = q.line[1];
+                r.values[1] = q.values[1].clone();
+                r.step[1] = q.step[1];
+                r
+            }
+            (Some(i), None) => side_row(Part::Vertex, 0, (i, &o.vertex[i]), vline(0, &o.vertex[i])),
+            (None, Some(j)) => side_row(Part::Vertex, 1, (j, &p.vertex[j]), vline(1, &p.vertex[j])),
+            (None, None) => continue,
+        };
+        if let Some(k) = pr.moved_from {
             let l = cx.lines[1].line(k);
             r.fp_line = Some(l);
             r.moved = true;
             r.notes.push(format!("moved here from fragment line {l}"));
+        } else if pr.optimized.is_some() && pr.original.is_none() && al.is_some() {
+            r.notes.push("only in the optimized program".into());
         }
         rows.push(r);
     }
@@ -550,6 +576,31 @@ mod tests {
                 .filter(|r| r.moved && r.part == Some(Part::Fragment))
                 .collect();
             assert!(!moved.is_empty());
+            // The vertex stage: Figure 3's original vertex code paired with the optimized
+            // program's, the moved instructions alone with their fragment line.
+            let vx: Vec<&Row> = (v.rows.iter())
+                .filter(|r| {
+                    r.part == Some(Part::Vertex) && (r.step[0].is_some() || r.step[1].is_some())
+                })
+                .collect();
+            let paired = vx
+                .iter()
+                .filter(|r| r.step[0].is_some() && r.step[1].is_some());
+            for r in paired.clone() {
+                assert_eq!(r.op[0].trim(), r.op[1].trim(), "{r:?}");
+            }
+            assert!(paired.count() > 0, "{vx:?}");
+            let mv: Vec<&&Row> = vx.iter().filter(|r| r.moved).collect();
+            assert!(!mv.is_empty());
+            for r in mv {
+                assert!(r.step[0].is_none() && r.step[1].is_some(), "{r:?}");
+                let l = r.fp_line.unwrap();
+                assert!(
+                    r.notes
+                        .contains(&format!("moved here from fragment line {l}")),
+                    "{r:?}"
+                );
+            }
             for m in moved {
                 let who: Vec<&str> = m.values[1].iter().map(|c| c.who.as_str()).collect();
                 assert_eq!(who, ["v0", "v1", "v2", "interp"], "{m:?}");

@@ -55,6 +55,15 @@ pub enum Request {
     /// Trace pixel (`x`, `y`) of job `id`'s render (the pixel debugger): answered with
     /// [`Event::Traced`] from the plan the finished job kept.
     Trace { id: u64, x: u32, y: u32 },
+    /// The linear mode's debugger: x vector `vector` (0-based) traced through the code of
+    /// the groupings `orders` (original, packed) of `doc`'s system; answered with
+    /// [`Event::LinearTraced`].
+    LinearTrace {
+        id: u64,
+        doc: Box<crate::worker::linear::LinearDoc>,
+        orders: Box<[Vec<usize>; 2]>,
+        vector: usize,
+    },
 }
 
 /// Messages from the worker.
@@ -89,6 +98,12 @@ pub enum Event {
         x: u32,
         y: u32,
         view: Box<Result<crate::worker::debug::DebugView, String>>,
+    },
+    /// A traced x vector of job `id`'s linear system (`crate::worker::linear_debug`).
+    LinearTraced {
+        id: u64,
+        vector: usize,
+        view: Box<Result<crate::worker::linear_debug::LinearDebugView, String>>,
     },
 }
 
@@ -175,9 +190,10 @@ pub fn event_id(b: &[u8]) -> Option<u64> {
     }
     let mut at = 0;
     // Variants in declaration order: Ready, Optimized, Progress, Rendered, RenderFailed,
-    // Crashed, Linear, Traced; all but Ready and Crashed start with the job's id.
+    // Crashed, Linear, Traced, LinearTraced; all but Ready and Crashed start with the
+    // job's id.
     match varint(b, &mut at)? {
-        1 | 2 | 3 | 4 | 6 | 7 => varint(b, &mut at),
+        1 | 2 | 3 | 4 | 6 | 7 | 8 => varint(b, &mut at),
         _ => None,
     }
 }
@@ -834,6 +850,18 @@ mod tests {
                 view: Box::new(crate::worker::debug::trace(&cx, x, y)),
             });
         }
+        // The linear debugger's answers: a trace, and a refusal.
+        let ld = crate::worker::linear::LinearDoc::example(crate::worker::linear::DEFAULT, false)
+            .unwrap();
+        let o = crate::worker::linear::run(&ld).unwrap();
+        let orders = [o.before.order.clone(), o.after.order.clone()];
+        for vector in [2, 9] {
+            events.push(Event::LinearTraced {
+                id: 306,
+                vector,
+                view: Box::new(crate::worker::linear_debug::view(&ld, &orders, vector)),
+            });
+        }
         // A hand edit that differs: the render carries its guidance.
         let mut hand = fig3();
         let fp = hand.fp.replace("mov oC0, r0", "mov oC0, r1");
@@ -879,6 +907,7 @@ mod tests {
             "Crashed",
             "Ready",
             "Traced",
+            "LinearTraced",
         ] {
             assert!(kinds.iter().any(|x| x == k), "no {k} in {kinds:?}");
         }
@@ -892,7 +921,8 @@ mod tests {
                 | Event::Rendered { id, .. }
                 | Event::RenderFailed { id, .. }
                 | Event::Linear { id, .. }
-                | Event::Traced { id, .. } => Some(*id),
+                | Event::Traced { id, .. }
+                | Event::LinearTraced { id, .. } => Some(*id),
                 Event::Ready | Event::Crashed { .. } => None,
             };
             assert_eq!(event_id(&bytes), id, "{e:?}");

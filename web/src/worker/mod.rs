@@ -23,6 +23,7 @@ pub mod guidance;
 pub mod jit;
 pub mod linear;
 pub mod linear_converge;
+pub mod linear_debug;
 pub mod linear_recover;
 pub mod liveness;
 pub mod machine;

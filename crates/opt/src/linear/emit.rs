@@ -102,6 +102,32 @@ fn mask(lanes: &[usize]) -> String {
     lanes.iter().map(|&l| LANES[l]).collect()
 }
 
+/// What a register of the emitted code holds, the same in both dialects: input attribute
+/// J (`vertex.attrib[J]` / `vJ`) is x group J; temporary 0 (`t` / `r0`) is the scratch
+/// that one block row's row-major DP4s write before they are ADDed; temporary I + 1
+/// (`yI` / `r(I+1)`, declared after `t`) is y group I. Lane l of group G holds variable
+/// `g.perm[4G + l]` ([`lane_variable`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holds {
+    X { group: usize },
+    Y { group: usize },
+    Scratch,
+}
+
+/// What temporary `index` of an emitted program holds ([`Holds`]).
+pub fn temp_holds(index: usize) -> Holds {
+    match index {
+        0 => Holds::Scratch,
+        i => Holds::Y { group: i - 1 },
+    }
+}
+
+/// The variable lane `lane` of group `group` holds under `g`; `None` for padding (a
+/// variable at or past `vars`).
+pub fn lane_variable(g: &Grouping, vars: usize, group: usize, lane: usize) -> Option<usize> {
+    g.perm.get(4 * group + lane).copied().filter(|&v| v < vars)
+}
+
 /// Emits y = A·x + b for `g` (all terms summed with the current x: Jacobi semantics).
 pub fn arb(sys: &System, g: &Grouping) -> Emitted {
     emit(sys, g, false, false)

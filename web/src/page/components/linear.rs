@@ -42,6 +42,13 @@ pub struct LinearProps {
     pub ms: f64,
     pub engine_error: Option<AttrValue>,
     pub dispatch: Callback<Action>,
+    /// The lane debugger: its x vector (open), row and trace.
+    #[prop_or_default]
+    pub debug: Option<usize>,
+    #[prop_or_default]
+    pub debug_row: usize,
+    #[prop_or_default]
+    pub traced: Option<crate::page::state::LinearTraced>,
 }
 
 fn picker(doc: &LinearDoc, dispatch: &Callback<Action>) -> Html {
@@ -357,6 +364,8 @@ pub fn linear_view(p: &LinearProps) -> Html {
             <>
                 if let Some(r) = &o.recovered { { crate::page::components::linear_recover::recovered(r, &p.doc, &p.dispatch) } }
                 <Results outcome={Shared(o.clone())} ms={p.ms} />
+                <crate::page::components::linear_debugger::LinearDebugger vector={p.debug}
+                    row={p.debug_row} traced={p.traced.clone()} dispatch={p.dispatch.clone()} />
                 { crate::page::components::linear_converge::section(o, &p.doc, &p.dispatch) }
             </>
         },
@@ -379,7 +388,8 @@ pub fn page(s: &State, dispatch: &Callback<Action>) -> Html {
     html! {
         <LinearView doc={s.doc.linear.clone().unwrap_or_default()} result={s.linear.clone()}
             current={s.linear_rev == s.rev} working={s.is_optimizing()} ms={s.linear_ms}
-            engine_error={s.engine_error.clone().map(AttrValue::from)} dispatch={dispatch.clone()} />
+            engine_error={s.engine_error.clone().map(AttrValue::from)} dispatch={dispatch.clone()}
+            debug={s.linear_debug} debug_row={s.linear_debug_row} traced={s.linear_debug_view().cloned()} />
     }
 }
 
@@ -426,6 +436,15 @@ pub struct Report {
     converge_steps: Option<[usize; 2]>,
     converge_between: Option<f64>,
     converge_agrees: Option<bool>,
+    /// The lane debugger: its x vector (0-based), the row stepped to, and its trace.
+    debug: Option<LinearDebugReport>,
+}
+
+#[derive(Serialize)]
+struct LinearDebugReport {
+    vector: usize,
+    row: usize,
+    view: Option<Result<crate::worker::linear_debug::LinearDebugView, String>>,
 }
 
 fn report_more(r: &mut Report, o: &Outcome) {
@@ -471,6 +490,11 @@ pub fn report(s: &State) -> Report {
     };
     r.unpermute = doc.unpermute;
     r.converge = doc.converge;
+    r.debug = s.linear_debug.map(|vector| LinearDebugReport {
+        vector,
+        row: s.linear_debug_row,
+        view: s.linear_debug_view().map(|t| (*t.view).clone()),
+    });
     match &s.linear {
         Some(Ok(o)) => {
             r.cost_before = Some(o.before.cost.total);

@@ -13,6 +13,7 @@ pub mod handnote;
 pub mod inputs;
 pub mod linear;
 pub mod linear_converge;
+pub mod linear_debugger;
 pub mod linear_heat;
 pub mod linear_recover;
 pub mod liveness;
