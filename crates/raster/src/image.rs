@@ -341,6 +341,48 @@ pub fn encode_png(img: &Image, m: &ToRgba8) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// A PNG's size from its signature and header chunk alone, checked as [`decode_png`] checks
+/// it (the header's fields valid for the PNG format, the size within `max_pixels`), without
+/// decoding: for the page, which refuses a picture at once but leaves decoding (and the
+/// chunks' checksums) to the worker, and so does not carry the decoder.
+pub fn png_size(bytes: &[u8], max_pixels: u64) -> Result<(u32, u32), String> {
+    const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
+    if bytes.len() < 8 || bytes[..8] != SIGNATURE {
+        return Err("PNG: not a PNG file (no PNG signature)".into());
+    }
+    let header = bytes
+        .get(8..33)
+        .ok_or("PNG: the file ends inside its header")?;
+    let word =
+        |i: usize| u32::from_be_bytes([header[i], header[i + 1], header[i + 2], header[i + 3]]);
+    if word(0) != 13 || &header[4..8] != b"IHDR" {
+        return Err("PNG: the first chunk is not a 13-byte IHDR".into());
+    }
+    let (w, h) = (word(8), word(12));
+    let (depth, colour) = (header[16], header[17]);
+    let depths: &[u8] = match colour {
+        0 => &[1, 2, 4, 8, 16],
+        3 => &[1, 2, 4, 8],
+        2 | 4 | 6 => &[8, 16],
+        _ => return Err(format!("PNG: colour type {colour} is not defined")),
+    };
+    if !depths.contains(&depth) {
+        return Err(format!(
+            "PNG: bit depth {depth} is not allowed for colour type {colour}"
+        ));
+    }
+    if header[18] != 0 || header[19] != 0 || header[20] > 1 {
+        return Err("PNG: unknown compression, filter or interlace method".into());
+    }
+    if w > i32::MAX as u32 || h > i32::MAX as u32 {
+        return Err(format!("PNG: size {w}x{h} is beyond the format"));
+    }
+    if w == 0 || h == 0 || u64::from(w) * u64::from(h) > max_pixels {
+        return Err(format!("PNG size {w}x{h} is out of range"));
+    }
+    Ok((w, h))
+}
+
 /// Decodes a PNG into a float image (`n/255`, 16-bit `n/65535`), bottom row first, as a
 /// texture upload of the picture would see it. `max_pixels` bounds the allocation.
 pub fn decode_png(bytes: &[u8], max_pixels: u64) -> Result<Image, String> {

@@ -107,7 +107,7 @@ fn on_picture(p: &InputsProps, u: u8, errors: &Errors, readers: &Readers) -> Cal
         }
         let (d, errors) = (d.clone(), errors.clone());
         let reader = gloo::file::callbacks::read_as_bytes(&file, move |r| match r {
-            Ok(bytes) => match hoist_raster::image::decode_png(&bytes, render::MAX_IMAGE_PIXELS) {
+            Ok(bytes) => match hoist_raster::image::png_size(&bytes, render::MAX_IMAGE_PIXELS) {
                 Ok(_) => {
                     errors.set(key, None);
                     d.emit(Action::SetImage(u, name, Rc::new(bytes)));
