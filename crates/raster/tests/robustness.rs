@@ -243,6 +243,7 @@ proptest! {
             let _ = scene::run(&sc, &RunOptions { caps: caps(), ..RunOptions::default() });
         }
         let _ = hoist_raster::image::decode_png(&bytes, 1000);
+        let _ = hoist_raster::image::png_size(&bytes, 1000);
         let _ = hoist_raster::image::decode_pfm(&bytes, 1000);
     }
 }
