@@ -23,7 +23,8 @@ pub struct DebuggerProps {
     pub on_line: Callback<Option<u32>>,
 }
 
-fn comp(b: u32, hex: bool) -> Html {
+/// One component as a float (or its bits in hex), a NaN or infinity marked.
+pub(super) fn comp(b: u32, hex: bool) -> Html {
     let f = f32::from_bits(b);
     let text = if hex {
         format!("0x{b:08x}")

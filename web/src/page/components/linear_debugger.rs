@@ -5,7 +5,7 @@
 //! A·x + b. ArrowDown/ArrowUp or j/k step (as in the pixel debugger); values show as
 //! floats or, on a toggle, their exact bits; NaN and infinities are marked.
 
-use crate::doc::numbers::fmt_f32;
+use super::debugger::comp;
 use crate::page::state::{Action, LinearTraced};
 use crate::worker::linear::VECTORS;
 use crate::worker::linear_debug::{LaneCell, LinearDebugView};
@@ -18,17 +18,6 @@ pub struct LinearDebuggerProps {
     pub row: usize,
     pub traced: Option<LinearTraced>,
     pub dispatch: Callback<Action>,
-}
-
-fn comp(b: u32, hex: bool) -> Html {
-    let f = f32::from_bits(b);
-    let text = if hex {
-        format!("0x{b:08x}")
-    } else {
-        fmt_f32(f)
-    };
-    let odd = (!f.is_finite()).then_some("nonfinite");
-    html! { <span class={classes!("comp", odd)}>{ text }</span> }
 }
 
 fn side(c: Option<&LaneCell>, hex: bool) -> Html {
