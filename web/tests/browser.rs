@@ -294,6 +294,7 @@ async fn output_shows_images_and_the_verdict() {
         ms_optimized: 1.0,
         weak: None,
         unsupplied: Vec::new(),
+        reused: [false; 2],
         guidance: Some(hoist_web::worker::guidance::Guidance {
             culprit: Some(hoist_web::worker::guidance::Culprit {
                 group: 1,
@@ -488,6 +489,7 @@ async fn identical_output(trust: Option<Trust>, engine_error: Option<&str>) -> E
             ms_optimized: 0.0,
             weak: None,
             unsupplied: Vec::new(),
+            reused: [false; 2],
             guidance: None,
         }))),
         progress: None,
@@ -568,6 +570,7 @@ fn jobs_and_events_cross_the_wire_intact() {
         images,
         fail: Some(Fail::Throw),
         force: Some(hoist_web::worker::executor::Force::Refuse),
+        fresh: true,
     };
     let packed = wire::encode_request(&Request::Run(Box::new(job.clone()))).unwrap();
     // The header and the picture move, not copied.
@@ -576,8 +579,8 @@ fn jobs_and_events_cross_the_wire_intact() {
         panic!("not a job")
     };
     assert_eq!(
-        (back.id, &back.doc, back.fail),
-        (42, &job.doc, Some(Fail::Throw))
+        (back.id, &back.doc, back.fail, back.fresh),
+        (42, &job.doc, Some(Fail::Throw), true)
     );
     assert_eq!(
         back.images.get(&3).map(|b| b.as_slice()),
@@ -621,6 +624,7 @@ fn jobs_and_events_cross_the_wire_intact() {
             hoist_verify::verdict::Flat::Constant,
         )),
         unsupplied: Vec::new(),
+        reused: [false; 2],
         guidance: None,
     }
     .with_display(hoist_web::doc::ViewMap::default());

@@ -137,6 +137,7 @@ fn run_doc(
             images: Default::default(),
             fail: None,
             force,
+            fresh: true,
         },
         Box::new(now),
     );
@@ -180,7 +181,19 @@ async fn every_example_renders_the_same_compiled() {
         doc.inputs.width = doc.inputs.width.min(64);
         doc.inputs.height = doc.inputs.height.min(64);
         let a = run_doc(doc.clone(), Some(Force::Interpret));
-        let b = run_doc(doc, None);
+        let b = run_doc(doc.clone(), Some(Force::Compile));
+        // With the prediction (the page's default), whichever executor it picks draws the
+        // same pixels, and an interpreted draw says why.
+        let c = run_doc(doc, None);
+        assert_eq!(
+            images(&a),
+            images(&c),
+            "{}: the predicted choice differs",
+            e.id
+        );
+        if let Some(Executor::Interpreter(why)) = executor(&c) {
+            assert!(why.contains("predicted faster"), "{}: {why}", e.id);
+        }
         assert_eq!(images(&a), images(&b), "{}: compiled differs", e.id);
         assert!(images(&a)[0].is_some(), "{}: nothing rendered", e.id);
         match executor(&b) {

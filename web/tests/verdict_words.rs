@@ -20,6 +20,7 @@ fn page(id: &str) -> Box<Rendered> {
         images: Default::default(),
         fail: None,
         force: None,
+        fresh: false,
     };
     let mut r = Runner::new(job, Box::new(move || t0.elapsed().as_secs_f64() * 1e3));
     r.run_to_end()

@@ -577,6 +577,19 @@ pub(crate) fn primitive_setup(
     tris
 }
 
+/// The fragments a draw of `tris` is predicted to shade, for the executor's choice
+/// (`jit::choose`): half of each triangle's clipped bounding box (exact for the halves of a
+/// rectangle), at most the target's area per triangle.
+pub(crate) fn predicted_fragments(tris: &[Tri], width: u32, height: u32) -> f64 {
+    let cap = f64::from(width) * f64::from(height);
+    tris.iter()
+        .map(|t| {
+            let area = f64::from((t.x1 - t.x0).max(0)) * f64::from((t.y1 - t.y0).max(0));
+            (area / 2.0).min(cap)
+        })
+        .sum()
+}
+
 /// What the vertex stage of a prepared draw made, kept for the pixel trace.
 pub(crate) struct Staged {
     pub(crate) verts: Vec<[[f32; 4]; ATTRIBS]>,
@@ -647,7 +660,9 @@ impl PreparedDraw {
             .is_some_and(|cp| cp.program.dialect() == Dialect::D3d9);
         let needs_position = finputs.iter().any(|(_, s)| matches!(s, FragSrc::WindowPos));
         let fjit = match (&fp, d.exec) {
-            (Some(cp), crate::jit::Exec::Compiled) => crate::jit::prepare(&cp.kernel).ok(),
+            (Some(cp), crate::jit::Exec::Compiled) => {
+                crate::jit::prepare_for(&cp.kernel, predicted_fragments(&tris, width, height)).ok()
+            }
             _ => None,
         };
         let staged = Staged {

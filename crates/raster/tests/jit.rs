@@ -435,3 +435,70 @@ fn reused_instances_read_each_draws_own_texture() {
         }
     }
 }
+
+fn test_clock() -> f64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
+        * 1e3
+}
+
+/// With costs set (the page's worker), a draw whose kernel is not loaded is compiled only
+/// when the predicted saving pays for making the module: a small quad is interpreted, a
+/// large one compiled, both with the pixels and counters of the other executor; every
+/// decision is recorded with the work predicted (half of each triangle's bounding box: the
+/// quad's area exactly) and the module made is timed.
+#[test]
+fn the_prediction_interprets_small_draws_and_compiles_large_ones() {
+    use hoist_raster::jit::choose::{self, Costs};
+    let fp = "!!ARBfp1.0\nTEMP a;\nMUL a, fragment.texcoord[0], 0.75;\nMAD a, a, a, 0.125;\n\
+              RSQ a.w, a.x;\nMOV result.color, a;\nEND\n";
+    let insts = compile(&parse(fp)).unwrap().insts.len();
+    let costs = Costs {
+        interp_ns: 30.0,
+        compiled_ns: 10.0,
+        make_ms: 4.0,
+        make_ms_per_inst: 1.0,
+    };
+    for (side, compiled) in [(16u32, false), (1024, true)] {
+        let cfg = RenderConfig {
+            width: side,
+            height: side,
+            ..RenderConfig::default()
+        };
+        let (interp, always) = both(fp, &cfg);
+        choose::set_costs(Some(costs));
+        choose::set_clock(Some(test_clock));
+        choose::take_choices();
+        choose::take_made();
+        let mut c = cfg.clone();
+        c.exec = Exec::Compiled;
+        let (vp, p) = (parse(VP), parse(fp));
+        let chosen = render(Some(&vp), Some(&p), &c).unwrap();
+        choose::set_costs(None);
+        choose::set_clock(None);
+        assert!(image_diff(&interp, &chosen.image).is_none());
+        assert!(image_diff(&always, &chosen.image).is_none());
+        let ch = choose::take_choices();
+        assert_eq!(ch.len(), 1, "{side}²: {ch:?}");
+        let work = f64::from(side * side) * insts as f64;
+        assert_eq!(ch[0].work, work);
+        assert_eq!(ch[0].compile, compiled, "{side}²: {ch:?}");
+        assert_eq!(ch[0].make_ms, costs.make(insts));
+        // The large draw counts the small one's interpreted work (the same kernel).
+        let before = if compiled { 256.0 * insts as f64 } else { 0.0 };
+        assert_eq!(ch[0].before, before);
+        assert_eq!(ch[0].saving_ms, costs.saving(before + work));
+        let made = choose::take_made();
+        if compiled {
+            assert_eq!(made.len(), 1);
+            assert_eq!(made[0].0, insts);
+            assert!(made[0].1 >= 0.0);
+        } else {
+            assert!(made.is_empty());
+            assert!(ch[0].reason().starts_with("predicted faster"));
+        }
+    }
+}

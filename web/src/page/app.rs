@@ -48,21 +48,14 @@ use wasm_bindgen::prelude::*;
 use yew::platform::spawn_local;
 use yew::prelude::*;
 
-/// Pause after the last keystroke before the text is parsed and sent to the worker (ms):
-/// short for small programs, so results feel live; longer for long ones, whose parse on
-/// the page's thread and redraw of the results would otherwise land between the keys of a
-/// burst (BENCHMARKS.md, "Playground responsiveness", measured both).
-const DEBOUNCE_MS: u32 = 220;
-const DEBOUNCE_SHORT_MS: u32 = 60;
-/// Programs of up to this many lines together get the short pause.
-const SHORT_PAUSE_LINES: usize = 200;
+use crate::page::pause::{DEBOUNCE_MS, pause_ms};
 
 /// Measurement-only switch, never set by a document: while local storage holds this key,
 /// its value (ms, at most 2000) replaces the pause (`tests/e2e/latency.mjs` compares pauses
 /// with one build).
 pub const TEST_DEBOUNCE_KEY: &str = "hoist-test-debounce-ms";
 
-fn debounce_ms(doc: &crate::doc::Doc) -> u32 {
+fn debounce_ms(doc: &crate::doc::Doc, measured_ms: Option<f64>) -> u32 {
     let forced = LocalStorage::raw()
         .get_item(TEST_DEBOUNCE_KEY)
         .ok()
@@ -71,10 +64,8 @@ fn debounce_ms(doc: &crate::doc::Doc) -> u32 {
     forced.map_or_else(
         || {
             // A linear system's search takes a second; it waits for the typing to pause.
-            if doc.mode.is_code()
-                && doc.vp.lines().count() + doc.fp.lines().count() <= SHORT_PAUSE_LINES
-            {
-                DEBOUNCE_SHORT_MS
+            if doc.mode.is_code() {
+                pause_ms(doc.vp.lines().count() + doc.fp.lines().count(), measured_ms)
             } else {
                 DEBOUNCE_MS
             }
@@ -124,6 +115,7 @@ fn test_executor() -> Option<crate::worker::executor::Force> {
         "refuse" => Some(Force::Refuse),
         "throw" => Some(Force::Throw),
         "interpret" => Some(Force::Interpret),
+        "compile" => Some(Force::Compile),
         _ => None,
     }
 }
@@ -563,6 +555,15 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
     let images = state.images.clone();
     let dispatch = state.dispatcher();
     let status = state.source_status();
+    // "Time again" draws both pairs again instead of reusing the kept runs.
+    let fresh = state.rerun_rev == state.rev;
+    // What the last job cost: the page's parse and the worker's optimization (`pause_ms`).
+    let parse_ms = use_mut_ref(|| f64::NAN);
+    let worker_ms = (state.analysis_ms > 0.0).then_some(state.analysis_ms);
+    let measured = {
+        let p = *parse_ms.borrow();
+        worker_ms.map(|w| w + if p.is_nan() { 0.0 } else { p })
+    };
     {
         // The pixel debugger's trace, asked for once the current text's render is done.
         let engine = engine.clone();
@@ -595,7 +596,12 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
         let cancel = Rc::new(Cell::new(false));
         let c = cancel.clone();
         spawn_local(async move {
-            TimeoutFuture::new(if rev <= 1 { 0 } else { debounce_ms(&doc) }).await;
+            let pause = if rev <= 1 {
+                0
+            } else {
+                debounce_ms(&doc, measured)
+            };
+            TimeoutFuture::new(pause).await;
             if c.get() {
                 return;
             }
@@ -609,7 +615,9 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
                 (SourceStatus::Failed, _) => return,
                 _ => {}
             }
+            let t0 = crate::wire::bridge::now();
             let parsed = analysis::parse(&doc);
+            *parse_ms.borrow_mut() = crate::wire::bridge::now() - t0;
             dispatch.dispatch(Action::Parsed(rev, Rc::new(parsed)));
             let fail = match test_failure().as_deref() {
                 None | Some("load") => None,
@@ -631,6 +639,7 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
                     images,
                     fail,
                     force: test_executor(),
+                    fresh,
                 });
             }
         });

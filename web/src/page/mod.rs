@@ -1,6 +1,6 @@
 //! The page layer: [`app`] wires the browser (wasm only), [`state`] is the app state and its
 //! `Action` reducer, `components/` draw it (one file per panel), [`summary`] the line under
-//! the header; [`highlight`] the editors' syntax colouring, [`ophelp`] instruction help,
+//! the header; [`highlight`] the editors' syntax colouring, [`ophelp`] instruction help, [`pause`] the pause before a job,
 //! [`figure`] SVG figures, [`estimate`] the paper's cost reasoning, [`gpu`] the GPU view's
 //! logic (API choice, agreement and timing in words) and `runner` its calls into
 //! `runner.mjs` (wasm only), [`scenefile`] documents imported from and exported to
@@ -17,6 +17,7 @@ pub mod figure;
 pub mod gpu;
 pub mod highlight;
 pub mod ophelp;
+pub mod pause;
 #[cfg(target_arch = "wasm32")]
 pub mod runner;
 pub mod scenefile;

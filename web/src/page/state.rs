@@ -74,6 +74,8 @@ pub struct State {
     /// statistics show ([`crate::page::summary::timing`]).
     pub timings: Vec<[f64; 2]>,
     pub timings_of: Option<Rc<Doc>>,
+    /// The revision "time again" made: its job draws both pairs again (`Job::fresh`).
+    pub rerun_rev: u64,
     /// The pixel debugger: the pixel it is open on (the link holds it), the trace of it for
     /// a revision, and the row stepped to.
     pub debug_pixel: Option<(u32, u32)>,
@@ -452,7 +454,10 @@ impl State {
                 }
             }
             Action::Stop => {}
-            Action::Rerun => self.touch(),
+            Action::Rerun => {
+                self.touch();
+                self.rerun_rev = self.rev;
+            }
             Action::Supplied(e) => {
                 let a = self.parsed.as_deref().or(self.analysis.as_deref());
                 if e.apply(Rc::make_mut(&mut self.doc), a) {
@@ -762,13 +767,16 @@ impl State {
             self.timings.clear();
             self.timings_of = Some(self.doc.clone());
         }
-        // No optimized run (none, or it failed): no time for it (NaN, shown as –).
+        // No optimized run (none, or it failed), or a run kept from an earlier render
+        // (`Rendered::reused`): no time for it (NaN, shown as –).
         let optimized = match &r.optimized {
-            Some(Ok(_)) => r.ms_optimized,
+            Some(Ok(_)) if !r.reused[1] => r.ms_optimized,
             _ => f64::NAN,
         };
-        if r.original.is_ok() && self.timings.len() < 64 {
-            self.timings.push([r.ms_original, optimized]);
+        let original = if r.reused[0] { f64::NAN } else { r.ms_original };
+        let drawn = !original.is_nan() || !optimized.is_nan();
+        if r.original.is_ok() && drawn && self.timings.len() < 64 {
+            self.timings.push([original, optimized]);
         }
     }
 

@@ -202,6 +202,22 @@ mod tests {
         assert_eq!(s.timings.len(), 1, "another document starts over");
         assert_eq!(s.timings[0][0], 1.0);
         assert!(s.timings[0][1].is_nan(), "no optimized run, no time");
+        // A run kept from an earlier render (`Rendered::reused`) is no sample of its own;
+        // "time again" asks for both to be drawn (`State::rerun_rev`).
+        let mut kept = ok(0.1);
+        kept.reused = [true, true];
+        s.time(&kept);
+        assert_eq!(s.timings.len(), 1);
+        kept.reused = [true, false];
+        kept.optimized = Some(kept.original.clone());
+        kept.ms_optimized = 0.2;
+        s.time(&kept);
+        assert_eq!(s.timings.len(), 2);
+        assert!(s.timings[1][0].is_nan() && s.timings[1][1] == 0.2);
+        s.apply(Action::Rerun);
+        assert_eq!(s.rerun_rev, s.rev);
+        s.apply(Action::SetSize(32, 32));
+        assert_ne!(s.rerun_rev, s.rev);
     }
     use crate::page::state::Action;
     use std::rc::Rc;

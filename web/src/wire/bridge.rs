@@ -374,7 +374,8 @@ impl Drop for Engine {
     }
 }
 
-fn now() -> f64 {
+/// The page's clock (ms).
+pub fn now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())

@@ -527,6 +527,7 @@ mod tests {
             images: Default::default(),
             fail: None,
             force: None,
+            fresh: false,
         };
         let mut r = Runner::new(job, Box::new(|| 0.0));
         let events = r.run_to_end();

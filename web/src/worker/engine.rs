@@ -34,6 +34,9 @@ pub struct Job {
     /// Test-only: make the compiled executor refuse (see `app::TEST_EXECUTOR_KEY`).
     #[serde(default)]
     pub force: Option<crate::worker::executor::Force>,
+    /// Draw both runs again rather than reuse kept ones ("time again").
+    #[serde(default)]
+    pub fresh: bool,
 }
 
 /// A forced failure of the worker, for tests of the page's recovery.
@@ -206,6 +209,8 @@ enum Stage {
     Render {
         task: Box<Task>,
         ms: [f64; 2],
+        /// The plan's time, counted in `ms[0]` but not the original run's own.
+        setup: f64,
         bands: u32,
     },
     /// A DIFFERENT render waits for its guidance: one candidate render per step.
@@ -234,6 +239,7 @@ struct Context {
 /// Runs one job, a piece per [`Runner::step`].
 pub struct Runner {
     id: u64,
+    fresh: bool,
     doc: Doc,
     images: Images,
     clock: Box<dyn Fn() -> f64>,
@@ -246,6 +252,7 @@ impl Runner {
     pub fn new(job: Job, clock: Box<dyn Fn() -> f64>) -> Runner {
         Runner {
             id: job.id,
+            fresh: job.fresh,
             doc: job.doc,
             images: job.images,
             clock,
@@ -341,8 +348,13 @@ impl Runner {
                         self.cx.plan = Some(plan.clone());
                         let setup = (self.clock)() - t1;
                         self.stage = Stage::Render {
-                            task: Box::new(Task::new(plan)),
+                            task: Box::new(if self.fresh {
+                                Task::new(plan)
+                            } else {
+                                Task::reusing(plan)
+                            }),
                             ms: [setup, 0.0],
+                            setup,
                             bands: 1,
                         };
                     }
@@ -361,7 +373,12 @@ impl Runner {
                 self.cx.analysis = Some(a);
                 out
             }
-            Stage::Render { task, ms, bands } => {
+            Stage::Render {
+                task,
+                ms,
+                setup,
+                bands,
+            } => {
                 let start = (self.clock)();
                 // At least one step per call, however small the budget.
                 while !task.is_done() {
@@ -372,6 +389,13 @@ impl Runner {
                         Phase::Original => ms[0] += dt,
                         Phase::Optimized => ms[1] += dt,
                         Phase::Done => {}
+                    }
+                    if let Some(mut o) = task.observed.take() {
+                        o.ms = match phase {
+                            Phase::Original => ms[0] - *setup,
+                            _ => ms[1],
+                        };
+                        crate::worker::choose::observe(&o);
                     }
                     // Aim at steps of a quarter of the budget or so.
                     if dt < budget_ms / 4.0 {
@@ -592,6 +616,7 @@ mod tests {
             images: Images::new(),
             fail: None,
             force: None,
+            fresh: false,
         }
     }
 
@@ -678,6 +703,55 @@ mod tests {
         d.inputs.width = 64;
         d.inputs.height = 32;
         d
+    }
+
+    fn rendered_of(r: &mut Runner) -> Box<Rendered> {
+        r.run_to_end()
+            .into_iter()
+            .find_map(|e| match e {
+                Event::Rendered { rendered, .. } => Some(rendered),
+                _ => None,
+            })
+            .expect("rendered")
+    }
+
+    fn pixels(r: &Rendered) -> Vec<Vec<u32>> {
+        r.images()
+            .iter()
+            .flatten()
+            .map(|i| i.pixels.iter().flatten().map(|c| c.to_bits()).collect())
+            .collect()
+    }
+
+    /// A job whose scenes are a kept run's reuses its images (a comment edit); one that
+    /// changes a program draws that run again; "time again" (`Job::fresh`) draws both.
+    #[test]
+    fn unchanged_runs_are_reused_and_fresh_jobs_draw_again() {
+        let first = rendered_of(&mut Runner::new(job(1, fig3()), clock()));
+        assert_eq!(first.reused, [false, false]);
+        let mut commented = fig3();
+        commented.fp.push_str("// a comment\n");
+        let again = rendered_of(&mut Runner::new(job(2, commented.clone()), clock()));
+        assert_eq!(again.reused, [true, true]);
+        assert_eq!(pixels(&again), pixels(&first));
+        let mut fresh = job(3, commented);
+        fresh.fresh = true;
+        let drawn = rendered_of(&mut Runner::new(fresh, clock()));
+        assert_eq!(drawn.reused, [false, false]);
+        assert_eq!(pixels(&drawn), pixels(&first));
+        // Another size is another scene.
+        let mut wider = fig3();
+        wider.inputs.width = 48;
+        let wider = rendered_of(&mut Runner::new(job(4, wider), clock()));
+        assert_eq!(wider.reused, [false, false]);
+        assert_eq!(wider.original.as_ref().unwrap().image.width, 48);
+        // A changed constant changes the original's scene and the optimized one's.
+        let mut edited = fig3();
+        assert!(edited.fp.contains("0.5"), "{}", edited.fp);
+        edited.fp = edited.fp.replacen("0.5", "0.25", 1);
+        let edited = rendered_of(&mut Runner::new(job(5, edited), clock()));
+        assert_eq!(edited.reused, [false, false]);
+        assert_ne!(pixels(&edited), pixels(&first));
     }
 
     #[test]

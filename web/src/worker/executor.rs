@@ -41,6 +41,8 @@ pub enum Force {
     Throw,
     /// Compiled execution off.
     Interpret,
+    /// Every kernel compiled, whatever the prediction says (`crate::worker::choose`).
+    Compile,
 }
 
 /// What the runtime saw during one render (`crate::worker::jit::take_log` in the worker).
@@ -54,6 +56,10 @@ pub struct Log {
     /// Modules instantiated, and the milliseconds `WebAssembly.Module`/`Instance` took.
     pub instantiated: u32,
     pub instantiate_ms: f64,
+    /// The executor choices of the draws (`hoist_raster::jit::choose`), and the modules made
+    /// after them (kernel instructions, ms to generate and load).
+    pub choices: Vec<hoist_raster::jit::choose::Choice>,
+    pub made: Vec<(usize, f64)>,
 }
 
 /// The executor of a render of `scene` that ran with `exec`, the runtime's `log` of it.
@@ -85,6 +91,11 @@ pub fn describe(scene: &Scene, exec: Exec, log: &Log) -> Executor {
     if !any {
         return Executor::Interpreter("no fragment program".into());
     }
+    if reasons.is_empty()
+        && let Some(c) = log.choices.iter().find(|c| !c.compile)
+    {
+        reasons.push(c.reason());
+    }
     if reasons.is_empty() && log.fallback_batches > 0 {
         reasons.push(
             log.failures
@@ -109,7 +120,10 @@ thread_local! {
 
 /// The runtime's log since the last call, emptied (natively: nothing is logged).
 pub fn take_log() -> Log {
-    LOG.with(|l| std::mem::take(&mut *l.borrow_mut()))
+    let mut log = LOG.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    log.choices = hoist_raster::jit::choose::take_choices();
+    log.made = hoist_raster::jit::choose::take_made();
+    log
 }
 
 /// Records what the runtime (`crate::worker::jit`, in the worker) did.

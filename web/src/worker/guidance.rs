@@ -473,6 +473,7 @@ mod tests {
                 images: Default::default(),
                 fail: None,
                 force: None,
+                fresh: false,
             },
             Box::new(move || t0.elapsed().as_secs_f64() * 1e3),
         );

@@ -252,12 +252,18 @@ pub fn install(now: fn() -> f64) {
     #[allow(clippy::arc_with_non_send_sync)]
     let c = Arc::new(Browser::new(CACHE_CAP, now));
     hoist_raster::jit::set_compiler(Some(c));
+    hoist_raster::jit::choose::set_clock(Some(now));
     configure(None);
 }
 
 /// Applies a job's test switch (`None`: compiled, as normal).
 pub fn configure(force: Option<Force>) {
-    FORCE.with(|f| f.set(force));
+    if FORCE.with(|f| f.replace(force)) != force {
+        // Runs kept under another executor's switch would answer for this one.
+        crate::worker::render::forget_runs();
+    }
+    // A test switch measures one executor: no prediction in between.
+    crate::worker::choose::predict(force.is_none());
     hoist_raster::jit::set_default_exec(if force == Some(Force::Interpret) {
         Exec::Interp
     } else {
@@ -336,6 +342,10 @@ impl KernelCompiler for Browser {
                 Err(Refusal::Backend(e))
             }
         }
+    }
+
+    fn loaded(&self, hash: u64) -> bool {
+        FORCE.with(Cell::get).is_none() && self.cache.borrow().contains(hash)
     }
 }
 

@@ -411,6 +411,10 @@ pub struct Rendered {
     /// (0, 0, 0, 1), so an agreeing verdict proves little about them.
     #[serde(default)]
     pub unsupplied: Vec<String>,
+    /// Runs not drawn again: their scene was a kept run's ([`Task::reusing`]), so their
+    /// times are not this render's.
+    #[serde(default)]
+    pub reused: [bool; 2],
 }
 
 impl Rendered {
@@ -439,6 +443,7 @@ impl Rendered {
             weak: None,
             guidance: None,
             unsupplied: task.plan.unsupplied.clone(),
+            reused: task.reused,
         }
     }
 
@@ -455,6 +460,7 @@ impl Rendered {
             weak: None,
             guidance: None,
             unsupplied: Vec::new(),
+            reused: [false; 2],
         }
     }
 
@@ -508,10 +514,94 @@ pub struct Task {
     expected: u64,
     pub original: Option<RunResult>,
     pub optimized: Option<RunResult>,
+    /// What the run finished last measured, for the executor's calibration (its `ms` is
+    /// the caller's to fill: the task has no clock).
+    pub observed: Option<crate::worker::choose::Observed>,
+    /// The run under way's [`run_key`].
+    key: Option<String>,
+    /// Whether runs are looked up in and kept for later tasks ([`Task::reusing`]).
+    cache: bool,
+    /// Which runs were kept ones (original, optimized).
+    pub reused: [bool; 2],
+}
+
+/// Finished runs kept for the next jobs, most recent last: a keystroke that leaves a run's
+/// scene as it was (a comment, a blank line, an edit the optimizer's output does not
+/// show) reuses its image instead of drawing it again.
+const KEPT_RUNS: usize = 4;
+/// Pixels the kept images may hold together (16 bytes each).
+const KEPT_PIXELS: usize = 4 << 20;
+
+thread_local! {
+    static RUNS: std::cell::RefCell<Vec<(String, Run)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Everything a run's result depends on, as text: the executor settings, the caps, the
+/// target shown, the window, every program as printed (printing is lossless: parsing the
+/// text gives the program back), the commands, and the user's pictures by their hash.
+fn run_key(sc: &Scene, plan: &Plan) -> String {
+    use std::fmt::Write;
+    let mut k = format!(
+        "{:?} {} {:?} {} {:?}",
+        hoist_raster::jit::default_exec(),
+        hoist_raster::jit::choose::costs().is_some(),
+        caps(),
+        plan.display,
+        sc.window
+    );
+    for (name, pair) in &sc.programs {
+        for p in [&pair.vertex, &pair.fragment].into_iter().flatten() {
+            let _ = write!(k, "\n[{name}]\n{}", p.source);
+        }
+    }
+    let _ = write!(k, "\n{:?}", sc.commands);
+    for (name, bytes) in &plan.images {
+        let _ = write!(k, " {name}:{:016x}", hoist_raster::jit::fnv1a(bytes));
+    }
+    k
+}
+
+fn cached_run(key: &str) -> Option<Run> {
+    RUNS.with(|r| {
+        let mut r = r.borrow_mut();
+        let i = r.iter().position(|(k, _)| k == key)?;
+        let e = r.remove(i);
+        let run = e.1.clone();
+        r.push(e);
+        Some(run)
+    })
+}
+
+fn keep_run(key: String, run: &Run) {
+    RUNS.with(|r| {
+        let mut r = r.borrow_mut();
+        r.retain(|(k, _)| *k != key);
+        r.push((key, run.clone()));
+        let pixels = |r: &[(String, Run)]| r.iter().map(|e| e.1.image.pixels.len()).sum::<usize>();
+        while r.len() > KEPT_RUNS || (r.len() > 1 && pixels(&r) > KEPT_PIXELS) {
+            r.remove(0);
+        }
+    })
+}
+
+/// Forgets the kept runs (a test switch changed the executor).
+pub fn forget_runs() {
+    RUNS.with(|r| r.borrow_mut().clear());
 }
 
 impl Task {
+    /// A task that draws both runs.
     pub fn new(plan: Plan) -> Task {
+        Task::with_cache(plan, false)
+    }
+
+    /// A task that reuses a kept run whose scene is the same (the page's jobs, but for
+    /// "time again"), and keeps its own runs for later tasks.
+    pub fn reusing(plan: Plan) -> Task {
+        Task::with_cache(plan, true)
+    }
+
+    fn with_cache(plan: Plan, cache: bool) -> Task {
         let mut t = Task {
             plan,
             phase: Phase::Original,
@@ -520,6 +610,10 @@ impl Task {
             expected: 1,
             original: None,
             optimized: None,
+            observed: None,
+            key: None,
+            cache,
+            reused: [false; 2],
         };
         t.start_phase();
         t
@@ -543,6 +637,16 @@ impl Task {
                 .count() as u64;
             self.expected = (draws * u64::from(sc.window.1.div_ceil(8))).max(1);
             self.shaded = 0;
+            if self.cache {
+                let key = run_key(sc, &self.plan);
+                if let Some(run) = cached_run(&key) {
+                    self.reused[usize::from(self.phase == Phase::Optimized)] = true;
+                    self.store(Ok(run));
+                    self.advance();
+                    continue;
+                }
+                self.key = Some(key);
+            }
             let opts = RunOptions {
                 caps: caps(),
                 images: self.plan.images.clone(),
@@ -578,15 +682,25 @@ impl Task {
         };
     }
 
-    fn finish_run(&self, r: Result<SceneResult, hoist_raster::RenderError>) -> RunResult {
+    fn finish_run(&mut self, r: Result<SceneResult, hoist_raster::RenderError>) -> RunResult {
         let r = r.map_err(|e| e.to_string())?;
         let sc = match self.phase {
             Phase::Optimized => self.plan.optimized.as_ref(),
             _ => Some(&self.plan.original),
         };
+        let log = crate::worker::executor::take_log();
         let executor = sc.map(|sc| {
             let exec = hoist_raster::jit::default_exec();
-            crate::worker::executor::describe(sc, exec, &crate::worker::executor::take_log())
+            crate::worker::executor::describe(sc, exec, &log)
+        });
+        self.observed = Some(crate::worker::choose::Observed {
+            ms: 0.0,
+            fragment_instructions: r.stats.fragment_instructions,
+            compiled: log.compiled_batches > 0
+                && log.fallback_batches == 0
+                && log.choices.iter().all(|c| c.compile),
+            interpreted: log.compiled_batches == 0,
+            made: log.made,
         });
         let image = r
             .targets
@@ -621,6 +735,9 @@ impl Task {
         if p.done {
             let job = self.job.take().expect("job");
             let r = self.finish_run(job.finish());
+            if let (Ok(run), Some(key)) = (&r, self.key.take()) {
+                keep_run(key, run);
+            }
             self.store(r);
             self.advance();
             self.start_phase();
@@ -1291,6 +1408,7 @@ mod tests {
                 images: Default::default(),
                 fail: None,
                 force: None,
+                fresh: false,
             },
             Box::new(move || t0.elapsed().as_secs_f64() * 1e3),
         );

@@ -53,6 +53,7 @@
 
 pub mod abi;
 mod builder;
+pub mod choose;
 mod codegen;
 mod module;
 #[cfg(not(target_arch = "wasm32"))]
@@ -124,6 +125,47 @@ thread_local! {
     /// Most recently used last.
     static MODULES: RefCell<Vec<ModuleEntry>> =
         const { RefCell::new(Vec::new()) };
+}
+
+/// [`prepare`] for a draw of about `fragments` fragments: when this thread has
+/// [`choose::Costs`] and the kernel's module is not loaded yet, only if the prediction says
+/// compiling pays ([`choose`]); otherwise [`Refusal::Predicted`] and the interpreter draws.
+pub fn prepare_for(k: &Kernel, fragments: f64) -> Result<Arc<dyn CompiledKernel>, Refusal> {
+    let Some(costs) = choose::costs() else {
+        return prepare(k);
+    };
+    if k.has_flow {
+        return Err(Refusal::Flow);
+    }
+    let key = kernel_key(k);
+    if ready(&key) {
+        return prepare(k);
+    }
+    if !choose::decide(
+        &costs,
+        &key,
+        k.insts.len(),
+        fragments * k.insts.len() as f64,
+    ) {
+        return Err(Refusal::Predicted);
+    }
+    let t0 = choose::now();
+    let r = prepare(k);
+    if r.is_ok() {
+        choose::made(k.insts.len(), t0);
+    }
+    r
+}
+
+/// Whether the module of the kernel keyed `key` is made and loaded by the current compiler.
+fn ready(key: &str) -> bool {
+    let module = MODULES.with(|c| {
+        let c = c.borrow();
+        c.iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, m)| m.as_ref().ok().cloned())
+    });
+    module.is_some_and(|m| current_compiler().is_some_and(|c| c.loaded(m.hash)))
 }
 
 /// [`compile`], remembered per thread: a draw of a kernel this thread has compiled before

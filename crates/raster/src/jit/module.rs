@@ -42,6 +42,8 @@ pub enum Refusal {
     Unsupported(String),
     /// No compiler is available on this platform, or loading the module failed.
     Backend(String),
+    /// The prediction ([`super::choose`]) said making the module costs more than it saves.
+    Predicted,
 }
 
 impl fmt::Display for Refusal {
@@ -51,6 +53,7 @@ impl fmt::Display for Refusal {
             Refusal::TooLarge { what, n, cap } => write!(f, "{n} {what} exceed the cap of {cap}"),
             Refusal::Unsupported(s) => write!(f, "not compiled: {s}"),
             Refusal::Backend(s) => write!(f, "no compiled code: {s}"),
+            Refusal::Predicted => write!(f, "compiling was predicted not to pay"),
         }
     }
 }
@@ -77,4 +80,8 @@ pub trait CompiledKernel: Shareable {
 /// Loads modules for one platform.
 pub trait KernelCompiler: Shareable {
     fn load(&self, module: &Module) -> Result<Arc<dyn CompiledKernel>, Refusal>;
+    /// Whether the module hashed `hash` is loaded already, so using it costs nothing more.
+    fn loaded(&self, _hash: u64) -> bool {
+        false
+    }
 }

@@ -1,0 +1,172 @@
+//! The worker's measured costs for the executor choice (`hoist_raster::jit::choose`).
+//!
+//! The prediction starts from rates measured in this worker's engine
+//! (BENCHMARKS.md, "Interpreter or compiled code"), and every finished run refines them
+//! from what it measured: a run the interpreter drew alone gives the interpreter's rate
+//! (its time over the fragment instructions it executed), a run drawn by compiled code
+//! alone gives the compiled rate (its time less the modules it made), and each module
+//! made gives the price of making one per kernel instruction. Each is a moving average,
+//! so one slow run (a cold engine, a busy machine) moves the prediction but does not
+//! decide it.
+
+use hoist_raster::jit::choose::Costs;
+
+/// The rates before anything is measured: the release page in headless Chromium on a
+/// 2-core machine (BENCHMARKS.md).
+pub const PRIOR: Costs = Costs {
+    interp_ns: 30.0,
+    compiled_ns: 10.0,
+    make_ms: 4.0,
+    make_ms_per_inst: 1.0,
+};
+
+/// Weight of a new measurement in the moving averages.
+const WEIGHT: f64 = 0.3;
+
+/// Fragment instructions below which a run's time says more about its set-up than its rate.
+const MIN_WORK: f64 = 100_000.0;
+
+/// What one finished run measured.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Observed {
+    pub ms: f64,
+    pub fragment_instructions: u64,
+    /// Every draw compiled, or every draw interpreted (a mixed run refines no rate).
+    pub compiled: bool,
+    pub interpreted: bool,
+    /// Modules made during the run (kernel instructions, ms).
+    pub made: Vec<(usize, f64)>,
+}
+
+/// The costs, refined run by run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Calibration {
+    pub costs: Costs,
+    /// Runs that refined each rate (interpreter, compiled, making modules).
+    pub seen: [u32; 3],
+}
+
+impl Default for Calibration {
+    fn default() -> Self {
+        Calibration {
+            costs: PRIOR,
+            seen: [0; 3],
+        }
+    }
+}
+
+fn blend(old: f64, new: f64) -> f64 {
+    if new.is_finite() && new > 0.0 {
+        old + WEIGHT * (new - old)
+    } else {
+        old
+    }
+}
+
+impl Calibration {
+    /// Refines the costs with one run.
+    pub fn observe(&mut self, o: &Observed) {
+        let made_ms: f64 = o.made.iter().map(|m| m.1).sum();
+        let insts: usize = o.made.iter().map(|m| m.0).sum();
+        if insts > 0 {
+            let c = &mut self.costs;
+            let per_inst = ((made_ms - c.make_ms * o.made.len() as f64) / insts as f64).max(0.01);
+            c.make_ms_per_inst = blend(c.make_ms_per_inst, per_inst);
+            self.seen[2] += 1;
+        }
+        let work = o.fragment_instructions as f64;
+        if work < MIN_WORK {
+            return;
+        }
+        if o.interpreted && !o.compiled {
+            self.costs.interp_ns = blend(self.costs.interp_ns, o.ms * 1e6 / work);
+            self.seen[0] += 1;
+        } else if o.compiled && !o.interpreted {
+            let shading = (o.ms - made_ms).max(0.0);
+            self.costs.compiled_ns = blend(self.costs.compiled_ns, shading * 1e6 / work);
+            self.seen[1] += 1;
+        }
+    }
+}
+
+thread_local! {
+    static CALIBRATION: std::cell::Cell<Calibration> = std::cell::Cell::new(Calibration::default());
+}
+
+/// This worker's calibration so far.
+pub fn calibration() -> Calibration {
+    CALIBRATION.with(std::cell::Cell::get)
+}
+
+/// Refines this worker's calibration with a finished run; the prediction uses it from the
+/// next draw on when it is on ([`predict`]).
+pub fn observe(o: &Observed) {
+    let mut c = calibration();
+    c.observe(o);
+    CALIBRATION.with(|x| x.set(c));
+    if hoist_raster::jit::choose::costs().is_some() {
+        hoist_raster::jit::choose::set_costs(Some(c.costs));
+    }
+}
+
+/// Turns the prediction on with this worker's costs (`false`: every kernel compiled).
+pub fn predict(on: bool) {
+    hoist_raster::jit::choose::set_costs(on.then(|| calibration().costs));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_refine_the_rate_they_measured_and_nothing_else() {
+        let mut c = Calibration::default();
+        // An interpreted run of 1,000,000 fragment instructions in 50 ms: 50 ns each.
+        c.observe(&Observed {
+            ms: 50.0,
+            fragment_instructions: 1_000_000,
+            interpreted: true,
+            ..Observed::default()
+        });
+        assert!((c.costs.interp_ns - (30.0 + 0.3 * 20.0)).abs() < 1e-9);
+        assert_eq!(c.costs.compiled_ns, PRIOR.compiled_ns);
+        // A compiled run that made one module of 20 instructions in 24 ms: 1 ms per
+        // instruction after the fixed 4 ms; its shading 10 ms over 2,000,000: 5 ns.
+        c.observe(&Observed {
+            ms: 34.0,
+            fragment_instructions: 2_000_000,
+            compiled: true,
+            made: vec![(20, 24.0)],
+            ..Observed::default()
+        });
+        assert!((c.costs.compiled_ns - (10.0 - 0.3 * 5.0)).abs() < 1e-9);
+        assert!((c.costs.make_ms_per_inst - 1.0).abs() < 1e-9);
+        assert_eq!(c.seen, [1, 1, 1]);
+        // A mixed run, a tiny run and a nonsense time refine no rate.
+        let before = c;
+        for o in [
+            Observed {
+                ms: 10.0,
+                fragment_instructions: 5_000_000,
+                compiled: true,
+                interpreted: true,
+                ..Observed::default()
+            },
+            Observed {
+                ms: 10.0,
+                fragment_instructions: 10,
+                interpreted: true,
+                ..Observed::default()
+            },
+            Observed {
+                ms: f64::NAN,
+                fragment_instructions: 5_000_000,
+                interpreted: true,
+                ..Observed::default()
+            },
+        ] {
+            c.observe(&o);
+        }
+        assert_eq!(c.costs, before.costs);
+    }
+}
