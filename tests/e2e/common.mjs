@@ -151,7 +151,7 @@ export function serve(dir) {
 export const done = () => {
   const v = document.querySelector('#verdict');
   return !document.querySelector('.app.stale') && !document.querySelector('.progress') && v && v.textContent !== ''
-    && !v.textContent.startsWith('waiting');
+    && !v.textContent.startsWith('waiting') && !v.textContent.startsWith('validating');
 };
 
 /// The page has settled (`done`) and its report agrees: current, rendered, with a verdict;

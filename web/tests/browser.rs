@@ -513,6 +513,7 @@ fn trust(validated: bool, hand: bool, rejected: &[&str]) -> Trust {
     Trust {
         validated,
         hand,
+        pending: false,
         summary: if hand {
             "your hand edit (not validated)".into()
         } else if validated {

@@ -169,7 +169,10 @@ struct Report {
     after: Option<hoist_opt::Stats>,
     fates: Vec<hoist_opt::Fate>,
     problem: Option<String>,
+    /// The verdict's headline; none while validation runs.
     verdict: Option<String>,
+    /// The images are drawn and validation has not answered yet ("validating…").
+    validating: bool,
     /// How the optimized pair was checked, and the groups validation rejected.
     validation: Option<String>,
     validated: bool,
@@ -387,9 +390,13 @@ fn report() -> Result<JsValue, JsValue> {
                 .map(|o| o.fates.clone())
                 .unwrap_or_default(),
             problem: a.and_then(|a| a.problem.clone()),
+            // No verdict word before validation earned it.
             verdict: s.rendered.as_ref().and_then(|r| {
-                render::rendered_view(r, s.doc.inputs.tolerance, trust.as_ref()).map(|v| v.headline)
+                render::rendered_view(r, s.doc.inputs.tolerance, trust.as_ref())
+                    .filter(|v| v.kind != render::VerdictKind::Validating)
+                    .map(|v| v.headline)
             }),
+            validating: trust.as_ref().is_some_and(|t| t.pending),
             guidance: s.rendered.as_ref().and_then(|r| r.guidance.clone()),
             unsupplied: s
                 .rendered
@@ -487,6 +494,9 @@ fn start_engine(start: Starter, dispatch: UseReducerDispatcher<State>) -> Engine
     let d = dispatch.clone();
     let on_event: OnEvent = Rc::new(move |e: Event| match e {
         Event::Optimized { id, result, ms } => d.dispatch(Action::Optimized(id, result, ms)),
+        Event::Validated { id, validation, ms } => {
+            d.dispatch(Action::Validated(id, Rc::from(validation), ms))
+        }
         Event::Progress { id, fraction } => d.dispatch(Action::Progress(id, fraction)),
         Event::Rendered { id, rendered } => d.dispatch(Action::Rendered(id, Rc::from(rendered))),
         Event::RenderFailed { id, error } => d.dispatch(Action::RenderFailed(id, error)),
@@ -559,7 +569,7 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
     let fresh = state.rerun_rev == state.rev;
     // What the last job cost: the page's parse and the worker's optimization (`pause_ms`).
     let parse_ms = use_mut_ref(|| f64::NAN);
-    let worker_ms = (state.analysis_ms > 0.0).then_some(state.analysis_ms);
+    let worker_ms = (state.analysis_ms > 0.0).then_some(state.analysis_ms + state.validation_ms);
     let measured = {
         let p = *parse_ms.borrow();
         worker_ms.map(|w| w + if p.is_nan() { 0.0 } else { p })

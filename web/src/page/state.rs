@@ -38,6 +38,8 @@ pub struct State {
     pub analysis_rev: u64,
     /// Milliseconds the worker's parse, optimization and validation took.
     pub analysis_ms: f64,
+    /// The last validation sent after the images, ms (0: none).
+    pub validation_ms: f64,
     /// Render in progress: fraction done, for the analysis revision.
     pub progress: Option<f64>,
     pub rendered: Option<Rc<Rendered>>,
@@ -182,6 +184,8 @@ pub enum Action {
     Parsed(u64, Rc<Analysis>),
     /// The worker's optimization of a revision and how long it took (ms).
     Optimized(u64, Option<OptResult>, f64),
+    /// Validation's answer for a revision's result sent before it, and its time (ms).
+    Validated(u64, Rc<crate::worker::analysis::Validation>, f64),
     Progress(u64, f64),
     Rendered(u64, Rc<Rendered>),
     RenderFailed(u64, String),
@@ -416,6 +420,7 @@ impl State {
             Action::Hash(h) => self.follow_link(&h),
             Action::Parsed(..)
             | Action::Optimized(..)
+            | Action::Validated(..)
             | Action::Progress(..)
             | Action::Rendered(..)
             | Action::RenderFailed(..)
@@ -695,6 +700,7 @@ impl State {
         let rev = match &action {
             Action::Parsed(r, _)
             | Action::Optimized(r, ..)
+            | Action::Validated(r, ..)
             | Action::Progress(r, _)
             | Action::Rendered(r, _)
             | Action::RenderFailed(r, _)
@@ -721,10 +727,21 @@ impl State {
                         .with_result(&self.doc, result, self.analysis.as_deref());
                     self.analysis = Some(Rc::new(a));
                     self.analysis_ms = ms;
+                    self.validation_ms = 0.0;
                     self.analysis_rev = rev;
                     self.progress = Some(0.0);
                     self.render_error = None;
                     self.engine_error = None;
+                }
+            }
+            Action::Validated(rev, v, ms) if rev == self.analysis_rev => {
+                if let Some(a) = &self.analysis
+                    && let Some(o) = a.optimized.as_ref().filter(|o| o.validating)
+                {
+                    let mut a = (**a).clone();
+                    a.optimized = Some(Rc::new(o.validated(&v)));
+                    self.analysis = Some(Rc::new(a));
+                    self.validation_ms = ms;
                 }
             }
             Action::EngineFailed(rev, e) if rev == self.rev => {

@@ -176,6 +176,30 @@ pub struct Optimized {
     /// Interpolators panel, [`crate::worker::varyings`]).
     #[serde(with = "shared")]
     pub varyings: Rc<crate::worker::varyings::VaryingView>,
+    /// Validation is still running: the images may be drawn, but no verdict word is given
+    /// until [`Validation`] arrives (`status` is `Skipped` meanwhile).
+    #[serde(default)]
+    pub validating: bool,
+}
+
+/// Validation's answer for a result sent while [`Optimized::validating`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Validation {
+    #[serde(with = "crate::worker::engine::cbor")]
+    pub status: Status,
+    pub report: Option<Report>,
+}
+
+impl Optimized {
+    /// This result with validation's answer.
+    pub fn validated(&self, v: &Validation) -> Optimized {
+        Optimized {
+            status: v.status.clone(),
+            report: v.report.clone(),
+            validating: false,
+            ..self.clone()
+        }
+    }
 }
 
 /// What the optimizer made of a pair, as the page gets it (`Err`: why it could not run).
@@ -373,17 +397,42 @@ pub fn parse(doc: &Doc) -> Analysis {
 /// Optimizes and validates the parsed pair (`None` when there is no pair). This is the
 /// slow part: the page runs it in its worker.
 pub fn optimize(doc: &Doc, a: &Analysis) -> Option<FullResult> {
+    optimize_with(doc, a, Some(&hoist_verify::Config::default()))
+}
+
+/// The optimizer's result before validation (`status` `Skipped`): what the page draws while
+/// [`validate`] runs.
+pub fn optimize_unvalidated(doc: &Doc, a: &Analysis) -> Option<FullResult> {
+    optimize_with(doc, a, None)
+}
+
+fn optimize_with(
+    doc: &Doc,
+    a: &Analysis,
+    cfg: Option<&hoist_verify::Config>,
+) -> Option<FullResult> {
     let (v, f) = a.original_pair()?;
     let frags = f64::from(doc.inputs.width) * f64::from(doc.inputs.height);
     let opts = doc
         .opts
         .to_options(v.profile, f.profile, QUAD_VERTICES as f64, frags);
-    let cfg = hoist_verify::Config::default();
     Some(
-        hoist_verify::optimize(v, f, &opts, Some(&cfg))
+        hoist_verify::optimize(v, f, &opts, cfg)
             .map(Box::new)
             .map_err(|e| e.to_string()),
     )
+}
+
+/// Validates an unvalidated outcome as [`optimize`] would have (`None`: it failed, so the
+/// optimizer must run again with the failing group kept in the fragment program).
+pub fn validate(a: &Analysis, outcome: &hoist_opt::Outcome) -> Option<Validation> {
+    let (v, f) = a.original_pair()?;
+    let report =
+        hoist_verify::validate::validate(v, f, outcome, &hoist_verify::Config::default()).ok()?;
+    report.failure.is_none().then_some(Validation {
+        status: Status::Validated,
+        report: Some(report),
+    })
 }
 
 /// The page's view of a validated result: both programs annotated (`hoist_opt::annotate`),
@@ -439,6 +488,7 @@ pub fn summarize(doc: &Doc, a: &Analysis, v: &Validated) -> Optimized {
             &cost_model(doc),
         )),
         varyings: Rc::new(crate::worker::varyings::view(o, &doc.fp, lines)),
+        validating: v.status == Status::Skipped,
     }
 }
 
@@ -541,6 +591,8 @@ pub struct Trust {
     pub validated: bool,
     /// The pair shown is the user's hand edit, judged by the render verdict alone.
     pub hand: bool,
+    /// Validation has not answered yet ([`Optimized::validating`]): no verdict word yet.
+    pub pending: bool,
     /// "validated on 3 input sets · …", "not validated: …", "your hand edit (not validated)".
     pub summary: String,
     /// One line per group validation rejected, its original source lines first.
@@ -553,12 +605,14 @@ pub fn trust(a: &Analysis) -> Option<Trust> {
         return Some(Trust {
             validated: false,
             hand: true,
+            pending: false,
             summary: "your hand edit (not validated)".into(),
             rejected: Vec::new(),
         });
     }
     let v = a.optimized.as_deref()?;
     let summary = match (&v.status, &v.report) {
+        _ if v.validating => "validating…".to_string(),
         (Status::Validated, Some(r)) => {
             let mut s = format!(
                 "validated on {} input set{} · {} vertices · {} transported values · {} fragments",
@@ -595,6 +649,7 @@ pub fn trust(a: &Analysis) -> Option<Trust> {
     Some(Trust {
         validated: v.status.is_validated(),
         hand: false,
+        pending: v.validating,
         summary,
         rejected,
     })

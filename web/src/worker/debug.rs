@@ -533,10 +533,11 @@ mod tests {
         let events = r.run_to_end();
         let rendered = events
             .into_iter()
-            .find_map(|e| match e {
+            .filter_map(|e| match e {
                 Event::Rendered { rendered, .. } => Some(rendered),
                 _ => None,
             })
+            .last()
             .expect("a render");
         (r, rendered)
     }

@@ -108,6 +108,13 @@ pub enum Event {
         vector: usize,
         view: Box<Result<crate::worker::linear_debug::LinearDebugView, String>>,
     },
+    /// Validation's answer for the result sent unvalidated ([`analysis::Optimized::validating`])
+    /// and the time it took (ms). A failed validation is a new `Optimized` instead.
+    Validated {
+        id: u64,
+        validation: Box<analysis::Validation>,
+        ms: f64,
+    },
 }
 
 /// The bytes of a message (CBOR: compact, fast to decode, and every `f32` — NaN and
@@ -193,10 +200,10 @@ pub fn event_id(b: &[u8]) -> Option<u64> {
     }
     let mut at = 0;
     // Variants in declaration order: Ready, Optimized, Progress, Rendered, RenderFailed,
-    // Crashed, Linear, Traced, LinearTraced; all but Ready and Crashed start with the
-    // job's id.
+    // Crashed, Linear, Traced, LinearTraced, Validated; all but Ready and Crashed start
+    // with the job's id.
     match varint(b, &mut at)? {
-        1 | 2 | 3 | 4 | 6 | 7 | 8 => varint(b, &mut at),
+        1 | 2 | 3 | 4 | 6 | 7 | 8 | 9 => varint(b, &mut at),
         _ => None,
     }
 }
@@ -218,6 +225,11 @@ enum Stage {
         rendered: Box<Rendered>,
         known: BTreeMap<Vec<usize>, bool>,
         renders: u32,
+    },
+    /// The images were sent; validation of the optimized pair comes next.
+    Validate {
+        rendered: Box<Rendered>,
+        different: bool,
     },
     /// A linear result that asked for its convergence, which the next step adds.
     Converge(Box<crate::worker::linear::Outcome>, f64),
@@ -296,7 +308,7 @@ impl Runner {
         let fraction = match &self.stage {
             Stage::Optimize => 0.0,
             Stage::Render { task, .. } => task.fraction(),
-            Stage::Guide { .. } | Stage::Converge(..) => 0.99,
+            Stage::Guide { .. } | Stage::Validate { .. } | Stage::Converge(..) => 0.999,
             Stage::Done => 1.0,
         };
         Event::Progress {
@@ -325,54 +337,18 @@ impl Runner {
             Stage::Optimize => {
                 let t0 = (self.clock)();
                 let parsed = analysis::parse(&self.doc);
-                let full = analysis::optimize(&self.doc, &parsed);
-                let result = analysis::page_result(&self.doc, &parsed, full.as_ref());
-                let mut a = parsed.with_result(&self.doc, result.clone(), None);
-                if let Some(Ok(v)) = &full {
-                    self.cx.stays = v
-                        .rejected
-                        .iter()
-                        .flat_map(|r| r.instructions.iter().map(|&i| (i, r.failure.to_string())))
-                        .collect();
-                }
-                a.outcome = full.and_then(Result::ok).map(|v| Rc::new(v.outcome));
+                // The images first, validation after them: the optimizer's result unvalidated
+                // unless a hand edit is shown (its pair is judged by the render alone).
+                let full = if self.doc.hand.is_none() {
+                    analysis::optimize_unvalidated(&self.doc, &parsed)
+                } else {
+                    analysis::optimize(&self.doc, &parsed)
+                };
+                let (a, result) = self.optimized(parsed, full);
                 let ms = (self.clock)() - t0;
-                let mut out = vec![Event::Optimized { id, result, ms }];
-                let t1 = (self.clock)();
-                match render::plan(&self.doc, &a, &self.images)
-                    .and_then(|p| p.map(|p| work::check(&p).map(|_| p)).transpose())
-                {
-                    Ok(Some(plan)) => {
-                        self.cx.display = plan.display.clone();
-                        self.cx.images = plan.images.clone();
-                        self.cx.plan = Some(plan.clone());
-                        let setup = (self.clock)() - t1;
-                        self.stage = Stage::Render {
-                            task: Box::new(if self.fresh {
-                                Task::new(plan)
-                            } else {
-                                Task::reusing(plan)
-                            }),
-                            ms: [setup, 0.0],
-                            setup,
-                            bands: 1,
-                        };
-                    }
-                    Ok(None) => {
-                        out.push(Event::RenderFailed {
-                            id,
-                            error: "nothing to render until both programs parse".into(),
-                        });
-                        self.stage = Stage::Done;
-                    }
-                    Err(error) => {
-                        out.push(Event::RenderFailed { id, error });
-                        self.stage = Stage::Done;
-                    }
-                }
-                self.cx.analysis = Some(a);
-                out
+                self.plan_render(a, vec![Event::Optimized { id, result, ms }])
             }
+            Stage::Validate { .. } => self.validate(),
             Stage::Render {
                 task,
                 ms,
@@ -423,6 +399,20 @@ impl Runner {
                     render::verdict_view(v, self.doc.inputs.tolerance).kind
                         == render::VerdictKind::Different
                 });
+                let validating = (self.cx.analysis.as_ref())
+                    .and_then(|a| a.optimized.as_ref())
+                    .is_some_and(|o| o.validating);
+                if validating {
+                    // The images now; their verdict word once validation answers.
+                    self.stage = Stage::Validate {
+                        rendered: Box::new(rendered.clone()),
+                        different,
+                    };
+                    return vec![Event::Rendered {
+                        id,
+                        rendered: Box::new(rendered),
+                    }];
+                }
                 if different {
                     self.stage = Stage::Guide {
                         rendered: Box::new(rendered),
@@ -440,6 +430,110 @@ impl Runner {
             Stage::Guide { .. } => self.guide(),
             Stage::Done => Vec::new(),
         }
+    }
+
+    /// The analysis of an optimizer result (keeping validation's rejections for the
+    /// guidance's candidates) and what the page gets of it.
+    fn optimized(
+        &mut self,
+        parsed: analysis::Analysis,
+        full: Option<analysis::FullResult>,
+    ) -> (analysis::Analysis, Option<OptResult>) {
+        let result = analysis::page_result(&self.doc, &parsed, full.as_ref());
+        let mut a = parsed.with_result(&self.doc, result.clone(), None);
+        if let Some(Ok(v)) = &full {
+            self.cx.stays = v
+                .rejected
+                .iter()
+                .flat_map(|r| r.instructions.iter().map(|&i| (i, r.failure.to_string())))
+                .collect();
+        }
+        a.outcome = full.and_then(Result::ok).map(|v| Rc::new(v.outcome));
+        (a, result)
+    }
+
+    /// Plans the renders of analysis `a` after the events `out` (a broken scene or pair
+    /// ends the job with its reason).
+    fn plan_render(&mut self, a: analysis::Analysis, mut out: Vec<Event>) -> Vec<Event> {
+        let id = self.id;
+        let t1 = (self.clock)();
+        match render::plan(&self.doc, &a, &self.images)
+            .and_then(|p| p.map(|p| work::check(&p).map(|_| p)).transpose())
+        {
+            Ok(Some(plan)) => {
+                self.cx.display = plan.display.clone();
+                self.cx.images = plan.images.clone();
+                self.cx.plan = Some(plan.clone());
+                let setup = (self.clock)() - t1;
+                self.stage = Stage::Render {
+                    task: Box::new(if self.fresh {
+                        Task::new(plan)
+                    } else {
+                        Task::reusing(plan)
+                    }),
+                    ms: [setup, 0.0],
+                    setup,
+                    bands: 1,
+                };
+            }
+            Ok(None) => {
+                out.push(Event::RenderFailed {
+                    id,
+                    error: "nothing to render until both programs parse".into(),
+                });
+                self.stage = Stage::Done;
+            }
+            Err(error) => {
+                out.push(Event::RenderFailed { id, error });
+                self.stage = Stage::Done;
+            }
+        }
+        self.cx.analysis = Some(a);
+        out
+    }
+
+    /// Validation of the result whose images were just sent: its answer, then the
+    /// guidance of a DIFFERENT render; or, when it fails, the optimizer again with
+    /// validation (which keeps the failing groups in the fragment program) and the
+    /// optimized image drawn again (the original is a kept run).
+    fn validate(&mut self) -> Vec<Event> {
+        let id = self.id;
+        let Stage::Validate {
+            rendered,
+            different,
+        } = std::mem::replace(&mut self.stage, Stage::Done)
+        else {
+            return Vec::new();
+        };
+        let t0 = (self.clock)();
+        let Some(a) = self.cx.analysis.take() else {
+            return Vec::new();
+        };
+        let answer = a.outcome.as_ref().and_then(|o| analysis::validate(&a, o));
+        if let Some(v) = answer {
+            let mut a = a;
+            if let Some(o) = a.optimized.take() {
+                a.optimized = Some(Rc::new(o.validated(&v)));
+            }
+            self.cx.analysis = Some(a);
+            if different {
+                self.stage = Stage::Guide {
+                    rendered,
+                    known: BTreeMap::new(),
+                    renders: 0,
+                };
+            }
+            return vec![Event::Validated {
+                id,
+                validation: Box::new(v),
+                ms: (self.clock)() - t0,
+            }];
+        }
+        let parsed = analysis::parse(&self.doc);
+        let full = analysis::optimize(&self.doc, &parsed);
+        let (a, result) = self.optimized(parsed, full);
+        let ms = (self.clock)() - t0;
+        self.plan_render(a, vec![Event::Optimized { id, result, ms }])
     }
 
     /// One step of a DIFFERENT render's guidance: a candidate render of the bisection, or
@@ -767,10 +861,10 @@ mod tests {
             panic!("{first:?}")
         };
         assert!(*ms >= 0.0);
-        assert!(v.status.is_validated(), "{}", v.status.describe());
-        let report = v.report.as_ref().expect("a report");
-        assert!(report.input_sets > 0 && report.vertices > 0 && report.fragments > 0);
+        // The result comes before validation, marked so (no verdict word until it answers).
+        assert!(v.validating && v.report.is_none(), "{:?}", v.status);
         assert!(v.after.fp_slots.total() < 16);
+        let optimized = v.clone();
         // Rendering comes in small steps, with progress in between.
         let mut fractions = Vec::new();
         let mut events = Vec::new();
@@ -782,9 +876,31 @@ mod tests {
         }
         assert!(fractions.len() > 2, "{fractions:?}");
         assert!(fractions.windows(2).all(|w| w[0] <= w[1]), "{fractions:?}");
-        let [Event::Rendered { id: 7, rendered }] = &events[..] else {
+        // The images, then validation's answer for the result they were drawn from.
+        let [
+            Event::Rendered { id: 7, rendered },
+            Event::Validated {
+                id: 7, validation, ..
+            },
+        ] = &events[..]
+        else {
             panic!("{events:?}")
         };
+        let done = optimized.validated(validation);
+        assert!(done.status.is_validated() && !done.validating);
+        let report = done.report.as_ref().expect("a report");
+        assert!(report.input_sets > 0 && report.vertices > 0 && report.fragments > 0);
+        let t = analysis::trust(&analysis::parse(&fig3()).with_result(
+            &fig3(),
+            Some(Ok(optimized)),
+            None,
+        ))
+        .unwrap();
+        assert!(t.pending && !t.validated && t.summary == "validating…");
+        assert_eq!(
+            render::rendered_view(rendered, 0.0, Some(&t)).unwrap().kind,
+            VerdictKind::Validating
+        );
         let v = rendered.verdict.as_ref().expect("a verdict");
         assert_eq!(verdict_view(v, 0.0).kind, VerdictKind::Identical);
         assert_eq!(rendered.heat.len(), 64 * 32 * 4);
@@ -858,12 +974,10 @@ mod tests {
             panic!()
         };
         assert_eq!((b.id, b.fail, &b.doc), (5, Some(Fail::Panic), &j.doc));
-        let mut r = Runner::new(job(5, fig3()), clock());
-        let Event::Optimized {
-            result: Some(Ok(orig)),
-            ..
-        } = r.step(SLICE_MS).remove(0)
-        else {
+        // A validated result (a job's first one is sent before validation).
+        let a = analysis::parse(&j.doc);
+        let full = analysis::optimize(&j.doc, &a);
+        let Some(Ok(orig)) = analysis::page_result(&j.doc, &a, full.as_ref()) else {
             panic!()
         };
         let ev = Event::Optimized {
@@ -975,6 +1089,7 @@ mod tests {
             .collect();
         for k in [
             "Optimized",
+            "Validated",
             "Progress",
             "Rendered",
             "RenderFailed",
@@ -992,6 +1107,7 @@ mod tests {
             let id = match e {
                 Event::Optimized { id, .. }
                 | Event::Progress { id, .. }
+                | Event::Validated { id, .. }
                 | Event::Rendered { id, .. }
                 | Event::RenderFailed { id, .. }
                 | Event::Linear { id, .. }

@@ -478,11 +478,13 @@ mod tests {
             Box::new(move || t0.elapsed().as_secs_f64() * 1e3),
         );
         let ev = r.run_to_end();
+        // The last render: after validation and the guidance.
         ev.into_iter()
-            .find_map(|e| match e {
+            .filter_map(|e| match e {
                 Event::Rendered { rendered, .. } => Some(rendered),
                 _ => None,
             })
+            .last()
             .expect("a render")
     }
 

@@ -783,7 +783,12 @@ pub enum VerdictKind {
     Unvalidated,
     /// The images agree, but prove little (`crate::worker::guidance::Weak`).
     ProvesLittle,
+    /// The images are drawn and validation has not answered yet: no verdict word.
+    Validating,
 }
+
+/// The verdict line while validation runs ([`VerdictKind::Validating`]).
+pub const VALIDATING: &str = "validating…";
 
 impl VerdictKind {
     /// The CSS class of the verdict (and the summary line's).
@@ -794,6 +799,7 @@ impl VerdictKind {
             VerdictKind::Different => "different",
             VerdictKind::Unvalidated => "unvalidated",
             VerdictKind::ProvesLittle => "weak",
+            VerdictKind::Validating => "pending",
         }
     }
 }
@@ -873,6 +879,15 @@ pub fn verdict_view(v: &Verdict, tolerance: f32) -> VerdictView {
 /// The verdict line of a render under the optimized pair's trust (`None`: no optimized
 /// pair to distrust). A hand edit is judged by its render alone.
 pub fn page_verdict_view(v: &Verdict, tolerance: f32, trust: Option<&Trust>) -> VerdictView {
+    if trust.is_some_and(|t| t.pending) {
+        return VerdictView {
+            kind: VerdictKind::Validating,
+            headline: VALIDATING.into(),
+            detail: "the images are drawn; the optimized pair is being validated before the \
+                     verdict is given"
+                .into(),
+        };
+    }
     let trusted = trust.is_none_or(|t| t.validated || t.hand);
     trusted_verdict_view(v, tolerance, trusted)
 }
