@@ -712,6 +712,13 @@ impl PreparedDraw {
     /// Shades bands `first..first + n` of a target. `color` and `depth` are the rows of
     /// those bands (depth empty when no depth buffer exists).
     pub fn shade_bands(&self, first: u32, color: &mut [[f32; 4]], depth: &mut [f32]) -> Stats {
+        let t0 = crate::jit::choose::now();
+        let stats = self.shade_bands_timed(first, color, depth);
+        crate::jit::choose::shaded(self.fjit.is_some(), stats.fragment_instructions, t0);
+        stats
+    }
+
+    fn shade_bands_timed(&self, first: u32, color: &mut [[f32; 4]], depth: &mut [f32]) -> Stats {
         let w = self.width as usize;
         let band_len = w * BAND as usize;
         let texrefs: Vec<Option<&Texture>> = self.textures.iter().map(|t| t.as_deref()).collect();

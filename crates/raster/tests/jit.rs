@@ -449,7 +449,8 @@ fn test_clock() -> f64 {
 /// when the predicted saving pays for making the module: a small quad is interpreted, a
 /// large one compiled, both with the pixels and counters of the other executor; every
 /// decision is recorded with the work predicted (half of each triangle's bounding box: the
-/// quad's area exactly) and the module made is timed.
+/// quad's area exactly), the module made is timed, and so is the shading, under the
+/// executor that did it.
 #[test]
 fn the_prediction_interprets_small_draws_and_compiles_large_ones() {
     use hoist_raster::jit::choose::{self, Costs};
@@ -473,12 +474,21 @@ fn the_prediction_interprets_small_draws_and_compiles_large_ones() {
         choose::set_clock(Some(test_clock));
         choose::take_choices();
         choose::take_made();
+        choose::take_shaded();
         let mut c = cfg.clone();
         c.exec = Exec::Compiled;
         let (vp, p) = (parse(VP), parse(fp));
         let chosen = render(Some(&vp), Some(&p), &c).unwrap();
+        let shaded = choose::take_shaded();
         choose::set_costs(None);
         choose::set_clock(None);
+        // The shading is timed and counted under the executor that did it.
+        let fi = chosen.stats.fragment_instructions as f64;
+        assert!(fi > 0.0);
+        let (by, other) = if compiled { (1, 0) } else { (0, 1) };
+        assert_eq!(shaded[by].0, fi, "{side}²: {shaded:?}");
+        assert!(shaded[by].1 >= 0.0);
+        assert_eq!(shaded[other], (0.0, 0.0), "{side}²: {shaded:?}");
         assert!(image_diff(&interp, &chosen.image).is_none());
         assert!(image_diff(&always, &chosen.image).is_none());
         let ch = choose::take_choices();

@@ -106,34 +106,47 @@ impl Runner {
         (&self.g, &self.programs)
     }
 
-    /// y per x vector, by variable (x by variable too; the packed layout is applied here).
-    pub fn run(&self, xs: &[Vec<f64>]) -> Vec<Vec<f64>> {
-        let g = &self.g;
-        let attribs: Vec<[[f32; 4]; ATTRIBS]> = xs
-            .iter()
-            .map(|x| {
-                let mut a = [[0.0f32; 4]; ATTRIBS];
-                for (p, &v) in g.perm.iter().enumerate() {
-                    a[p / 4][p % 4] = x[v] as f32;
-                }
-                a
-            })
-            .collect();
+    /// The vertex attributes of x (by variable) in the packed layout.
+    pub fn attribs(&self, x: &[f64]) -> [[f32; 4]; ATTRIBS] {
+        let mut a = [[0.0f32; 4]; ATTRIBS];
+        for (p, &v) in self.g.perm.iter().enumerate() {
+            a[p / 4][p % 4] = x[v] as f32;
+        }
+        a
+    }
+
+    /// Calls `f` with the environment the system's programs run in: no parameters, GL
+    /// state or textures (every input is an attribute).
+    pub fn with_env<R>(f: impl FnOnce(&StageEnv) -> R) -> R {
         let (params, gl, tex, caps) = (
             StageParams::default(),
             GlState::default(),
             BTreeMap::new(),
             Caps::default(),
         );
-        let env = StageEnv {
+        f(&StageEnv {
             params: &params,
             gl: &gl,
             textures: &tex,
             caps: &caps,
-        };
-        let mut ys = vec![vec![0.0; self.m]; xs.len()];
+        })
+    }
+
+    /// y per x vector, by variable (x by variable too; the packed layout is applied here).
+    pub fn run(&self, xs: &[Vec<f64>]) -> Vec<Vec<f64>> {
+        let attribs: Vec<[[f32; 4]; ATTRIBS]> = xs.iter().map(|x| self.attribs(x)).collect();
+        Runner::with_env(|env| self.run_attribs(env, &attribs, xs.len()))
+    }
+
+    fn run_attribs(
+        &self,
+        env: &StageEnv,
+        attribs: &[[[f32; 4]; ATTRIBS]],
+        n: usize,
+    ) -> Vec<Vec<f64>> {
+        let mut ys = vec![vec![0.0; self.m]; n];
         for (cp, prog, chunk) in &self.programs {
-            let run = run_vertices(cp, &env, &attribs);
+            let run = run_vertices(cp, env, attribs);
             for (vi, outs) in run.outputs.iter().enumerate() {
                 for (k, &gi) in chunk.iter().enumerate() {
                     let val = outs
@@ -144,7 +157,7 @@ impl Runner {
                         let var = if self.fixed {
                             4 * gi + l
                         } else {
-                            g.perm[4 * gi + l]
+                            self.g.perm[4 * gi + l]
                         };
                         ys[vi][var] = f64::from(*v);
                     }

@@ -12,11 +12,8 @@ use hoist_asm::RegFile;
 use hoist_asm::ir::Semantic;
 use hoist_opt::linear::System;
 use hoist_opt::linear::emit::{Holds, lane_variable, temp_holds};
-use hoist_raster::probe::StageEnv;
 use hoist_raster::raster::out_semantic;
-use hoist_raster::{ATTRIBS, Caps, GlState, StageParams};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// What one lane holds in the system (variables by their 0-based index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,24 +83,10 @@ pub fn trace(runner: &Runner, sys: &System, x: &[f64]) -> Result<LinearTrace, St
     if x.len() != sys.m {
         return Err(format!("x has {} values, the system {}", x.len(), sys.m));
     }
-    let mut attribs = [[0.0f32; 4]; ATTRIBS];
-    for (p, &v) in g.perm.iter().enumerate() {
-        attribs[p / 4][p % 4] = x[v] as f32;
-    }
-    let (params, gl, tex, caps) = (
-        StageParams::default(),
-        GlState::default(),
-        BTreeMap::new(),
-        Caps::default(),
-    );
-    let env = StageEnv {
-        params: &params,
-        gl: &gl,
-        textures: &tex,
-        caps: &caps,
-    };
-    let (steps, _) =
-        hoist_raster::trace::trace_vertices(cp, &env, &[attribs]).map_err(|e| e.to_string())?;
+    let attribs = runner.attribs(x);
+    let (steps, _) = Runner::with_env(|env| {
+        hoist_raster::trace::trace_vertices(cp, env, &[attribs]).map_err(|e| e.to_string())
+    })?;
     let var = |group: usize, l: usize| lane_variable(g, sys.vars, group, l);
     let d3d = prog.profile.d3d_version().is_some();
     let mut rows: Vec<LaneRow> = (0..sys.groups())

@@ -31,11 +31,10 @@ const MIN_WORK: f64 = 100_000.0;
 /// What one finished run measured.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Observed {
-    pub ms: f64,
-    pub fragment_instructions: u64,
-    /// Every draw compiled, or every draw interpreted (a mixed run refines no rate).
-    pub compiled: bool,
-    pub interpreted: bool,
+    /// Shading by the interpreter and by compiled code: (fragment instructions, ms). A
+    /// draw's set-up (vertices, textures, targets) is the same for both executors, so only
+    /// the shading says what one saves over the other.
+    pub shaded: [(f64, f64); 2],
     /// Modules made during the run (kernel instructions, ms).
     pub made: Vec<(usize, f64)>,
 }
@@ -70,22 +69,19 @@ impl Calibration {
     pub fn observe(&mut self, o: &Observed) {
         let made_ms: f64 = o.made.iter().map(|m| m.1).sum();
         let insts: usize = o.made.iter().map(|m| m.0).sum();
+        let c = &mut self.costs;
         if insts > 0 {
-            let c = &mut self.costs;
             let per_inst = ((made_ms - c.make_ms * o.made.len() as f64) / insts as f64).max(0.01);
             c.make_ms_per_inst = blend(c.make_ms_per_inst, per_inst);
             self.seen[2] += 1;
         }
-        let work = o.fragment_instructions as f64;
-        if work < MIN_WORK {
-            return;
-        }
-        if o.interpreted && !o.compiled {
-            self.costs.interp_ns = blend(self.costs.interp_ns, o.ms * 1e6 / work);
+        let [(iw, ims), (cw, cms)] = o.shaded;
+        if iw >= MIN_WORK {
+            c.interp_ns = blend(c.interp_ns, ims * 1e6 / iw);
             self.seen[0] += 1;
-        } else if o.compiled && !o.interpreted {
-            let shading = (o.ms - made_ms).max(0.0);
-            self.costs.compiled_ns = blend(self.costs.compiled_ns, shading * 1e6 / work);
+        }
+        if cw >= MIN_WORK {
+            c.compiled_ns = blend(c.compiled_ns, cms * 1e6 / cw);
             self.seen[1] += 1;
         }
     }
@@ -122,29 +118,23 @@ mod tests {
 
     #[test]
     fn runs_refine_the_rate_they_measured_and_nothing_else() {
-        let mut c = Calibration::default();
-        // An interpreted run of 1,000,000 fragment instructions in 50 ms: 50 ns each.
-        c.observe(&Observed {
-            ms: 50.0,
-            fragment_instructions: 1_000_000,
-            interpreted: true,
-            ..Observed::default()
-        });
         let near = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        let mut c = Calibration::default();
+        // The interpreter shaded 1,000,000 fragment instructions in 50 ms: 50 ns each.
+        c.observe(&Observed {
+            shaded: [(1e6, 50.0), (0.0, 0.0)],
+            made: Vec::new(),
+        });
         assert!(near(
             c.costs.interp_ns,
             PRIOR.interp_ns + WEIGHT * (50.0 - PRIOR.interp_ns)
         ));
         assert_eq!(c.costs.compiled_ns, PRIOR.compiled_ns);
-        // A compiled run that made one module of 20 instructions in the fixed price plus
-        // 20 ms (1 ms per instruction); its shading 10 ms over 2,000,000: 5 ns each.
-        let made = PRIOR.make_ms + 20.0;
+        // Compiled code shaded 2,000,000 in 10 ms (5 ns each), after making one module of
+        // 20 instructions in the fixed price plus 20 ms (1 ms per instruction).
         c.observe(&Observed {
-            ms: made + 10.0,
-            fragment_instructions: 2_000_000,
-            compiled: true,
-            made: vec![(20, made)],
-            ..Observed::default()
+            shaded: [(0.0, 0.0), (2e6, 10.0)],
+            made: vec![(20, PRIOR.make_ms + 20.0)],
         });
         assert!(near(
             c.costs.compiled_ns,
@@ -155,30 +145,13 @@ mod tests {
             PRIOR.make_ms_per_inst + WEIGHT * (1.0 - PRIOR.make_ms_per_inst)
         ));
         assert_eq!(c.seen, [1, 1, 1]);
-        // A mixed run, a tiny run and a nonsense time refine no rate.
+        // Too little shading, and a nonsense time, refine no rate.
         let before = c;
-        for o in [
-            Observed {
-                ms: 10.0,
-                fragment_instructions: 5_000_000,
-                compiled: true,
-                interpreted: true,
-                ..Observed::default()
-            },
-            Observed {
-                ms: 10.0,
-                fragment_instructions: 10,
-                interpreted: true,
-                ..Observed::default()
-            },
-            Observed {
-                ms: f64::NAN,
-                fragment_instructions: 5_000_000,
-                interpreted: true,
-                ..Observed::default()
-            },
-        ] {
-            c.observe(&o);
+        for shaded in [[(10.0, 5.0), (10.0, 5.0)], [(1e7, f64::NAN), (1e7, -1.0)]] {
+            c.observe(&Observed {
+                shaded,
+                made: Vec::new(),
+            });
         }
         assert_eq!(c.costs, before.costs);
     }

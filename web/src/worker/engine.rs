@@ -216,8 +216,6 @@ enum Stage {
     Render {
         task: Box<Task>,
         ms: [f64; 2],
-        /// The plan's time, counted in `ms[0]` but not the original run's own.
-        setup: f64,
         bands: u32,
     },
     /// A DIFFERENT render waits for its guidance: one candidate render per step.
@@ -349,12 +347,7 @@ impl Runner {
                 self.plan_render(a, vec![Event::Optimized { id, result, ms }])
             }
             Stage::Validate { .. } => self.validate(),
-            Stage::Render {
-                task,
-                ms,
-                setup,
-                bands,
-            } => {
+            Stage::Render { task, ms, bands } => {
                 let start = (self.clock)();
                 // At least one step per call, however small the budget.
                 while !task.is_done() {
@@ -366,11 +359,7 @@ impl Runner {
                         Phase::Optimized => ms[1] += dt,
                         Phase::Done => {}
                     }
-                    if let Some(mut o) = task.observed.take() {
-                        o.ms = match phase {
-                            Phase::Original => ms[0] - *setup,
-                            _ => ms[1],
-                        };
+                    if let Some(o) = task.observed.take() {
                         crate::worker::choose::observe(&o);
                     }
                     // Aim at steps of a quarter of the budget or so.
@@ -472,7 +461,6 @@ impl Runner {
                         Task::reusing(plan)
                     }),
                     ms: [setup, 0.0],
-                    setup,
                     bands: 1,
                 };
             }

@@ -56,10 +56,12 @@ pub struct Log {
     /// Modules instantiated, and the milliseconds `WebAssembly.Module`/`Instance` took.
     pub instantiated: u32,
     pub instantiate_ms: f64,
-    /// The executor choices of the draws (`hoist_raster::jit::choose`), and the modules made
-    /// after them (kernel instructions, ms to generate and load).
+    /// The executor choices of the draws (`hoist_raster::jit::choose`), the modules made
+    /// after them (kernel instructions, ms to generate and load), and the shading.
     pub choices: Vec<hoist_raster::jit::choose::Choice>,
     pub made: Vec<(usize, f64)>,
+    /// Shading by the interpreter and by compiled code: (fragment instructions, ms).
+    pub shaded: [(f64, f64); 2],
 }
 
 /// The executor of a render of `scene` that ran with `exec`, the runtime's `log` of it.
@@ -123,6 +125,7 @@ pub fn take_log() -> Log {
     let mut log = LOG.with(|l| std::mem::take(&mut *l.borrow_mut()));
     log.choices = hoist_raster::jit::choose::take_choices();
     log.made = hoist_raster::jit::choose::take_made();
+    log.shaded = hoist_raster::jit::choose::take_shaded();
     log
 }
 

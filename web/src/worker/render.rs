@@ -514,8 +514,7 @@ pub struct Task {
     expected: u64,
     pub original: Option<RunResult>,
     pub optimized: Option<RunResult>,
-    /// What the run finished last measured, for the executor's calibration (its `ms` is
-    /// the caller's to fill: the task has no clock).
+    /// What the run finished last measured, for the executor's calibration.
     pub observed: Option<crate::worker::choose::Observed>,
     /// The run under way's [`run_key`].
     key: Option<String>,
@@ -694,12 +693,7 @@ impl Task {
             crate::worker::executor::describe(sc, exec, &log)
         });
         self.observed = Some(crate::worker::choose::Observed {
-            ms: 0.0,
-            fragment_instructions: r.stats.fragment_instructions,
-            compiled: log.compiled_batches > 0
-                && log.fallback_batches == 0
-                && log.choices.iter().all(|c| c.compile),
-            interpreted: log.compiled_batches == 0,
+            shaded: log.shaded,
             made: log.made,
         });
         let image = r

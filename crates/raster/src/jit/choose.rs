@@ -66,6 +66,7 @@ const RENTED_CAP: usize = 64;
 thread_local! {
     static CLOCK: Cell<Option<fn() -> f64>> = const { Cell::new(None) };
     static MADE: RefCell<Vec<(usize, f64)>> = const { RefCell::new(Vec::new()) };
+    static SHADED: Cell<[(f64, f64); 2]> = const { Cell::new([(0.0, 0.0); 2]) };
     static COSTS: Cell<Option<Costs>> = const { Cell::new(None) };
     static RENTED: RefCell<Vec<(String, f64)>> = const { RefCell::new(Vec::new()) };
     static CHOICES: RefCell<Vec<Choice>> = const { RefCell::new(Vec::new()) };
@@ -80,7 +81,8 @@ pub fn costs() -> Option<Costs> {
     COSTS.with(Cell::get)
 }
 
-/// Sets the clock (ms) that times the modules made after a decision ([`take_made`]).
+/// Sets the clock (ms) that times the modules made after a decision ([`take_made`]) and the
+/// draws' shading ([`take_shaded`]).
 pub fn set_clock(now: Option<fn() -> f64>) {
     CLOCK.with(|c| c.set(now));
 }
@@ -94,6 +96,26 @@ pub(crate) fn made(insts: usize, t0: f64) {
     if let Some(f) = CLOCK.with(Cell::get) {
         MADE.with(|m| m.borrow_mut().push((insts, f() - t0)));
     }
+}
+
+/// Records shading that executed `work` fragment instructions since `t0`, by compiled code
+/// or the interpreter (a draw's shading alone: its set-up is the same for both).
+pub(crate) fn shaded(compiled: bool, work: u64, t0: f64) {
+    if let Some(f) = CLOCK.with(Cell::get) {
+        let ms = f() - t0;
+        SHADED.with(|s| {
+            let mut v = s.get();
+            let e = &mut v[usize::from(compiled)];
+            *e = (e.0 + work as f64, e.1 + ms);
+            s.set(v);
+        });
+    }
+}
+
+/// Shading since the last call: (fragment instructions, ms) by the interpreter and by
+/// compiled code, emptied.
+pub fn take_shaded() -> [(f64, f64); 2] {
+    SHADED.with(|s| s.replace([(0.0, 0.0); 2]))
 }
 
 /// Modules made since the last call (kernel instructions, ms to generate and load), emptied.
