@@ -1,0 +1,113 @@
+// Live feedback (issue 26): per gallery example at its default size, from an edit of the
+// fragment program to the first new image (the current text's images shown) and to the
+// validated verdict (the page settled with a verdict word). Not a test, a measurement that
+// prints numbers. Two kinds of edit, alternating with the original text:
+//   - value: the first decimal literal of the fragment program changed in its last digit,
+//     so both programs, both kernels and both images change (a real edit);
+//   - comment: a comment appended, which leaves every run's scene as it was (the worker
+//     reuses its kept runs).
+//
+//   node tests/e2e/live.mjs     ROUNDS=6  ONLY=paper/fig3,paper/sort  HOIST_E2E_DIST=…
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { dist, done, serve } from './common.mjs';
+
+const ROUNDS = Number(process.env.ROUNDS || 6);
+const ONLY = (process.env.ONLY || '').split(',').filter(Boolean);
+
+/// Sets the fragment program and returns [ms to the new images, ms to the verdict], both
+/// seen by a DOM observer (no state can be missed between two mutations).
+async function edit(page, text) {
+  await page.evaluate((isDone) => {
+    const finished = new Function(`return (${isDone})()`);
+    window.__t = new Promise((resolve, reject) => {
+      const t0 = performance.now();
+      let image;
+      let stale = false;
+      const check = () => {
+        const r = window.hoistReport?.();
+        if (document.querySelector('.app.stale') || !r?.current) stale = true;
+        if (!stale) return;
+        if (image === undefined && r?.current && !r.rendering && r.renderMs) image = performance.now() - t0;
+        if (image !== undefined && r?.current && r.verdict && finished()) {
+          obs.disconnect();
+          resolve([image, performance.now() - t0]);
+        }
+      };
+      const obs = new MutationObserver(check);
+      obs.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      setTimeout(() => reject(new Error('no verdict')), 120_000);
+    });
+  }, done.toString());
+  await page.fill('#fp', text);
+  return page.evaluate(() => window.__t);
+}
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+
+function valueEdit(fp) {
+  const m = /(\d+\.\d*[0-9])/.exec(fp.split('\n').filter((l) => !/^\s*(#|;|\/\/)/.test(l)).join('\n'));
+  if (!m) return null;
+  const lit = m[1];
+  const last = Number(lit[lit.length - 1]);
+  const changed = lit.slice(0, -1) + String((last + 1) % 10);
+  return fp.replace(lit, changed);
+}
+
+async function main() {
+  const server = await serve(dist);
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoist-live-'));
+  const ctx = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'], viewport: { width: 1440, height: 1000 },
+  });
+  try {
+    const page = ctx.pages()[0] || (await ctx.newPage());
+    await page.goto(base);
+    await page.waitForFunction(done, null, { timeout: 120_000, polling: 16 });
+    await page.click('#examples-button');
+    let ids = await page.$$eval('[id^="ex-"]', (xs) => xs.map((x) => x.id.slice(3)));
+    await page.keyboard.press('Escape');
+    ids = ids.map((id) => id.replace('-', '/'));
+    if (ONLY.length) ids = ids.filter((id) => ONLY.includes(id));
+    console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(', ')}; ${os.cpus().length} CPUs; ${ids.length} examples`);
+    console.log('| example | size | edit | first image, median (min–max) | verdict, median (min–max) | verdict | executor | render ms |');
+    for (const id of ids) {
+      await page.goto('about:blank');
+      await page.goto(`${base}#ex=${id}`);
+      try {
+        await page.waitForFunction(done, null, { timeout: 120_000, polling: 16 });
+      } catch {
+        console.log(`| ${id} | – | – | did not settle | | | | |`);
+        continue;
+      }
+      const fp0 = await page.inputValue('#fp');
+      const comment = fp0.trimStart().startsWith('!!') ? '#' : '//';
+      for (const kind of ['value', 'comment']) {
+        const changed = kind === 'value' ? valueEdit(fp0) : `${fp0}${comment} edit\n`;
+        if (!changed) continue;
+        const img = [];
+        const ver = [];
+        for (let i = 0; i < ROUNDS; i++) {
+          const [a, b] = await edit(page, i % 2 ? fp0 : changed);
+          img.push(a);
+          ver.push(b);
+        }
+        const r = await page.evaluate(() => window.hoistReport());
+        const f = (xs) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
+        console.log(`| ${id} | ${r.size.join('×')} | ${kind} | ${f(img)} | ${f(ver)} | ${r.verdict} | `
+          + `${(r.executor || []).map((e) => e.split(':')[0]).join(' / ')} | ${r.renderMs.map((m) => m.toFixed(0)).join(' / ')} |`);
+      }
+    }
+  } finally {
+    await ctx.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    server.close();
+  }
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
