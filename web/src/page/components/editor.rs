@@ -615,7 +615,22 @@ pub fn editor(p: &EditorProps) -> Html {
     all_marks.extend(p.marks.iter().cloned());
     let marks = highlight::marks_by_line(&text, &all_marks);
     let by_line = by_line(&idx, diags, marks.len());
-    let oninput = on_input(p, &area, text.clone(), reveal.clone());
+    // The caret is revealed after the edit's render, not in the input handler: reading
+    // the scroll position there forced a layout of the whole page before the render
+    // changed it again (one layout per edit instead of two).
+    let reveal_after = use_mut_ref(|| false);
+    {
+        let (pending, reveal) = (reveal_after.clone(), reveal.clone());
+        use_effect(move || {
+            if pending.replace(false) {
+                reveal();
+            }
+        });
+    }
+    let oninput = on_input(p, &area, text.clone(), {
+        let pending = reveal_after.clone();
+        move || *pending.borrow_mut() = true
+    });
     let tip = use_state_eq(|| None::<Shown>);
     let line_help = use_state_eq(|| None::<Shown>);
     let caret = on_caret(p, forced.or(detected), &area, &line_help);
