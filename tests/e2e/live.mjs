@@ -11,9 +11,7 @@
 
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { dist, done, serve } from './common.mjs';
+import { dist, done, launch, serve } from './common.mjs';
 
 const ROUNDS = Math.min(9, Number(process.env.ROUNDS || 6));
 const ONLY = (process.env.ONLY || '').split(',').filter(Boolean);
@@ -40,7 +38,7 @@ async function edit(page, text) {
       };
       const obs = new MutationObserver(check);
       obs.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-      setTimeout(() => reject(new Error('no verdict')), 120_000);
+      setTimeout(() => reject(new Error('no verdict in 30 s')), 30_000);
     });
     // The edit as the browser delivers a keystroke's: the value changes and one input
     // event follows (Playwright's fill would add its own focus, selection and layout
@@ -57,19 +55,16 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 /// The fragment program with its first decimal literal given digit `k` appended: a value
 /// no earlier round drew, so no kept run answers for it.
 function valueEdit(fp, k) {
-  const m = /(\d+\.\d*[0-9])/.exec(fp.split('\n').filter((l) => !/^\s*(#|;|\/\/)/.test(l)).join('\n'));
+  const m = /(?<![\w.])(\d+\.\d*[0-9])/.exec(fp.split('\n').filter((l) => !/^\s*(#|;|\/\/)/.test(l)).join('\n'));
   if (!m) return null;
-  return fp.replace(m[1], `${m[1]}${k}`);
+  return fp.replace(new RegExp(`(?<![\\w.])${m[1].replace('.', '\\.')}`), `${m[1]}${k}`);
 }
 
 async function main() {
   const server = await serve(dist);
   const base = `http://127.0.0.1:${server.address().port}/`;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hoist-live-'));
-  const ctx = await chromium.launchPersistentContext(dir, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'], viewport: { width: 1440, height: 1000 },
-  });
+  const errors = [];
+  const { ctx, dir } = await launch(errors, 'live');
   try {
     const page = ctx.pages()[0] || (await ctx.newPage());
     await page.goto(base);
@@ -90,7 +85,12 @@ async function main() {
         console.log(`| ${id} | – | – | did not settle | | | | |`);
         continue;
       }
-      const fp0 = await page.inputValue('#fp');
+      // Source and linear examples have no assembly editor to type into.
+      const fp0 = await page.inputValue('#fp', { timeout: 2000 }).catch(() => null);
+      if (fp0 === null) {
+        console.log(`| ${id} | – | – | no fragment-program editor (another mode) | | | | |`);
+        continue;
+      }
       const comment = fp0.trimStart().startsWith('!!') ? '#' : '//';
       for (const kind of ['value', 'comment']) {
         // Values: a new one every round (1, 2, … appended to the literal). Comments: the
@@ -99,10 +99,15 @@ async function main() {
         if (!text(0)) continue;
         const img = [];
         const ver = [];
-        for (let i = 0; i < ROUNDS; i++) {
-          const [a, b] = await edit(page, text(i));
-          img.push(a);
-          ver.push(b);
+        try {
+          for (let i = 0; i < ROUNDS; i++) {
+            const [a, b] = await edit(page, text(i));
+            img.push(a);
+            ver.push(b);
+          }
+        } catch (e) {
+          console.log(`| ${id} | – | ${kind} | ${e.message.split('\n')[0]} | | | | |`);
+          continue;
         }
         const r = await page.evaluate(() => window.hoistReport());
         const f = (xs) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
@@ -110,6 +115,7 @@ async function main() {
           + `${(r.executor || []).map((e) => e.split(':')[0]).join(' / ')} | ${r.renderMs.map((m) => m.toFixed(0)).join(' / ')} |`);
       }
     }
+    if (errors.length) console.log(`console errors: ${errors.join('; ')}`);
   } finally {
     await ctx.close();
     fs.rmSync(dir, { recursive: true, force: true });
