@@ -224,10 +224,10 @@ enum Stage {
         known: BTreeMap<Vec<usize>, bool>,
         renders: u32,
     },
-    /// The images were sent; validation of the optimized pair comes next.
+    /// The images were sent; validation of the optimized pair comes next (and then the
+    /// guidance of the render kept here, a DIFFERENT one).
     Validate {
-        rendered: Box<Rendered>,
-        different: bool,
+        different: Option<Box<Rendered>>,
     },
     /// A linear result that asked for its convergence, which the next step adds.
     Converge(Box<crate::worker::linear::Outcome>, f64),
@@ -394,8 +394,7 @@ impl Runner {
                 if validating {
                     // The images now; their verdict word once validation answers.
                     self.stage = Stage::Validate {
-                        rendered: Box::new(rendered.clone()),
-                        different,
+                        different: different.then(|| Box::new(rendered.clone())),
                     };
                     return vec![Event::Rendered {
                         id,
@@ -486,11 +485,7 @@ impl Runner {
     /// optimized image drawn again (the original is a kept run).
     fn validate(&mut self) -> Vec<Event> {
         let id = self.id;
-        let Stage::Validate {
-            rendered,
-            different,
-        } = std::mem::replace(&mut self.stage, Stage::Done)
-        else {
+        let Stage::Validate { different } = std::mem::replace(&mut self.stage, Stage::Done) else {
             return Vec::new();
         };
         let t0 = (self.clock)();
@@ -504,7 +499,7 @@ impl Runner {
                 a.optimized = Some(Rc::new(o.validated(&v)));
             }
             self.cx.analysis = Some(a);
-            if different {
+            if let Some(rendered) = different {
                 self.stage = Stage::Guide {
                     rendered,
                     known: BTreeMap::new(),
