@@ -1246,7 +1246,7 @@ pub fn app(props: &AppProps) -> Html {
                 <div class="panels">
                     <StatsPanel analysis={a.clone()} rendered={rendered}
                         width={state.doc.inputs.width} height={state.doc.inputs.height}
-                        analysis_ms={state.analysis_ms} cost={state.doc.opts.cost} interp_cost={state.doc.opts.interp_cost} timings={state.timings.clone()} dispatch={h.dispatch.clone()} />
+                        analysis_ms={state.analysis_ms} validation_ms={state.validation_ms} cost={state.doc.opts.cost} interp_cost={state.doc.opts.interp_cost} timings={state.timings.clone()} dispatch={h.dispatch.clone()} />
                     <OptionsPanel opts={state.doc.opts.clone()}
                         vp_profile={a.as_ref().and_then(|a| a.vp.profile)}
                         fp_profile={a.as_ref().and_then(|a| a.fp.profile)} dispatch={h.dispatch.clone()} />

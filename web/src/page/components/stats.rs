@@ -14,9 +14,12 @@ pub struct StatsProps {
     pub rendered: Option<Shared<Rendered>>,
     pub width: u32,
     pub height: u32,
-    /// Time the worker's parse, optimization and validation took (ms).
+    /// Time the worker's parse and optimization took, and its validation after the images
+    /// (ms; 0: not sent apart).
     #[prop_or_default]
     pub analysis_ms: f64,
+    #[prop_or_default]
+    pub validation_ms: f64,
     /// The selection's cost model.
     #[prop_or_default]
     pub cost: CostChoice,
@@ -260,9 +263,12 @@ pub fn stats_panel(p: &StatsProps) -> Html {
                     { arrow("stat-vtemps", "vertex temporaries", b.vp_temps.to_string(), af.vp_temps.to_string(), String::new()) }
                     { arrow("stat-ftemps", "fragment temporaries", b.fp_temps.to_string(), af.fp_temps.to_string(), String::new()) }
                     { slp_row(a) }
-                    <tr title="Parsing, optimizing and validating both programs, in the page's worker">
+                    <tr title="Parsing and optimizing both programs in the page's worker, and validating the result (after the images are drawn)">
                         <th scope="row">{ "optimizer time" }</th>
-                        <td class="num"><span id="stat-opt-time">{ format!("{:.1} ms", p.analysis_ms) }</span></td>
+                        <td class="num"><span id="stat-opt-time">{ format!("{:.1} ms", p.analysis_ms) }</span>
+                            if p.validation_ms > 0.0 {
+                                <span class="muted" id="stat-validation-time">{ format!(", validation {:.1} ms", p.validation_ms) }</span>
+                            }</td>
                     </tr>
                     { time_row(p) }
                     if let Some(ex) = executors(p.rendered.as_ref().map(|r| &*r.0)) {
