@@ -672,6 +672,7 @@ async fn stats_report_slots_and_the_estimate() {
         width: 256,
         height: 256,
         analysis_ms: 12.5,
+        validation_ms: 3.5,
         cost: Default::default(),
         interp_cost: 0.5,
         timings: vec![[40.0, 52.5]],
@@ -690,6 +691,7 @@ async fn stats_report_slots_and_the_estimate() {
     );
     assert!(text(&root, "#estimate").contains("65,536"));
     assert_eq!(text(&root, "#stat-opt-time"), "12.5 ms");
+    assert_eq!(text(&root, "#stat-validation-time"), ", validation 3.5 ms");
     assert_eq!(
         text(&root, "#stat-time"),
         "original 40.0 ms, optimized 52.5 ms"

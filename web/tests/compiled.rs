@@ -97,6 +97,9 @@ fn render_both(vs: &str, fs: &str, seed: u64) -> Result<Result<(), String>, Stri
 #[wasm_bindgen_test]
 async fn generated_programs_compiled_equal_the_interpreter() {
     jit::install(now);
+    // Every kernel compiled: these draws are small enough that the page's prediction
+    // would leave most of them to the interpreter.
+    jit::configure(Some(Force::Compile));
     for flavor in [Flavor::Arb, Flavor::D3d9] {
         let mut refusals: BTreeMap<String, u32> = BTreeMap::new();
         let (mut compiled, mut total) = (0, 0);
