@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 step() { printf '\n\033[1;32m== %s\033[0m\n' "$*"; }
 export PATH="$PWD/tests/e2e/node_modules/.bin:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+# The browser test files run every example and generated pair through both executors
+# (about 25 s for `compiled` on this 2-core machine), past the runner's default 20 s.
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 
 step "rustfmt"
 cargo fmt --all -- --check
