@@ -131,24 +131,24 @@ pub fn take_choices() -> Vec<Choice> {
 /// Whether to compile a kernel of `insts` instructions keyed `key` for a draw of `work`
 /// predicted fragment instructions; records the decision, and the rent when it says no.
 pub(crate) fn decide(costs: &Costs, key: &str, insts: usize, work: f64) -> bool {
+    // The kernel's rent so far leaves the list; it comes back (most recent) if it grows.
     let before = RENTED.with(|r| {
-        let r = r.borrow();
-        r.iter().find(|(k, _)| k == key).map_or(0.0, |e| e.1)
+        let mut r = r.borrow_mut();
+        let at = r.iter().position(|(k, _)| k == key);
+        at.map_or(0.0, |i| r.remove(i).1)
     });
     let make_ms = costs.make(insts);
     let saving_ms = costs.saving(before + work);
     let compile = saving_ms >= make_ms;
-    RENTED.with(|r| {
-        let mut r = r.borrow_mut();
-        let at = r.iter().position(|(k, _)| k == key);
-        let entry = at.map(|i| r.remove(i));
-        if !compile {
+    if !compile {
+        RENTED.with(|r| {
+            let mut r = r.borrow_mut();
             if r.len() >= RENTED_CAP {
                 r.remove(0);
             }
-            r.push((key.to_string(), entry.map_or(0.0, |e| e.1) + work));
-        }
-    });
+            r.push((key.to_string(), before + work));
+        });
+    }
     CHOICES.with(|c| {
         c.borrow_mut().push(Choice {
             insts,

@@ -109,7 +109,15 @@ fn current_compiler() -> Option<Arc<dyn KernelCompiler>> {
 /// Compiles `k` (once per thread for an unchanged kernel, see [`module_for`]) and loads it
 /// with the current compiler.
 pub fn prepare(k: &Kernel) -> Result<Arc<dyn CompiledKernel>, Refusal> {
-    let module = module_for(k)?;
+    if k.has_flow {
+        return Err(Refusal::Flow);
+    }
+    load_keyed(k, kernel_key(k))
+}
+
+/// [`prepare`] with the kernel's [`kernel_key`] already made.
+fn load_keyed(k: &Kernel, key: String) -> Result<Arc<dyn CompiledKernel>, Refusal> {
+    let module = module_keyed(k, key)?;
     let c = current_compiler()
         .ok_or_else(|| Refusal::Backend("no kernel compiler registered".into()))?;
     c.load(&module)
@@ -139,7 +147,7 @@ pub fn prepare_for(k: &Kernel, fragments: f64) -> Result<Arc<dyn CompiledKernel>
     }
     let key = kernel_key(k);
     if ready(&key) {
-        return prepare(k);
+        return load_keyed(k, key);
     }
     if !choose::decide(
         &costs,
@@ -150,7 +158,7 @@ pub fn prepare_for(k: &Kernel, fragments: f64) -> Result<Arc<dyn CompiledKernel>
         return Err(Refusal::Predicted);
     }
     let t0 = choose::now();
-    let r = prepare(k);
+    let r = load_keyed(k, key);
     if r.is_ok() {
         choose::made(k.insts.len(), t0);
     }
@@ -177,7 +185,11 @@ pub fn module_for(k: &Kernel) -> Result<Arc<Module>, Refusal> {
     if k.has_flow {
         return Err(Refusal::Flow);
     }
-    let key = kernel_key(k);
+    module_keyed(k, kernel_key(k))
+}
+
+/// [`module_for`] with the kernel's [`kernel_key`] already made.
+fn module_keyed(k: &Kernel, key: String) -> Result<Arc<Module>, Refusal> {
     MODULES.with(|cache| {
         let mut cache = cache.borrow_mut();
         if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
