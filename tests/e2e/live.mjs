@@ -26,12 +26,17 @@ async function edit(page, text) {
       const t0 = performance.now();
       let image;
       let stale = false;
+      // The DOM alone is read per mutation (the report serializes the whole state and
+      // encodes the link: tens of ms a mutation, which earlier runs of this script counted
+      // in the page's time). Stale: the analysis is older than the text. The new images:
+      // current, no render under way, and the canvases not the previous render's.
       const check = () => {
-        const r = window.hoistReport?.();
-        if (document.querySelector('.app.stale') || !r?.current) stale = true;
-        if (!stale) return;
-        if (image === undefined && r?.current && !r.rendering && r.renderMs) image = performance.now() - t0;
-        if (image !== undefined && r?.current && r.verdict && finished()) {
+        const app = document.querySelector('.app');
+        if (app?.classList.contains('stale')) stale = true;
+        if (!stale || app?.classList.contains('stale')) return;
+        if (image === undefined && !document.querySelector('.progress')
+          && document.querySelector('.output .canvases:not(.previous)')) image = performance.now() - t0;
+        if (image !== undefined && finished()) {
           obs.disconnect();
           resolve([image, performance.now() - t0]);
         }

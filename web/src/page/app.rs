@@ -515,7 +515,8 @@ fn start_engine(start: Starter, dispatch: UseReducerDispatcher<State>) -> Engine
                 view: Rc::from(view),
             }))
         }
-        Event::Ready | Event::Crashed { .. } => {}
+        // The bridge keeps Finished (whether the worker is idle).
+        Event::Ready | Event::Crashed { .. } | Event::Finished { .. } => {}
     });
     let on_fail: OnFail = Rc::new(move |id: u64, why: String| {
         web_sys::console::warn_1(&format!("hoist: the worker stopped: {why}").into());
@@ -600,18 +601,26 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
         });
     }
     use_effect_with(state.rev, move |&rev| {
+        // A worker with nothing under way takes the job at once; a busy one (it finishes
+        // the step it is in before it sees the job) after a pause that follows its cost.
+        let idle = engine.borrow().as_ref().is_none_or(Engine::is_idle);
         if let Some(e) = engine.borrow().as_ref() {
             e.cancel();
         }
         let cancel = Rc::new(Cell::new(false));
         let c = cancel.clone();
         spawn_local(async move {
-            let pause = if rev <= 1 {
+            // Source mode's compiles and the linear mode's searches wait for the typing to
+            // pause as before.
+            let at_once = idle && doc.mode.is_code() && !matches!(status, SourceStatus::Compile);
+            let pause = if rev <= 1 || at_once {
                 0
             } else {
                 debounce_ms(&doc, measured)
             };
-            TimeoutFuture::new(pause).await;
+            if pause > 0 {
+                TimeoutFuture::new(pause).await;
+            }
             if c.get() {
                 return;
             }
@@ -625,33 +634,36 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
                 (SourceStatus::Failed, _) => return,
                 _ => {}
             }
-            let t0 = crate::wire::bridge::now();
-            let parsed = analysis::parse(&doc);
-            *parse_ms.borrow_mut() = crate::wire::bridge::now() - t0;
-            dispatch.dispatch(Action::Parsed(rev, Rc::new(parsed)));
             let fail = match test_failure().as_deref() {
                 None | Some("load") => None,
                 Some("throw") => Some(Fail::Throw),
                 Some(_) => Some(Fail::Panic),
             };
-            let mut slot = engine.borrow_mut();
-            let replace = slot
-                .as_ref()
-                .is_none_or(|e| e.is_dead() || e.optimizing_ms().is_some_and(|ms| ms > RESTART_MS));
-            if replace {
-                // Dropping the old engine terminates its worker.
-                *slot = Some(start_engine(start, dispatch));
-            }
-            if let Some(e) = slot.as_ref() {
-                e.run(Job {
-                    id: rev,
-                    doc,
-                    images,
-                    fail,
-                    force: test_executor(),
-                    fresh,
+            {
+                let mut slot = engine.borrow_mut();
+                let replace = slot.as_ref().is_none_or(|e| {
+                    e.is_dead() || e.optimizing_ms().is_some_and(|ms| ms > RESTART_MS)
                 });
+                if replace {
+                    // Dropping the old engine terminates its worker.
+                    *slot = Some(start_engine(start, dispatch.clone()));
+                }
+                if let Some(e) = slot.as_ref() {
+                    e.run(Job {
+                        id: rev,
+                        doc: doc.clone(),
+                        images,
+                        fail,
+                        force: test_executor(),
+                        fresh,
+                    });
+                }
             }
+            // The editors' diagnostics, parsed here while the worker has the job.
+            let t0 = crate::wire::bridge::now();
+            let parsed = analysis::parse(&doc);
+            *parse_ms.borrow_mut() = crate::wire::bridge::now() - t0;
+            dispatch.dispatch(Action::Parsed(rev, Rc::new(parsed)));
         });
         move || cancel.set(true)
     });

@@ -77,7 +77,9 @@ struct Shared {
     last_job: Cell<u64>,
     /// When the last job reached the worker, until its optimization arrives.
     optimizing_since: Cell<Option<f64>>,
-    /// Events decoded and not handled yet (handled in a task of their own).
+    /// Whether the last job sent has finished (or none was sent): the next goes at once.
+    idle: Cell<bool>,
+    /// Events decoded and not handled yet (handled together, in a microtask of their own).
     queue: RefCell<VecDeque<Event>>,
     worker: RefCell<Option<web_sys::Worker>>,
     /// Why the engine died before any job was sent (told with the first job).
@@ -128,7 +130,9 @@ impl Shared {
             .map(|w| w.post_message_with_transfer(&packed.message, &packed.transfer));
         match sent {
             Some(Err(e)) => self.fail(format!("a job could not be sent: {}", describe(&e))),
-            Some(Ok(())) if matches!(r, Request::Run(_)) => self.optimizing_since.set(Some(now())),
+            Some(Ok(())) if matches!(r, Request::Run(_)) => {
+                self.optimizing_since.set(Some(now()));
+            }
             _ => {}
         }
     }
@@ -150,6 +154,13 @@ impl Shared {
         if let Some(s) = data.as_string() {
             return self.fail(s);
         }
+        // A batch (`wire::worker::post_all`): an array of messages.
+        if let Some(a) = data.dyn_ref::<js_sys::Array>()
+            && a.length() > 0
+            && a.get(0).is_array()
+        {
+            return a.iter().for_each(|m| self.receive(m));
+        }
         // A superseded job's results are dropped unread.
         if wire::event_id(&data).is_some_and(|id| id != self.last_job.get()) {
             return;
@@ -163,14 +174,17 @@ impl Shared {
                 }
             }
             Ok(Event::Crashed { message }) => self.fail(message),
+            Ok(Event::Finished { .. }) => self.idle.set(true),
             Ok(e) => {
                 if matches!(e, Event::Optimized { .. } | Event::Linear { .. }) {
                     self.optimizing_since.set(None);
                 }
                 let mut queue = self.queue.borrow_mut();
                 if queue.is_empty() {
+                    // A microtask: the events of one message (a batch) are handled together,
+                    // before the browser draws the page again.
                     let s = self.clone();
-                    gloo::timers::callback::Timeout::new(0, move || s.drain()).forget();
+                    wasm_bindgen_futures::spawn_local(async move { s.drain() });
                 }
                 queue.push_back(e);
             }
@@ -209,6 +223,7 @@ impl Engine {
             pending: RefCell::new(None),
             last_job: Cell::new(0),
             optimizing_since: Cell::new(None),
+            idle: Cell::new(true),
             queue: RefCell::new(VecDeque::new()),
             worker: RefCell::new(None),
             unreported: RefCell::new(None),
@@ -285,9 +300,16 @@ impl Engine {
         self.shared.optimizing_since.get().map(|t| now() - t)
     }
 
+    /// Whether the worker has finished the last job sent (or was sent none): a new job
+    /// does not wait behind anything then.
+    pub fn is_idle(&self) -> bool {
+        self.shared.idle.get() && !self.shared.dead.get()
+    }
+
     /// Starts a job; it supersedes the one under way.
     pub fn run(&self, job: Job) {
         self.shared.last_job.set(job.id);
+        self.shared.idle.set(false);
         if let Some(why) = self.shared.unreported.take() {
             return (self.shared.on_fail)(job.id, why);
         }
@@ -412,4 +434,5 @@ async fn run_inline(job: Job, shared: Rc<Shared>, current: Rc<Cell<u64>>) {
             return;
         }
     }
+    relay(Event::Finished { id });
 }

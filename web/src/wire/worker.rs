@@ -1,12 +1,14 @@
 //! The worker thread (`src/bin/hoist-worker.rs` starts it): receives [`Request`]s, runs
 //! each job with [`Runner`] and posts its [`Event`]s back, yielding to its own event loop
 //! between slices of work so that a newer job (or a cancel) is seen within about
-//! [`SLICE_MS`]; a superseded job stops there and posts nothing more. A panic hook posts
+//! [`SLICE_MS`]; a superseded job stops there and posts nothing more. Events that follow
+//! one another closely go as one message ([`Held`]), and a finished job says so
+//! ([`Event::Finished`]: the page sends its next job without a pause). A panic hook posts
 //! [`Event::Crashed`] with the panic message before the worker dies, so the page can say
 //! what happened; the page notices throws and load failures from the worker's error event.
 
 use crate::wire;
-use crate::worker::engine::{Event, Fail, Job, Request, Runner, SLICE_MS};
+use crate::worker::engine::{Event, Fail, Held, Job, Request, Runner, SLICE_MS};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -49,6 +51,33 @@ fn post(e: Event) {
         Err(e) => post(Event::Crashed {
             message: format!("a result could not be encoded: {e}"),
         }),
+    }
+}
+
+/// Posts `events` as one message (`[message, message, …]`), so the page handles them in
+/// one task and draws once.
+fn post_all(events: Vec<Event>) {
+    if events.len() < 2 {
+        return events.into_iter().for_each(post);
+    }
+    let (batch, transfer) = (js_sys::Array::new(), js_sys::Array::new());
+    for e in events {
+        match wire::encode_event(e) {
+            Ok(p) => {
+                batch.push(&p.message);
+                for t in p.transfer.iter() {
+                    transfer.push(&t);
+                }
+            }
+            Err(e) => {
+                return post(Event::Crashed {
+                    message: format!("a result could not be encoded: {e}"),
+                });
+            }
+        }
+    }
+    if let Err(e) = scope().post_message_with_transfer(&batch, &transfer) {
+        web_sys::console::error_2(&"hoist worker: cannot post".into(), &e);
     }
 }
 
@@ -102,14 +131,18 @@ async fn run(job: Job) {
     crate::worker::jit::configure(job.force);
     let mut r = Runner::new(job, Box::new(now));
     let mut last = now();
+    // Events that follow one another closely go as one message (`Held`).
+    let mut held = Held::default();
     while !r.is_done() {
-        for e in r.step(SLICE_MS) {
-            post(e);
-        }
+        held.add(r.step(SLICE_MS), now());
         if r.is_done() {
             break;
         }
+        if held.due(now(), r.next_step_ms(SLICE_MS)) {
+            post_all(held.take());
+        }
         if now() - last >= PROGRESS_MS {
+            post_all(held.take());
             post(r.progress());
             last = now();
         }
@@ -118,6 +151,8 @@ async fn run(job: Job) {
             return;
         }
     }
+    held.add(vec![Event::Finished { id }], now());
+    post_all(held.take());
     LAST.with(|l| *l.borrow_mut() = r.trace_context());
 }
 

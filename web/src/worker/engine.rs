@@ -115,6 +115,9 @@ pub enum Event {
         validation: Box<analysis::Validation>,
         ms: f64,
     },
+    /// Job `id` has nothing more to do: the worker is idle (the page sends the next job at
+    /// once then, without a pause).
+    Finished { id: u64 },
 }
 
 /// The bytes of a message (CBOR: compact, fast to decode, and every `f32` — NaN and
@@ -200,16 +203,56 @@ pub fn event_id(b: &[u8]) -> Option<u64> {
     }
     let mut at = 0;
     // Variants in declaration order: Ready, Optimized, Progress, Rendered, RenderFailed,
-    // Crashed, Linear, Traced, LinearTraced, Validated; all but Ready and Crashed start
-    // with the job's id.
+    // Crashed, Linear, Traced, LinearTraced, Validated, Finished; all but Ready and Crashed
+    // start with the job's id.
     match varint(b, &mut at)? {
-        1 | 2 | 3 | 4 | 6 | 7 | 8 | 9 => varint(b, &mut at),
+        1 | 2 | 3 | 4 | 6 | 7 | 8 | 9 | 10 => varint(b, &mut at),
         _ => None,
     }
 }
 
 /// Rendering time per step before a worker looks at its messages again (ms).
 pub const SLICE_MS: f64 = 25.0;
+
+/// How long a job's events may wait to go to the page together with the next ones (ms).
+/// Each message costs the page a render of the app and a paint (20–40 ms each here,
+/// BENCHMARKS.md "Live feedback"), so results that follow one another within this long are
+/// sent as one: a small pair's optimization, images and validation arrive together.
+pub const HOLD_MS: f64 = 30.0;
+
+thread_local! {
+    /// How long this worker's last validation took (ms; NaN: none yet).
+    static VALIDATION_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NAN) };
+}
+
+/// Events held back to go with the next ones ([`HOLD_MS`]).
+#[derive(Default)]
+pub struct Held {
+    events: Vec<Event>,
+    since: f64,
+}
+
+impl Held {
+    /// Holds `events`, produced at `now`.
+    pub fn add(&mut self, events: Vec<Event>, now: f64) {
+        if self.events.is_empty() {
+            self.since = now;
+        }
+        self.events.extend(events);
+    }
+
+    /// Whether the held events must go now: waiting for a next step that takes
+    /// `next_ms` would keep the oldest past [`HOLD_MS`].
+    pub fn due(&self, now: f64, next_ms: f64) -> bool {
+        // NaN (no estimate) counts as too long.
+        let wait = now - self.since + next_ms;
+        !self.events.is_empty() && (wait.is_nan() || wait > HOLD_MS)
+    }
+
+    pub fn take(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+}
 
 enum Stage {
     Optimize,
@@ -273,6 +316,18 @@ impl Runner {
 
     pub fn id(&self) -> u64 {
         self.id
+    }
+
+    /// What the next [`Runner::step`] with `budget_ms` is expected to take (ms; infinite
+    /// when unknown): a render or guidance step its budget at most, validation what this
+    /// worker's last one took.
+    pub fn next_step_ms(&self, budget_ms: f64) -> f64 {
+        match &self.stage {
+            Stage::Render { .. } | Stage::Guide { .. } => budget_ms,
+            Stage::Validate { .. } => VALIDATION_MS.with(std::cell::Cell::get),
+            Stage::Done => 0.0,
+            Stage::Optimize | Stage::Converge(..) => f64::INFINITY,
+        }
     }
 
     pub fn is_done(&self) -> bool {
@@ -506,10 +561,12 @@ impl Runner {
                     renders: 0,
                 };
             }
+            let ms = (self.clock)() - t0;
+            VALIDATION_MS.with(|c| c.set(ms));
             return vec![Event::Validated {
                 id,
                 validation: Box::new(v),
-                ms: (self.clock)() - t0,
+                ms,
             }];
         }
         let parsed = analysis::parse(&self.doc);
@@ -832,6 +889,69 @@ mod tests {
     }
 
     #[test]
+    fn held_events_wait_for_the_next_step_only_while_the_oldest_stays_within_the_hold() {
+        let progress = |id| Event::Progress { id, fraction: 0.5 };
+        let mut h = Held::default();
+        assert!(!h.due(0.0, f64::INFINITY), "nothing held, nothing due");
+        h.add(vec![progress(1)], 10.0);
+        assert!(!h.due(15.0, HOLD_MS - 5.0));
+        assert!(h.due(15.0, HOLD_MS - 4.0));
+        assert!(h.due(15.0, f64::NAN), "no estimate: send");
+        assert!(h.due(15.0, f64::INFINITY));
+        // The oldest sets the age.
+        h.add(vec![progress(2)], 30.0);
+        assert!(!h.due(35.0, HOLD_MS - 25.0));
+        assert!(h.due(35.0, HOLD_MS - 24.0));
+        let taken = h.take();
+        assert!(matches!(
+            taken[..],
+            [Event::Progress { id: 1, .. }, Event::Progress { id: 2, .. }]
+        ));
+        assert!(!h.due(1e9, 1e9));
+        h.add(Vec::new(), 50.0);
+        assert!(!h.due(1e9, 1e9), "an empty step holds nothing");
+    }
+
+    #[test]
+    fn the_next_step_is_estimated_from_its_stage_and_this_threads_last_validation() {
+        VALIDATION_MS.with(|c| c.set(f64::NAN));
+        let mut r = Runner::new(job(8, fig3()), clock());
+        assert_eq!(
+            r.next_step_ms(SLICE_MS),
+            f64::INFINITY,
+            "the optimizer: unknown"
+        );
+        r.step(SLICE_MS);
+        assert_eq!(
+            r.next_step_ms(SLICE_MS),
+            SLICE_MS,
+            "a render step: its budget"
+        );
+        while !matches!(r.stage, Stage::Validate { .. }) {
+            r.step(SLICE_MS);
+        }
+        assert!(
+            r.next_step_ms(SLICE_MS).is_nan(),
+            "no validation measured yet"
+        );
+        let out = r.step(SLICE_MS);
+        let Some(Event::Validated { ms, .. }) = out.first() else {
+            panic!("{out:?}")
+        };
+        assert!(r.is_done());
+        assert_eq!(r.next_step_ms(SLICE_MS), 0.0);
+        let mut next = Runner::new(job(9, fig3()), clock());
+        while !matches!(next.stage, Stage::Validate { .. }) {
+            next.step(SLICE_MS);
+        }
+        assert_eq!(
+            next.next_step_ms(SLICE_MS),
+            *ms,
+            "the last validation's time"
+        );
+    }
+
+    #[test]
     fn a_job_optimizes_validates_then_renders() {
         let mut r = Runner::new(job(7, fig3()), clock());
         let first = r.step(SLICE_MS);
@@ -1054,6 +1174,7 @@ mod tests {
             };
             events.extend(Runner::new(job(304, doc), clock()).run_to_end());
         }
+        events.push(Event::Finished { id: 305 });
         assert!(
             events.iter().any(
                 |e| matches!(e, Event::Rendered { rendered, .. } if rendered.guidance.is_some())
@@ -1080,6 +1201,7 @@ mod tests {
             "Ready",
             "Traced",
             "LinearTraced",
+            "Finished",
         ] {
             assert!(kinds.iter().any(|x| x == k), "no {k} in {kinds:?}");
         }
@@ -1095,7 +1217,8 @@ mod tests {
                 | Event::RenderFailed { id, .. }
                 | Event::Linear { id, .. }
                 | Event::Traced { id, .. }
-                | Event::LinearTraced { id, .. } => Some(*id),
+                | Event::LinearTraced { id, .. }
+                | Event::Finished { id } => Some(*id),
                 Event::Ready | Event::Crashed { .. } => None,
             };
             assert_eq!(event_id(&bytes), id, "{e:?}");

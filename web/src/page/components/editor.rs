@@ -615,15 +615,19 @@ pub fn editor(p: &EditorProps) -> Html {
     all_marks.extend(p.marks.iter().cloned());
     let marks = highlight::marks_by_line(&text, &all_marks);
     let by_line = by_line(&idx, diags, marks.len());
-    // The caret is revealed after the edit's render, not in the input handler: reading
-    // the scroll position there forced a layout of the whole page before the render
-    // changed it again (one layout per edit instead of two).
+    // The caret is revealed in the next animation frame after the edit's render, not in
+    // the input handler or the render's effects: reading the scroll position forces the
+    // page's layout, which the frame does anyway (one layout per edit, and none before
+    // the edit's job has gone to the worker).
     let reveal_after = use_mut_ref(|| false);
     {
         let (pending, reveal) = (reveal_after.clone(), reveal.clone());
         use_effect(move || {
             if pending.replace(false) {
-                reveal();
+                let f = wasm_bindgen::closure::Closure::once_into_js(reveal);
+                if let Some(w) = web_sys::window() {
+                    let _ = w.request_animation_frame(f.unchecked_ref());
+                }
             }
         });
     }
