@@ -33,32 +33,35 @@ fn fresh_name(p: &Program, prefix: &str) -> String {
 
 /// Constant registers a D3D9 program reads or defines.
 fn d3d_used_consts(p: &Program) -> Vec<bool> {
-    let mut used = vec![false; p.consts.len()];
-    for (i, c) in p.consts.iter().enumerate() {
-        if matches!(c.binding, ConstBinding::Literal(_)) {
-            used[i] = true;
-        }
+    let mut used = read_slots(p);
+    for (u, c) in used.iter_mut().zip(&p.consts) {
+        *u |= matches!(c.binding, ConstBinding::Literal(_));
     }
+    used
+}
+
+/// The constant slots a program's instructions read: every row of a matrix operand, the
+/// whole declared range of a relatively addressed one.
+fn read_slots(p: &Program) -> Vec<bool> {
+    let mut read = vec![false; p.consts.len()];
     for inst in &p.insts {
         for (k, s) in inst.src.iter().enumerate() {
             if s.reg.file != RegFile::Const {
                 continue;
             }
-            if let Some(rel) = &s.rel {
-                for u in used.iter_mut().take(rel.hi as usize).skip(rel.lo as usize) {
-                    *u = true;
+            let (lo, hi) = match &s.rel {
+                Some(rel) => (rel.lo as usize, rel.hi as usize),
+                None => {
+                    let i = s.reg.index as usize;
+                    (i, i + inst.src_rows(k) as usize)
                 }
-                continue;
-            }
-            let rows = inst.src_rows(k);
-            for r in 0..rows as usize {
-                if let Some(u) = used.get_mut(s.reg.index as usize + r) {
-                    *u = true;
-                }
+            };
+            for r in read.iter_mut().take(hi).skip(lo) {
+                *r = true;
             }
         }
     }
-    used
+    read
 }
 
 /// A constant slot holding `value`, reusing an identical literal when there is one.
@@ -189,24 +192,7 @@ pub fn host_params(p: &Program) -> Vec<ConstBinding> {
             .map(|(i, _)| ConstBinding::Env(i as u16))
             .collect(),
         Dialect::Arb => {
-            let mut read = vec![false; p.consts.len()];
-            for inst in &p.insts {
-                for (k, s) in inst.src.iter().enumerate() {
-                    if s.reg.file != RegFile::Const {
-                        continue;
-                    }
-                    let (lo, hi) = match &s.rel {
-                        Some(rel) => (rel.lo as usize, rel.hi as usize),
-                        None => {
-                            let i = s.reg.index as usize;
-                            (i, i + inst.src_rows(k) as usize)
-                        }
-                    };
-                    for r in read.iter_mut().take(hi).skip(lo) {
-                        *r = true;
-                    }
-                }
-            }
+            let read = read_slots(p);
             p.consts
                 .iter()
                 .zip(read)

@@ -47,6 +47,9 @@ pub struct State {
     pub render_error: Option<String>,
     /// The worker stopped (panicked, threw, could not load): why.
     pub engine_error: Option<String>,
+    /// The revision whose job `engine_error` failed: that revision's parse, which can come
+    /// after the failure (the job goes first), does not clear it.
+    engine_error_rev: u64,
     pub images: Images,
     /// Names of the user pictures by unit, for display.
     pub image_names: Vec<(u8, String)>,
@@ -715,7 +718,9 @@ impl State {
             Action::Parsed(rev, a) if rev == self.rev => {
                 self.parsed = Some(a);
                 self.parsed_rev = rev;
-                self.engine_error = None;
+                if self.engine_error_rev < rev {
+                    self.engine_error = None;
+                }
             }
             Action::Optimized(rev, result, ms) => {
                 if rev == self.rev
@@ -746,6 +751,7 @@ impl State {
             }
             Action::EngineFailed(rev, e) if rev == self.rev => {
                 self.engine_error = Some(e);
+                self.engine_error_rev = rev;
                 self.progress = None;
             }
             Action::Progress(rev, f) if rev == self.analysis_rev && self.progress.is_some() => {
@@ -1066,6 +1072,13 @@ mod tests {
         s.apply(Action::EngineFailed(s.rev - 1, "old".into()));
         assert!(s.engine_error.is_none());
         s.apply(Action::EngineFailed(s.rev, "panicked at x.rs".into()));
+        assert_eq!(s.engine_error.as_deref(), Some("panicked at x.rs"));
+        // The job goes before the page's own parse: a failure as it is sent (a worker that
+        // never started) stays when that parse arrives.
+        s.apply(Action::Parsed(
+            s.rev,
+            Rc::new(crate::worker::analysis::parse(&s.doc)),
+        ));
         assert_eq!(s.engine_error.as_deref(), Some("panicked at x.rs"));
         assert!(!s.is_optimizing() && s.progress.is_none());
         // The document and the last good analysis are kept.

@@ -26,7 +26,7 @@ thread_local! {
     static CURRENT: Cell<u64> = const { Cell::new(0) };
     /// A channel to yield through (a zero-delay timer would be clamped to 4 ms).
     static YIELD: RefCell<Option<Yielder>> = const { RefCell::new(None) };
-    /// What the last finished job left for the pixel debugger.
+    /// What the last job whose images were drawn left for the pixel debugger.
     static LAST: RefCell<Option<crate::worker::debug::Context>> = const { RefCell::new(None) };
 }
 
@@ -134,7 +134,13 @@ async fn run(job: Job) {
     // Events that follow one another closely go as one message (`Held`).
     let mut held = Held::default();
     while !r.is_done() {
-        held.add(r.step(SLICE_MS), now());
+        let out = r.step(SLICE_MS);
+        // The pixel debugger may ask as soon as the images are shown, while validation or a
+        // DIFFERENT render's guidance still runs.
+        if out.iter().any(|e| matches!(e, Event::Rendered { .. })) {
+            LAST.with(|l| *l.borrow_mut() = r.trace_context());
+        }
+        held.add(out, now());
         if r.is_done() {
             break;
         }
