@@ -603,10 +603,14 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
     use_effect_with(state.rev, move |&rev| {
         // A worker with nothing under way takes the job at once; a busy one (it finishes
         // the step it is in before it sees the job) after a pause that follows its cost.
-        let idle = engine.borrow().as_ref().is_none_or(Engine::is_idle);
-        if let Some(e) = engine.borrow().as_ref() {
-            e.cancel();
-        }
+        let idle = match engine.borrow().as_ref() {
+            Some(e) => {
+                let idle = e.is_idle();
+                e.cancel();
+                idle
+            }
+            None => true,
+        };
         let cancel = Rc::new(Cell::new(false));
         let c = cancel.clone();
         spawn_local(async move {

@@ -42,24 +42,12 @@ fn now() -> f64 {
 }
 
 fn post(e: Event) {
-    match wire::encode_event(e) {
-        Ok(p) => {
-            if let Err(e) = scope().post_message_with_transfer(&p.message, &p.transfer) {
-                web_sys::console::error_2(&"hoist worker: cannot post".into(), &e);
-            }
-        }
-        Err(e) => post(Event::Crashed {
-            message: format!("a result could not be encoded: {e}"),
-        }),
-    }
+    post_all(vec![e]);
 }
 
-/// Posts `events` as one message (`[message, message, …]`), so the page handles them in
-/// one task and draws once.
+/// Posts `events` as one message (one event's message, or `[message, message, …]`), so the
+/// page handles them in one task and draws once.
 fn post_all(events: Vec<Event>) {
-    if events.len() < 2 {
-        return events.into_iter().for_each(post);
-    }
     let (batch, transfer) = (js_sys::Array::new(), js_sys::Array::new());
     for e in events {
         match wire::encode_event(e) {
@@ -76,7 +64,12 @@ fn post_all(events: Vec<Event>) {
             }
         }
     }
-    if let Err(e) = scope().post_message_with_transfer(&batch, &transfer) {
+    let message = match batch.length() {
+        0 => return,
+        1 => batch.get(0),
+        _ => batch.into(),
+    };
+    if let Err(e) = scope().post_message_with_transfer(&message, &transfer) {
         web_sys::console::error_2(&"hoist worker: cannot post".into(), &e);
     }
 }
@@ -135,7 +128,8 @@ async fn run(job: Job) {
     let mut held = Held::default();
     while !r.is_done() {
         let out = r.step(SLICE_MS);
-        // The pixel debugger may ask as soon as the images are shown, while validation or a
+        // The pixel debugger's context, kept whenever images are drawn (every render ends
+        // in `Rendered`): it may ask as soon as they are shown, while validation or a
         // DIFFERENT render's guidance still runs.
         if out.iter().any(|e| matches!(e, Event::Rendered { .. })) {
             LAST.with(|l| *l.borrow_mut() = r.trace_context());
@@ -159,7 +153,6 @@ async fn run(job: Job) {
     }
     held.add(vec![Event::Finished { id }], now());
     post_all(held.take());
-    LAST.with(|l| *l.borrow_mut() = r.trace_context());
 }
 
 /// The pixel debugger's answer for job `id` (its render must have finished).
