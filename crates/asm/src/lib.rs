@@ -76,6 +76,7 @@ pub mod printed;
 pub mod profile;
 pub mod reg;
 pub mod semantics;
+pub mod sort;
 pub mod span;
 pub mod state;
 pub mod target;
@@ -231,7 +232,7 @@ pub fn check_inst(program: &Program, inst: &Inst) -> Vec<Diagnostic> {
 pub fn canonicalize(program: &mut Program) {
     match program.dialect() {
         Dialect::Arb => {
-            program.io.sort_by_key(|d| d.reg);
+            crate::sort::by_key(&mut program.io, |d| d.reg);
             // `SWZ` sources carry no swizzle or sign in the text: fold both into the
             // component selectors (the constant selectors 0 and 1 keep their own sign).
             for inst in &mut program.insts {

@@ -218,7 +218,7 @@ pub fn used_params(p: &Program, local: bool) -> Vec<u16> {
             _ => None,
         })
         .collect();
-    v.sort_unstable();
+    hoist_asm::sort::ord(&mut v);
     v.dedup();
     v
 }

@@ -517,7 +517,7 @@ impl Bound {
                         value[k] / w[k]
                     }
                 };
-                o.sort_by(|&a, &b| r(b).total_cmp(&r(a)));
+                hoist_asm::sort::by(&mut o, |&a, &b| r(b).total_cmp(&r(a)));
                 o
             })
             .collect();

@@ -89,7 +89,7 @@ pub fn map(vp: &Program, fp: &Program, carries: &[Carry]) -> Vec<SlotUse> {
             }
         }
     }
-    out.sort_by_key(|s| (s.semantic, s.comp));
+    hoist_asm::sort::by_key(&mut out, |s| (s.semantic, s.comp));
     out
 }
 

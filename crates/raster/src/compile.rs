@@ -861,8 +861,8 @@ impl Builder {
                 }
             }
         }
-        inputs.sort();
-        outputs.sort();
+        hoist_asm::sort::ord(&mut inputs);
+        hoist_asm::sort::ord(&mut outputs);
         (inputs, outputs)
     }
 
@@ -977,7 +977,7 @@ fn match_flow(
     // Subroutine bodies end at the next label.
     let label_pcs: Vec<usize> = {
         let mut v: Vec<usize> = labels.values().copied().collect();
-        v.sort_unstable();
+        hoist_asm::sort::ord(&mut v);
         v
     };
     for (n, &pc) in label_pcs.iter().enumerate() {

@@ -236,7 +236,7 @@ fn compare(prog: &Program, rec: &Recovered, inp: &Inputs) -> Result<Probes, Stri
         let mut u: Vec<usize> = (0..rec.rows.len())
             .flat_map(|r| sys.terms[0].rows[r].iter().map(|(c, _)| *c))
             .collect();
-        u.sort_unstable();
+        hoist_asm::sort::ord(&mut u);
         u.dedup();
         u
     };

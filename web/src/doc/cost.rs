@@ -6,10 +6,9 @@
 
 use hoist_opt::CostModel;
 use hoist_opt::r600::Chip;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CostChoice {
     #[default]
     Paper,
@@ -34,10 +33,6 @@ impl CostChoice {
             CostChoice::R600 => "r600",
             CostChoice::R700 => "r700",
         }
-    }
-
-    pub fn is_paper(&self) -> bool {
-        *self == CostChoice::Paper
     }
 
     /// The chip of the machine models.
@@ -94,6 +89,14 @@ impl CostChoice {
     }
 }
 
+/// Its [`CostChoice::id`] in every format (a positional one would otherwise write the
+/// variant's index, which the reader below, that also takes older links' flag, cannot tell).
+impl Serialize for CostChoice {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
 impl<'de> Deserialize<'de> for CostChoice {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CostChoice, D::Error> {
         #[derive(Deserialize)]
@@ -103,7 +106,13 @@ impl<'de> Deserialize<'de> for CostChoice {
             Flag(bool),
             Name(String),
         }
-        match Wire::deserialize(d)? {
+        // Positional messages (the worker's) carry the name only; links may hold the flag.
+        let wire = if d.is_human_readable() {
+            Wire::deserialize(d)?
+        } else {
+            Wire::Name(String::deserialize(d)?)
+        };
+        match wire {
             Wire::Flag(true) => Ok(CostChoice::Modern),
             Wire::Flag(false) => Ok(CostChoice::Paper),
             Wire::Name(n) => CostChoice::ALL

@@ -22,27 +22,23 @@ pub struct LinearDoc {
     pub text: String,
     /// The example (an entry of [`EXAMPLES`], by system name) the text came from. Absent
     /// from a link means none (not the default document's example).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::doc::none")]
     pub example: Option<String>,
     /// Show and run the code as Direct3D 9 vs_3_0 instead of an ARB vertex program.
     pub d3d9: bool,
     /// What the text is: a system, or a program whose system is recovered.
-    #[serde(skip_serializing_if = "Input::is_system")]
+    #[serde(skip_serializing_if = "crate::doc::at_default")]
     pub input: Input,
     /// For a program: the register to recover (empty: every output the program writes).
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "crate::doc::at_default")]
     pub register: String,
     /// End both programs with the MOVs that write y back in the original order (outputs
     /// that are fixed registers); the verdict runs those programs.
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "crate::doc::at_default")]
     pub unpermute: bool,
     /// Also iterate x ← A·x + b with both programs to the fixed point (`converge`).
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "crate::doc::at_default")]
     pub converge: bool,
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }
 
 /// What the mode's text holds.

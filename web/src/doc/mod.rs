@@ -21,3 +21,35 @@ pub mod scene_size;
 pub mod source;
 
 pub use model::*;
+
+use std::cell::Cell;
+
+thread_local! {
+    static POSITIONAL: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` (a serialization) with every field of the document written, even those at
+/// their defaults: the worker's messages are positional (postcard, no field names), where a
+/// field left out would shift the ones after it. Links and files leave defaults out.
+pub fn with_every_field<R>(f: impl FnOnce() -> R) -> R {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            POSITIONAL.set(false);
+        }
+    }
+    POSITIONAL.set(true);
+    let _reset = Reset;
+    f()
+}
+
+/// `skip_serializing_if` of a document field: leave it out at its default (a link or file
+/// that lacks it reads back the default), except inside [`with_every_field`].
+pub fn at_default<T: Default + PartialEq>(v: &T) -> bool {
+    !POSITIONAL.get() && *v == T::default()
+}
+
+/// [`at_default`] of an optional field.
+pub fn none<T>(v: &Option<T>) -> bool {
+    !POSITIONAL.get() && v.is_none()
+}

@@ -28,31 +28,31 @@ pub struct Doc {
     /// Hand-edited optimized programs (the optimized side in edit mode).
     pub hand: Option<HandEdit>,
     /// A hand edit put aside by unchecking "edit by hand", restored by checking it again.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "crate::doc::none")]
     pub hand_kept: Option<HandEdit>,
     /// The example this document started from.
     pub example: Option<String>,
     /// The document's name when it is not an example (an imported file's title or name).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "crate::doc::none")]
     pub title: Option<String>,
     /// The scene around the programs (textures, parameters, passes), with the bodies of
     /// the optimized pair's program sections left empty; `None` renders the GPGPU quad.
     pub scene: Option<String>,
     /// Which view the page shows: code motion (the default) or linear expressions.
-    #[serde(skip_serializing_if = "Mode::is_code")]
+    #[serde(skip_serializing_if = "crate::doc::at_default")]
     pub mode: Mode,
     /// The linear-expression mode's system (`crate::worker::linear`), once the mode was opened.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "crate::doc::none")]
     pub linear: Option<crate::doc::linear_doc::LinearDoc>,
     /// Source mode: the WGSL or GLSL the pair is compiled from. While it is set, `vp`, `fp`,
     /// `scene`, the profiles, the ARB target and mirrored parameters (a compiled pair's
     /// uniforms are set for both stages) are the compiled pair's: derived, and left out of
     /// links ([`Doc::shareable`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "crate::doc::none")]
     pub source: Option<crate::doc::source::SourceDoc>,
     /// Source mode: what the compiled pair needs the host to set before each draw (GL's
     /// matrices in D3D9 constants, the viewport's size), derived with the programs.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "crate::doc::none")]
     pub host_state: Option<HostState>,
 }
 
@@ -98,7 +98,7 @@ pub struct HandEdit {
     pub fp: String,
     /// [`crate::doc::handedit::fingerprint`] of the original programs it was started from
     /// (`None` in older links: never called stale).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "crate::doc::none")]
     pub base: Option<u64>,
 }
 
@@ -107,7 +107,7 @@ pub struct HandEdit {
 #[serde(default)]
 pub struct OptState {
     /// The selection's cost model; `modern` is the flag older links stored.
-    #[serde(alias = "modern", skip_serializing_if = "CostChoice::is_paper")]
+    #[serde(alias = "modern", skip_serializing_if = "crate::doc::at_default")]
     pub cost: CostChoice,
     /// Modern model: fragment slots per interpolated component.
     pub interp_cost: f64,
@@ -120,27 +120,23 @@ pub struct OptState {
     pub lower: bool,
     pub vp_cleanup: bool,
     /// Pack vectors (SLP) in both programs after the motion (`Options::slp`).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "crate::doc::at_default")]
     pub slp: bool,
     /// Reorder both optimized programs for lower register pressure (`Options::schedule`).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "crate::doc::at_default")]
     pub schedule: bool,
     /// Make a program over its temp limit fit by renumbering, scheduling or
     /// rematerialization (`Options::fit`).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "crate::doc::at_default")]
     pub fit: bool,
     /// The R600-motivated peepholes: MUL+ADD → MAD, dot products, repeated fetches.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "crate::doc::at_default")]
     pub peepholes: bool,
     pub vp_limits: LimitEdit,
     pub fp_limits: LimitEdit,
     /// Whose ARB limits the parser and the optimizer hold ARB programs to.
-    #[serde(skip_serializing_if = "is_r300")]
+    #[serde(skip_serializing_if = "crate::doc::at_default")]
     pub target: ArbTarget,
-}
-
-fn is_r300(t: &ArbTarget) -> bool {
-    *t == ArbTarget::R300
 }
 
 /// Longest document title kept (characters).
@@ -325,7 +321,7 @@ impl Inputs {
             Some(t) => *t = spec,
             None => {
                 self.textures.push(spec);
-                self.textures.sort_by_key(|t| t.unit);
+                hoist_asm::sort::by_key(&mut self.textures, |t| t.unit);
             }
         }
     }
@@ -615,8 +611,8 @@ impl Doc {
         }
         i.attribs
             .retain(|a| usize::from(a.slot) < hoist_raster::ATTRIBS);
-        i.attribs.sort_by_key(|a| a.slot);
-        i.matrices.sort_by_key(|m| m.projection);
+        hoist_asm::sort::by_key(&mut i.attribs, |a| a.slot);
+        hoist_asm::sort::by_key(&mut i.matrices, |m| m.projection);
         i.attribs.dedup_by_key(|a| a.slot);
         i.matrices.dedup_by_key(|m| m.projection);
         i.matrices.truncate(2);

@@ -74,26 +74,26 @@ impl Place {
 #[serde(default)]
 pub struct SourceDoc {
     pub lang: Lang,
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "crate::doc::at_default")]
     pub wgsl: String,
     /// GLSL shaders; an empty one is GL's fixed function (a pass-through stands in).
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "crate::doc::at_default")]
     pub glsl_vs: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "crate::doc::at_default")]
     pub glsl_fs: String,
     /// WGSL entry points (`None`: the module's only one of the stage).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "crate::doc::none")]
     pub vertex: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "crate::doc::none")]
     pub fragment: Option<String>,
     /// Output dialect (`None`: ARB when the pair is straight-line code, else D3D9).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "crate::doc::none")]
     pub dialect: Option<Dialect>,
     /// ARB limits to fit (`None`: the smallest target the programs fit).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "crate::doc::none")]
     pub target: Option<ArbTarget>,
     /// The scene around the sources, their sections' bodies empty; `None`: one quad.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "crate::doc::none")]
     pub scene: Option<String>,
 }
 

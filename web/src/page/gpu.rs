@@ -243,7 +243,7 @@ pub fn stat(xs: &[f64]) -> Option<Stat> {
     if s.is_empty() {
         return None;
     }
-    s.sort_by(f64::total_cmp);
+    hoist_asm::sort::by(&mut s, f64::total_cmp);
     let q = |p: f64| {
         let at = p * (s.len() - 1) as f64;
         let (i, f) = (at.floor() as usize, at.fract());

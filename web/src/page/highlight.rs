@@ -519,7 +519,7 @@ pub fn line_segs(line: &str, toks: &[Token], marks: &[LineMark]) -> Vec<Seg> {
         cuts.extend([r.start, r.end]);
     }
     cuts.retain(|&c| c <= line.len() && line.is_char_boundary(c));
-    cuts.sort_unstable();
+    hoist_asm::sort::ord(&mut cuts);
     cuts.dedup();
     let mut out: Vec<Seg> = Vec::new();
     for w in cuts.windows(2) {

@@ -185,7 +185,7 @@ pub fn moved(c: &Compiled, fates: &[Fate]) -> Vec<Moved> {
             all: moved == total,
         })
         .collect();
-    out.sort_by_key(|m| (m.at.range.start, m.at.range.end));
+    hoist_asm::sort::by_key(&mut out, |m| (m.at.range.start, m.at.range.end));
     out
 }
 

@@ -54,7 +54,7 @@ pub fn timing(samples: &[[f64; 2]]) -> Option<String> {
             .map(|s| s[k])
             .filter(|x| x.is_finite())
             .collect();
-        v.sort_by(f64::total_cmp);
+        hoist_asm::sort::by(&mut v, f64::total_cmp);
         let n = v.len();
         match n {
             0 => "–".to_string(),

@@ -4,9 +4,10 @@
 //! worker, both ends, in [`gpu`].
 //!
 //! A message is a JavaScript array `[header, ...buffers]` of byte and float arrays whose
-//! buffers are transferred, not copied: the header is the request in CBOR
-//! ([`crate::worker::engine::to_bytes`]) or the event in postcard
-//! ([`crate::worker::engine::pack`], which the page decodes with far less code), one buffer
+//! buffers are transferred, not copied: the header is the request or the event in postcard
+//! ([`crate::worker::engine::pack`]: fields in order, no names, so each side decodes with far
+//! less code than CBOR's maps; the request is written with every document field,
+//! [`crate::doc::with_every_field`]), one buffer
 //! instead of a graph of JavaScript objects to clone and walk, and bulk data travels beside
 //! it as is: the user's pictures (PNG bytes)
 //! of a job, the two float images, the heat map and the canvas pixels of a render. Decoding never panics:
@@ -17,7 +18,7 @@ pub mod front;
 pub mod gpu;
 pub mod worker;
 
-use crate::worker::engine::{Event, Request, from_bytes, to_bytes};
+use crate::worker::engine::{Event, Request, to_bytes};
 use crate::worker::render::{Rendered, RunResult};
 use hoist_raster::image::Image;
 use js_sys::{Array, Float32Array, Uint8Array};
@@ -86,12 +87,14 @@ pub fn encode_request(r: &Request) -> Result<Packed, String> {
         .iter()
         .map(|(_, b)| Uint8Array::from(b.as_slice()).into())
         .collect();
-    Ok(pack(header(&(r, units))?, buffers))
+    // Positional, as events are: the worker decodes it with far less code than CBOR's maps.
+    let bytes = crate::doc::with_every_field(|| crate::worker::engine::pack(&(r, units)))?;
+    Ok(pack(Uint8Array::from(bytes.as_slice()).into(), buffers))
 }
 
 pub fn decode_request(v: JsValue) -> Result<Request, String> {
     let (header, buffers) = unpack(v)?;
-    let (mut r, units): (Request, Vec<u8>) = from_bytes(&bytes(&header)?)?;
+    let (mut r, units): (Request, Vec<u8>) = crate::worker::engine::unpack(&bytes(&header)?)?;
     if units.len() != buffers.len() {
         return Err("pictures and their units do not match".into());
     }

@@ -298,7 +298,7 @@ pub fn host_params(p: &Program) -> Vec<ParamKey> {
             _ => None,
         })
         .collect();
-    out.sort();
+    hoist_asm::sort::ord(&mut out);
     out.dedup();
     out
 }
@@ -311,7 +311,7 @@ pub fn texture_targets(p: &Program) -> Vec<(u8, TexTarget)> {
             .iter()
             .filter_map(|i| i.tex.map(|t| (t.unit, t.target))),
     );
-    u.sort_by_key(|&(unit, t)| (unit, t.arb_name()));
+    hoist_asm::sort::by_key(&mut u, |&(unit, t)| (unit, t.arb_name()));
     u.dedup();
     u
 }
@@ -320,7 +320,7 @@ pub fn texture_targets(p: &Program) -> Vec<(u8, TexTarget)> {
 pub fn texture_units(p: &Program) -> Vec<u8> {
     let mut u: Vec<u8> = p.samplers.iter().map(|s| s.unit).collect();
     u.extend(p.insts.iter().filter_map(|i| i.tex.map(|t| t.unit)));
-    u.sort();
+    hoist_asm::sort::ord(&mut u);
     u.dedup();
     u
 }
@@ -553,11 +553,13 @@ impl Analysis {
             units.extend(texture_units(p));
             targets.extend(texture_targets(p));
         }
-        params.sort();
+        hoist_asm::sort::ord(&mut params);
         params.dedup();
-        units.sort();
+        hoist_asm::sort::ord(&mut units);
         units.dedup();
-        targets.sort_by_key(|&(unit, t): &(u8, TexTarget)| (unit, t.arb_name()));
+        hoist_asm::sort::by_key(&mut targets, |&(unit, t): &(u8, TexTarget)| {
+            (unit, t.arb_name())
+        });
         targets.dedup();
         self.params = params;
         self.units = units;
@@ -635,7 +637,7 @@ pub fn trust(a: &Analysis) -> Option<Trust> {
         .iter()
         .map(|r| {
             let mut lines: Vec<u32> = r.instructions.iter().map(|&i| line(i)).collect();
-            lines.sort_unstable();
+            hoist_asm::sort::ord(&mut lines);
             lines.dedup();
             let list = lines
                 .iter()

@@ -63,12 +63,16 @@ fn ports(nodes: &[At], edges: &[Link]) -> Vec<(f32, f32)> {
     let mut out = vec![(0.0, 0.0); edges.len()];
     for (k, n) in nodes.iter().enumerate() {
         let mut outs: Vec<usize> = (0..edges.len()).filter(|&i| edges[i].from == k).collect();
-        outs.sort_by(|&a, &b| nodes[edges[a].to].x.total_cmp(&nodes[edges[b].to].x));
+        hoist_asm::sort::by(&mut outs, |&a, &b| {
+            nodes[edges[a].to].x.total_cmp(&nodes[edges[b].to].x)
+        });
         for (j, &i) in outs.iter().enumerate() {
             out[i].0 = spread(n.x + 8.0, n.x + NODE_W - 16.0, j, outs.len());
         }
         let mut ins: Vec<usize> = (0..edges.len()).filter(|&i| edges[i].to == k).collect();
-        ins.sort_by(|&a, &b| nodes[edges[a].from].x.total_cmp(&nodes[edges[b].from].x));
+        hoist_asm::sort::by(&mut ins, |&a, &b| {
+            nodes[edges[a].from].x.total_cmp(&nodes[edges[b].from].x)
+        });
         for (j, &i) in ins.iter().enumerate() {
             out[i].1 = spread(n.x + 16.0, n.x + NODE_W - 8.0, j, ins.len());
         }
@@ -148,7 +152,9 @@ fn kinds(
     };
     let long = |i: usize| layer[edges[i].to] > layer[edges[i].from] + 1;
     let mut order: Vec<usize> = (0..edges.len()).filter(|&i| long(i)).collect();
-    order.sort_by_key(|&i| (layer[edges[i].from], layer[edges[i].to], i));
+    hoist_asm::sort::by_key(&mut order, |&i| {
+        (layer[edges[i].from], layer[edges[i].to], i)
+    });
     let mut ends: Vec<Vec<usize>> = vec![Vec::new(); g.columns + 1];
     let mut lane = vec![(0usize, 0usize); edges.len()];
     for i in order {
@@ -217,7 +223,7 @@ fn place(
 /// then); returns each run's track and each band's track count.
 fn tracks(runs: &[Run], bands: usize) -> (Vec<usize>, Vec<usize>) {
     let mut order: Vec<usize> = (0..runs.len()).collect();
-    order.sort_by(|&a, &b| {
+    hoist_asm::sort::by(&mut order, |&a, &b| {
         (runs[a].band, runs[a].lo, runs[a].edge)
             .partial_cmp(&(runs[b].band, runs[b].lo, runs[b].edge))
             .unwrap()

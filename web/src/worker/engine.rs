@@ -133,11 +133,11 @@ pub fn from_bytes<T: DeserializeOwned>(b: &[u8]) -> Result<T, String> {
     ciborium::from_reader(b).map_err(|e| e.to_string())
 }
 
-/// The bytes of a message from a worker to the page (postcard: fields in order, no names;
-/// every `f32`, NaN and infinities included, survives). The page decodes these, and a format
-/// without field names needs far less decoding code in its bundle than CBOR's maps; what
-/// travels this way must not skip fields when serializing (the document, which does, goes
-/// the other way as CBOR: [`to_bytes`]).
+/// The bytes of a message between the page and its worker (postcard: fields in order, no
+/// names; every `f32`, NaN and infinities included, survives). A format without field names
+/// needs far less decoding code in each bundle than CBOR's maps; what travels this way must
+/// not skip fields when serializing (the document skips defaults except inside
+/// [`crate::doc::with_every_field`], which a request is encoded in).
 pub fn pack<T: Serialize>(v: &T) -> Result<Vec<u8>, String> {
     postcard::to_allocvec(v).map_err(|e| e.to_string())
 }
@@ -1072,8 +1072,9 @@ mod tests {
     fn jobs_and_events_survive_serialization() {
         let mut j = job(5, fig3());
         j.fail = Some(Fail::Panic);
-        let bytes = to_bytes(&Request::Run(Box::new(j.clone()))).unwrap();
-        let Request::Run(b) = from_bytes(&bytes).unwrap() else {
+        let bytes =
+            crate::doc::with_every_field(|| pack(&Request::Run(Box::new(j.clone())))).unwrap();
+        let Request::Run(b) = unpack(&bytes).unwrap() else {
             panic!()
         };
         assert_eq!((b.id, b.fail, &b.doc), (5, Some(Fail::Panic), &j.doc));
@@ -1106,11 +1107,86 @@ mod tests {
         let r = back.report.unwrap();
         assert!(r.max_affine_error.is_infinite() && r.max_render_diff.is_nan());
         // Garbage is an error.
-        assert!(from_bytes::<Event>(&[0xff, 0x00, 0x13]).is_err());
-        assert!(from_bytes::<Event>(&bytes[..bytes.len() / 2]).is_err());
+        assert!(unpack::<Request>(&[0xff, 0x00, 0x13]).is_err());
+        assert!(unpack::<Request>(&bytes[..bytes.len() / 2]).is_err());
         let packed = pack(&ev).unwrap();
         assert!(unpack::<Event>(&[0xff, 0x00, 0x13]).is_err());
         assert!(unpack::<Event>(&packed[..packed.len() / 2]).is_err());
+    }
+
+    /// A job crosses positionally (postcard) with every field of its document, defaults
+    /// included: each gallery example, and a document whose every optional part is set and
+    /// whose every skippable field is off its default, read back equal. Written as links
+    /// are (defaults left out), the same job does not: the guard is what makes it work.
+    #[test]
+    fn every_documents_job_crosses_with_every_field() {
+        use crate::doc::cost::CostChoice;
+        use crate::doc::examples::{EXAMPLES, load};
+        let send = |d: &Doc| {
+            let r = Request::Run(Box::new(job(9, d.clone())));
+            let bytes = crate::doc::with_every_field(|| pack(&r)).unwrap();
+            match unpack::<Request>(&bytes) {
+                Ok(Request::Run(j)) => j.doc,
+                other => panic!("{other:?}"),
+            }
+        };
+        let mut docs: Vec<Doc> = EXAMPLES.iter().map(load).collect();
+        let mut d = fig3();
+        d.hand_kept = Some(crate::doc::HandEdit {
+            vp: "v".into(),
+            fp: "f".into(),
+            base: Some(7),
+        });
+        d.title = Some("t".into());
+        d.mode = crate::doc::Mode::Linear;
+        let mut linear = crate::worker::linear::LinearDoc::example("fig10", false).unwrap();
+        linear.example = Some("fig10".into());
+        linear.input = crate::doc::linear_doc::Input::Program;
+        linear.register = "r0".into();
+        (linear.unpermute, linear.converge) = (true, true);
+        d.linear = Some(linear);
+        d.source = Some(crate::doc::source::SourceDoc {
+            wgsl: "w".into(),
+            glsl_vs: "v".into(),
+            glsl_fs: "f".into(),
+            vertex: Some("vs".into()),
+            fragment: Some("fs".into()),
+            dialect: Some(hoist_asm::Dialect::D3d9),
+            target: Some(hoist_asm::ArbTarget::Nv40),
+            scene: Some("s".into()),
+            ..Default::default()
+        });
+        d.host_state = Some(crate::doc::HostState {
+            dialect: hoist_asm::Dialect::Arb,
+            uniforms: Vec::new(),
+        });
+        d.opts.cost = CostChoice::R600;
+        (d.opts.slp, d.opts.schedule, d.opts.fit, d.opts.peepholes) = (true, true, true, true);
+        d.opts.target = hoist_asm::ArbTarget::Nv40;
+        docs.push(d);
+        for d in &docs {
+            assert_eq!(&send(d), d, "{:?}", d.example);
+        }
+        let linky = pack(&Request::Run(Box::new(job(9, fig3())))).unwrap();
+        assert!(!matches!(unpack::<Request>(&linky), Ok(Request::Run(j)) if j.doc == fig3()));
+    }
+
+    /// The worker's decoder on damaged requests: every byte of a job set to each of a few
+    /// values, and every prefix, decodes or fails; none panics.
+    #[test]
+    fn damaged_requests_are_errors_not_panics() {
+        let good =
+            crate::doc::with_every_field(|| pack(&Request::Run(Box::new(job(9, fig3()))))).unwrap();
+        let mut decoded = 0;
+        for at in 0..good.len() {
+            for v in [0x00, 0x01, 0x7f, 0x80, 0xff] {
+                let mut b = good.clone();
+                b[at] = v;
+                decoded += usize::from(unpack::<Request>(&b).is_ok());
+            }
+            assert!(unpack::<Request>(&good[..at]).is_err());
+        }
+        assert!(decoded < good.len() * 5);
     }
 
     /// Every event a whole job sends (optimization, progress, render, and the failures)

@@ -420,7 +420,7 @@ pub fn moved_groups(o: &hoist_opt::Outcome) -> Vec<usize> {
 pub fn culprit(a: &Analysis, o: &hoist_opt::Outcome, g: usize) -> Culprit {
     let instructions = o.groups.get(g).cloned().unwrap_or_default();
     let mut lines: Vec<u32> = instructions.iter().map(|&i| a.fp.lines.line(i)).collect();
-    lines.sort_unstable();
+    hoist_asm::sort::ord(&mut lines);
     lines.dedup();
     Culprit {
         group: g,

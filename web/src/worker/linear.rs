@@ -341,7 +341,7 @@ fn entries(sys: &System) -> Vec<(u16, u16, f64)> {
             .iter()
             .flat_map(|t| t.rows[r].iter().copied())
             .collect();
-        row.sort_by_key(|e| e.0);
+        hoist_asm::sort::by_key(&mut row, |e| e.0);
         for (c, v) in row {
             match out.last_mut() {
                 Some((lr, lc, lv)) if usize::from(*lr) == r && usize::from(*lc) == c => *lv += v,

@@ -65,7 +65,7 @@ pub fn view(
         .ok_or_else(|| format!("there are {} x vectors, not {}", xs.len(), vector + 1))?;
     let run = |order: &Vec<usize>| -> Result<LinearTrace, String> {
         let mut sorted = order.clone();
-        sorted.sort_unstable();
+        hoist_asm::sort::ord(&mut sorted);
         if sorted != (0..sys.m).collect::<Vec<_>>() {
             return Err("the grouping does not belong to this system".into());
         }

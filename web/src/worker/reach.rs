@@ -81,7 +81,7 @@ pub enum Fit {
 fn describe(group: &[u32], source: &str, lines: &SourceLines) -> String {
     let text: Vec<&str> = source.lines().collect();
     let mut ls: Vec<u32> = group.iter().map(|&i| lines.line(i)).collect();
-    ls.sort_unstable();
+    hoist_asm::sort::ord(&mut ls);
     ls.dedup();
     let code = |l: u32| {
         let t = text

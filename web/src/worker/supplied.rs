@@ -65,7 +65,7 @@ pub fn read_slots(p: &Program) -> Vec<u8> {
         .filter(|s| s.reg.file == RegFile::Input)
         .map(|s| hoist_raster::raster::attrib_slot(p, s.reg) as u8)
         .collect();
-    out.sort_unstable();
+    hoist_asm::sort::ord(&mut out);
     out.dedup();
     out
 }
@@ -93,7 +93,7 @@ fn programs(a: &Analysis) -> impl Iterator<Item = &Program> {
 /// document draws the bare quad (a scene's own geometry may supply more per vertex).
 pub fn attributes(a: &Analysis, inputs: &Inputs, quad: bool) -> Vec<Attribute> {
     let mut slots: Vec<u8> = programs(a).flat_map(read_slots).collect();
-    slots.sort_unstable();
+    hoist_asm::sort::ord(&mut slots);
     slots.dedup();
     slots
         .into_iter()
@@ -275,7 +275,7 @@ pub fn randomize(inputs: &mut Inputs, a: &Analysis, seed: u32) {
         inputs.attribs.retain(|x| x.slot != slot);
         inputs.attribs.push(AttribValue { slot, value: v });
     }
-    inputs.attribs.sort_by_key(|x| x.slot);
+    hoist_asm::sort::by_key(&mut inputs.attribs, |x| x.slot);
     for &u in &a.units {
         let keep = inputs.texture(u);
         inputs.set_texture(TexSpec {
@@ -298,13 +298,13 @@ impl Edit {
             {
                 i.attribs.retain(|x| x.slot != slot);
                 i.attribs.push(AttribValue { slot, value: v });
-                i.attribs.sort_by_key(|x| x.slot);
+                hoist_asm::sort::by_key(&mut i.attribs, |x| x.slot);
             }
             Edit::ResetAttrib(slot) => i.attribs.retain(|x| x.slot != slot),
             Edit::Matrix(projection, rows) if rows.iter().flatten().all(|x| x.is_finite()) => {
                 i.matrices.retain(|m| m.projection != projection);
                 i.matrices.push(MatrixValue { projection, rows });
-                i.matrices.sort_by_key(|m| m.projection);
+                hoist_asm::sort::by_key(&mut i.matrices, |m| m.projection);
             }
             Edit::ResetMatrix(p) => i.matrices.retain(|m| m.projection != p),
             Edit::Randomize => {
@@ -475,7 +475,7 @@ mod tests {
                 "seed {seed}"
             );
             let mut distinct = seeds.clone();
-            distinct.sort_unstable();
+            hoist_asm::sort::ord(&mut distinct);
             distinct.dedup();
             assert_eq!(
                 distinct.len(),

@@ -41,7 +41,7 @@ pub fn parse(source: &str, profile: Profile, limits: &Limits) -> Parsed {
         errors.extend(more);
         program = Some(p);
     }
-    errors.sort_by_key(|e| {
+    crate::sort::by_key(&mut errors, |e| {
         (
             e.span.start,
             matches!(e.error, ArbError::TooManyErrors { .. }),

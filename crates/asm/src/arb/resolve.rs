@@ -273,7 +273,7 @@ pub fn resolve(
             r.push_err(e);
         }
     }
-    r.prog.io.sort_by_key(|d| d.reg);
+    crate::sort::by_key(&mut r.prog.io, |d| d.reg);
     (r.prog, r.errors)
 }
 

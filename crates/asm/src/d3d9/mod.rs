@@ -42,7 +42,7 @@ pub fn parse(source: &str, profile: Profile, limits: &Limits) -> Parsed {
     } else if error_count < error::MAX_ERRORS {
         diags.extend(rules::check_partial(&program));
     }
-    diags.sort_by_key(|d| {
+    crate::sort::by_key(&mut diags, |d| {
         if d.span.is_none() {
             u32::MAX
         } else {
@@ -108,7 +108,9 @@ pub fn canonicalize(p: &mut Program) {
         }
     }
     let mut implicit = implicit;
-    implicit.sort_by_key(|d| order.iter().position(|r| *r == d.reg).unwrap_or(usize::MAX));
+    crate::sort::by_key(&mut implicit, |d| {
+        order.iter().position(|r| *r == d.reg).unwrap_or(usize::MAX)
+    });
     explicit.extend(implicit);
     p.io = explicit;
     dense_consts(p);

@@ -175,11 +175,11 @@ impl<'a> Tx<'a> {
             .copied()
             .filter(|r| !order.contains(r))
             .collect();
-        rest.sort();
+        crate::sort::ord(&mut rest);
         order.extend(rest);
         if arb {
             // The ARB front end keeps declarations sorted by register.
-            order.sort();
+            crate::sort::ord(&mut order);
         }
         self.out.io = order.iter().map(|r| decls[r].clone()).collect();
     }

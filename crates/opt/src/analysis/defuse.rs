@@ -131,7 +131,7 @@ impl DefUse {
                     .map(move |c| (r, c, d[c as usize]))
             })
             .collect();
-        finals.sort_unstable();
+        hoist_asm::sort::ord(&mut finals);
         Ok(DefUse {
             reads,
             read_start,

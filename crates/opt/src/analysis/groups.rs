@@ -60,7 +60,7 @@ impl Groups {
                     parent[a] = b;
                 }
             }
-            anc.sort_unstable();
+            hoist_asm::sort::ord(&mut anc);
             anc.dedup();
             ancestors[i] = anc;
         }

@@ -402,7 +402,7 @@ impl Liveness {
         if cell == Cell::Read && uses.is_empty() {
             uses.push(row as u32);
         }
-        uses.sort_unstable();
+        hoist_asm::sort::ord(&mut uses);
         Some(Value { defs, uses })
     }
 }
@@ -417,7 +417,7 @@ fn columns(p: &Program) -> Vec<Reg> {
             }
         }
     }
-    regs.sort();
+    hoist_asm::sort::ord(&mut regs);
     regs
 }
 
@@ -532,7 +532,7 @@ fn reaching(f: &Facts, succ: &[Vec<usize>], bits: usize) -> (Vec<Vec<u32>>, Vec<
         for i in 0..n {
             for b in 0..bits {
                 let mut v: Vec<u32> = pred[i].iter().flat_map(|&p| out_of(&reach, p, b)).collect();
-                v.sort_unstable();
+                hoist_asm::sort::ord(&mut v);
                 v.dedup();
                 if v != reach[i * bits + b] {
                     changed = true;

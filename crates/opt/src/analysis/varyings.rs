@@ -394,7 +394,7 @@ pub fn uniform_closure(du: &DefUse, j: u32) -> Vec<u32> {
         }
         k += 1;
     }
-    out.sort_unstable();
+    hoist_asm::sort::ord(&mut out);
     out
 }
 

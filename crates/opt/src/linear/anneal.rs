@@ -118,14 +118,14 @@ pub fn anneal(sys: &System, start: &Grouping, sched: &Schedule, rng: &mut Rng) -
 /// array of structures into a structure of arrays.
 pub fn strided(m: usize, s: usize) -> Grouping {
     let mut perm: Vec<usize> = (0..m).collect();
-    perm.sort_by_key(|&v| (v % s, v / s));
+    hoist_asm::sort::by_key(&mut perm, |&v| (v % s, v / s));
     Grouping { perm }
 }
 
 fn strides(m: usize) -> Vec<usize> {
     let mut strides: Vec<usize> = (2..=8).chain([m / 4, m / 8, m / 16]).collect();
     strides.retain(|&s| s >= 2 && s < m);
-    strides.sort_unstable();
+    hoist_asm::sort::ord(&mut strides);
     strides.dedup();
     strides
 }
@@ -174,7 +174,7 @@ pub fn colour_seeds(sys: &System) -> Vec<(String, Grouping)> {
         .chain(strides(sys.m))
         .map(|s| {
             let mut perm: Vec<usize> = (0..sys.m).collect();
-            perm.sort_by_key(|&v| (colour[v], v % s, v / s));
+            hoist_asm::sort::by_key(&mut perm, |&v| (colour[v], v % s, v / s));
             (
                 format!("{classes}-colouring, stride {s}"),
                 Grouping { perm },

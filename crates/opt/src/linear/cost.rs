@@ -78,8 +78,8 @@ impl Grouping {
     /// The same partition written canonically: each group sorted, groups by first member.
     pub fn canonical(&self) -> Grouping {
         let mut gs = self.groups();
-        gs.iter_mut().for_each(|g| g.sort_unstable());
-        gs.sort();
+        gs.iter_mut().for_each(|g| hoist_asm::sort::ord(g));
+        hoist_asm::sort::ord(&mut gs);
         Grouping { perm: gs.concat() }
     }
 }

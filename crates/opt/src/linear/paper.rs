@@ -153,7 +153,7 @@ fn wave2d() -> System {
                     row.push((a + w * c, lam2));
                 }
             }
-            row.sort_by_key(|e| e.0);
+            hoist_asm::sort::by_key(&mut row, |e| e.0);
             rows.push(row);
         }
     }
@@ -184,7 +184,7 @@ fn gauss_seidel() -> System {
                         row.push((idx(a, b, c), 1.0 / 6.0));
                     }
                 }
-                row.sort_by_key(|e| e.0);
+                hoist_asm::sort::by_key(&mut row, |e| e.0);
                 rows.push(row);
             }
         }
@@ -306,7 +306,7 @@ fn wave_reading(
                     row.push((i + nx * c, lam2));
                 }
             }
-            row.sort_by_key(|e| e.0);
+            hoist_asm::sort::by_key(&mut row, |e| e.0);
             row.dedup_by_key(|e| e.0);
             rows.push(row);
             b.push(if with_b { -1.0 } else { 0.0 });

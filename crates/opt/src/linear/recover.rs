@@ -184,7 +184,7 @@ pub fn recover(prog: &Program, source: &str, rows: Rows) -> Result<Recovered, Re
     }
     let keys: Vec<(Reg, u8)> = match rows {
         Rows::Outputs => {
-            written.sort();
+            hoist_asm::sort::ord(&mut written);
             written
         }
         Rows::Register(r) => (0..4).map(|c| (r, c)).collect(),

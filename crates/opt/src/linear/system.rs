@@ -176,7 +176,7 @@ impl System {
                     .iter()
                     .flat_map(|t| t.rows[r].iter().copied())
                     .collect();
-                row.sort_by_key(|e| e.0);
+                hoist_asm::sort::by_key(&mut row, |e| e.0);
                 row
             })
             .collect()
@@ -233,7 +233,7 @@ impl System {
                 .iter()
                 .flat_map(|t| t.rows[r].iter().copied())
                 .collect();
-            entries.sort_by_key(|e| e.0);
+            hoist_asm::sort::by_key(&mut entries, |e| e.0);
             let mut parts: Vec<String> = entries.iter().map(|(c, v)| format!("{c}:{v}")).collect();
             if self.b[r] != 0.0 {
                 parts.push(format!("b:{}", self.b[r]));
@@ -313,7 +313,7 @@ fn parse_row(text: &str, line: usize) -> Result<Row, ParseError> {
             entries.push((c, v));
         }
     }
-    entries.sort_by_key(|e| e.0);
+    hoist_asm::sort::by_key(&mut entries, |e| e.0);
     Ok((entries, b))
 }
 

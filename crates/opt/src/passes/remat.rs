@@ -117,7 +117,7 @@ fn candidates(p: &Program, du: &DefUse) -> Vec<Copy> {
         }
         let Some(dst) = &inst.dst else { continue };
         let mut users: Vec<usize> = du.users(d).map(|u| u as usize).collect();
-        users.sort_unstable();
+        hoist_asm::sort::ord(&mut users);
         users.dedup();
         for &r in peaks.iter().filter(|&&r| r > d && !users.contains(&r)) {
             let Some(&at) = users.iter().find(|&&u| u > r) else {

@@ -105,7 +105,7 @@ fn plan(p: &Program) -> Option<(Vec<Option<u16>>, u16)> {
     let mut webs: Vec<(usize, usize, usize)> = (0..n)
         .filter_map(|w| span[w].map(|(a, b)| (a, b, w)))
         .collect();
-    webs.sort_unstable();
+    hoist_asm::sort::ord(&mut webs);
     let mut free_at: Vec<usize> = Vec::new();
     let mut color_of = vec![None; n];
     for &(start, end, w) in &webs {

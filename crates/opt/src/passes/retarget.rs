@@ -52,7 +52,7 @@ fn find(t: &Tracked, du: &DefUse) -> Vec<Plan> {
             continue;
         };
         let mut producers: Vec<u32> = du.reads(q).iter().filter_map(|r| r.def).collect();
-        producers.sort_unstable();
+        hoist_asm::sort::ord(&mut producers);
         producers.dedup();
         for p in producers {
             let p = p as usize;

@@ -199,7 +199,7 @@ fn values_read(du: &DefUse, j: usize) -> Vec<(usize, u8)> {
         .filter(|r| r.reg.file == RegFile::Temp)
         .filter_map(|r| r.def.map(|d| (d as usize, r.comp)))
         .collect();
-    v.sort_unstable();
+    hoist_asm::sort::ord(&mut v);
     v.dedup();
     v
 }

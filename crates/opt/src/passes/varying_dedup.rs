@@ -38,7 +38,7 @@ impl Values {
             .map(|d| d.reg)
             .filter(|r| matches!(r.file, RegFile::TexCoord | RegFile::Input))
             .collect();
-        regs.sort_unstable();
+        hoist_asm::sort::ord(&mut regs);
         let mut values: Vec<(SameValue, Vec<(Reg, Comp)>)> = Vec::new();
         for reg in regs {
             let class = cx.facts.class(reg);

@@ -71,7 +71,7 @@ pub fn candidate(
             }
         }
     }
-    insts.sort_unstable();
+    hoist_asm::sort::ord(&mut insts);
     // Every operand's temporary components come from one instruction (its fragment copy
     // is then one register).
     let one_writer = |j: u32| {

@@ -384,7 +384,7 @@ fn allocate(l: &Lowered, clauses: &[Clause]) -> Vec<Option<u16>> {
         }
     }
     let mut order: Vec<usize> = (0..n).filter(|&v| used[v]).collect();
-    order.sort_by_key(|&v| (start[v], v));
+    hoist_asm::sort::by_key(&mut order, |&v| (start[v], v));
     let mut gpr = vec![None; n];
     let mut busy: Vec<Option<(usize, usize)>> = Vec::new();
     for v in order {

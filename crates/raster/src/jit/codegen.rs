@@ -85,7 +85,7 @@ fn assemble(g: &mut Gen, body: Vec<I<'static>>) -> Function {
     }
     // Texture descriptors.
     let mut units: Vec<(u8, TexLocals)> = g.tex_locals.iter().map(|(&u, &t)| (u, t)).collect();
-    units.sort_by_key(|x| x.0);
+    hoist_asm::sort::by_key(&mut units, |x| x.0);
     for (u, t) in units {
         let d = 32 * u64::from(u);
         pre.extend([

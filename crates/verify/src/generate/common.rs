@@ -181,7 +181,7 @@ impl Iface {
                 sets.swap(i, rng.below(i + 1));
             }
             sets.truncate(ntex);
-            sets.sort_unstable();
+            hoist_asm::sort::ord(&mut sets);
         }
         let mut vars: Vec<Varying> = sets
             .into_iter()

@@ -211,7 +211,7 @@ pub(super) fn defs(g: &Gen) -> Vec<String> {
             _ => None,
         })
         .collect();
-    d.sort_by_key(|x| x.0);
+    hoist_asm::sort::by_key(&mut d, |x| x.0);
     d.into_iter().map(|x| x.1).collect()
 }
 

@@ -72,7 +72,7 @@ pub(super) fn solve(p: &Problem, budget: u32) -> Answer {
             groups.push(g);
         }
     }
-    groups.sort_by_key(|&g| std::cmp::Reverse(p.groups[g].len()));
+    hoist_asm::sort::by_key(&mut groups, |&g| std::cmp::Reverse(p.groups[g].len()));
     let mut s = Search {
         p,
         order: groups,
@@ -147,7 +147,7 @@ impl Search<'_> {
             tried_empty |= empty;
             cands.push((b, overlap));
         }
-        cands.sort_by_key(|&(b, o)| {
+        hoist_asm::sort::by_key(&mut cands, |&(b, o)| {
             (
                 std::cmp::Reverse(o),
                 self.bins[b].iter().all(Option::is_none),

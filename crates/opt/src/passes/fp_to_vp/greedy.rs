@@ -117,7 +117,7 @@ pub(super) fn pack(
             let candidates: Vec<usize> = if placed_chs.is_empty() {
                 // Prefer channels already in use, to pack.
                 let mut c: Vec<usize> = (0..n).collect();
-                c.sort_by_key(|&i| (st.content[i].iter().all(Option::is_none), i));
+                hoist_asm::sort::by_key(&mut c, |&i| (st.content[i].iter().all(Option::is_none), i));
                 c
             } else if placed_chs.iter().all(|&c| c == placed_chs[0]) {
                 vec![placed_chs[0]]

@@ -156,7 +156,7 @@ fn pick_save_registers(x: &Input, saves: &mut Saves, temps: &mut Temps) -> Resul
     // "an unused temporary"): no later instruction may read it, since it would see the saved
     // value instead of its own, nor write it, since that would overwrite the save.
     let mut save_order: Vec<u32> = saves.keys().copied().collect();
-    save_order.sort_unstable();
+    hoist_asm::sort::ord(&mut save_order);
     for j in &save_order {
         let mut touched = vec![false; temps.limit as usize];
         for (i, w) in x.vp.insts.iter().enumerate().skip(*j as usize + 1) {

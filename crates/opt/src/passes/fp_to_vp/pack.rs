@@ -285,7 +285,7 @@ pub(super) fn transported(x: &Input, selected: &[bool]) -> Vec<(u32, Comp)> {
             }
         }
     }
-    needed.sort_unstable();
+    hoist_asm::sort::ord(&mut needed);
     needed
 }
 
@@ -395,7 +395,7 @@ fn finish(
             pairs.push((score, b, ch));
         }
     }
-    pairs.sort_by_key(|&(s, b, ch)| {
+    hoist_asm::sort::by_key(&mut pairs, |&(s, b, ch)| {
         (
             std::cmp::Reverse(s),
             sol.bins[b].iter().all(Option::is_none),
