@@ -1,7 +1,8 @@
 // The page's first worker starts from index.html, before the page's own bundle (issue 27,
 // load time): the page adopts it (one worker, not two, and the first verdict arrives) and a
 // worker that dies while the page is still loading is not forgotten — a dist/ without the
-// worker's wasm shows why the optimizer stopped, as it did before the early start.
+// worker's wasm shows why the optimizer stopped, as it did before the early start. The page's
+// first job reaches that worker before the app has drawn its editors, and only once.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,16 @@ const count = () => {
       super(url, opts);
       const name = String(url).split('/').pop();
       window.__workers[name] = (window.__workers[name] ?? 0) + 1;
+      // Each job posted (a request's first byte is its variant: 0 is a job) and whether
+      // the editors had been drawn then.
+      window.__jobs = window.__jobs ?? [];
+      const post = this.postMessage.bind(this);
+      this.postMessage = (m, tr) => {
+        if (Array.isArray(m) && m[0] instanceof Uint8Array && m[0][0] === 0) {
+          window.__jobs.push({ name, editors: (document.querySelector('#fp')?.value ?? '').length > 0 });
+        }
+        return post(m, tr);
+      };
     }
   };
 };
@@ -29,6 +40,9 @@ scenario('worker-start', async ({ base, open }) => {
   const made = await page.evaluate(() => window.__workers);
   if (made['hoist-worker-loader.js'] !== 1) fail(`workers made: ${JSON.stringify(made)} (the early one not adopted?)`);
   log(`one worker for the first verdict: ${JSON.stringify(made)}`);
+  const jobs = await page.evaluate(() => window.__jobs);
+  if (jobs.length !== 1 || jobs[0].editors) fail(`jobs posted for the first verdict: ${JSON.stringify(jobs)} (one, before the editors were drawn)`);
+  log('the first job was posted once, before the editors were drawn');
 
   // The same page with the worker's wasm missing.
   const bad = fs.mkdtempSync(path.join(os.tmpdir(), 'hoist-nowasm-'));

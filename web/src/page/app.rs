@@ -529,16 +529,53 @@ fn start_engine(start: Starter, dispatch: UseReducerDispatcher<State>) -> Engine
 #[hook]
 fn use_page_state() -> UseReducerHandle<State> {
     let state = use_reducer(|| {
-        let stored: Option<String> = LocalStorage::get(STORAGE_KEY).ok();
-        let (doc, notice) = initial_doc(&location_hash(), stored.as_deref());
-        let mut s = State::new(doc);
-        s.debug_pixel = crate::doc::codec::pixel(&location_hash());
-        s.keep_address = notice.as_ref().is_some_and(|n| n.error);
-        s.notice = notice;
-        s
+        INITIAL
+            .with(|i| i.borrow_mut().take())
+            .unwrap_or_else(initial_state)
     });
     LATEST.with(|l| *l.borrow_mut() = Some(state.clone()));
     state
+}
+
+/// The page's state as it opens: the link's document, else the stored one, else the
+/// default example.
+fn initial_state() -> State {
+    let stored: Option<String> = LocalStorage::get(STORAGE_KEY).ok();
+    let (doc, notice) = initial_doc(&location_hash(), stored.as_deref());
+    let mut s = State::new(doc);
+    s.debug_pixel = crate::doc::codec::pixel(&location_hash());
+    s.keep_address = notice.as_ref().is_some_and(|n| n.error);
+    s.notice = notice;
+    s
+}
+
+thread_local! {
+    /// The state [`start`] made (and sent the first job of) for the app's first render.
+    static INITIAL: RefCell<Option<State>> = const { RefCell::new(None) };
+}
+
+/// The job [`use_jobs`] sends for `state`'s revision (`None`: source mode's compile comes
+/// first, or the compile failed).
+fn job_of(state: &State) -> Option<Job> {
+    if matches!(
+        state.source_status(),
+        SourceStatus::Compile | SourceStatus::Failed
+    ) {
+        return None;
+    }
+    Some(Job {
+        id: state.rev,
+        doc: (*state.doc).clone(),
+        images: state.images.clone(),
+        fail: match test_failure().as_deref() {
+            None | Some("load") => None,
+            Some("throw") => Some(Fail::Throw),
+            Some(_) => Some(Fail::Panic),
+        },
+        force: test_executor(),
+        // "Time again" draws both pairs again instead of reusing the kept runs.
+        fresh: state.rerun_rev == state.rev,
+    })
 }
 
 /// Links followed while the page is open.
@@ -563,11 +600,9 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
     let front = use_front(front_start, state.dispatcher());
     let stop_engine = engine.clone();
     let doc = (*state.doc).clone();
-    let images = state.images.clone();
     let dispatch = state.dispatcher();
     let status = state.source_status();
-    // "Time again" draws both pairs again instead of reusing the kept runs.
-    let fresh = state.rerun_rev == state.rev;
+    let job = job_of(state);
     // What the last job cost: the page's parse and the worker's optimization (`pause_ms`).
     let parse_ms = use_mut_ref(|| f64::NAN);
     let worker_ms = (state.analysis_ms > 0.0).then_some(state.analysis_ms + state.validation_ms);
@@ -638,11 +673,6 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
                 (SourceStatus::Failed, _) => return,
                 _ => {}
             }
-            let fail = match test_failure().as_deref() {
-                None | Some("load") => None,
-                Some("throw") => Some(Fail::Throw),
-                Some(_) => Some(Fail::Panic),
-            };
             {
                 let mut slot = engine.borrow_mut();
                 let replace = slot.as_ref().is_none_or(|e| {
@@ -652,15 +682,8 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
                     // Dropping the old engine terminates its worker.
                     *slot = Some(start_engine(start, dispatch.clone()));
                 }
-                if let Some(e) = slot.as_ref() {
-                    e.run(Job {
-                        id: rev,
-                        doc: doc.clone(),
-                        images,
-                        fail,
-                        force: test_executor(),
-                        fresh,
-                    });
+                if let (Some(e), Some(job)) = (slot.as_ref(), job) {
+                    e.run(job);
                 }
             }
             // The editors' diagnostics, parsed here while the worker has the job.
@@ -1299,5 +1322,15 @@ pub fn start() {
         // The page keeps the function for its whole life.
         f.forget();
     }
+    // The first job goes to the worker before the app draws: the worker's cold first job
+    // and the page's first render (its bundle's code compiled as it first runs, the first
+    // layout) then overlap.
+    let state = initial_state();
+    if state.doc.mode.is_code()
+        && let Some(job) = job_of(&state)
+    {
+        bridge::send_first(WORKER_URL, job);
+    }
+    INITIAL.with(|i| *i.borrow_mut() = Some(state));
     yew::Renderer::<App>::new().render();
 }

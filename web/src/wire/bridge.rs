@@ -13,7 +13,10 @@
 //!
 //! `index.html` starts the page's first worker before the page's own bundle has loaded (so
 //! the two bundles load and compile at once) and keeps what it says until the page listens;
-//! the first engine adopts it ([`early_worker`]).
+//! the first engine adopts it ([`early_worker`]). The page's first job goes to that worker
+//! before the page draws anything ([`send_first`]), so the worker's cold first job runs
+//! beside the page's first render; the engine that adopts the worker takes that job as
+//! sent when the page's first job is the same one.
 //!
 //! [`inline`] runs the same jobs on the page's own thread, through the same message
 //! encoding (the component tests use it: their runner serves no worker script). Only code
@@ -62,6 +65,46 @@ pub fn inline(on_event: OnEvent, on_fail: OnFail) -> Engine {
     Engine::start(Mode::Inline(run), None, on_event, on_fail)
 }
 
+thread_local! {
+    /// The job [`send_first`] posted to the early worker: its url, the job, when.
+    static FIRST: RefCell<Option<(String, Job, f64)>> = const { RefCell::new(None) };
+}
+
+/// Posts the page's first job to the worker `index.html` started for `url` (nothing when
+/// there is none: the engine sends the job as usual). The worker's loader keeps it until
+/// the worker's handler is set.
+pub fn send_first(url: &str, job: Job) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let early = js_sys::Reflect::get(&window, &JsValue::from_str("hoistEarlyWorker"));
+    let Some(early) = early.ok().filter(|e| e.is_object()) else {
+        return;
+    };
+    let field = |k: &str| js_sys::Reflect::get(&early, &JsValue::from_str(k)).ok();
+    if field("url").and_then(|u| u.as_string()).as_deref() != Some(url) {
+        return;
+    }
+    let Some(worker) = field("worker").and_then(|w| w.dyn_into::<web_sys::Worker>().ok()) else {
+        return;
+    };
+    let Ok(packed) = wire::encode_request(&Request::Run(Box::new(job.clone()))) else {
+        return;
+    };
+    if worker
+        .post_message_with_transfer(&packed.message, &packed.transfer)
+        .is_ok()
+    {
+        FIRST.with(|f| *f.borrow_mut() = Some((url.to_string(), job, now())));
+    }
+}
+
+/// Whether two jobs would make the same work (the first job's check).
+fn same_job(a: &Job, b: &Job) -> bool {
+    (a.id, &a.doc, a.fail, a.force, a.fresh, &a.images)
+        == (b.id, &b.doc, b.fail, b.force, b.fresh, &b.images)
+}
+
 /// Receives the events of jobs.
 pub type OnEvent = Rc<dyn Fn(Event)>;
 /// Receives the id of the last job sent and why the engine died.
@@ -84,6 +127,8 @@ struct Shared {
     worker: RefCell<Option<web_sys::Worker>>,
     /// Why the engine died before any job was sent (told with the first job).
     unreported: RefCell<Option<String>>,
+    /// The job [`send_first`] gave the adopted worker, until the page's first job.
+    first: RefCell<Option<Job>>,
 }
 
 impl Shared {
@@ -227,6 +272,7 @@ impl Engine {
             queue: RefCell::new(VecDeque::new()),
             worker: RefCell::new(None),
             unreported: RefCell::new(None),
+            first: RefCell::new(None),
         });
         let mut handlers = Vec::new();
         if let Some(url) = url {
@@ -261,6 +307,16 @@ impl Engine {
                     w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                     w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
                     w.set_onmessageerror(Some(on_message_error.as_ref().unchecked_ref()));
+                    // The job it was given before the page drew: its events are current.
+                    let first = FIRST.with(|f| f.borrow_mut().take());
+                    if let (Some((u, job, at)), Some(_)) = (first, &early)
+                        && u == url
+                    {
+                        shared.last_job.set(job.id);
+                        shared.idle.set(false);
+                        shared.optimizing_since.set(Some(at));
+                        *shared.first.borrow_mut() = Some(job);
+                    }
                     // What the early worker said before the page listened, in order.
                     for e in early.iter().flat_map(|a| a.iter()) {
                         let handler = match e.unchecked_ref::<web_sys::Event>().type_().as_str() {
@@ -308,6 +364,11 @@ impl Engine {
 
     /// Starts a job; it supersedes the one under way.
     pub fn run(&self, job: Job) {
+        let first = self.shared.first.borrow_mut().take();
+        if first.is_some_and(|f| same_job(&f, &job)) {
+            // The worker has it already ([`send_first`]).
+            return;
+        }
         self.shared.last_job.set(job.id);
         self.shared.idle.set(false);
         if let Some(why) = self.shared.unreported.take() {

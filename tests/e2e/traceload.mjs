@@ -1,0 +1,21 @@
+// A Chrome trace of a page load until the first verdict (scratch measurement).
+import fs from 'node:fs';
+import { dist, done, launch, serve, log } from './common.mjs';
+const server = await serve(process.env.HOIST_E2E_DIST || dist);
+const base = `http://127.0.0.1:${server.address().port}/`;
+const { ctx, dir } = await launch([], 'trace');
+const page = ctx.pages()[0] || (await ctx.newPage());
+await page.goto('about:blank');
+const cdp = await ctx.newCDPSession(page);
+const events = [];
+cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
+const finished = new Promise((r) => cdp.on('Tracing.tracingComplete', r));
+await cdp.send('Tracing.start', { categories: 'disabled-by-default-v8.wasm.detailed,disabled-by-default-v8.wasm.turbofan,v8.wasm,fonts,disabled-by-default-fonts,blink,skia,devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing,toplevel,v8.execute,v8.wasm,disabled-by-default-v8.compile,loading', transferMode: 'ReportEvents' });
+const t0 = Date.now();
+await page.goto(base);
+await page.waitForFunction(done, null, { timeout: 120_000, polling: 16 });
+log('settled', Date.now() - t0);
+await cdp.send('Tracing.end');
+await finished;
+fs.writeFileSync('/tmp/tr/load.json', JSON.stringify(events));
+await ctx.close(); fs.rmSync(dir, { recursive: true, force: true }); server.close();
