@@ -599,10 +599,10 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
     let engine = use_mut_ref(|| None::<Engine>);
     let front = use_front(front_start, state.dispatcher());
     let stop_engine = engine.clone();
-    let doc = (*state.doc).clone();
+    // The handle holds this render's state: the job is made from it only when a new
+    // revision's effect runs, not on every render.
+    let snapshot = state.clone();
     let dispatch = state.dispatcher();
-    let status = state.source_status();
-    let job = job_of(state);
     // What the last job cost: the page's parse and the worker's optimization (`pause_ms`).
     let parse_ms = use_mut_ref(|| f64::NAN);
     let worker_ms = (state.analysis_ms > 0.0).then_some(state.analysis_ms + state.validation_ms);
@@ -649,13 +649,14 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
         let cancel = Rc::new(Cell::new(false));
         let c = cancel.clone();
         spawn_local(async move {
+            let (doc, status) = (&snapshot.doc, snapshot.source_status());
             // Source mode's compiles and the linear mode's searches wait for the typing to
             // pause as before.
             let at_once = idle && doc.mode.is_code() && !matches!(status, SourceStatus::Compile);
             let pause = if rev <= 1 || at_once {
                 0
             } else {
-                debounce_ms(&doc, measured)
+                debounce_ms(doc, measured)
             };
             if pause > 0 {
                 TimeoutFuture::new(pause).await;
@@ -682,13 +683,13 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
                     // Dropping the old engine terminates its worker.
                     *slot = Some(start_engine(start, dispatch.clone()));
                 }
-                if let (Some(e), Some(job)) = (slot.as_ref(), job) {
+                if let (Some(e), Some(job)) = (slot.as_ref(), job_of(&snapshot)) {
                     e.run(job);
                 }
             }
             // The editors' diagnostics, parsed here while the worker has the job.
             let t0 = crate::wire::bridge::now();
-            let parsed = analysis::parse(&doc);
+            let parsed = analysis::parse(doc);
             *parse_ms.borrow_mut() = crate::wire::bridge::now() - t0;
             dispatch.dispatch(Action::Parsed(rev, Rc::new(parsed)));
         });
