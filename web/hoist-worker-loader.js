@@ -5,9 +5,12 @@
 // the page's own bundle runs) are kept and handed to the worker's handler once it is set.
 const early = [];
 self.onmessage = (e) => early.push(e);
+// The bundle's download starts before its glue is fetched (importScripts waits for it).
+const wasm = fetch('./hoist-worker_bg.wasm');
+wasm.catch(() => {}); // handled where it is awaited; a failed load is reported below
 try {
   importScripts('./hoist-worker.js');
-  wasm_bindgen({ module_or_path: './hoist-worker_bg.wasm' }).then(() => {
+  wasm_bindgen({ module_or_path: wasm }).then(() => {
     for (const e of early.splice(0)) self.onmessage?.(e);
   }).catch((e) => {
     postMessage(`the worker could not start: ${e}`);

@@ -3,7 +3,8 @@
 // gives the verdict word only when validation has answered. Every change of the page is
 // recorded (a MutationObserver: no state between two renders can be missed): no record
 // shows a verdict word for the new text before one shows "validating…" with the new images,
-// and while validating hoistReport() has no verdict.
+// and while validating hoistReport() has no verdict. With validation's answer held back
+// (the test switch `hoist-test-validation-delay`) every edit must paint "validating…".
 
 import { scenario, fail, log, settledReport, shot } from '../common.mjs';
 
@@ -56,9 +57,19 @@ scenario('validating', async ({ page }) => {
   if (!g.includes(from)) fail(`gauss13 changed: no \`${from}\``);
   for (const w of ['0.25', '0.125']) {
     shown += await edit(page, g, from, `def c4, ${w},`, `gauss13, weight ${w}`);
-    if (shown) await shot(page, 'validating-done.png');
   }
-  // Validation of gauss13 takes several milliseconds in the worker, so the images are
-  // painted before its answer at least once.
-  if (!shown) fail('"validating…" was never painted');
+  // Validation of a small pair often answers within the worker's hold (engine::HOLD_MS),
+  // or before the page has drawn the images, and then arrives with them: the edits above
+  // need not paint "validating…". With validation's answer held back 300 ms (the test
+  // switch), each edit must paint the images with "validating…" and no verdict, then the
+  // verdict.
+  await page.evaluate(() => localStorage.setItem('hoist-test-validation-delay', '300'));
+  for (const w of ['0.375', '0.5']) {
+    if (!(await edit(page, g, from, `def c4, ${w},`, `gauss13, slow validation, weight ${w}`))) {
+      fail(`gauss13, slow validation, weight ${w}: "validating…" was not painted before the verdict`);
+    }
+  }
+  await page.evaluate(() => localStorage.removeItem('hoist-test-validation-delay'));
+  await shot(page, 'validating-done.png');
+  log(`"validating…" painted on ${shown} of the 4 edits with the hold`);
 });

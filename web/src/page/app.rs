@@ -104,6 +104,11 @@ fn test_failure() -> Option<String> {
 /// The end-to-end test uses it to check that the interpreter then draws the same image.
 pub const TEST_EXECUTOR_KEY: &str = "hoist-test-executor";
 
+/// Test-only switch, never set by a document: while local storage holds this key (a number
+/// of milliseconds), the worker sends the images at once and validation's answer that much
+/// later, so a test sees the page between the two however fast validation is.
+pub const TEST_VALIDATION_DELAY_KEY: &str = "hoist-test-validation-delay";
+
 fn test_executor() -> Option<crate::worker::executor::Force> {
     use crate::worker::executor::Force;
     match LocalStorage::raw()
@@ -573,6 +578,12 @@ fn job_of(state: &State) -> Option<Job> {
             Some(_) => Some(Fail::Panic),
         },
         force: test_executor(),
+        validation_delay_ms: LocalStorage::raw()
+            .get_item(TEST_VALIDATION_DELAY_KEY)
+            .ok()
+            .flatten()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0),
         // "Time again" draws both pairs again instead of reusing the kept runs.
         fresh: state.rerun_rev == state.rev,
     })
@@ -1327,11 +1338,17 @@ pub fn start() {
     // and the page's first render (its bundle's code compiled as it first runs, the first
     // layout) then overlap.
     let state = initial_state();
-    if state.doc.mode.is_code()
-        && let Some(job) = job_of(&state)
-    {
-        bridge::send_first(WORKER_URL, job);
-    }
+    let sent = state.doc.mode.is_code()
+        && job_of(&state).is_some_and(|job| bridge::send_first(WORKER_URL, job));
     INITIAL.with(|i| *i.borrow_mut() = Some(state));
-    yew::Renderer::<App>::new().render();
+    let render = || {
+        yew::Renderer::<App>::new().render();
+    };
+    if sent {
+        // One turn of the event loop first, so that the job leaves the page now
+        // (`bridge::send_first`), not after the first render and layout.
+        gloo::timers::callback::Timeout::new(0, render).forget();
+    } else {
+        render();
+    }
 }

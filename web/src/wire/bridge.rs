@@ -70,39 +70,60 @@ thread_local! {
     static FIRST: RefCell<Option<(String, Job, f64)>> = const { RefCell::new(None) };
 }
 
-/// Posts the page's first job to the worker `index.html` started for `url` (nothing when
-/// there is none: the engine sends the job as usual). The worker's loader keeps it until
-/// the worker's handler is set.
-pub fn send_first(url: &str, job: Job) {
+/// Posts the page's first job to the worker `index.html` started for `url`, and says
+/// whether it did (not when there is no such worker: the engine sends the job as usual).
+/// The worker's loader keeps it until the worker's handler is set.
+///
+/// Chromium holds a message to a dedicated worker in the page until the page's thread has
+/// run the task that says the worker's script has loaded; the caller should let the page's
+/// thread go back to its event loop before any long work, or the job waits behind it (the
+/// first render and layout: ~290 ms measured, BENCHMARKS.md).
+pub fn send_first(url: &str, job: Job) -> bool {
     let Some(window) = web_sys::window() else {
-        return;
+        return false;
     };
     let early = js_sys::Reflect::get(&window, &JsValue::from_str("hoistEarlyWorker"));
     let Some(early) = early.ok().filter(|e| e.is_object()) else {
-        return;
+        return false;
     };
     let field = |k: &str| js_sys::Reflect::get(&early, &JsValue::from_str(k)).ok();
     if field("url").and_then(|u| u.as_string()).as_deref() != Some(url) {
-        return;
+        return false;
     }
     let Some(worker) = field("worker").and_then(|w| w.dyn_into::<web_sys::Worker>().ok()) else {
-        return;
+        return false;
     };
     let Ok(packed) = wire::encode_request(&Request::Run(Box::new(job.clone()))) else {
-        return;
+        return false;
     };
-    if worker
+    let sent = worker
         .post_message_with_transfer(&packed.message, &packed.transfer)
-        .is_ok()
-    {
+        .is_ok();
+    if sent {
         FIRST.with(|f| *f.borrow_mut() = Some((url.to_string(), job, now())));
     }
+    sent
 }
 
 /// Whether two jobs would make the same work (the first job's check).
 fn same_job(a: &Job, b: &Job) -> bool {
-    (a.id, &a.doc, a.fail, a.force, a.fresh, &a.images)
-        == (b.id, &b.doc, b.fail, b.force, b.fresh, &b.images)
+    (
+        a.id,
+        &a.doc,
+        a.fail,
+        a.force,
+        a.fresh,
+        a.validation_delay_ms,
+        &a.images,
+    ) == (
+        b.id,
+        &b.doc,
+        b.fail,
+        b.force,
+        b.fresh,
+        b.validation_delay_ms,
+        &b.images,
+    )
 }
 
 /// Receives the events of jobs.

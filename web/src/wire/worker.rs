@@ -122,6 +122,7 @@ async fn run(job: Job) {
         None => {}
     }
     crate::worker::jit::configure(job.force);
+    let delay = job.validation_delay_ms;
     let mut r = Runner::new(job, Box::new(now));
     let mut last = now();
     // Events that follow one another closely go as one message (`Held`).
@@ -138,7 +139,10 @@ async fn run(job: Job) {
         if r.is_done() {
             break;
         }
-        if held.due(now(), r.next_step_ms(SLICE_MS)) {
+        if delay > 0 && r.validates_next() {
+            post_all(held.take());
+            gloo::timers::future::TimeoutFuture::new(delay).await;
+        } else if held.due(now(), r.next_step_ms(SLICE_MS)) {
             post_all(held.take());
         }
         if now() - last >= PROGRESS_MS {

@@ -528,6 +528,7 @@ mod tests {
             fail: None,
             force: None,
             fresh: false,
+            validation_delay_ms: 0,
         };
         let mut r = Runner::new(job, Box::new(|| 0.0));
         let events = r.run_to_end();

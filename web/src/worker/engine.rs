@@ -37,6 +37,10 @@ pub struct Job {
     /// Draw both runs again rather than reuse kept ones ("time again").
     #[serde(default)]
     pub fresh: bool,
+    /// Test-only: validation's answer this many ms after the images (see
+    /// `app::TEST_VALIDATION_DELAY_KEY`).
+    #[serde(default)]
+    pub validation_delay_ms: u32,
 }
 
 /// A forced failure of the worker, for tests of the page's recovery.
@@ -330,12 +334,18 @@ impl Runner {
         }
     }
 
+    /// Whether the next step is validation's.
+    pub fn validates_next(&self) -> bool {
+        matches!(self.stage, Stage::Validate { .. })
+    }
+
     pub fn is_done(&self) -> bool {
         matches!(self.stage, Stage::Done)
     }
 
     /// The linear result again, with both programs iterated to the fixed point (the time
     /// is still the packing's; the iteration's is in the result).
+    #[inline(never)]
     fn converge(&mut self) -> Vec<Event> {
         let Stage::Converge(mut o, ms) = std::mem::replace(&mut self.stage, Stage::Done) else {
             return Vec::new();
@@ -372,111 +382,139 @@ impl Runner {
 
     /// The next piece of work: the optimizer (in one go), or about `budget_ms` of
     /// rendering (at least one step). Returns the events it produced.
+    ///
+    /// Each stage is a function of its own, kept out of line: inlined together they made one
+    /// 39 KB function, which V8 re-optimized whole (~200 ms of a core) as soon as its render
+    /// loop ran hot.
     pub fn step(&mut self, budget_ms: f64) -> Vec<Event> {
-        let id = self.id;
-        match &mut self.stage {
-            Stage::Optimize if self.doc.mode == crate::doc::Mode::Linear => {
-                let t0 = (self.clock)();
-                let linear = self.doc.linear.clone().unwrap_or_default();
-                let result = Box::new(crate::worker::linear::run(&linear));
-                let ms = (self.clock)() - t0;
-                self.stage = match result.as_ref() {
-                    Ok(o) if o.converging => Stage::Converge(Box::new(o.clone()), ms),
-                    _ => Stage::Done,
-                };
-                vec![Event::Linear { id, result, ms }]
-            }
+        match &self.stage {
+            Stage::Optimize if self.doc.mode == crate::doc::Mode::Linear => self.linear(),
             Stage::Converge(..) => self.converge(),
-            Stage::Optimize => {
-                let t0 = (self.clock)();
-                let parsed = analysis::parse(&self.doc);
-                // The images first, validation after them: the optimizer's result unvalidated
-                // unless a hand edit is shown (its pair is judged by the render alone).
-                let full = if self.doc.hand.is_none() {
-                    analysis::optimize_unvalidated(&self.doc, &parsed)
-                } else {
-                    analysis::optimize(&self.doc, &parsed)
-                };
-                let (a, result) = self.optimized(parsed, full);
-                let ms = (self.clock)() - t0;
-                self.plan_render(a, vec![Event::Optimized { id, result, ms }])
-            }
+            Stage::Optimize => self.optimize(),
             Stage::Validate { .. } => self.validate(),
-            Stage::Render { task, ms, bands } => {
-                let start = (self.clock)();
-                // At least one step per call, however small the budget.
-                while !task.is_done() {
-                    let t0 = (self.clock)();
-                    let phase = task.step(*bands);
-                    let dt = (self.clock)() - t0;
-                    match phase {
-                        Phase::Original => ms[0] += dt,
-                        Phase::Optimized => ms[1] += dt,
-                        Phase::Done => {}
-                    }
-                    if let Some(o) = task.observed.take() {
-                        crate::worker::choose::observe(&o);
-                    }
-                    // Aim at steps of a quarter of the budget or so.
-                    if dt < budget_ms / 4.0 {
-                        *bands = (*bands * 2).min(4096);
-                    } else if dt > budget_ms {
-                        *bands = (*bands / 2).max(1);
-                    }
-                    if (self.clock)() - start >= budget_ms {
-                        break;
-                    }
-                }
-                if !task.is_done() {
-                    return Vec::new();
-                }
-                let mut rendered =
-                    Rendered::of_task(task, ms[0], ms[1]).with_display(self.doc.inputs.view);
-                let unset = self
-                    .cx
-                    .analysis
-                    .as_ref()
-                    .is_some_and(|a| guidance::unset(&self.doc, a));
-                rendered.weak =
-                    guidance::weakness(rendered.images(), unset, !rendered.unsupplied.is_empty());
-                let different = rendered.verdict.as_ref().is_some_and(|v| {
-                    render::verdict_view(v, self.doc.inputs.tolerance).kind
-                        == render::VerdictKind::Different
-                });
-                let validating = (self.cx.analysis.as_ref())
-                    .and_then(|a| a.optimized.as_ref())
-                    .is_some_and(|o| o.validating);
-                if validating {
-                    // The images now; their verdict word once validation answers.
-                    self.stage = Stage::Validate {
-                        different: different.then(|| Box::new(rendered.clone())),
-                    };
-                    return vec![Event::Rendered {
-                        id,
-                        rendered: Box::new(rendered),
-                    }];
-                }
-                if different {
-                    self.stage = Stage::Guide {
-                        rendered: Box::new(rendered),
-                        known: BTreeMap::new(),
-                        renders: 0,
-                    };
-                    return Vec::new();
-                }
-                self.stage = Stage::Done;
-                vec![Event::Rendered {
-                    id,
-                    rendered: Box::new(rendered),
-                }]
-            }
+            Stage::Render { .. } => self.render(budget_ms),
             Stage::Guide { .. } => self.guide(),
             Stage::Done => Vec::new(),
         }
     }
 
+    /// A linear-mode document's one step.
+    #[inline(never)]
+    fn linear(&mut self) -> Vec<Event> {
+        let id = self.id;
+        let t0 = (self.clock)();
+        let linear = self.doc.linear.clone().unwrap_or_default();
+        let result = Box::new(crate::worker::linear::run(&linear));
+        let ms = (self.clock)() - t0;
+        self.stage = match result.as_ref() {
+            Ok(o) if o.converging => Stage::Converge(Box::new(o.clone()), ms),
+            _ => Stage::Done,
+        };
+        vec![Event::Linear { id, result, ms }]
+    }
+
+    /// The parse and the optimizer, then the render's plan.
+    #[inline(never)]
+    fn optimize(&mut self) -> Vec<Event> {
+        let id = self.id;
+        let t0 = (self.clock)();
+        let parsed = analysis::parse(&self.doc);
+        // The images first, validation after them: the optimizer's result unvalidated
+        // unless a hand edit is shown (its pair is judged by the render alone).
+        let full = if self.doc.hand.is_none() {
+            analysis::optimize_unvalidated(&self.doc, &parsed)
+        } else {
+            analysis::optimize(&self.doc, &parsed)
+        };
+        let (a, result) = self.optimized(parsed, full);
+        let ms = (self.clock)() - t0;
+        self.plan_render(a, vec![Event::Optimized { id, result, ms }])
+    }
+
+    /// About `budget_ms` of the renders (at least one step); once both are done, the
+    /// images and what comes after them.
+    #[inline(never)]
+    fn render(&mut self, budget_ms: f64) -> Vec<Event> {
+        let Stage::Render { task, ms, bands } = &mut self.stage else {
+            return Vec::new();
+        };
+        let start = (self.clock)();
+        while !task.is_done() {
+            let t0 = (self.clock)();
+            let phase = task.step(*bands);
+            let dt = (self.clock)() - t0;
+            match phase {
+                Phase::Original => ms[0] += dt,
+                Phase::Optimized => ms[1] += dt,
+                Phase::Done => {}
+            }
+            if let Some(o) = task.observed.take() {
+                crate::worker::choose::observe(&o);
+            }
+            // Aim at steps of a quarter of the budget or so.
+            if dt < budget_ms / 4.0 {
+                *bands = (*bands * 2).min(4096);
+            } else if dt > budget_ms {
+                *bands = (*bands / 2).max(1);
+            }
+            if (self.clock)() - start >= budget_ms {
+                break;
+            }
+        }
+        if !task.is_done() {
+            return Vec::new();
+        }
+        let rendered = Rendered::of_task(task, ms[0], ms[1]);
+        self.rendered(rendered)
+    }
+
+    /// Both renders done: their weakness, then the images now (their verdict word once
+    /// validation answers), a DIFFERENT render's guidance, or the end of the job.
+    #[inline(never)]
+    fn rendered(&mut self, rendered: Rendered) -> Vec<Event> {
+        let id = self.id;
+        let mut rendered = rendered.with_display(self.doc.inputs.view);
+        let unset = self
+            .cx
+            .analysis
+            .as_ref()
+            .is_some_and(|a| guidance::unset(&self.doc, a));
+        rendered.weak =
+            guidance::weakness(rendered.images(), unset, !rendered.unsupplied.is_empty());
+        let different = rendered.verdict.as_ref().is_some_and(|v| {
+            render::verdict_view(v, self.doc.inputs.tolerance).kind
+                == render::VerdictKind::Different
+        });
+        let validating = (self.cx.analysis.as_ref())
+            .and_then(|a| a.optimized.as_ref())
+            .is_some_and(|o| o.validating);
+        if validating {
+            self.stage = Stage::Validate {
+                different: different.then(|| Box::new(rendered.clone())),
+            };
+            return vec![Event::Rendered {
+                id,
+                rendered: Box::new(rendered),
+            }];
+        }
+        if different {
+            self.stage = Stage::Guide {
+                rendered: Box::new(rendered),
+                known: BTreeMap::new(),
+                renders: 0,
+            };
+            return Vec::new();
+        }
+        self.stage = Stage::Done;
+        vec![Event::Rendered {
+            id,
+            rendered: Box::new(rendered),
+        }]
+    }
+
     /// The analysis of an optimizer result (keeping validation's rejections for the
     /// guidance's candidates) and what the page gets of it.
+    #[inline(never)]
     fn optimized(
         &mut self,
         parsed: analysis::Analysis,
@@ -497,6 +535,7 @@ impl Runner {
 
     /// Plans the renders of analysis `a` after the events `out` (a broken scene or pair
     /// ends the job with its reason).
+    #[inline(never)]
     fn plan_render(&mut self, a: analysis::Analysis, mut out: Vec<Event>) -> Vec<Event> {
         let id = self.id;
         let t1 = (self.clock)();
@@ -538,6 +577,7 @@ impl Runner {
     /// guidance of a DIFFERENT render; or, when it fails, the optimizer again with
     /// validation (which keeps the failing groups in the fragment program) and the
     /// optimized image drawn again (the original is a kept run).
+    #[inline(never)]
     fn validate(&mut self) -> Vec<Event> {
         let id = self.id;
         let Stage::Validate { different } = std::mem::replace(&mut self.stage, Stage::Done) else {
@@ -578,6 +618,7 @@ impl Runner {
 
     /// One step of a DIFFERENT render's guidance: a candidate render of the bisection, or
     /// the finished guidance with the render.
+    #[inline(never)]
     fn guide(&mut self) -> Vec<Event> {
         let Runner {
             stage,
@@ -751,6 +792,7 @@ mod tests {
             fail: None,
             force: None,
             fresh: false,
+            validation_delay_ms: 0,
         }
     }
 

@@ -474,6 +474,7 @@ mod tests {
                 fail: None,
                 force: None,
                 fresh: false,
+                validation_delay_ms: 0,
             },
             Box::new(move || t0.elapsed().as_secs_f64() * 1e3),
         );
