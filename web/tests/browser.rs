@@ -572,6 +572,7 @@ fn jobs_and_events_cross_the_wire_intact() {
         fail: Some(Fail::Throw),
         force: Some(hoist_web::worker::executor::Force::Refuse),
         fresh: true,
+        validation_delay_ms: 250,
     };
     let packed = wire::encode_request(&Request::Run(Box::new(job.clone()))).unwrap();
     // The header and the picture move, not copied.
@@ -580,8 +581,14 @@ fn jobs_and_events_cross_the_wire_intact() {
         panic!("not a job")
     };
     assert_eq!(
-        (back.id, &back.doc, back.fail, back.fresh),
-        (42, &job.doc, Some(Fail::Throw), true)
+        (
+            back.id,
+            &back.doc,
+            back.fail,
+            back.fresh,
+            back.validation_delay_ms
+        ),
+        (42, &job.doc, Some(Fail::Throw), true, 250)
     );
     assert_eq!(
         back.images.get(&3).map(|b| b.as_slice()),

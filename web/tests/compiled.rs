@@ -141,6 +141,7 @@ fn run_doc(
             fail: None,
             force,
             fresh: true,
+            validation_delay_ms: 0,
         },
         Box::new(now),
     );
