@@ -196,180 +196,64 @@ fn assemble(g: &mut Gen, body: Vec<I<'static>>) -> Function {
 fn emit(f: &mut Function, i: &I) {
     let s = &mut f.instructions();
     match *i {
-        I::Block(bt) => {
-            s.block(bt);
-        }
-        I::Br(l) => {
-            s.br(l);
-        }
-        I::BrIf(l) => {
-            s.br_if(l);
-        }
-        I::Call(l) => {
-            s.call(l);
-        }
-        I::End => {
-            s.end();
-        }
-        I::F32Abs => {
-            s.f32_abs();
-        }
-        I::F32Const(x) => {
-            s.f32_const(x);
-        }
-        I::F32ConvertI32U => {
-            s.f32_convert_i32_u();
-        }
-        I::F32Load(m) => {
-            s.f32_load(m);
-        }
-        I::F32Neg => {
-            s.f32_neg();
-        }
-        I::F32x4Abs => {
-            s.f32x4_abs();
-        }
-        I::F32x4Add => {
-            s.f32x4_add();
-        }
-        I::F32x4Div => {
-            s.f32x4_div();
-        }
-        I::F32x4Eq => {
-            s.f32x4_eq();
-        }
-        I::F32x4ExtractLane(lane) => {
-            s.f32x4_extract_lane(lane);
-        }
-        I::F32x4Floor => {
-            s.f32x4_floor();
-        }
-        I::F32x4Ge => {
-            s.f32x4_ge();
-        }
-        I::F32x4Gt => {
-            s.f32x4_gt();
-        }
-        I::F32x4Le => {
-            s.f32x4_le();
-        }
-        I::F32x4Lt => {
-            s.f32x4_lt();
-        }
-        I::F32x4Mul => {
-            s.f32x4_mul();
-        }
-        I::F32x4Ne => {
-            s.f32x4_ne();
-        }
-        I::F32x4Neg => {
-            s.f32x4_neg();
-        }
-        I::F32x4ReplaceLane(lane) => {
-            s.f32x4_replace_lane(lane);
-        }
-        I::F32x4Splat => {
-            s.f32x4_splat();
-        }
-        I::F32x4Sqrt => {
-            s.f32x4_sqrt();
-        }
-        I::F32x4Sub => {
-            s.f32x4_sub();
-        }
-        I::F32x4Trunc => {
-            s.f32x4_trunc();
-        }
-        I::I32Add => {
-            s.i32_add();
-        }
-        I::I32And => {
-            s.i32_and();
-        }
-        I::I32Const(x) => {
-            s.i32_const(x);
-        }
-        I::I32Eq => {
-            s.i32_eq();
-        }
-        I::I32GeU => {
-            s.i32_ge_u();
-        }
-        I::I32Load(m) => {
-            s.i32_load(m);
-        }
-        I::I32Shl => {
-            s.i32_shl();
-        }
-        I::I32Sub => {
-            s.i32_sub();
-        }
-        I::I32TruncSatF32S => {
-            s.i32_trunc_sat_f32_s();
-        }
-        I::I32WrapI64 => {
-            s.i32_wrap_i64();
-        }
-        I::I32x4ExtractLane(lane) => {
-            s.i32x4_extract_lane(lane);
-        }
-        I::I32x4Splat => {
-            s.i32x4_splat();
-        }
-        I::I32x4TruncSatF32x4S => {
-            s.i32x4_trunc_sat_f32x4_s();
-        }
-        I::I64Add => {
-            s.i64_add();
-        }
-        I::I64Const(x) => {
-            s.i64_const(x);
-        }
-        I::I64ExtendI32S => {
-            s.i64_extend_i32_s();
-        }
-        I::I64GeS => {
-            s.i64_ge_s();
-        }
-        I::I64LtS => {
-            s.i64_lt_s();
-        }
-        I::I8x16Shuffle(lanes) => {
-            s.i8x16_shuffle(lanes);
-        }
-        I::If(bt) => {
-            s.if_(bt);
-        }
-        I::LocalGet(l) => {
-            s.local_get(l);
-        }
-        I::LocalSet(l) => {
-            s.local_set(l);
-        }
-        I::Loop(bt) => {
-            s.loop_(bt);
-        }
-        I::V128And => {
-            s.v128_and();
-        }
-        I::V128Bitselect => {
-            s.v128_bitselect();
-        }
-        I::V128Const(x) => {
-            s.v128_const(x);
-        }
-        I::V128Load(m) => {
-            s.v128_load(m);
-        }
-        I::V128Or => {
-            s.v128_or();
-        }
-        I::V128Store(m) => {
-            s.v128_store(m);
-        }
-        _ => {
-            f.instruction(i);
-        }
+        I::Block(bt) => _ = s.block(bt),
+        I::Br(l) => _ = s.br(l),
+        I::BrIf(l) => _ = s.br_if(l),
+        I::Call(l) => _ = s.call(l),
+        I::End => _ = s.end(),
+        I::F32Abs => _ = s.f32_abs(),
+        I::F32Const(x) => _ = s.f32_const(x),
+        I::F32ConvertI32U => _ = s.f32_convert_i32_u(),
+        I::F32Load(m) => _ = s.f32_load(m),
+        I::F32Neg => _ = s.f32_neg(),
+        I::F32x4Abs => _ = s.f32x4_abs(),
+        I::F32x4Add => _ = s.f32x4_add(),
+        I::F32x4Div => _ = s.f32x4_div(),
+        I::F32x4Eq => _ = s.f32x4_eq(),
+        I::F32x4ExtractLane(lane) => _ = s.f32x4_extract_lane(lane),
+        I::F32x4Floor => _ = s.f32x4_floor(),
+        I::F32x4Ge => _ = s.f32x4_ge(),
+        I::F32x4Gt => _ = s.f32x4_gt(),
+        I::F32x4Le => _ = s.f32x4_le(),
+        I::F32x4Lt => _ = s.f32x4_lt(),
+        I::F32x4Mul => _ = s.f32x4_mul(),
+        I::F32x4Ne => _ = s.f32x4_ne(),
+        I::F32x4Neg => _ = s.f32x4_neg(),
+        I::F32x4ReplaceLane(lane) => _ = s.f32x4_replace_lane(lane),
+        I::F32x4Splat => _ = s.f32x4_splat(),
+        I::F32x4Sqrt => _ = s.f32x4_sqrt(),
+        I::F32x4Sub => _ = s.f32x4_sub(),
+        I::F32x4Trunc => _ = s.f32x4_trunc(),
+        I::I32Add => _ = s.i32_add(),
+        I::I32And => _ = s.i32_and(),
+        I::I32Const(x) => _ = s.i32_const(x),
+        I::I32Eq => _ = s.i32_eq(),
+        I::I32GeU => _ = s.i32_ge_u(),
+        I::I32Load(m) => _ = s.i32_load(m),
+        I::I32Shl => _ = s.i32_shl(),
+        I::I32Sub => _ = s.i32_sub(),
+        I::I32TruncSatF32S => _ = s.i32_trunc_sat_f32_s(),
+        I::I32WrapI64 => _ = s.i32_wrap_i64(),
+        I::I32x4ExtractLane(lane) => _ = s.i32x4_extract_lane(lane),
+        I::I32x4Splat => _ = s.i32x4_splat(),
+        I::I32x4TruncSatF32x4S => _ = s.i32x4_trunc_sat_f32x4_s(),
+        I::I64Add => _ = s.i64_add(),
+        I::I64Const(x) => _ = s.i64_const(x),
+        I::I64ExtendI32S => _ = s.i64_extend_i32_s(),
+        I::I64GeS => _ = s.i64_ge_s(),
+        I::I64LtS => _ = s.i64_lt_s(),
+        I::I8x16Shuffle(lanes) => _ = s.i8x16_shuffle(lanes),
+        I::If(bt) => _ = s.if_(bt),
+        I::LocalGet(l) => _ = s.local_get(l),
+        I::LocalSet(l) => _ = s.local_set(l),
+        I::Loop(bt) => _ = s.loop_(bt),
+        I::V128And => _ = s.v128_and(),
+        I::V128Bitselect => _ = s.v128_bitselect(),
+        I::V128Const(x) => _ = s.v128_const(x),
+        I::V128Load(m) => _ = s.v128_load(m),
+        I::V128Or => _ = s.v128_or(),
+        I::V128Store(m) => _ = s.v128_store(m),
+        _ => _ = f.instruction(i),
     }
 }
 
