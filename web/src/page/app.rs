@@ -91,11 +91,13 @@ pub const WORKER_URL: &str = "./hoist-worker-loader.js";
 /// page survives a dead worker.
 pub const TEST_FAILURE_KEY: &str = "hoist-test-worker-panic";
 
+/// The value of a test-only switch (these keys), when local storage holds one.
+fn test_switch(key: &str) -> Option<String> {
+    LocalStorage::raw().get_item(key).ok().flatten()
+}
+
 fn test_failure() -> Option<String> {
-    LocalStorage::raw()
-        .get_item(TEST_FAILURE_KEY)
-        .ok()
-        .flatten()
+    test_switch(TEST_FAILURE_KEY)
 }
 
 /// Test-only switch, never set by a document: while local storage holds this key, the
@@ -111,12 +113,7 @@ pub const TEST_VALIDATION_DELAY_KEY: &str = "hoist-test-validation-delay";
 
 fn test_executor() -> Option<crate::worker::executor::Force> {
     use crate::worker::executor::Force;
-    match LocalStorage::raw()
-        .get_item(TEST_EXECUTOR_KEY)
-        .ok()
-        .flatten()?
-        .as_str()
-    {
+    match test_switch(TEST_EXECUTOR_KEY)?.as_str() {
         "refuse" => Some(Force::Refuse),
         "throw" => Some(Force::Throw),
         "interpret" => Some(Force::Interpret),
@@ -578,10 +575,7 @@ fn job_of(state: &State) -> Option<Job> {
             Some(_) => Some(Fail::Panic),
         },
         force: test_executor(),
-        validation_delay_ms: LocalStorage::raw()
-            .get_item(TEST_VALIDATION_DELAY_KEY)
-            .ok()
-            .flatten()
+        validation_delay_ms: test_switch(TEST_VALIDATION_DELAY_KEY)
             .and_then(|v| v.parse().ok())
             .unwrap_or(0),
         // "Time again" draws both pairs again instead of reusing the kept runs.

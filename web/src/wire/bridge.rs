@@ -105,27 +105,6 @@ pub fn send_first(url: &str, job: Job) -> bool {
     sent
 }
 
-/// Whether two jobs would make the same work (the first job's check).
-fn same_job(a: &Job, b: &Job) -> bool {
-    (
-        a.id,
-        &a.doc,
-        a.fail,
-        a.force,
-        a.fresh,
-        a.validation_delay_ms,
-        &a.images,
-    ) == (
-        b.id,
-        &b.doc,
-        b.fail,
-        b.force,
-        b.fresh,
-        b.validation_delay_ms,
-        &b.images,
-    )
-}
-
 /// Receives the events of jobs.
 pub type OnEvent = Rc<dyn Fn(Event)>;
 /// Receives the id of the last job sent and why the engine died.
@@ -386,7 +365,7 @@ impl Engine {
     /// Starts a job; it supersedes the one under way.
     pub fn run(&self, job: Job) {
         let first = self.shared.first.borrow_mut().take();
-        if first.is_some_and(|f| same_job(&f, &job)) {
+        if first.is_some_and(|f| f == job) {
             // The worker has it already ([`send_first`]).
             return;
         }
