@@ -13,6 +13,7 @@
 mod model;
 mod parse;
 mod run;
+pub mod split;
 
 pub use model::*;
 pub use parse::{executor_limits, parse, parse_floats};

@@ -7,6 +7,7 @@ use crate::pattern::Pattern;
 use crate::raster::CompiledProgram;
 use crate::texture::{Sampler, TexFormat, TexShape};
 use hoist_asm::{Program, Stage};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -18,7 +19,7 @@ pub const TOLERANCE_RGBA8: f32 = 3.0 / 256.0;
 pub const TOLERANCE_FLOAT: f32 = 0.01;
 
 /// One program of a scene: its text, where it starts, and its IR.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SceneProgram {
     pub source: String,
     /// 1-based scene line of the program's first line (0 when substituted).
@@ -27,14 +28,14 @@ pub struct SceneProgram {
 }
 
 /// A vertex/fragment pair; `None` means fixed function.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct ProgramPair {
     pub vertex: Option<SceneProgram>,
     pub fragment: Option<SceneProgram>,
 }
 
 /// Which parameter bank a `parameter` command sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ParamKind {
     Env,
     Local,
@@ -43,7 +44,7 @@ pub enum ParamKind {
 }
 
 /// Source of a texture unit binding.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum TexSource {
     /// A generated pattern of the given size.
     Pattern(Pattern, u32, u32),
@@ -56,7 +57,7 @@ pub enum TexSource {
 }
 
 /// Texture options of `texture pattern|image|target`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TexOptions {
     pub sampler: Sampler,
     pub format: TexFormat,
@@ -65,7 +66,7 @@ pub struct TexOptions {
 }
 
 /// One `fog` command.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FogSetting {
     Color([f32; 4]),
     Density(f32),
@@ -74,7 +75,7 @@ pub enum FogSetting {
 }
 
 /// A `[test]` command.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Command {
     Ortho(Option<[f32; 4]>),
     Param {
@@ -148,7 +149,7 @@ pub enum Command {
 }
 
 /// A parsed scene.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Scene {
     pub require: Vec<String>,
     /// `[hoist]` section: `key = value` lines (title, description, optimize, display...).

@@ -5,6 +5,7 @@ use super::model::{
     Command, CompiledPair, FogSetting, ParamKind, Scene, SceneProgram, TOLERANCE_FLOAT,
     TOLERANCE_RGBA8, TexOptions, TexSource, serr,
 };
+use super::split::{Chunk, Claims, Role};
 use crate::draw::{Caps, DrawState, Geometry, StageParams, Stats, TargetFormat};
 use crate::error::RenderError;
 use crate::glstate;
@@ -101,6 +102,14 @@ pub struct SceneJob {
     error: Option<RenderError>,
     /// A pixel to trace ([`trace`]); `None` for a render, which then pays one check a draw.
     tracing: Option<Box<Tracing>>,
+    /// This worker's share of the scene's last draw ([`super::split`]), that draw's index
+    /// in the commands, and the draw while its bands are shaded.
+    split: Option<(Role, usize)>,
+    split_draw: Option<(PreparedDraw, Claims)>,
+    /// A helper's shaded bands not yet taken; a lead's chunks that came before the draw.
+    chunks: Vec<Chunk>,
+    /// Bands of the split draw merged from helpers.
+    helped: u32,
 }
 
 /// The pixel [`trace`] asked for and the last trace of a draw covering it.
@@ -187,7 +196,76 @@ impl SceneJob {
             result: SceneResult::default(),
             error: None,
             tracing: None,
+            split: None,
+            split_draw: None,
+            chunks: Vec::new(),
+            helped: 0,
         })
+    }
+
+    /// Shares the scene's last draw with other workers ([`super::split`]); call before the
+    /// first step. A scene without draws has nothing to share.
+    pub fn split(&mut self, role: Role) {
+        let last = self
+            .scene
+            .commands
+            .iter()
+            .rposition(|(_, c)| matches!(c, Command::Draw(_)));
+        self.split = last.filter(|_| self.pc == 0).map(|i| (role, i));
+    }
+
+    /// A helper's bands shaded since the last call.
+    pub fn take_chunks(&mut self) -> Vec<Chunk> {
+        if matches!(self.split, Some((Role::Helper { .. }, _))) {
+            std::mem::take(&mut self.chunks)
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// A lead whose own bands are shaded and which now takes helpers' bands: its steps
+    /// are one band long, so the caller should merge what arrived between them.
+    pub fn stealing(&self) -> bool {
+        self.split_draw.as_ref().is_some_and(|(_, c)| c.stealing())
+    }
+
+    /// Bands of the split draw merged from helpers.
+    pub fn helped(&self) -> u32 {
+        self.helped
+    }
+
+    /// A lead merges a helper's band (one it has not shaded itself). A chunk that does not
+    /// fit the draw is ignored: the lead shades that band. Returns whether it was used.
+    pub fn merge(&mut self, c: Chunk) -> bool {
+        if !matches!(self.split, Some((Role::Lead { .. }, _))) {
+            return false;
+        }
+        let Some((_, claims)) = self.split_draw.as_mut() else {
+            if self.pc <= self.split.map_or(0, |s| s.1) {
+                self.chunks.push(c);
+            }
+            return false;
+        };
+        let Some(t) = self.targets.get_mut(&self.bound) else {
+            return false;
+        };
+        let (start, end) = band_rows(t, c.band);
+        let fits = start < end
+            && c.color.len() == end - start
+            && c.depth.len() == if t.depth.is_empty() { 0 } else { end - start };
+        if !fits || !claims.accept(c.band) {
+            return false;
+        }
+        t.color[start..end].copy_from_slice(&c.color);
+        if !t.depth.is_empty() {
+            t.depth[start..end].copy_from_slice(&c.depth);
+        }
+        self.result.stats.add(&c.stats);
+        self.helped += 1;
+        if claims.complete() {
+            self.split_draw = None;
+        }
+        true
     }
 
     /// Progress in commands: `bands_done`/`bands_total` count executed/all `[test]`
@@ -197,7 +275,9 @@ impl SceneJob {
             bands_done: self.pc as u64,
             bands_total: self.scene.commands.len() as u64,
             done: self.error.is_some()
-                || (self.pc >= self.scene.commands.len() && self.pending.is_none()),
+                || (self.pc >= self.scene.commands.len()
+                    && self.pending.is_none()
+                    && self.split_draw.is_none()),
         }
     }
 
@@ -283,6 +363,10 @@ impl SceneJob {
     }
 
     fn step_one(&mut self, budget: &mut u32) -> Result<(), RenderError> {
+        if self.split_draw.is_some() {
+            self.step_split(budget);
+            return Ok(());
+        }
         if let Some((draw, next)) = self.pending.take() {
             let line = self
                 .scene
@@ -315,6 +399,56 @@ impl SceneJob {
         };
         self.pc += 1;
         self.command(line, &cmd)
+    }
+
+    /// Shades the next bands of the split draw: a helper one band per chunk, a lead its
+    /// own range, then one band at a time from the far end of what is missing.
+    fn step_split(&mut self, budget: &mut u32) {
+        let Some((draw, claims)) = self.split_draw.as_mut() else {
+            return;
+        };
+        let Some(t) = self.targets.get_mut(&self.bound) else {
+            self.split_draw = None;
+            return;
+        };
+        let helper = matches!(self.split, Some((Role::Helper { .. }, _)));
+        let stealing = claims.stealing();
+        let max = if helper || stealing { 1 } else { *budget };
+        match claims.claim(max) {
+            Some((band, n)) => {
+                let (start, _) = band_rows(t, band);
+                let (_, end) = band_rows(t, band + n - 1);
+                let depth: &mut [f32] = if t.depth.is_empty() {
+                    &mut []
+                } else {
+                    &mut t.depth[start..end]
+                };
+                let stats = draw.shade_bands(band, &mut t.color[start..end], depth);
+                if helper {
+                    self.chunks.push(Chunk {
+                        band,
+                        color: t.color[start..end].to_vec(),
+                        depth: depth.to_vec(),
+                        stats,
+                    });
+                } else {
+                    self.result.stats.add(&stats);
+                }
+                *budget = if stealing {
+                    0
+                } else {
+                    budget.saturating_sub(n)
+                };
+            }
+            None => *budget = 0,
+        }
+        if claims.complete() {
+            self.split_draw = None;
+            if helper {
+                // Nothing after the split draw concerns a helper.
+                self.pc = self.scene.commands.len();
+            }
+        }
     }
 
     fn command(&mut self, line: u32, cmd: &Command) -> Result<(), RenderError> {
@@ -655,6 +789,17 @@ impl SceneJob {
         if draw.needs_depth() {
             t.ensure_depth();
         }
+        let bands = t.bands();
+        if let Some((role, at)) = self.split
+            && at + 1 == self.pc
+            && self.tracing.is_none()
+        {
+            self.split_draw = Some((draw, Claims::new(role, bands)));
+            for c in std::mem::take(&mut self.chunks) {
+                self.merge(c);
+            }
+            return Ok(());
+        }
         self.pending = Some((draw, self.traced_band().unwrap_or(0)));
         Ok(())
     }
@@ -752,6 +897,13 @@ impl SceneJob {
             pixels: t.color.clone(),
         })
     }
+}
+
+/// The rows of band `band` of target `t` (empty past its end).
+fn band_rows(t: &Target, band: u32) -> (usize, usize) {
+    let row = BAND as usize * t.width as usize;
+    let start = (band as usize * row).min(t.color.len());
+    (start, (start + row).min(t.color.len()))
 }
 
 /// Runs a scene to the end.
