@@ -275,6 +275,7 @@ fn run(img: hoist_raster::Image) -> Run {
         probes: (0, 0),
         probe_list: Vec::new(),
         executor: None,
+        helped: 0,
     }
 }
 
@@ -573,6 +574,7 @@ fn jobs_and_events_cross_the_wire_intact() {
         force: Some(hoist_web::worker::executor::Force::Refuse),
         fresh: true,
         validation_delay_ms: 250,
+        band_workers: Some(3),
     };
     let packed = wire::encode_request(&Request::Run(Box::new(job.clone()))).unwrap();
     // The header and the picture move, not copied.
@@ -586,9 +588,10 @@ fn jobs_and_events_cross_the_wire_intact() {
             &back.doc,
             back.fail,
             back.fresh,
-            back.validation_delay_ms
+            back.validation_delay_ms,
+            back.band_workers
         ),
-        (42, &job.doc, Some(Fail::Throw), true, 250)
+        (42, &job.doc, Some(Fail::Throw), true, 250, Some(3))
     );
     assert_eq!(
         back.images.get(&3).map(|b| b.as_slice()),
@@ -1048,4 +1051,50 @@ async fn source_mode_compiles_maps_and_recovers_from_errors() {
             .remove_item(hoist_web::page::state::STORAGE_KEY)
             .unwrap(),
     }
+}
+
+/// A helper's bands cross to the lead with their rows transferred beside the header, and
+/// come back equal; a message whose rows are missing is an error, not a panic.
+#[wasm_bindgen_test]
+fn band_messages_round_trip() {
+    use hoist_raster::scene::split::Chunk;
+    use hoist_web::wire::bands::{decode_event, encode_event};
+    use hoist_web::worker::bands::BandEvent;
+    let chunk = |band: u32, depth: bool| Chunk {
+        band,
+        color: (0..16).map(|i| [i as f32, f32::NAN, -0.0, 1e-40]).collect(),
+        depth: if depth { vec![0.25; 16] } else { Vec::new() },
+        stats: hoist_raster::Stats {
+            fragment_invocations: 16,
+            ..Default::default()
+        },
+    };
+    let chunks = vec![chunk(3, false), chunk(4, true)];
+    let p = encode_event(BandEvent::Chunks {
+        run: 7,
+        chunks: chunks.clone(),
+    })
+    .unwrap();
+    assert_eq!(
+        p.transfer.length(),
+        5,
+        "the header and four row buffers move"
+    );
+    let BandEvent::Chunks { run, chunks: back } = decode_event(p.message).unwrap() else {
+        panic!("not chunks")
+    };
+    assert_eq!(run, 7);
+    let bits = |c: &[Chunk]| -> Vec<(u32, Vec<u32>, Vec<f32>, hoist_raster::Stats)> {
+        c.iter()
+            .map(|c| {
+                let px = c.color.iter().flatten().map(|v| v.to_bits()).collect();
+                (c.band, px, c.depth.clone(), c.stats)
+            })
+            .collect()
+    };
+    assert_eq!(bits(&back), bits(&chunks));
+    let p = encode_event(BandEvent::Chunks { run: 1, chunks }).unwrap();
+    let msg: js_sys::Array = p.message.unchecked_into();
+    msg.pop();
+    assert!(decode_event(msg.into()).is_err());
 }

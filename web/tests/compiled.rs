@@ -142,6 +142,7 @@ fn run_doc(
             force,
             fresh: true,
             validation_delay_ms: 0,
+            band_workers: None,
         },
         Box::new(now),
     );

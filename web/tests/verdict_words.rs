@@ -22,6 +22,7 @@ fn page(id: &str) -> Box<Rendered> {
         force: None,
         fresh: false,
         validation_delay_ms: 0,
+        band_workers: None,
     };
     let mut r = Runner::new(job, Box::new(move || t0.elapsed().as_secs_f64() * 1e3));
     r.run_to_end()

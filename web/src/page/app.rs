@@ -111,6 +111,11 @@ pub const TEST_EXECUTOR_KEY: &str = "hoist-test-executor";
 /// later, so a test sees the page between the two however fast validation is.
 pub const TEST_VALIDATION_DELAY_KEY: &str = "hoist-test-validation-delay";
 
+/// Test-only switch, never set by a document: while local storage holds this key (a
+/// number), that many helper workers share every render, large or small (0: the worker
+/// draws alone), so a test can compare images drawn by one worker and by several.
+pub const TEST_BAND_WORKERS_KEY: &str = "hoist-test-band-workers";
+
 fn test_executor() -> Option<crate::worker::executor::Force> {
     use crate::worker::executor::Force;
     match test_switch(TEST_EXECUTOR_KEY)?.as_str() {
@@ -191,6 +196,8 @@ struct Report {
     render_ms: Option<[f64; 2]>,
     /// Which executor drew the original and the optimized image (`crate::worker::executor`).
     executor: Option<[Option<String>; 2]>,
+    /// Bands of each render's last draw shaded by helper workers (`crate::worker::bands`).
+    helped: Option<[u32; 2]>,
     optimizer_ms: f64,
     /// What causes a DIFFERENT verdict (culprit group, cancellation), once known.
     guidance: Option<crate::worker::guidance::Guidance>,
@@ -430,6 +437,12 @@ fn report() -> Result<JsValue, JsValue> {
                 };
                 [name(Some(&r.original)), name(r.optimized.as_ref())]
             }),
+            helped: s.rendered.as_ref().map(|r| {
+                let n = |x: Option<&render::RunResult>| {
+                    x.and_then(|x| x.as_ref().ok()).map_or(0, |x| x.helped)
+                };
+                [n(Some(&r.original)), n(r.optimized.as_ref())]
+            }),
             optimizer_ms: s.analysis_ms,
             linear: crate::page::components::linear::report(&s),
             slp_merges: a
@@ -578,6 +591,7 @@ fn job_of(state: &State) -> Option<Job> {
         validation_delay_ms: test_switch(TEST_VALIDATION_DELAY_KEY)
             .and_then(|v| v.parse().ok())
             .unwrap_or(0),
+        band_workers: test_switch(TEST_BAND_WORKERS_KEY).and_then(|v| v.parse().ok()),
         // "Time again" draws both pairs again instead of reusing the kept runs.
         fresh: state.rerun_rev == state.rev,
     })
@@ -1320,13 +1334,44 @@ pub fn app(props: &AppProps) -> Html {
     }
 }
 
-/// Mounts the app on the page body and installs `window.hoistReport()`.
+/// `window.hoistImageHashes()`: the FNV-1a hash of each float image shown (original,
+/// optimized; every channel's bits, little-endian), `null` where there is none. Apart
+/// from `hoistReport()`, which scripts call often: hashing a large image takes a while.
+fn image_hashes() -> JsValue {
+    let hash = |r: Option<&render::RunResult>| -> JsValue {
+        let Some(run) = r.and_then(|r| r.as_ref().ok()) else {
+            return JsValue::NULL;
+        };
+        let bytes: Vec<u8> = run
+            .image
+            .pixels
+            .iter()
+            .flatten()
+            .flat_map(|v| v.to_bits().to_le_bytes())
+            .collect();
+        format!("{:016x}", hoist_asm::hash::fnv1a(&bytes)).into()
+    };
+    LATEST.with(|l| {
+        let l = l.borrow();
+        let r = l.as_ref().and_then(|s| s.rendered.clone());
+        let a = js_sys::Array::new();
+        a.push(&hash(r.as_ref().map(|r| &r.original)));
+        a.push(&hash(r.as_ref().and_then(|r| r.optimized.as_ref())));
+        a.into()
+    })
+}
+
+/// Mounts the app on the page body and installs `window.hoistReport()` and
+/// `window.hoistImageHashes()`.
 pub fn start() {
     if let Some(w) = web_sys::window() {
         let f = Closure::<dyn Fn() -> Result<JsValue, JsValue>>::new(report);
         let _ = js_sys::Reflect::set(&w, &JsValue::from_str("hoistReport"), f.as_ref());
-        // The page keeps the function for its whole life.
+        let h = Closure::<dyn Fn() -> JsValue>::new(image_hashes);
+        let _ = js_sys::Reflect::set(&w, &JsValue::from_str("hoistImageHashes"), h.as_ref());
+        // The page keeps the functions for its whole life.
         f.forget();
+        h.forget();
     }
     // The first job goes to the worker before the app draws: the worker's cold first job
     // and the page's first render (its bundle's code compiled as it first runs, the first

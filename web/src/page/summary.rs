@@ -190,6 +190,7 @@ mod tests {
                 probes: (0, 0),
                 probe_list: Vec::new(),
                 executor: None,
+                helped: 0,
             });
             x
         };

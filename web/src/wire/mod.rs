@@ -13,6 +13,7 @@
 //! of a job, the two float images, the heat map and the canvas pixels of a render. Decoding never panics:
 //! anything malformed is an `Err` with a message.
 
+pub mod bands;
 pub mod bridge;
 pub mod front;
 pub mod gpu;

@@ -30,11 +30,11 @@ thread_local! {
     static LAST: RefCell<Option<crate::worker::debug::Context>> = const { RefCell::new(None) };
 }
 
-fn scope() -> DedicatedWorkerGlobalScope {
+pub(super) fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-fn now() -> f64 {
+pub(super) fn now() -> f64 {
     js_sys::Reflect::get(&js_sys::global(), &"performance".into())
         .ok()
         .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
@@ -75,7 +75,7 @@ fn post_all(events: Vec<Event>) {
 }
 
 /// Lets the worker's event loop run (and deliver new requests) before going on.
-async fn yield_now() {
+pub(super) async fn yield_now() {
     let promise = YIELD.with(|y| {
         let mut y = y.borrow_mut();
         if y.is_none() {
@@ -122,6 +122,7 @@ async fn run(job: Job) {
         None => {}
     }
     crate::worker::jit::configure(job.force);
+    crate::wire::bands::configure(job.band_workers);
     let delay = job.validation_delay_ms;
     let mut r = Runner::new(job, Box::new(now));
     let mut last = now();
@@ -157,6 +158,8 @@ async fn run(job: Job) {
     }
     held.add(vec![Event::Finished { id }], now());
     post_all(held.take());
+    // Idle now: start the helpers this job's renders wanted.
+    crate::wire::bands::spawn_wanted();
 }
 
 /// The pixel debugger's answer for job `id` (its render must have finished).
@@ -209,5 +212,6 @@ pub fn start() {
     // The handler lives as long as the worker.
     handler.forget();
     crate::worker::jit::install(now);
+    crate::wire::bands::install();
     post(Event::Ready);
 }

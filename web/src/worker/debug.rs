@@ -529,6 +529,7 @@ mod tests {
             force: None,
             fresh: false,
             validation_delay_ms: 0,
+            band_workers: None,
         };
         let mut r = Runner::new(job, Box::new(|| 0.0));
         let events = r.run_to_end();

@@ -41,6 +41,10 @@ pub struct Job {
     /// `app::TEST_VALIDATION_DELAY_KEY`).
     #[serde(default)]
     pub validation_delay_ms: u32,
+    /// Test-only: this many helper workers share every render (see
+    /// `app::TEST_BAND_WORKERS_KEY`; `None`: one per spare processor, large renders only).
+    #[serde(default)]
+    pub band_workers: Option<u32>,
 }
 
 /// A forced failure of the worker, for tests of the page's recovery.
@@ -451,6 +455,10 @@ impl Runner {
             if let Some(o) = task.observed.take() {
                 crate::worker::choose::observe(&o);
             }
+            // Helpers' bands arrive as messages: let them in before taking another one.
+            if task.stealing() {
+                break;
+            }
             // Aim at steps of a quarter of the budget or so.
             if dt < budget_ms / 4.0 {
                 *bands = (*bands * 2).min(4096);
@@ -793,6 +801,7 @@ mod tests {
             force: None,
             fresh: false,
             validation_delay_ms: 0,
+            band_workers: None,
         }
     }
 

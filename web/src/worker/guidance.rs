@@ -475,6 +475,7 @@ mod tests {
                 force: None,
                 fresh: false,
                 validation_delay_ms: 0,
+                band_workers: None,
             },
             Box::new(move || t0.elapsed().as_secs_f64() * 1e3),
         );

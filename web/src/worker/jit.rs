@@ -256,6 +256,11 @@ pub fn install(now: fn() -> f64) {
     configure(None);
 }
 
+/// The test switch in force (what helpers are told to apply).
+pub fn forced() -> Option<Force> {
+    FORCE.with(|f| f.get())
+}
+
 /// Applies a job's test switch (`None`: compiled, as normal).
 pub fn configure(force: Option<Force>) {
     if FORCE.with(|f| f.replace(force)) != force {

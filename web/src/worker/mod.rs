@@ -11,6 +11,7 @@
 //! worker); both workers start only when first needed. Depends on the document layer only.
 
 pub mod analysis;
+pub mod bands;
 pub mod choose;
 pub mod dag;
 pub mod dag_route;

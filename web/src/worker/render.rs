@@ -369,6 +369,9 @@ pub struct Run {
     /// Which executor drew it (`crate::worker::executor`).
     #[serde(default)]
     pub executor: Option<crate::worker::executor::Executor>,
+    /// Bands of its last draw shaded by helper workers (`crate::worker::bands`).
+    #[serde(default)]
+    pub helped: u32,
 }
 
 pub type RunResult = Result<Run, String>;
@@ -522,6 +525,8 @@ pub struct Task {
     cache: bool,
     /// Which runs were kept ones (original, optimized).
     pub reused: [bool; 2],
+    /// The run under way's share with helper workers (`crate::worker::bands`).
+    band: Option<crate::worker::bands::Share>,
 }
 
 /// Finished runs kept for the next jobs, most recent last: a keystroke that leaves a run's
@@ -613,6 +618,7 @@ impl Task {
             key: None,
             cache,
             reused: [false; 2],
+            band: None,
         };
         t.start_phase();
         t
@@ -654,7 +660,12 @@ impl Task {
             // The runtime's log from here on is this run's.
             let _ = crate::worker::executor::take_log();
             match SceneJob::new(sc.clone(), opts) {
-                Ok(j) => {
+                Ok(mut j) => {
+                    if let Some(share) = crate::worker::bands::begin(sc, &caps(), &self.plan.images)
+                    {
+                        j.split(hoist_raster::scene::split::Role::Lead { parts: share.parts });
+                        self.band = Some(share);
+                    }
                     self.job = Some(j);
                     return;
                 }
@@ -681,7 +692,11 @@ impl Task {
         };
     }
 
-    fn finish_run(&mut self, r: Result<SceneResult, hoist_raster::RenderError>) -> RunResult {
+    fn finish_run(
+        &mut self,
+        r: Result<SceneResult, hoist_raster::RenderError>,
+        helped: u32,
+    ) -> RunResult {
         let r = r.map_err(|e| e.to_string())?;
         let sc = match self.phase {
             Phase::Optimized => self.plan.optimized.as_ref(),
@@ -707,11 +722,18 @@ impl Task {
             probes: (r.passed(), r.failed()),
             probe_list: crate::worker::probes::views(&r.probes),
             executor,
+            helped,
         })
     }
 
     pub fn phase(&self) -> Phase {
         self.phase
+    }
+
+    /// The run under way has shaded its own bands and takes a helper's, one at a time:
+    /// the caller should let the helpers' messages in between steps.
+    pub fn stealing(&self) -> bool {
+        self.job.as_ref().is_some_and(SceneJob::stealing)
     }
 
     pub fn is_done(&self) -> bool {
@@ -724,11 +746,19 @@ impl Task {
         let Some(job) = self.job.as_mut() else {
             return worked;
         };
+        if let Some(share) = &self.band {
+            for c in share.take() {
+                job.merge(c);
+            }
+        }
         let p: Progress = job.step(bands);
         self.shaded += u64::from(bands.max(1));
         if p.done {
             let job = self.job.take().expect("job");
-            let r = self.finish_run(job.finish());
+            // Dropping the share tells the helpers to stop.
+            self.band = None;
+            let helped = job.helped();
+            let r = self.finish_run(job.finish(), helped);
             if let (Ok(run), Some(key)) = (&r, self.key.take()) {
                 keep_run(key, run);
             }
@@ -1419,6 +1449,7 @@ mod tests {
                 force: None,
                 fresh: false,
                 validation_delay_ms: 0,
+                band_workers: None,
             },
             Box::new(move || t0.elapsed().as_secs_f64() * 1e3),
         );

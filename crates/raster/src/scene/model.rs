@@ -19,12 +19,74 @@ pub const TOLERANCE_RGBA8: f32 = 3.0 / 256.0;
 pub const TOLERANCE_FLOAT: f32 = 0.01;
 
 /// One program of a scene: its text, where it starts, and its IR.
+///
+/// It serializes as text (the program printed, which parses back to the same program:
+/// the printer is lossless, `hoist-asm`'s round-trip tests hold it so), not as the IR,
+/// whose derived decoder would weigh more in the page's worker than the parser it already
+/// has.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "ProgramText", try_from = "ProgramText")]
 pub struct SceneProgram {
     pub source: String,
     /// 1-based scene line of the program's first line (0 when substituted).
     pub line: u32,
     pub program: Program,
+}
+
+/// [`SceneProgram`] on the wire.
+#[derive(Serialize, Deserialize)]
+struct ProgramText {
+    source: String,
+    line: u32,
+    profile: hoist_asm::Profile,
+    printed: String,
+}
+
+impl From<SceneProgram> for ProgramText {
+    fn from(sp: SceneProgram) -> ProgramText {
+        ProgramText {
+            printed: hoist_asm::print(&sp.program),
+            profile: sp.program.profile,
+            source: sp.source,
+            line: sp.line,
+        }
+    }
+}
+
+impl TryFrom<ProgramText> for SceneProgram {
+    type Error = String;
+
+    fn try_from(t: ProgramText) -> Result<SceneProgram, String> {
+        // The program was accepted where it was made; limits are not checked again.
+        let unbounded = hoist_asm::profile::Limits {
+            source: String::new(),
+            max_slots: u32::MAX,
+            max_alu_slots: None,
+            max_tex_slots: None,
+            max_tex_indirections: None,
+            temps: u16::MAX,
+            consts: u16::MAX,
+            env_params: u16::MAX,
+            local_params: u16::MAX,
+            attribs: u16::MAX,
+            texcoords: u8::MAX,
+            colors: u8::MAX,
+            samplers: u8::MAX,
+            address_regs: u8::MAX,
+        };
+        let opts = hoist_asm::ParseOptions {
+            profile: Some(t.profile),
+            limits: Some(unbounded),
+        };
+        let program = hoist_asm::parse(&t.printed, &opts)
+            .into_result()
+            .map_err(|d| format!("a printed program does not parse again: {d:?}"))?;
+        Ok(SceneProgram {
+            source: t.source,
+            line: t.line,
+            program,
+        })
+    }
 }
 
 /// A vertex/fragment pair; `None` means fixed function.

@@ -126,10 +126,17 @@ fn executors(r: Option<&crate::worker::render::Rendered>) -> Option<String> {
             .map(ToString::to_string)
     };
     let a = name(&r.original)?;
-    match r.optimized.as_ref().and_then(name) {
-        Some(b) if b != a => Some(format!("{a} → {b}")),
-        _ => Some(a),
-    }
+    let line = match r.optimized.as_ref().and_then(name) {
+        Some(b) if b != a => format!("{a} → {b}"),
+        _ => a,
+    };
+    let helped = |x: &crate::worker::render::RunResult| x.as_ref().map_or(0, |x| x.helped);
+    let shared = helped(&r.original) + r.optimized.as_ref().map_or(0, helped);
+    Some(if shared > 0 {
+        format!("{line}; {shared} bands drawn by helper workers")
+    } else {
+        line
+    })
 }
 
 /// The Estimate panel, under the selection's cost model: the rasterizer's counts for a
