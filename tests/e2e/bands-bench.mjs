@@ -5,7 +5,10 @@
 // run's whole step time, texture generation and vertex stage included), the bands
 // helpers drew, and the medians. Not a test, a measurement.
 //
-//   node tests/e2e/bands-bench.mjs     ROUNDS=7 SIZE=1024 HELPERS=auto|N HOIST_E2E_DIST=…
+// HIDE=1 hides the page's body during the renders, so the page paints nothing (what the
+// workers do with the machine to themselves).
+//
+//   node tests/e2e/bands-bench.mjs     ROUNDS=7 SIZE=1024 HELPERS=auto|N HIDE=1 HOIST_E2E_DIST=…
 
 import fs from 'node:fs';
 import { dist, done, launch, serve } from './common.mjs';
@@ -55,6 +58,7 @@ const pages = [];
 for (const [label, h] of modes) pages.push(await open(base, errors, label, h));
 // Helpers start after a job: one warm-up render each.
 for (const { page } of pages) { await page.waitForTimeout(2000); await again(page); }
+if (process.env.HIDE) for (const { page } of pages) await page.evaluate(() => { document.body.style.display = 'none'; });
 const rows = modes.map(() => []);
 for (let i = 0; i < ROUNDS; i++) {
   for (let m = 0; m < modes.length; m++) {

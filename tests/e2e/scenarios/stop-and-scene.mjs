@@ -26,8 +26,8 @@ async function until(page, pred, what, timeout = 90_000, arg = null) {
 const rendered = () => {
   window.__rendered = false;
   new MutationObserver(() => {
-    const bar = document.querySelector('.progress .bar');
-    if (bar && parseFloat(bar.style.width) > 0) window.__rendered = true;
+    const bar = document.querySelector('.progress');
+    if (bar && parseFloat(bar.getAttribute('aria-valuenow')) > 0) window.__rendered = true;
   }).observe(document, { subtree: true, childList: true, attributes: true });
 };
 

@@ -229,7 +229,7 @@ fn progress(p: &OutputProps) -> Html {
             <>
                 <div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="100"
                     aria-valuenow={format!("{:.0}", f * 100.0)} aria-label="Rendering">
-                    <div class="bar" style={format!("width: {:.1}%", f * 100.0)}></div>
+                    <div class="bar" style={format!("transform: scaleX({:.3})", f)}></div>
                     <span>{ format!("rendering… {:.0}%", f * 100.0) }</span>
                 </div>
                 { stop() }
