@@ -276,6 +276,7 @@ fn run(img: hoist_raster::Image) -> Run {
         probe_list: Vec::new(),
         executor: None,
         helped: 0,
+        shared: 0,
     }
 }
 

@@ -102,7 +102,8 @@ fn shared_run(sc: &Scene, parts: u32, schedule: Schedule) -> (SceneResult, u32) 
             }
         }
     }
-    let helped = job.helped();
+    let (helped, total) = job.helped();
+    assert!(helped <= total);
     (job.finish().unwrap(), helped)
 }
 

@@ -191,6 +191,7 @@ mod tests {
                 probe_list: Vec::new(),
                 executor: None,
                 helped: 0,
+                shared: 0,
             });
             x
         };

@@ -369,9 +369,12 @@ pub struct Run {
     /// Which executor drew it (`crate::worker::executor`).
     #[serde(default)]
     pub executor: Option<crate::worker::executor::Executor>,
-    /// Bands of its last draw shaded by helper workers (`crate::worker::bands`).
+    /// Bands of its last draw shaded by helper workers (`crate::worker::bands`), and that
+    /// draw's bands in all when it was shared (0: drawn alone).
     #[serde(default)]
     pub helped: u32,
+    #[serde(default)]
+    pub shared: u32,
 }
 
 pub type RunResult = Result<Run, String>;
@@ -695,7 +698,7 @@ impl Task {
     fn finish_run(
         &mut self,
         r: Result<SceneResult, hoist_raster::RenderError>,
-        helped: u32,
+        (helped, shared): (u32, u32),
     ) -> RunResult {
         let r = r.map_err(|e| e.to_string())?;
         let sc = match self.phase {
@@ -723,6 +726,7 @@ impl Task {
             probe_list: crate::worker::probes::views(&r.probes),
             executor,
             helped,
+            shared,
         })
     }
 

@@ -108,8 +108,9 @@ pub struct SceneJob {
     split_draw: Option<(PreparedDraw, Claims)>,
     /// A helper's shaded bands not yet taken; a lead's chunks that came before the draw.
     chunks: Vec<Chunk>,
-    /// Bands of the split draw merged from helpers.
+    /// Bands of the split draw merged from helpers, and its bands in all.
     helped: u32,
+    shared: u32,
 }
 
 /// The pixel [`trace`] asked for and the last trace of a draw covering it.
@@ -200,6 +201,7 @@ impl SceneJob {
             split_draw: None,
             chunks: Vec::new(),
             helped: 0,
+            shared: 0,
         })
     }
 
@@ -229,9 +231,10 @@ impl SceneJob {
         self.split_draw.as_ref().is_some_and(|(_, c)| c.stealing())
     }
 
-    /// Bands of the split draw merged from helpers.
-    pub fn helped(&self) -> u32 {
-        self.helped
+    /// Bands of the split draw merged from helpers, and the draw's bands in all (0 when
+    /// nothing was shared).
+    pub fn helped(&self) -> (u32, u32) {
+        (self.helped, self.shared)
     }
 
     /// A lead merges a helper's band (one it has not shaded itself). A chunk that does not
@@ -795,6 +798,7 @@ impl SceneJob {
             && self.tracing.is_none()
         {
             self.split_draw = Some((draw, Claims::new(role, bands)));
+            self.shared = bands;
             for c in std::mem::take(&mut self.chunks) {
                 self.merge(c);
             }

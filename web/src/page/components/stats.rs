@@ -130,10 +130,15 @@ fn executors(r: Option<&crate::worker::render::Rendered>) -> Option<String> {
         Some(b) if b != a => format!("{a} → {b}"),
         _ => a,
     };
-    let helped = |x: &crate::worker::render::RunResult| x.as_ref().map_or(0, |x| x.helped);
-    let shared = helped(&r.original) + r.optimized.as_ref().map_or(0, helped);
-    Some(if shared > 0 {
-        format!("{line}; {shared} bands drawn by helper workers")
+    let bands =
+        |x: &crate::worker::render::RunResult| x.as_ref().map_or((0, 0), |x| (x.helped, x.shared));
+    let (a, b) = (
+        bands(&r.original),
+        r.optimized.as_ref().map_or((0, 0), bands),
+    );
+    let (helped, shared) = (a.0 + b.0, a.1 + b.1);
+    Some(if helped > 0 {
+        format!("{line}; {helped} of {shared} bands drawn by helper workers")
     } else {
         line
     })
