@@ -16,7 +16,7 @@
 //! Messages are the worker's format (`crate::wire`): a postcard header, and each band's
 //! rows beside it as two transferred `Float32Array`s (colour, depth), not serialized.
 
-use super::worker::{now, scope, yield_now};
+use super::thread::{now, scope, yield_now};
 use super::{Packed, bytes, pack, unpack};
 use crate::worker::bands::{self, BandEvent, BandRequest, Pool};
 use crate::worker::engine;

@@ -17,6 +17,7 @@ pub mod bands;
 pub mod bridge;
 pub mod front;
 pub mod gpu;
+pub mod thread;
 pub mod worker;
 
 use crate::worker::engine::{Event, Request, to_bytes};

@@ -7,38 +7,21 @@
 //! [`Event::Crashed`] with the panic message before the worker dies, so the page can say
 //! what happened; the page notices throws and load failures from the worker's error event.
 
+use super::thread::{now, scope, yield_now};
 use crate::wire;
 use crate::worker::engine::{Event, Fail, Held, Job, Request, Runner, SLICE_MS};
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
+use web_sys::MessageEvent;
 
 /// Minimum time between two progress events (ms).
 const PROGRESS_MS: f64 = 200.0;
 
-/// A channel and the resolvers of the yields waiting on it.
-type Yielder = (MessageChannel, Rc<RefCell<Vec<js_sys::Function>>>);
-
 thread_local! {
     /// The id of the job to work on (0: none); older jobs stop at their next yield.
     static CURRENT: Cell<u64> = const { Cell::new(0) };
-    /// A channel to yield through (a zero-delay timer would be clamped to 4 ms).
-    static YIELD: RefCell<Option<Yielder>> = const { RefCell::new(None) };
     /// What the last job whose images were drawn left for the pixel debugger.
     static LAST: RefCell<Option<crate::worker::debug::Context>> = const { RefCell::new(None) };
-}
-
-pub(super) fn scope() -> DedicatedWorkerGlobalScope {
-    js_sys::global().unchecked_into()
-}
-
-pub(super) fn now() -> f64 {
-    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
-        .ok()
-        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
-        .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
 fn post(e: Event) {
@@ -71,37 +54,6 @@ fn post_all(events: Vec<Event>) {
     };
     if let Err(e) = scope().post_message_with_transfer(&message, &transfer) {
         web_sys::console::error_2(&"hoist worker: cannot post".into(), &e);
-    }
-}
-
-/// Lets the worker's event loop run (and deliver new requests) before going on.
-pub(super) async fn yield_now() {
-    let promise = YIELD.with(|y| {
-        let mut y = y.borrow_mut();
-        if y.is_none() {
-            let ch = MessageChannel::new().ok()?;
-            let waiting: Rc<RefCell<Vec<js_sys::Function>>> = Rc::default();
-            let w = waiting.clone();
-            let on = Closure::<dyn Fn()>::new(move || {
-                for f in w.borrow_mut().drain(..) {
-                    let _ = f.call0(&JsValue::NULL);
-                }
-            });
-            ch.port1().set_onmessage(Some(on.as_ref().unchecked_ref()));
-            // The channel lives as long as the worker.
-            on.forget();
-            *y = Some((ch, waiting));
-        }
-        let (ch, waiting) = y.as_ref()?;
-        let promise = js_sys::Promise::new(&mut |resolve, _| waiting.borrow_mut().push(resolve));
-        ch.port2().post_message(&JsValue::NULL).ok()?;
-        Some(promise)
-    });
-    match promise {
-        Some(p) => {
-            let _ = JsFuture::from(p).await;
-        }
-        None => gloo::timers::future::TimeoutFuture::new(0).await,
     }
 }
 
