@@ -5,7 +5,7 @@
 //! `HOIST_REQUIRE_ORACLES=1` (CI sets it).
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `../shared/<rel>` when it exists.
 pub fn shared(rel: &str) -> Option<PathBuf> {
@@ -70,4 +70,25 @@ pub fn arbref() -> Result<PathBuf, String> {
             Ok(out)
         })
         .clone()
+}
+
+/// Every `.shader_test` file under `dir`, in sorted order.
+pub fn shader_tests(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "shader_test") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out.sort();
+    out
 }

@@ -3,7 +3,7 @@
 
 use hoist_raster::Caps;
 use hoist_raster::scene::{self, RunOptions};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[path = "../../../tests/support/oracles.rs"]
 mod oracles;
@@ -13,29 +13,13 @@ fn corpus() -> Option<PathBuf> {
     oracles::shared("corpus/piglit/tests/spec").filter(|p| p.is_dir())
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "shader_test") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn piglit_arb_shader_tests_pass() {
     let Some(root) = corpus() else {
         skip("../shared/corpus/piglit is not next to the repository");
         return;
     };
-    let mut files = Vec::new();
-    collect(&root, &mut files);
-    files.sort();
+    let files = oracles::shader_tests(&root);
     assert_eq!(files.len(), 80, "expected the 80 ARB shader tests");
     let (mut passed, mut failed) = (0, 0);
     let mut problems = Vec::new();

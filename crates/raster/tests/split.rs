@@ -7,36 +7,18 @@
 use hoist_raster::Caps;
 use hoist_raster::scene::split::{Chunk, Role};
 use hoist_raster::scene::{self, RunOptions, Scene, SceneJob, SceneResult};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[path = "../../../tests/support/oracles.rs"]
 mod oracles;
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "shader_test") {
-            out.push(p);
-        }
-    }
-}
-
 fn scenes() -> Vec<(String, Scene)> {
-    let mut files = Vec::new();
-    collect(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples"),
-        &mut files,
-    );
+    let mut files =
+        oracles::shader_tests(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples"));
     match oracles::shared("corpus/piglit/tests/spec").filter(|p| p.is_dir()) {
-        Some(p) => collect(&p, &mut files),
+        Some(p) => files.extend(oracles::shader_tests(&p)),
         None => oracles::skip("../shared/corpus/piglit is not next to the repository"),
     }
-    files.sort();
     files
         .iter()
         .filter_map(|f| {
