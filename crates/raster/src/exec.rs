@@ -100,21 +100,24 @@ pub struct Machine {
 
 const ALL: Mask = [true; LANES];
 
-#[inline(always)]
+// The lane loops stay out of line, one function per operation: a browser's optimizing tier
+// then compiles only the operations a program uses, not one 20 KB `compute` (BENCHMARKS.md,
+// issue 27, "the interpreter's tier-up").
+#[inline(never)]
 fn m1(o: &mut Row, a: &Row, f: impl Fn(f32) -> f32) {
     for l in 0..LANES {
         o[l] = f(a[l]);
     }
 }
 
-#[inline(always)]
+#[inline(never)]
 fn m2(o: &mut Row, a: &Row, b: &Row, f: impl Fn(f32, f32) -> f32) {
     for l in 0..LANES {
         o[l] = f(a[l], b[l]);
     }
 }
 
-#[inline(always)]
+#[inline(never)]
 fn m3(o: &mut Row, a: &Row, b: &Row, c: &Row, f: impl Fn(f32, f32, f32) -> f32) {
     for l in 0..LANES {
         o[l] = f(a[l], b[l], c[l]);
@@ -805,7 +808,7 @@ impl Machine {
 /// The vector ops whose lanes depend on one another: dot products (which replicate one
 /// result: returns true), cross product, `DST`, `LIT`, the partial `EXP`/`LOG`, sine and
 /// cosine pairs, normalisation and matrix macros.
-#[inline]
+#[inline(never)]
 fn vector_op(
     ins: &KInst,
     regs: &[Box<Row>],
@@ -930,7 +933,7 @@ fn vector_op(
 }
 
 /// Texture sampling, derivatives and predicate setting.
-#[inline]
+#[inline(never)]
 fn sampling_op(ins: &KInst, regs: &[Box<Row>], res: &mut [Box<Row>; 4], env: &ExecEnv) {
     let s = &ins.src;
     let mask = ins.mask;

@@ -260,6 +260,7 @@ pub fn encode_pf4(img: &Image) -> Vec<u8> {
 
 /// Reads PF4, PF (RGB, A = 1) or Pf (grey), either endianness. `max_pixels` bounds the
 /// allocation.
+#[inline(never)]
 pub fn decode_pfm(bytes: &[u8], max_pixels: u64) -> Result<Image, String> {
     let mut fields = Vec::new();
     let mut pos = 0;
@@ -385,6 +386,7 @@ pub fn png_size(bytes: &[u8], max_pixels: u64) -> Result<(u32, u32), String> {
 
 /// Decodes a PNG into a float image (`n/255`, 16-bit `n/65535`), bottom row first, as a
 /// texture upload of the picture would see it. `max_pixels` bounds the allocation.
+#[inline(never)]
 pub fn decode_png(bytes: &[u8], max_pixels: u64) -> Result<Image, String> {
     let mut dec = png::Decoder::new(std::io::Cursor::new(bytes));
     dec.set_transformations(png::Transformations::EXPAND);

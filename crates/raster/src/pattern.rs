@@ -81,40 +81,48 @@ pub fn generate(p: &Pattern, w: u32, h: u32) -> Image {
         Pattern::Noise(s) => *s,
         _ => 0,
     };
-    for y in 0..h {
-        for x in 0..w {
-            let px = &mut img.pixels[(y * w + x) as usize];
-            *px = match p {
-                Pattern::Checker(c) => {
-                    let v = if ((x / c + y / c) & 1) == 1 { 1.0 } else { 0.0 };
-                    [v, v, v, 1.0]
-                }
-                Pattern::Gradient => {
-                    let r = (x as f32 + 0.5) / w as f32;
-                    let g = (y as f32 + 0.5) / h as f32;
-                    [r, g, (r + g) * 0.5, 1.0]
-                }
-                Pattern::Noise(_) => {
-                    let mut v = [0.0; 4];
-                    for c in &mut v {
-                        *c = (splitmix64(&mut state) >> 40) as f32 * (1.0 / 16_777_216.0);
-                    }
-                    v
-                }
-                Pattern::Rgbw => {
-                    let right = x >= w / 2;
-                    match (y >= h / 2, right) {
-                        (false, false) => [1.0, 0.0, 0.0, 1.0],
-                        (false, true) => [0.0, 1.0, 0.0, 1.0],
-                        (true, false) => [0.0, 0.0, 1.0, 1.0],
-                        (true, true) => [1.0, 1.0, 1.0, 1.0],
-                    }
-                }
-                Pattern::Solid(v) => *v,
-            };
+    if w > 0 {
+        for (y, row) in img.pixels.chunks_mut(w as usize).enumerate() {
+            fill_row(p, y as u32, (w, h), &mut state, row);
         }
     }
     img
+}
+
+/// One row of a pattern. Kept out of line so that a browser's optimizing tier compiles this
+/// loop on its own, early, rather than the whole texture set-up around it.
+#[inline(never)]
+fn fill_row(p: &Pattern, y: u32, (w, h): (u32, u32), state: &mut u64, row: &mut [[f32; 4]]) {
+    for (x, px) in (0u32..).zip(row) {
+        *px = match p {
+            Pattern::Checker(c) => {
+                let v = if ((x / c + y / c) & 1) == 1 { 1.0 } else { 0.0 };
+                [v, v, v, 1.0]
+            }
+            Pattern::Gradient => {
+                let r = (x as f32 + 0.5) / w as f32;
+                let g = (y as f32 + 0.5) / h as f32;
+                [r, g, (r + g) * 0.5, 1.0]
+            }
+            Pattern::Noise(_) => {
+                let mut v = [0.0; 4];
+                for c in &mut v {
+                    *c = (splitmix64(state) >> 40) as f32 * (1.0 / 16_777_216.0);
+                }
+                v
+            }
+            Pattern::Rgbw => {
+                let right = x >= w / 2;
+                match (y >= h / 2, right) {
+                    (false, false) => [1.0, 0.0, 0.0, 1.0],
+                    (false, true) => [0.0, 1.0, 0.0, 1.0],
+                    (true, false) => [0.0, 0.0, 1.0, 1.0],
+                    (true, true) => [1.0, 1.0, 1.0, 1.0],
+                }
+            }
+            Pattern::Solid(v) => *v,
+        };
+    }
 }
 
 #[cfg(test)]

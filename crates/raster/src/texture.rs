@@ -324,6 +324,7 @@ impl Texture {
     /// image(x, (y + z·⌊H/4⌋) mod H); CUBE: six S×S faces (S = min(W, H)) in GL order +X,
     /// −X, +Y, −Y, +Z, −Z, face f, texel (x, y) = image((x + f·⌊S/6⌋) mod S, y). One level,
     /// stored in `format`. The caller bounds the size ([`TexShape::extent`]).
+    #[inline(never)]
     pub fn from_image(
         img: &crate::image::Image,
         shape: TexShape,
@@ -389,6 +390,7 @@ impl Texture {
 
     /// Applies the storage format to every texel (RGBA8 quantisation; depth clamped to
     /// [0, 1] in component 0, the others zeroed).
+    #[inline(never)]
     pub fn quantize(&mut self) {
         let format = self.format;
         for l in &mut self.levels {
@@ -415,6 +417,7 @@ impl Texture {
     }
 
     /// Adds the full mipmap chain by 2×2 (or 2×2×2) box filtering of level 0.
+    #[inline(never)]
     pub fn generate_mipmaps(&mut self) {
         self.levels.truncate(1);
         let cube = self.shape == TexShape::Cube;

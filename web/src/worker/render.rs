@@ -744,7 +744,9 @@ impl Task {
         self.phase == Phase::Done
     }
 
-    /// Shades up to `bands` bands of the current run; returns the run it worked on.
+    /// Shades up to `bands` bands of the current run; returns the run it worked on. Out of
+    /// line, so that the job loop around it stays small for the browser's optimizing tier.
+    #[inline(never)]
     pub fn step(&mut self, bands: u32) -> Phase {
         let worked = self.phase;
         let Some(job) = self.job.as_mut() else {

@@ -365,6 +365,9 @@ impl SceneJob {
         self.progress()
     }
 
+    // Out of line: `step`'s callers loop over it, and a browser's optimizing tier should not
+    // recompile the whole command interpreter with them.
+    #[inline(never)]
     fn step_one(&mut self, budget: &mut u32) -> Result<(), RenderError> {
         if self.split_draw.is_some() {
             self.step_split(budget);
