@@ -1085,6 +1085,10 @@ pub(crate) fn coverage(tri: &Tri, tx: i32, by0: i32, by1: i32) -> Option<Mask> {
             a * sx + b * sy + c > 0
         })
     });
+    let whole_x = tx >= tri.x0 && tx + TILE_W as i32 <= tri.x1;
+    if all_inside && whole_x && by0 >= ymin && by0 + BAND as i32 <= ymax {
+        return Some([true; LANES]);
+    }
     for l in 0..LANES {
         let px = tx + lx[l] as i32;
         let py = by0 + ly[l] as i32;
