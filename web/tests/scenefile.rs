@@ -19,7 +19,7 @@ use hoist_web::doc::{Doc, Pattern, TexSpec};
 use hoist_web::page::scenefile::{self, NOTE};
 use hoist_web::worker::analysis;
 use hoist_web::worker::render::{self, Images, Task};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// What `hoist run FILE` computes (crates/cli/src/run.rs): default options, images by name.
 fn hoist_run(text: &str, images: &[(&str, Vec<u8>)]) -> Result<SceneResult, String> {
@@ -112,20 +112,7 @@ fn corpus() -> Option<Vec<PathBuf>> {
         oracles::skip("../shared/corpus/piglit is absent: the piglit import test did not run");
         return None;
     }
-    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(d).expect("readable").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "shader_test") {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&root, &mut out);
-    out.sort();
-    Some(out)
+    Some(oracles::shader_tests(&root))
 }
 
 #[test]

@@ -112,20 +112,6 @@ fn compare_scene(name: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "shader_test") {
-            out.push(p);
-        }
-    }
-}
-
 fn check_files(files: &[PathBuf], what: &str) {
     let mut problems = Vec::new();
     let (mut accepted, mut refused) = (0, Vec::new());
@@ -152,9 +138,8 @@ fn check_files(files: &[PathBuf], what: &str) {
 #[test]
 fn example_scenes_are_bit_identical() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    collect(&root.join("scenes"), &mut files);
-    collect(&root.join("../../examples"), &mut files);
+    let mut files = oracles::shader_tests(&root.join("scenes"));
+    files.extend(oracles::shader_tests(&root.join("../../examples")));
     files.sort();
     assert!(files.len() >= 30, "{} example scenes", files.len());
     check_files(&files, "examples");
@@ -166,9 +151,7 @@ fn piglit_probes_are_bit_identical() {
         oracles::skip("../shared/corpus/piglit is not next to the repository");
         return;
     };
-    let mut files = Vec::new();
-    collect(&root, &mut files);
-    files.sort();
+    let files = oracles::shader_tests(&root);
     assert_eq!(files.len(), 80);
     check_files(&files, "piglit");
 }

@@ -261,20 +261,6 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "shader_test") {
-            out.push(p);
-        }
-    }
-}
-
 /// Merges and slots of one scene's programs, packed alone.
 #[derive(Default)]
 struct Row {
@@ -339,9 +325,7 @@ fn examples_and_piglit_pack_equivalently() {
          | scene | vertex merges | vertex slots | fragment merges | fragment slots |\n\
          |---|---|---|---|---|\n",
     );
-    let mut files = Vec::new();
-    collect(&repo().join("examples"), &mut files);
-    files.sort();
+    let files = oracles::shader_tests(&repo().join("examples"));
     assert!(
         files.len() >= 30,
         "the example scenes ({} found)",
@@ -489,9 +473,7 @@ fn piglit(mut out: String) -> String {
         );
         return out;
     };
-    let mut files = Vec::new();
-    collect(&root, &mut files);
-    files.sort();
+    let files = oracles::shader_tests(&root);
     let mut total = Row::default();
     let mut scenes = 0;
     for (i, f) in files.iter().enumerate() {

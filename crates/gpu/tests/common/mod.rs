@@ -13,34 +13,15 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "shader_test") {
-            out.push(p);
-        }
-    }
-}
-
 /// Every example scene (`examples/**.shader_test`).
 pub fn examples() -> Vec<PathBuf> {
-    let mut v = Vec::new();
-    collect(&root().join("examples"), &mut v);
-    v.sort();
-    v
+    oracles::shader_tests(&root().join("examples"))
 }
 
 /// The piglit ARB corpus, when `../shared` is there.
 pub fn piglit() -> Option<(PathBuf, Vec<PathBuf>)> {
     let dir = oracles::shared("corpus/piglit/tests/spec").filter(|p| p.is_dir())?;
-    let mut v = Vec::new();
-    collect(&dir, &mut v);
-    v.sort();
+    let v = oracles::shader_tests(&dir);
     Some((dir, v))
 }
 
