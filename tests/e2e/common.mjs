@@ -148,10 +148,21 @@ export function serve(dir) {
 }
 
 /// In the page: the analysis is current, no render is under way and a verdict is shown.
-export const done = () => {
+/// The verdict is shown: nothing stale, no render under way, a verdict word earned.
+export const verdictShown = () => {
   const v = document.querySelector('#verdict');
   return !document.querySelector('.app.stale') && !document.querySelector('.progress') && v && v.textContent !== ''
     && !v.textContent.startsWith('waiting') && !v.textContent.startsWith('validating');
+};
+
+/// The page has settled: the verdict is shown (`verdictShown`, repeated here because
+/// callers pass the function's text into the page) and the panels below the output,
+/// drawn one paint behind, have caught up.
+export const done = () => {
+  const v = document.querySelector('#verdict');
+  return !document.querySelector('.app.stale') && !document.querySelector('.progress') && v && v.textContent !== ''
+    && !v.textContent.startsWith('waiting') && !v.textContent.startsWith('validating')
+    && !document.querySelector('#panels-pending');
 };
 
 /// The page has settled (`done`) and its report agrees: current, rendered, with a verdict;

@@ -11,13 +11,13 @@
 
 import fs from 'node:fs';
 import os from 'node:os';
-import { dist, done, launch, serve } from './common.mjs';
+import { dist, done, launch, serve, verdictShown } from './common.mjs';
 
 const ROUNDS = Math.min(9, Number(process.env.ROUNDS || 6));
 const ONLY = (process.env.ONLY || '').split(',').filter(Boolean);
 
 /// Sets the fragment program (a value change and one input event, timed from just before)
-/// and returns [ms to the new images, ms to the verdict], both seen by a DOM observer (no
+/// and returns [ms to the new images, ms to the verdict shown], both seen by a DOM observer (no
 /// state can be missed between two mutations).
 async function edit(page, text) {
   await page.evaluate(([isDone, text]) => {
@@ -51,8 +51,11 @@ async function edit(page, text) {
     const t = document.querySelector('#fp');
     t.value = text;
     t.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText' }));
-  }, [done.toString(), text]);
-  return page.evaluate(() => window.__t);
+  }, [verdictShown.toString(), text]);
+  const times = await page.evaluate(() => window.__t);
+  // The panels below the output follow a paint later; the next edit waits for them.
+  await page.waitForFunction(done, null, { timeout: 120_000, polling: 16 });
+  return times;
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };

@@ -875,6 +875,17 @@ async fn wait_for(root: &Element, sel: &str, pred: impl Fn(&str) -> bool) -> Str
     last
 }
 
+/// Waits until the panels below the output (drawn a paint behind the page) show its state.
+async fn panels_caught_up(root: &Element) {
+    for _ in 0..600 {
+        if root.query_selector("#panels-pending").unwrap().is_none() {
+            return;
+        }
+        TimeoutFuture::new(20).await;
+    }
+    panic!("the panels below the output never caught up");
+}
+
 fn mount_app() -> Element {
     let root = mount_point();
     let props = AppProps {
@@ -892,6 +903,7 @@ async fn the_whole_app_renders_figure3_bit_identical_and_validated() {
     let root = mount_app();
     let last = wait_for(&root, "#verdict", |t| t == "bit-identical").await;
     assert_eq!(last, "bit-identical");
+    panels_caught_up(&root).await;
     assert!(text(&root, "#stat-fp").starts_with("16 → "));
     let v = text(&root, "#validation");
     assert!(v.contains("validated on 3 input sets · "), "{v}");
@@ -926,6 +938,7 @@ async fn the_app_survives_a_dead_engine_and_recovers_on_the_next_edit() {
     let last = wait_for(&root, "#verdict", |t| t == "bit-identical").await;
     assert_eq!(last, "bit-identical");
     assert!(all(&root, "#engine-error").is_empty());
+    panels_caught_up(&root).await;
     assert!(text(&root, "#validation").starts_with("validated on "));
 }
 

@@ -220,30 +220,67 @@ impl Default for ToRgba8 {
 }
 
 /// Maps an image to RGBA8 bytes (`round(clamp((v - lo)/(hi - lo)) * 255)`, NaN → 0).
+#[inline(never)]
 pub fn to_rgba8(img: &Image, m: &ToRgba8) -> Vec<u8> {
     let (w, h) = (img.width as usize, img.height as usize);
-    let mut out = Vec::with_capacity(w * h * 4);
     let scale = if m.hi != m.lo {
         1.0 / (m.hi - m.lo)
     } else {
         0.0
     };
-    for row in 0..h {
+    // All four channels are converted (one vector's work), then picked (4: constant 255).
+    let pick = m.channels.map(|c| usize::from(c.min(4)));
+    let identity = pick == [0, 1, 2, 3];
+    let mut out = vec![0u8; w * h * 4];
+    for (row, dst) in out.chunks_exact_mut(w * 4).enumerate() {
         let y = if m.top_down { h - 1 - row } else { row };
-        for p in &img.pixels[y * w..(y + 1) * w] {
-            for &ch in &m.channels {
-                let b = if ch >= 4 {
-                    255
-                } else {
-                    let v = (p[ch as usize] - m.lo) * scale;
-                    let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
-                    (v * 255.0).round() as u8
-                };
-                out.push(b);
+        for (p, o) in img.pixels[y * w..(y + 1) * w]
+            .iter()
+            .zip(dst.chunks_exact_mut(4))
+        {
+            let b = display_bytes(*p, m.lo, scale);
+            if identity {
+                o.copy_from_slice(&b);
+            } else {
+                let all = [b[0], b[1], b[2], b[3], 255];
+                for (o, &k) in o.iter_mut().zip(&pick) {
+                    *o = all[k];
+                }
             }
         }
     }
     out
+}
+
+/// `round(clamp((v - lo) * scale) * 255)` per channel, half away from zero, NaN → 0. The
+/// scaled value `t` is in [0, 255] and its fraction `t - trunc(t)` is exact, so the rounding
+/// is one comparison (`f32::round` is a library call in wasm).
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn display_bytes(p: [f32; 4], lo: f32, scale: f32) -> [u8; 4] {
+    p.map(|v| {
+        let v = (v - lo) * scale;
+        let t = if v > 0.0 { v.min(1.0) * 255.0 } else { 0.0 };
+        let i = t as i32;
+        (i + i32::from(t - i as f32 >= 0.5)) as u8
+    })
+}
+
+/// The same as one SIMD128 vector: the page converts a 1024² image in a few milliseconds.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn display_bytes(p: [f32; 4], lo: f32, scale: f32) -> [u8; 4] {
+    use core::arch::wasm32::*;
+    let v = f32x4(p[0], p[1], p[2], p[3]);
+    let v = f32x4_mul(f32x4_sub(v, f32x4_splat(lo)), f32x4_splat(scale));
+    // `min` keeps a NaN; the mask of `v > 0` then clears it, and everything at or below 0.
+    let t = f32x4_mul(f32x4_min(v, f32x4_splat(1.0)), f32x4_splat(255.0));
+    let t = v128_and(t, f32x4_gt(v, f32x4_splat(0.0)));
+    let i = i32x4_trunc_sat_f32x4(t);
+    let up = f32x4_ge(f32x4_sub(t, f32x4_convert_i32x4(i)), f32x4_splat(0.5));
+    let i = i32x4_sub(i, up);
+    let n = i16x8_narrow_i32x4(i, i);
+    u32x4_extract_lane::<0>(u8x16_narrow_i16x8(n, n)).to_le_bytes()
 }
 
 /// PF4: `PF4\n<W> <H>\n-1.0\n` then little-endian RGBA float32, rows bottom-to-top.

@@ -9,6 +9,7 @@ use crate::page::components::Shared;
 use crate::page::components::bindings::BindingsPanel;
 use crate::page::components::dag::DagView;
 use crate::page::components::debugger::Debugger;
+use crate::page::components::deferred::Deferred;
 use crate::page::components::document::{DocBar, doc_title, export_handler, use_target_handler};
 use crate::page::components::editor::Editor;
 use crate::page::components::examples::{About, Gallery};
@@ -1232,6 +1233,12 @@ pub fn app(props: &AppProps) -> Html {
     let error = output_error(&state);
     let rendered = state.rendered.clone().map(Shared::from);
     let stale = !state.is_current();
+    let generation = {
+        let g = use_mut_ref(|| 0u64);
+        let mut g = g.borrow_mut();
+        *g += 1;
+        *g
+    };
 
     html! {
         <div class={classes!("app", stale.then_some("stale"))}>
@@ -1294,30 +1301,32 @@ pub fn app(props: &AppProps) -> Html {
                     fp_source={Some(AttrValue::from(state.doc.fp.clone()))}
                     previous={state.shows_previous_render()} />
                 { debugger_view(&state, &h.dispatch, &on_src_line) }
-                if state.doc.source.is_some() {
-                    <BindingsPanel front={state.front.clone().map(Shared)}
-                        current={state.compiled().is_some()} />
-                }
-                <GpuPanel rendered={rendered.clone()} rev={state.analysis_rev}
-                    ready={state.is_current() && state.progress.is_none() && rendered.is_some()
-                        && !state.is_stopped() && state.engine_error.is_none()}
-                    doc={Shared(state.doc.clone())} images={state.images.clone()} view={state.doc.inputs.view} />
-                <div class="panels">
-                    <StatsPanel analysis={a.clone()} rendered={rendered}
-                        width={state.doc.inputs.width} height={state.doc.inputs.height}
-                        analysis_ms={state.analysis_ms} validation_ms={state.validation_ms} cost={state.doc.opts.cost} interp_cost={state.doc.opts.interp_cost} timings={state.timings.clone()} dispatch={h.dispatch.clone()} />
-                    <OptionsPanel opts={state.doc.opts.clone()}
-                        vp_profile={a.as_ref().and_then(|a| a.vp.profile)}
-                        fp_profile={a.as_ref().and_then(|a| a.fp.profile)} dispatch={h.dispatch.clone()} />
-                    <InputsPanel analysis={a.clone()} inputs={state.doc.inputs.clone()} {scene}
-                        image_names={state.image_names.clone()} dispatch={h.dispatch.clone()} />
-                </div>
-                <MachinePanel view={a.as_ref().and_then(|a| a.optimized.as_ref()).map(|o| Shared(o.machine.clone()))} />
-                <VaryingsPanel view={a.as_ref().and_then(|a| a.optimized.as_ref()).map(|o| Shared(o.varyings.clone()))} />
-                { dag_view(a.as_deref(), *src_line, h.origin.clone()) }
-                <LivenessPanel analysis={a.clone()} limits={live_limits(&state, a.as_deref())}
-                    lines={[state.doc.vp.lines().count() as u32, state.doc.fp.lines().count() as u32]} />
-                <ExportPanel analysis={a.clone()} on_present={set_presenting(true)} />
+                <Deferred {generation}>
+                    if state.doc.source.is_some() {
+                        <BindingsPanel front={state.front.clone().map(Shared)}
+                            current={state.compiled().is_some()} />
+                    }
+                    <GpuPanel rendered={rendered.clone()} rev={state.analysis_rev}
+                        ready={state.is_current() && state.progress.is_none() && rendered.is_some()
+                            && !state.is_stopped() && state.engine_error.is_none()}
+                        doc={Shared(state.doc.clone())} images={state.images.clone()} view={state.doc.inputs.view} />
+                    <div class="panels">
+                        <StatsPanel analysis={a.clone()} rendered={rendered}
+                            width={state.doc.inputs.width} height={state.doc.inputs.height}
+                            analysis_ms={state.analysis_ms} validation_ms={state.validation_ms} cost={state.doc.opts.cost} interp_cost={state.doc.opts.interp_cost} timings={state.timings.clone()} dispatch={h.dispatch.clone()} />
+                        <OptionsPanel opts={state.doc.opts.clone()}
+                            vp_profile={a.as_ref().and_then(|a| a.vp.profile)}
+                            fp_profile={a.as_ref().and_then(|a| a.fp.profile)} dispatch={h.dispatch.clone()} />
+                        <InputsPanel analysis={a.clone()} inputs={state.doc.inputs.clone()} {scene}
+                            image_names={state.image_names.clone()} dispatch={h.dispatch.clone()} />
+                    </div>
+                    <MachinePanel view={a.as_ref().and_then(|a| a.optimized.as_ref()).map(|o| Shared(o.machine.clone()))} />
+                    <VaryingsPanel view={a.as_ref().and_then(|a| a.optimized.as_ref()).map(|o| Shared(o.varyings.clone()))} />
+                    { dag_view(a.as_deref(), *src_line, h.origin.clone()) }
+                    <LivenessPanel analysis={a.clone()} limits={live_limits(&state, a.as_deref())}
+                        lines={[state.doc.vp.lines().count() as u32, state.doc.fp.lines().count() as u32]} />
+                    <ExportPanel analysis={a.clone()} on_present={set_presenting(true)} />
+                </Deferred>
             </main>
             }
             if *presenting {

@@ -4,6 +4,7 @@
 pub mod bindings;
 pub mod dag;
 pub mod debugger;
+pub mod deferred;
 pub mod document;
 pub mod editor;
 pub mod examples;
