@@ -9,7 +9,7 @@ use crate::page::components::Shared;
 use crate::page::components::bindings::BindingsPanel;
 use crate::page::components::dag::DagView;
 use crate::page::components::debugger::Debugger;
-use crate::page::components::deferred::Deferred;
+use crate::page::components::deferred::{Deferred, use_render_count};
 use crate::page::components::document::{DocBar, doc_title, export_handler, use_target_handler};
 use crate::page::components::editor::Editor;
 use crate::page::components::examples::{About, Gallery};
@@ -1233,12 +1233,7 @@ pub fn app(props: &AppProps) -> Html {
     let error = output_error(&state);
     let rendered = state.rendered.clone().map(Shared::from);
     let stale = !state.is_current();
-    let generation = {
-        let g = use_mut_ref(|| 0u64);
-        let mut g = g.borrow_mut();
-        *g += 1;
-        *g
-    };
+    let generation = use_render_count();
 
     html! {
         <div class={classes!("app", stale.then_some("stale"))}>

@@ -33,6 +33,15 @@ fn after_paint(f: impl FnOnce() + 'static) {
     }
 }
 
+/// How many times the calling component has rendered: the generation it gives [`Deferred`].
+#[hook]
+pub fn use_render_count() -> u64 {
+    let n = use_mut_ref(|| 0u64);
+    let mut n = n.borrow_mut();
+    *n += 1;
+    *n
+}
+
 #[function_component(Deferred)]
 pub fn deferred(p: &DeferredProps) -> Html {
     let shown = use_state(|| None::<(u64, Html)>);
