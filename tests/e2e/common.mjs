@@ -147,23 +147,19 @@ export function serve(dir) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-/// In the page: the analysis is current, no render is under way and a verdict is shown.
-/// The verdict is shown: nothing stale, no render under way, a verdict word earned.
+/// In the page: nothing stale, no render under way, a verdict word earned and shown.
 export const verdictShown = () => {
   const v = document.querySelector('#verdict');
   return !document.querySelector('.app.stale') && !document.querySelector('.progress') && v && v.textContent !== ''
     && !v.textContent.startsWith('waiting') && !v.textContent.startsWith('validating');
 };
 
-/// The page has settled: the verdict is shown (`verdictShown`, repeated here because
-/// callers pass the function's text into the page) and the panels below the output,
-/// drawn one paint behind, have caught up.
-export const done = () => {
-  const v = document.querySelector('#verdict');
-  return !document.querySelector('.app.stale') && !document.querySelector('.progress') && v && v.textContent !== ''
-    && !v.textContent.startsWith('waiting') && !v.textContent.startsWith('validating')
-    && !document.querySelector('#panels-pending');
-};
+/// In the page: the verdict is shown and the panels below the output, drawn one paint
+/// behind, have caught up. Built from `verdictShown`'s text, so that it too carries no
+/// closure and can be passed into the page as text.
+export const done = new Function(
+  `return (${verdictShown})() && !document.querySelector('#panels-pending');`,
+);
 
 /// The page has settled (`done`) and its report agrees: current, rendered, with a verdict;
 /// returns the report.
