@@ -1,7 +1,10 @@
 // Live feedback (issue 26): per gallery example at its default size, from an edit of the
 // fragment program to the first new image (the current text's images shown) and to the
 // validated verdict (the page settled with a verdict word). Not a test, a measurement that
-// prints numbers. Two kinds of edit:
+// prints numbers. The text edited is the assembly fragment program; in a source example
+// the WGSL module or the GLSL fragment shader (compiled, then optimized and drawn); in a
+// linear example the system (no image: the first time is to its verdict line, the second to
+// the end of its iteration to the fixed point). Two kinds of edit:
 //   - value: a digit appended to the first decimal literal of the fragment program, a new
 //     one every round, so both programs, both kernels and both images change (a real edit);
 //   - comment: a comment appended and removed in turn, which leaves every run's scene as it
@@ -16,12 +19,27 @@ import { dist, done, launch, serve, verdictShown } from './common.mjs';
 const ROUNDS = Math.min(9, Number(process.env.ROUNDS || 6));
 const ONLY = (process.env.ONLY || '').split(',').filter(Boolean);
 
-/// Sets the fragment program (a value change and one input event, timed from just before)
+/// The editor a mode's edits go to, the first that is on the page.
+const EDITORS = ['#fp', '#src-wgsl', '#src-fs', '#linear-text'];
+
+/// In the page: the linear view is current, done iterating, and shows its verdict line.
+const linearShown = () => {
+  const l = document.querySelector('#linear');
+  return !!l && !l.classList.contains('stale') && !document.querySelector('#linear-working')
+    && !document.querySelector('#linear-converging') && !!document.querySelector('#linear-verdict');
+};
+
+/// Settled, whichever mode the page is in.
+const settled = new Function(`return document.querySelector('#linear') ? (${linearShown})() : (${done})();`);
+
+/// Sets the editor `sel` (a value change and one input event, timed from just before)
 /// and returns [ms to the new images, ms to the verdict shown], both seen by a DOM observer (no
-/// state can be missed between two mutations).
-async function edit(page, text) {
-  await page.evaluate(([isDone, text]) => {
-    const finished = new Function(`return (${isDone})()`);
+/// state can be missed between two mutations). In the linear view there is no image: the
+/// first is the time to its verdict line, the second to the end of its iteration.
+async function edit(page, sel, text) {
+  await page.evaluate(([isDone, isLinearDone, sel, text]) => {
+    const linear = !!document.querySelector('#linear');
+    const finished = new Function(`return (${linear ? isLinearDone : isDone})()`);
     window.__t = new Promise((resolve, reject) => {
       const t0 = performance.now();
       let image;
@@ -31,11 +49,12 @@ async function edit(page, text) {
       // in the page's time). Stale: the analysis is older than the text. The new images:
       // current, no render under way, and the canvases not the previous render's.
       const check = () => {
-        const app = document.querySelector('.app');
+        const app = document.querySelector(linear ? '#linear' : '.app');
         if (app?.classList.contains('stale')) stale = true;
         if (!stale || app?.classList.contains('stale')) return;
-        if (image === undefined && !document.querySelector('.progress')
-          && document.querySelector('.output .canvases:not(.previous)')) image = performance.now() - t0;
+        if (image === undefined && (linear ? !document.querySelector('#linear-working')
+          && document.querySelector('#linear-verdict') : !document.querySelector('.progress')
+          && document.querySelector('.output .canvases:not(.previous)'))) image = performance.now() - t0;
         if (image !== undefined && finished()) {
           obs.disconnect();
           resolve([image, performance.now() - t0]);
@@ -48,13 +67,13 @@ async function edit(page, text) {
     // The edit as the browser delivers a keystroke's: the value changes and one input
     // event follows (Playwright's fill would add its own focus, selection and layout
     // checks to the page's time).
-    const t = document.querySelector('#fp');
+    const t = document.querySelector(sel);
     t.value = text;
     t.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText' }));
-  }, [verdictShown.toString(), text]);
+  }, [verdictShown.toString(), linearShown.toString(), sel, text]);
   const times = await page.evaluate(() => window.__t);
   // The panels below the output follow a paint later; the next edit waits for them.
-  await page.waitForFunction(done, null, { timeout: 120_000, polling: 16 });
+  await page.waitForFunction(settled, null, { timeout: 120_000, polling: 16 });
   return times;
 }
 
@@ -76,7 +95,7 @@ async function main() {
   try {
     const page = ctx.pages()[0] || (await ctx.newPage());
     await page.goto(base);
-    await page.waitForFunction(done, null, { timeout: 120_000, polling: 16 });
+    await page.waitForFunction(settled, null, { timeout: 120_000, polling: 16 });
     await page.click('#examples-button');
     let ids = await page.$$eval('[id^="ex-"]', (xs) => xs.map((x) => x.id.slice(3)));
     await page.keyboard.press('Escape');
@@ -88,18 +107,18 @@ async function main() {
       await page.goto('about:blank');
       await page.goto(`${base}#ex=${id}`);
       try {
-        await page.waitForFunction(done, null, { timeout: 120_000, polling: 16 });
+        await page.waitForFunction(settled, null, { timeout: 120_000, polling: 16 });
       } catch {
         console.log(`| ${id} | – | – | did not settle | | | | |`);
         continue;
       }
-      // Source and linear examples have no assembly editor to type into.
-      const fp0 = await page.inputValue('#fp', { timeout: 2000 }).catch(() => null);
+      const sel = await page.evaluate((xs) => xs.find((x) => document.querySelector(x)), EDITORS);
+      const fp0 = sel ? await page.inputValue(sel) : null;
       if (fp0 === null) {
-        console.log(`| ${id} | – | – | no fragment-program editor (another mode) | | | | |`);
+        console.log(`| ${id} | – | – | no editor found | | | | |`);
         continue;
       }
-      const comment = fp0.trimStart().startsWith('!!') ? '#' : '//';
+      const comment = sel === '#linear-text' || fp0.trimStart().startsWith('!!') ? '#' : '//';
       for (const kind of ['value', 'comment']) {
         // Values: a new one every round (1, 2, … appended to the literal). Comments: the
         // text alternates with the original, whose runs are kept.
@@ -109,7 +128,7 @@ async function main() {
         const ver = [];
         try {
           for (let i = 0; i < ROUNDS; i++) {
-            const [a, b] = await edit(page, text(i));
+            const [a, b] = await edit(page, sel, text(i));
             img.push(a);
             ver.push(b);
           }
@@ -119,8 +138,10 @@ async function main() {
         }
         const r = await page.evaluate(() => window.hoistReport());
         const f = (xs) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
-        console.log(`| ${id} | ${r.size.join('×')} | ${kind} | ${f(img)} | ${f(ver)} | ${r.verdict} | `
-          + `${(r.executor || []).map((e) => e.split(':')[0]).join(' / ')} | ${r.renderMs.map((m) => m.toFixed(0)).join(' / ')} |`);
+        const verdict = sel === '#linear-text'
+          ? await page.evaluate(() => document.querySelector('#linear-verdict .headline')?.textContent) : r.verdict;
+        console.log(`| ${id} | ${r.size.join('×')} | ${kind}${sel === '#fp' ? '' : ` (${sel.slice(1)})`} | ${f(img)} | ${f(ver)} | ${verdict} | `
+          + `${(r.executor || []).map((e) => e.split(':')[0]).join(' / ')} | ${(r.renderMs || []).map((m) => m.toFixed(0)).join(' / ')} |`);
       }
     }
     if (errors.length) console.log(`console errors: ${errors.join('; ')}`);

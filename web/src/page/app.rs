@@ -49,14 +49,14 @@ use wasm_bindgen::prelude::*;
 use yew::platform::spawn_local;
 use yew::prelude::*;
 
-use crate::page::pause::{DEBOUNCE_MS, pause_ms};
+use crate::page::pause::{pause_ms, search_pause_ms};
 
 /// Measurement-only switch, never set by a document: while local storage holds this key,
 /// its value (ms, at most 2000) replaces the pause (`tests/e2e/latency.mjs` compares pauses
 /// with one build).
 pub const TEST_DEBOUNCE_KEY: &str = "hoist-test-debounce-ms";
 
-fn debounce_ms(doc: &crate::doc::Doc, measured_ms: Option<f64>) -> u32 {
+fn debounce_ms(doc: &crate::doc::Doc, measured_ms: Option<f64>, search_ms: Option<f64>) -> u32 {
     let forced = LocalStorage::raw()
         .get_item(TEST_DEBOUNCE_KEY)
         .ok()
@@ -64,11 +64,10 @@ fn debounce_ms(doc: &crate::doc::Doc, measured_ms: Option<f64>) -> u32 {
         .and_then(|v| v.parse::<u32>().ok());
     forced.map_or_else(
         || {
-            // A linear system's search takes a second; it waits for the typing to pause.
             if doc.mode.is_code() {
                 pause_ms(doc.vp.lines().count() + doc.fp.lines().count(), measured_ms)
             } else {
-                DEBOUNCE_MS
+                search_pause_ms(search_ms)
             }
         },
         |v| v.min(2000),
@@ -630,6 +629,7 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
         let p = *parse_ms.borrow();
         worker_ms.map(|w| w + if p.is_nan() { 0.0 } else { p })
     };
+    let searched = (state.linear_ms > 0.0).then_some(state.linear_ms);
     {
         // The pixel debugger's trace, asked for once the current text's render is done.
         let engine = engine.clone();
@@ -670,13 +670,12 @@ fn use_jobs(state: &UseReducerHandle<State>, start: Starter, front_start: FrontS
         let c = cancel.clone();
         spawn_local(async move {
             let (doc, status) = (&snapshot.doc, snapshot.source_status());
-            // Source mode's compiles and the linear mode's searches wait for the typing to
-            // pause as before.
-            let at_once = idle && doc.mode.is_code() && !matches!(status, SourceStatus::Compile);
+            // Source mode's compiles wait for the typing to pause as before.
+            let at_once = idle && !matches!(status, SourceStatus::Compile);
             let pause = if rev <= 1 || at_once {
                 0
             } else {
-                debounce_ms(doc, measured)
+                debounce_ms(doc, measured, searched)
             };
             if pause > 0 {
                 TimeoutFuture::new(pause).await;

@@ -19,6 +19,16 @@ pub fn pause_ms(lines: usize, measured_ms: Option<f64>) -> u32 {
     } else {
         DEBOUNCE_MS
     };
+    capped(measured_ms, cap)
+}
+
+/// The pause before a linear system's search, which a newer text cannot interrupt: what
+/// the last search took, up to [`DEBOUNCE_MS`] (the cap when none has run).
+pub fn search_pause_ms(measured_ms: Option<f64>) -> u32 {
+    capped(measured_ms, DEBOUNCE_MS)
+}
+
+fn capped(measured_ms: Option<f64>, cap: u32) -> u32 {
     match measured_ms {
         Some(ms) if ms.is_finite() && ms >= 0.0 => (ms.ceil() as u32).min(cap),
         _ => cap,
@@ -39,5 +49,14 @@ mod tests {
         assert_eq!(pause_ms(SHORT_PAUSE_LINES + 1, Some(150.0)), 150);
         assert_eq!(pause_ms(SHORT_PAUSE_LINES + 1, Some(900.0)), DEBOUNCE_MS);
         assert_eq!(pause_ms(SHORT_PAUSE_LINES + 1, None), DEBOUNCE_MS);
+    }
+
+    #[test]
+    fn a_search_waits_as_long_as_the_last_one_took_up_to_the_long_cap() {
+        assert_eq!(search_pause_ms(Some(73.4)), 74);
+        assert_eq!(search_pause_ms(Some(150.0)), 150);
+        assert_eq!(search_pause_ms(Some(900.0)), DEBOUNCE_MS);
+        assert_eq!(search_pause_ms(None), DEBOUNCE_MS);
+        assert_eq!(search_pause_ms(Some(f64::INFINITY)), DEBOUNCE_MS);
     }
 }

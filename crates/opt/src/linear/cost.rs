@@ -9,7 +9,10 @@
 //!
 //! [`Packing`] keeps every block's cost for a grouping; swapping two variables of different
 //! groups G, H recomputes only the blocks in rows and columns G, H and the n row sums:
-//! O(n) blocks per move, as the paper's annealing needs.
+//! O(n) blocks per move, as the paper's annealing needs. A block row is counted in one pass
+//! over its four rows' entries (each entry adds one to its column group's count), a block
+//! column in one pass over its four columns' entries (each adds one to its row's count), so
+//! a move costs the entries in those rows and columns plus O(n), not n passes over them.
 //!
 //! Gauss-Seidel systems split by the evaluation order (`system` module header: the paper
 //! iterates the transformed system, updating each unknown as soon as it is computed). An
@@ -129,9 +132,42 @@ pub struct Packing<'s> {
     sum_total: u32,
     /// Gauss-Seidel: the whole matrix, each group's diagonal options and the chosen one.
     whole: Option<Vec<Vec<(usize, f64)>>>,
+    /// Per source of blocks (each term, or for Gauss-Seidel the whole matrix): the rows of
+    /// the entries of each column, once per entry.
+    cols: Vec<Vec<Vec<usize>>>,
+    /// Counts for [`Packing::set_row`] (4·n) and [`Packing::set_col`] (m), kept zeroed.
+    by_group: Vec<u32>,
+    by_row: Vec<u32>,
     free: bool,
     options: Vec<Vec<DiagOption>>,
     chosen: Vec<usize>,
+}
+
+impl Block {
+    /// A block from its rows' counts: `cc` the largest, `cr` the non-zero ones.
+    fn of(counts: impl Iterator<Item = u32>, forced_row_major: bool) -> Block {
+        let (mut cc, mut cr) = (0u8, 0u8);
+        for k in counts {
+            cc = cc.max(k as u8);
+            cr += u8::from(k > 0);
+        }
+        Block {
+            cc,
+            cr,
+            row_major: cc > 0 && (forced_row_major || cr < cc),
+        }
+    }
+}
+
+/// `cols[c]`: the rows of column c's entries, once per entry.
+fn columns(rows: &[Vec<(usize, f64)>], m: usize) -> Vec<Vec<usize>> {
+    let mut cols = vec![Vec::new(); m];
+    for (r, row) in rows.iter().enumerate() {
+        for &(c, _) in row {
+            cols[c].push(r);
+        }
+    }
+    cols
 }
 
 const ORDERS: [[u8; 4]; 24] = {
@@ -177,6 +213,10 @@ impl<'s> Packing<'s> {
         }
         let t = sys.terms.len();
         let whole = sys.gauss_seidel().then(|| sys.whole_rows());
+        let cols = match &whole {
+            Some(w) => vec![columns(w, sys.m)],
+            None => sys.terms.iter().map(|t| columns(&t.rows, sys.m)).collect(),
+        };
         let mut p = Packing {
             sys,
             n,
@@ -188,14 +228,15 @@ impl<'s> Packing<'s> {
             block_total: 0,
             sum_total: 0,
             whole,
+            cols,
+            by_group: vec![0; 4 * n],
+            by_row: vec![0; sys.m],
             free,
             options: vec![Vec::new(); n],
             chosen: vec![0; n],
         };
         for i in 0..n {
-            for j in 0..n {
-                p.set_block(i, j);
-            }
+            p.set_row(i);
         }
         if p.whole.is_some() {
             for i in 0..n {
@@ -213,37 +254,76 @@ impl<'s> Packing<'s> {
         self.nr[t][i] = self.nr[t][i] - u32::from(old.row_major) + u32::from(nb.row_major);
     }
 
-    /// Block (i, j) of every term; a Gauss-Seidel diagonal block is left to `set_diagonal`.
-    fn set_block(&mut self, i: usize, j: usize) {
-        let rows = &self.perm[4 * i..4 * i + 4];
-        let Some(whole) = &self.whole else {
-            for t in 0..self.sys.terms.len() {
-                let rows = &self.perm[4 * i..4 * i + 4];
-                let nb = block(&self.sys.terms[t], rows, &self.group_of, j, i == j);
-                self.put(t, i, j, nb);
+    /// Block row i (blocks (i, j) for every j) of every term; a Gauss-Seidel diagonal
+    /// block is left to `set_diagonal`, and an off-diagonal one goes wholly to the term its
+    /// side of the diagonal falls in.
+    fn set_row(&mut self, i: usize) {
+        let n = self.n;
+        let sys = self.sys;
+        let mut counts = std::mem::take(&mut self.by_group);
+        let sources = if self.whole.is_some() {
+            1
+        } else {
+            sys.terms.len()
+        };
+        for src in 0..sources {
+            let rows = match &self.whole {
+                Some(w) => w,
+                None => &sys.terms[src].rows,
+            };
+            for (l, &r) in self.perm[4 * i..4 * i + 4].iter().enumerate() {
+                for &(c, _) in &rows[r] {
+                    counts[l * n + self.group_of[c]] += 1;
+                }
             }
-            return;
-        };
-        if i == j {
-            return;
+            for j in 0..n {
+                let forced = self.whole.is_none() && sys.terms[src].row_major_diagonal && i == j;
+                let nb = Block::of(
+                    (0..4).map(|l| std::mem::take(&mut counts[l * n + j])),
+                    forced,
+                );
+                if self.whole.is_none() {
+                    self.put(src, i, j, nb);
+                } else if i != j {
+                    let t = usize::from(j > i);
+                    self.put(t, i, j, nb);
+                    self.put(1 - t, i, j, Block::default());
+                }
+            }
         }
-        let (mut cc, mut cr) = (0u8, 0u8);
-        for &r in rows {
-            let k = whole[r]
-                .iter()
-                .filter(|(c, _)| self.group_of[*c] == j)
-                .count() as u8;
-            cc = cc.max(k);
-            cr += u8::from(k > 0);
+        self.by_group = counts;
+    }
+
+    /// Block column j (blocks (i, j) for every i outside `skip`, whose rows are recounted
+    /// whole by [`Packing::set_row`]) of every term.
+    fn set_col(&mut self, j: usize, skip: [usize; 2]) {
+        let mut counts = std::mem::take(&mut self.by_row);
+        let cols = std::mem::take(&mut self.cols);
+        for (src, cols) in cols.iter().enumerate() {
+            for &c in &self.perm[4 * j..4 * j + 4] {
+                for &r in &cols[c] {
+                    counts[r] += 1;
+                }
+            }
+            for i in (0..self.n).filter(|i| !skip.contains(i)) {
+                let rows = &self.perm[4 * i..4 * i + 4];
+                let nb = Block::of(rows.iter().map(|&r| counts[r]), false);
+                if self.whole.is_none() {
+                    self.put(src, i, j, nb);
+                } else {
+                    let t = usize::from(j > i);
+                    self.put(t, i, j, nb);
+                    self.put(1 - t, i, j, Block::default());
+                }
+            }
+            for &c in &self.perm[4 * j..4 * j + 4] {
+                for &r in &cols[c] {
+                    counts[r] = 0;
+                }
+            }
         }
-        let nb = Block {
-            cc,
-            cr,
-            row_major: cc > 0 && cr < cc,
-        };
-        let t = usize::from(j > i);
-        self.put(t, i, j, nb);
-        self.put(1 - t, i, j, Block::default());
+        self.cols = cols;
+        self.by_row = counts;
     }
 
     /// The diagonal options of group i: every inner order (only the written one unless
@@ -324,14 +404,10 @@ impl<'s> Packing<'s> {
             }
             return;
         }
-        for j in 0..self.n {
-            self.set_block(g, j);
-            self.set_block(h, j);
-            if j != g && j != h {
-                self.set_block(j, g);
-                self.set_block(j, h);
-            }
-        }
+        self.set_row(g);
+        self.set_row(h);
+        self.set_col(g, [g, h]);
+        self.set_col(h, [g, h]);
         if self.whole.is_some() {
             self.set_options(g);
             self.set_options(h);
