@@ -3,8 +3,9 @@
 // validated verdict (the page settled with a verdict word). Not a test, a measurement that
 // prints numbers. The text edited is the assembly fragment program; in a source example
 // the WGSL module or the GLSL fragment shader (compiled, then optimized and drawn); in a
-// linear example the system (no image: the first time is to its verdict line, the second to
-// the end of its iteration to the fixed point). Two kinds of edit:
+// linear example the system (no image: the first time is to its first verdict line, the
+// structured seeds' packing checked; the second to the end of the whole search and of the
+// iteration to the fixed point). Two kinds of edit:
 //   - value: a digit appended to the first decimal literal of the fragment program, a new
 //     one every round, so both programs, both kernels and both images change (a real edit);
 //   - comment: a comment appended and removed in turn, which leaves every run's scene as it
@@ -22,11 +23,13 @@ const ONLY = (process.env.ONLY || '').split(',').filter(Boolean);
 /// The editor a mode's edits go to, the first that is on the page.
 const EDITORS = ['#fp', '#src-wgsl', '#src-fs', '#linear-text'];
 
-/// In the page: the linear view is current, done iterating, and shows its verdict line.
+/// In the page: the linear view is current, done searching and iterating, and shows its
+/// verdict line.
 const linearShown = () => {
   const l = document.querySelector('#linear');
   return !!l && !l.classList.contains('stale') && !document.querySelector('#linear-working')
-    && !document.querySelector('#linear-converging') && !!document.querySelector('#linear-verdict');
+    && !document.querySelector('#linear-searching') && !document.querySelector('#linear-converging')
+    && !!document.querySelector('#linear-verdict');
 };
 
 /// Settled, whichever mode the page is in.
@@ -35,7 +38,7 @@ const settled = new Function(`return document.querySelector('#linear') ? (${line
 /// Sets the editor `sel` (a value change and one input event, timed from just before)
 /// and returns [ms to the new images, ms to the verdict shown], both seen by a DOM observer (no
 /// state can be missed between two mutations). In the linear view there is no image: the
-/// first is the time to its verdict line, the second to the end of its iteration.
+/// first is the time to its first verdict line, the second to the end of the search.
 async function edit(page, sel, text) {
   await page.evaluate(([isDone, isLinearDone, sel, text]) => {
     const linear = !!document.querySelector('#linear');

@@ -53,7 +53,7 @@ pub struct Args {
     /// Branch-and-bound node budget (0: no exact search)
     #[arg(long, default_value_t = SearchOptions::default().exact_budget)]
     exact_budget: u64,
-    /// Annealing runs from each starting point
+    /// Annealing runs from each starting point (0: no annealing, the seeds alone)
     #[arg(long, default_value_t = SearchOptions::default().restarts)]
     restarts: usize,
     /// Annealing moves per temperature step, per variable

@@ -48,7 +48,7 @@ scenario('linear-debugger', async ({ page, base }) => {
   await page.goto(`${base}#ex=linear/fig13`);
   await page.waitForFunction(() => {
     const l = window.hoistReport()?.linear;
-    return l && l.mode === 'linear' && l.current && l.cost_after !== null;
+    return l && l.mode === 'linear' && l.current && !l.searching && l.cost_after !== null;
   }, null, { timeout: 90_000 }).catch(() => fail('Fig. 13 did not pack'));
   const r = await linear(page);
   if (!r.equivalent) fail(`Fig. 13's verdict: ${r.verdict}`);

@@ -20,7 +20,7 @@ async function result(page, pred, what, timeout = 90_000) {
   let last = null;
   while (Date.now() < end) {
     last = await linear(page);
-    if (last && last.mode === 'linear' && last.current && (last.cost_after !== null || last.error) && pred(last)) {
+    if (last && last.mode === 'linear' && last.current && !last.searching && (last.cost_after !== null || last.error) && pred(last)) {
       return last;
     }
     await page.waitForTimeout(100);

@@ -904,9 +904,12 @@ impl State {
 
     /// The x vector to ask the worker to trace: the linear debugger is open, the current
     /// revision's linear result is there, and its trace is not.
+    /// While the shown packing is the seeds' first answer, the trace waits for the search's
+    /// (which may pack differently).
     pub fn linear_debug_request(&self) -> Option<(u64, usize)> {
         let v = self.linear_debug?;
-        let ready = self.linear_rev == self.rev && matches!(self.linear, Some(Ok(_)));
+        let ready =
+            self.linear_rev == self.rev && matches!(&self.linear, Some(Ok(o)) if !o.searching);
         (ready && self.linear_debug_view().is_none()).then_some((self.rev, v))
     }
 
@@ -1505,5 +1508,22 @@ mod tests {
         edited.text.push_str("# a comment\n");
         t.apply(Action::SetLinear(edited));
         assert!(t.link().starts_with("v1."));
+    }
+
+    /// The lane debugger traces the search's packing, not the seeds' first answer shown
+    /// before it (which may pack differently).
+    #[test]
+    fn the_lane_debugger_waits_for_the_whole_search() {
+        let mut s = State::default();
+        s.apply(Action::Hash("#ex=linear/fig13".into()));
+        let doc = s.doc.linear.clone().unwrap();
+        s.apply(Action::LinearDebug(Some(0)));
+        let seeds = crate::worker::linear::run_seeds(&doc).unwrap();
+        assert!(seeds.searching);
+        s.apply(Action::Linear(s.rev, Ok(Rc::new(seeds)), 1.0));
+        assert_eq!(s.linear_debug_request(), None);
+        let whole = crate::worker::linear::run(&doc).unwrap();
+        s.apply(Action::Linear(s.rev, Ok(Rc::new(whole)), 2.0));
+        assert_eq!(s.linear_debug_request(), Some((s.rev, 0)));
     }
 }

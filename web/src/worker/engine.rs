@@ -6,7 +6,8 @@
 //! few bands at a time ([`Runner::progress`] between steps), and last both images with
 //! their verdict and heat map ([`Event::Rendered`]). A plan over the work cap
 //! ([`work::check`]) fails before anything renders. A document in the linear-expression
-//! mode is one step instead: `linear::run` ([`Event::Linear`]). The runner only needs a clock, so it
+//! mode is two steps instead: the seeds' answer (`linear::run_seeds`) and the whole search
+//! (`linear::run`), each an [`Event::Linear`]. The runner only needs a clock, so it
 //! runs natively in tests; `worker` (wasm) moves jobs and events between the page and the
 //! worker thread, and `bridge` is the page's end.
 
@@ -280,6 +281,8 @@ enum Stage {
     Validate {
         different: Option<Box<Rendered>>,
     },
+    /// A linear system's seeds answered; the whole search is next.
+    Search,
     /// A linear result that asked for its convergence, which the next step adds.
     Converge(Box<crate::worker::linear::Outcome>, f64),
     Done,
@@ -334,7 +337,7 @@ impl Runner {
             Stage::Render { .. } | Stage::Guide { .. } => budget_ms,
             Stage::Validate { .. } => VALIDATION_MS.with(std::cell::Cell::get),
             Stage::Done => 0.0,
-            Stage::Optimize | Stage::Converge(..) => f64::INFINITY,
+            Stage::Optimize | Stage::Search | Stage::Converge(..) => f64::INFINITY,
         }
     }
 
@@ -375,7 +378,9 @@ impl Runner {
         let fraction = match &self.stage {
             Stage::Optimize => 0.0,
             Stage::Render { task, .. } => task.fraction(),
-            Stage::Guide { .. } | Stage::Validate { .. } | Stage::Converge(..) => 0.999,
+            Stage::Guide { .. } | Stage::Validate { .. } | Stage::Search | Stage::Converge(..) => {
+                0.999
+            }
             Stage::Done => 1.0,
         };
         Event::Progress {
@@ -394,6 +399,7 @@ impl Runner {
         match &self.stage {
             Stage::Optimize if self.doc.mode == crate::doc::Mode::Linear => self.linear(),
             Stage::Converge(..) => self.converge(),
+            Stage::Search => self.search(),
             Stage::Optimize => self.optimize(),
             Stage::Validate { .. } => self.validate(),
             Stage::Render { .. } => self.render(budget_ms),
@@ -402,9 +408,26 @@ impl Runner {
         }
     }
 
-    /// A linear-mode document's one step.
+    /// A linear-mode document's first step: the seeds' answer (code and verdict) at once;
+    /// the whole search is the next step ([`Runner::search`]).
     #[inline(never)]
     fn linear(&mut self) -> Vec<Event> {
+        let id = self.id;
+        let t0 = (self.clock)();
+        let linear = self.doc.linear.clone().unwrap_or_default();
+        let result = Box::new(crate::worker::linear::run_seeds(&linear));
+        let ms = (self.clock)() - t0;
+        self.stage = if result.is_ok() {
+            Stage::Search
+        } else {
+            Stage::Done
+        };
+        vec![Event::Linear { id, result, ms }]
+    }
+
+    /// The whole search, its code and verdict replacing the seeds' answer.
+    #[inline(never)]
+    fn search(&mut self) -> Vec<Event> {
         let id = self.id;
         let t0 = (self.clock)();
         let linear = self.doc.linear.clone().unwrap_or_default();
@@ -806,25 +829,60 @@ mod tests {
     }
 
     #[test]
-    fn a_linear_document_is_one_linear_step() {
+    fn a_linear_document_is_the_seeds_answer_then_the_whole_search() {
         let doc = Doc {
+            mode: crate::doc::Mode::Linear,
+            linear: crate::worker::linear::LinearDoc::example("wave2d", false),
+            ..Doc::default()
+        };
+        let events = Runner::new(job(7, doc), clock()).run_to_end();
+        let [
+            Event::Linear {
+                id: 7,
+                result: first,
+                ..
+            },
+            Event::Linear {
+                id: 7,
+                result: whole,
+                ..
+            },
+        ] = events.as_slice()
+        else {
+            panic!("{events:?}");
+        };
+        let (first, whole) = (
+            first.as_ref().as_ref().unwrap(),
+            whole.as_ref().as_ref().unwrap(),
+        );
+        assert!(first.searching && !whole.searching);
+        // The seeds' answer is checked code of its own; the search never does worse, and
+        // only it anneals.
+        assert!(first.verdict.equivalent, "{}", first.verdict.headline());
+        assert!(whole.verdict.equivalent, "{}", whole.verdict.headline());
+        assert_eq!(first.before.cost.total, whole.before.cost.total);
+        assert!(whole.after.cost.total <= first.after.cost.total);
+        assert_eq!((first.anneal_moves, first.exact_nodes), (0, 0));
+        assert!(whole.anneal_moves > 0);
+        assert!(whole.methods.len() > first.methods.len());
+        let bytes = pack(&events[0]).unwrap();
+        assert!(matches!(
+            unpack::<Event>(&bytes),
+            Ok(Event::Linear { id: 7, result, .. }) if result.as_ref().as_ref().is_ok_and(|o| o.searching)
+        ));
+        assert_eq!(event_id(&bytes), Some(7));
+        let fig13 = Doc {
             mode: crate::doc::Mode::Linear,
             linear: crate::worker::linear::LinearDoc::example("fig13", false),
             ..Doc::default()
         };
-        let events = Runner::new(job(7, doc), clock()).run_to_end();
-        let [Event::Linear { id: 7, result, .. }] = events.as_slice() else {
+        let events = Runner::new(job(8, fig13), clock()).run_to_end();
+        let Some(Event::Linear { result, .. }) = events.last() else {
             panic!("{events:?}");
         };
         let o = result.as_ref().as_ref().unwrap();
         assert_eq!((o.before.cost.total, o.after.cost.total), (38, 20));
-        assert!(o.verdict.equivalent, "{}", o.verdict.headline());
-        let bytes = pack(&events[0]).unwrap();
-        assert!(matches!(
-            unpack::<Event>(&bytes),
-            Ok(Event::Linear { id: 7, .. })
-        ));
-        assert_eq!(event_id(&bytes), Some(7));
+        // A broken system is one error, with no search after it.
         let broken = Doc {
             mode: crate::doc::Mode::Linear,
             linear: Some(crate::worker::linear::LinearDoc {
@@ -840,10 +898,11 @@ mod tests {
         assert!(result.as_ref().as_ref().unwrap_err().starts_with("line 2:"));
     }
 
-    /// Convergence asked for: the packing's result first, then the same result with both
-    /// programs iterated to the fixed point, in a step of its own (a newer job cancels it).
+    /// Convergence asked for: the seeds' answer, the search's result, then the same result
+    /// with both programs iterated to the fixed point, each in a step of its own (a newer
+    /// job cancels the rest).
     #[test]
-    fn a_linear_convergence_is_a_second_step() {
+    fn a_linear_convergence_is_a_step_after_the_search() {
         let mut linear = crate::worker::linear::LinearDoc::example("fig10", false).unwrap();
         linear.converge = true;
         let doc = Doc {
@@ -852,12 +911,18 @@ mod tests {
             ..Doc::default()
         };
         let mut r = Runner::new(job(9, doc), clock());
+        let seeds = r.step(SLICE_MS);
+        let [Event::Linear { id: 9, result, .. }] = seeds.as_slice() else {
+            panic!("{seeds:?}");
+        };
+        let o = result.as_ref().as_ref().unwrap();
+        assert!(o.searching && !o.converging && !r.is_done());
         let first = r.step(SLICE_MS);
         let [Event::Linear { id: 9, result, .. }] = first.as_slice() else {
             panic!("{first:?}");
         };
         let o = result.as_ref().as_ref().unwrap();
-        assert!(o.converging && o.convergence.is_none() && !r.is_done());
+        assert!(o.converging && !o.searching && o.convergence.is_none() && !r.is_done());
         let second = r.step(SLICE_MS);
         assert!(r.is_done());
         let [Event::Linear { id: 9, result, .. }] = second.as_slice() else {
@@ -880,7 +945,7 @@ mod tests {
             linear: Some(prog),
             ..Doc::default()
         };
-        assert_eq!(Runner::new(job(10, doc), clock()).run_to_end().len(), 1);
+        assert_eq!(Runner::new(job(10, doc), clock()).run_to_end().len(), 2);
     }
 
     fn fig3() -> Doc {

@@ -222,6 +222,9 @@ pub struct Outcome {
     /// The code ends with the un-permute MOVs, and the verdict ran it.
     #[serde(default)]
     pub unpermute: bool,
+    /// The seeds' answer, shown while the whole search runs; its result follows in the
+    /// next event of the same job.
+    pub searching: bool,
     /// The convergence was asked for and follows in a second event (same job).
     #[serde(default)]
     pub converging: bool,
@@ -257,8 +260,22 @@ pub fn load(doc: &LinearDoc) -> Result<(System, Option<RecoveredView>), String> 
 
 /// The worker's job: search, code, verdict. `Err`: the text is not a system the page packs.
 pub fn run(doc: &LinearDoc) -> Result<Outcome, String> {
+    run_with(doc, &SearchOptions::default())
+}
+
+/// The job's first answer: the structured seeds' best grouping with its code and verdict,
+/// marked `searching` (the whole search follows in the same job, [`run`]).
+pub fn run_seeds(doc: &LinearDoc) -> Result<Outcome, String> {
+    run_with(doc, &SearchOptions::seeds_only()).map(|mut o| {
+        o.searching = true;
+        o.converging = false;
+        o
+    })
+}
+
+fn run_with(doc: &LinearDoc, opts: &SearchOptions) -> Result<Outcome, String> {
     let (sys, recovered) = load(doc)?;
-    let sol = linear::optimize(&sys, &SearchOptions::default());
+    let sol = linear::optimize(&sys, opts);
     let identity = Grouping::identity(sys.m);
     let before = side(&sys, &identity, doc);
     let after = side(&sys, &sol.grouping, doc);
@@ -312,6 +329,7 @@ pub fn run(doc: &LinearDoc) -> Result<Outcome, String> {
         unpermute: doc.unpermute,
         converging: doc.converge && doc.input.is_system(),
         convergence: None,
+        searching: false,
     })
 }
 

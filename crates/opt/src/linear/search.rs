@@ -22,10 +22,22 @@ pub const EXACT_MAX_VARS: usize = 40;
 pub struct SearchOptions {
     pub seed: u64,
     pub schedule: Schedule,
-    /// Annealing runs from each starting point.
+    /// Annealing runs from each starting point (0: none, the seeds alone).
     pub restarts: usize,
     /// Branch-and-bound nodes (0: no exact search).
     pub exact_budget: u64,
+}
+
+impl SearchOptions {
+    /// The structured seeds alone (no annealing, no branch and bound): a first answer in
+    /// a few milliseconds, for a page that shows it while the whole search runs.
+    pub fn seeds_only() -> SearchOptions {
+        SearchOptions {
+            restarts: 0,
+            exact_budget: 0,
+            ..SearchOptions::default()
+        }
+    }
 }
 
 impl Default for SearchOptions {
@@ -90,7 +102,7 @@ pub fn optimize(sys: &System, opts: &SearchOptions) -> Solution {
     let mut rng = Rng::new(opts.seed);
     let mut moves = 0;
     for (label, start) in starts {
-        for _ in 0..opts.restarts.max(1) {
+        for _ in 0..opts.restarts {
             let a = anneal(sys, &start, &opts.schedule, &mut rng);
             moves += a.moves;
             found.push((format!("annealing from {label}"), a.cost, a.grouping));

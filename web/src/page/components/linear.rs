@@ -363,6 +363,11 @@ pub fn linear_view(p: &LinearProps) -> Html {
         (Some(Ok(o)), _) => html! {
             <>
                 if let Some(r) = &o.recovered { { crate::page::components::linear_recover::recovered(r, &p.doc, &p.dispatch) } }
+                if o.searching && p.current {
+                    <p class="muted working" id="linear-searching">
+                        { "the structured seeds' packing, checked; annealing and branch and bound are searching for a cheaper one…" }
+                    </p>
+                }
                 <Results outcome={Shared(o.clone())} ms={p.ms} />
                 <crate::page::components::linear_debugger::LinearDebugger vector={p.debug}
                     row={p.debug_row} traced={p.traced.clone()} dispatch={p.dispatch.clone()} />
@@ -432,6 +437,8 @@ pub struct Report {
     /// difference of the solutions, and whether both converged to the same one.
     converge: bool,
     converging: bool,
+    /// The result shown is the seeds' first answer; the whole search's follows.
+    searching: bool,
     convergence: Option<String>,
     converge_steps: Option<[usize; 2]>,
     converge_between: Option<f64>,
@@ -459,6 +466,7 @@ fn report_more(r: &mut Report, o: &Outcome) {
     r.unpermute_moves = Some([o.before.unpermute_moves, o.after.unpermute_moves]);
     r.unpermute_extra = Some([o.before.unpermute_extra, o.after.unpermute_extra]);
     r.converging = o.converging;
+    r.searching = o.searching;
     match &o.convergence {
         Some(Ok(c)) => {
             r.convergence = Some(c.headline());
