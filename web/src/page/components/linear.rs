@@ -365,7 +365,11 @@ pub fn linear_view(p: &LinearProps) -> Html {
                 if let Some(r) = &o.recovered { { crate::page::components::linear_recover::recovered(r, &p.doc, &p.dispatch) } }
                 if o.searching && p.current {
                     <p class="muted working" id="linear-searching">
-                        { "the structured seeds' packing, checked; annealing and branch and bound are searching for a cheaper one…" }
+                        if o.proven_optimal {
+                            { "the structured seeds' packing, checked: it meets the lower bound; the annealing still runs for the table of methods…" }
+                        } else {
+                            { "the structured seeds' packing, checked; annealing and branch and bound are searching for a cheaper one…" }
+                        }
                     </p>
                 }
                 <Results outcome={Shared(o.clone())} ms={p.ms} />
