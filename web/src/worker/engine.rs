@@ -220,6 +220,9 @@ pub fn event_id(b: &[u8]) -> Option<u64> {
     }
 }
 
+/// A linear step's answer: the outcome, or why the text is not a system the page packs.
+type LinearResult = Result<crate::worker::linear::Outcome, String>;
+
 /// Rendering time per step before a worker looks at its messages again (ms).
 pub const SLICE_MS: f64 = 25.0;
 
@@ -412,32 +415,43 @@ impl Runner {
     /// the whole search is the next step ([`Runner::search`]).
     #[inline(never)]
     fn linear(&mut self) -> Vec<Event> {
-        let id = self.id;
-        let t0 = (self.clock)();
-        let linear = self.doc.linear.clone().unwrap_or_default();
-        let result = Box::new(crate::worker::linear::run_seeds(&linear));
-        let ms = (self.clock)() - t0;
+        let (result, ms) = self.timed_linear(crate::worker::linear::run_seeds);
         self.stage = if result.is_ok() {
             Stage::Search
         } else {
             Stage::Done
         };
-        vec![Event::Linear { id, result, ms }]
+        vec![Event::Linear {
+            id: self.id,
+            result,
+            ms,
+        }]
     }
 
     /// The whole search, its code and verdict replacing the seeds' answer.
     #[inline(never)]
     fn search(&mut self) -> Vec<Event> {
-        let id = self.id;
-        let t0 = (self.clock)();
-        let linear = self.doc.linear.clone().unwrap_or_default();
-        let result = Box::new(crate::worker::linear::run(&linear));
-        let ms = (self.clock)() - t0;
+        let (result, ms) = self.timed_linear(crate::worker::linear::run);
         self.stage = match result.as_ref() {
             Ok(o) if o.converging => Stage::Converge(Box::new(o.clone()), ms),
             _ => Stage::Done,
         };
-        vec![Event::Linear { id, result, ms }]
+        vec![Event::Linear {
+            id: self.id,
+            result,
+            ms,
+        }]
+    }
+
+    /// `run` on the document's linear system, and how long it took (ms).
+    fn timed_linear(
+        &self,
+        run: fn(&crate::worker::linear::LinearDoc) -> LinearResult,
+    ) -> (Box<LinearResult>, f64) {
+        let t0 = (self.clock)();
+        let linear = self.doc.linear.clone().unwrap_or_default();
+        let result = Box::new(run(&linear));
+        (result, (self.clock)() - t0)
     }
 
     /// The parse and the optimizer, then the render's plan.

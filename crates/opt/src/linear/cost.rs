@@ -89,17 +89,13 @@ impl Grouping {
 
 /// Evaluates block (rows of group `rows`, columns in group `col`) of a term.
 pub fn block(term: &Term, rows: &[usize], group_of: &[usize], col: usize, diagonal: bool) -> Block {
-    let (mut cc, mut cr) = (0u8, 0u8);
-    for &r in rows {
-        let k = term.rows[r]
+    let counts = rows.iter().map(|&r| {
+        term.rows[r]
             .iter()
             .filter(|(c, _)| group_of[*c] == col)
-            .count() as u8;
-        cc = cc.max(k);
-        cr += u8::from(k > 0);
-    }
-    let row_major = cc > 0 && ((term.row_major_diagonal && diagonal) || cr < cc);
-    Block { cc, cr, row_major }
+            .count() as u32
+    });
+    Block::of(counts, term.row_major_diagonal && diagonal)
 }
 
 /// C^sum for a block row with `nr` row-major terms.
@@ -254,19 +250,12 @@ impl<'s> Packing<'s> {
         self.nr[t][i] = self.nr[t][i] - u32::from(old.row_major) + u32::from(nb.row_major);
     }
 
-    /// Block row i (blocks (i, j) for every j) of every term; a Gauss-Seidel diagonal
-    /// block is left to `set_diagonal`, and an off-diagonal one goes wholly to the term its
-    /// side of the diagonal falls in.
+    /// Block row i (blocks (i, j) for every j) of every source, placed by [`Packing::place`].
     fn set_row(&mut self, i: usize) {
         let n = self.n;
         let sys = self.sys;
         let mut counts = std::mem::take(&mut self.by_group);
-        let sources = if self.whole.is_some() {
-            1
-        } else {
-            sys.terms.len()
-        };
-        for src in 0..sources {
+        for src in 0..self.cols.len() {
             let rows = match &self.whole {
                 Some(w) => w,
                 None => &sys.terms[src].rows,
@@ -282,13 +271,7 @@ impl<'s> Packing<'s> {
                     (0..4).map(|l| std::mem::take(&mut counts[l * n + j])),
                     forced,
                 );
-                if self.whole.is_none() {
-                    self.put(src, i, j, nb);
-                } else if i != j {
-                    let t = usize::from(j > i);
-                    self.put(t, i, j, nb);
-                    self.put(1 - t, i, j, Block::default());
-                }
+                self.place(src, i, j, nb);
             }
         }
         self.by_group = counts;
@@ -308,13 +291,7 @@ impl<'s> Packing<'s> {
             for i in (0..self.n).filter(|i| !skip.contains(i)) {
                 let rows = &self.perm[4 * i..4 * i + 4];
                 let nb = Block::of(rows.iter().map(|&r| counts[r]), false);
-                if self.whole.is_none() {
-                    self.put(src, i, j, nb);
-                } else {
-                    let t = usize::from(j > i);
-                    self.put(t, i, j, nb);
-                    self.put(1 - t, i, j, Block::default());
-                }
+                self.place(src, i, j, nb);
             }
             for &c in &self.perm[4 * j..4 * j + 4] {
                 for &r in &cols[c] {
@@ -324,6 +301,19 @@ impl<'s> Packing<'s> {
         }
         self.cols = cols;
         self.by_row = counts;
+    }
+
+    /// Puts block (i, j) counted from source `src`: a term's own block, or a Gauss-Seidel
+    /// off-diagonal block wholly in the term its side of the diagonal falls in (the
+    /// diagonal is `set_diagonal`'s).
+    fn place(&mut self, src: usize, i: usize, j: usize, nb: Block) {
+        if self.whole.is_none() {
+            self.put(src, i, j, nb);
+        } else if i != j {
+            let t = usize::from(j > i);
+            self.put(t, i, j, nb);
+            self.put(1 - t, i, j, Block::default());
+        }
     }
 
     /// The diagonal options of group i: every inner order (only the written one unless
