@@ -155,6 +155,9 @@ pub struct Tri {
     z: [f64; 3],
     /// All vertices have the same w: planes hold the values themselves (no division).
     affine: bool,
+    /// How each fragment input component is filled per tile ([`fills`]), four per entry of
+    /// the draw's fragment inputs; empty until the draw is prepared.
+    fills: Vec<Fill>,
     /// The primitive (triangle of the index list) and, when clipping made a polygon of it,
     /// the fan triangle `0, fan, fan + 1` of that polygon this is.
     pub(crate) prim: u32,
@@ -627,7 +630,11 @@ impl PreparedDraw {
         let (sems, finputs, ff_colors) = fragment_inputs(fp.as_ref(), state);
         let (verts, indices) = geometry_vertices(d.geometry, state, caps)?;
         let (clip, vary) = vertex_stage(d, &sems, &verts, &mut vstats);
-        let tris = primitive_setup(&clip, &vary, &indices, state, width, height);
+        let mut tris = primitive_setup(&clip, &vary, &indices, state, width, height);
+        let reads = fp.as_ref().map(|cp| &cp.kernel.reads[..]);
+        for t in &mut tris {
+            t.fills = fills(t, &finputs, reads);
+        }
         vstats.triangles = tris.len() as u64;
 
         let (color_out, depth_out) = match &fp {
@@ -854,17 +861,25 @@ impl PreparedDraw {
         let (lx, ly) = &LANE_XY;
         let k = &cp.kernel;
         m.reset(k);
-        for &(row, src) in &self.finputs {
+        for (i, &(row, src)) in self.finputs.iter().enumerate() {
             match src {
                 FragSrc::Vary(..) => {
                     let s = vary_slot(tri, src).unwrap_or(0);
                     for c in 0..4 {
-                        if !k.reads.get(row as usize + c).copied().unwrap_or(true) {
-                            continue;
+                        let dst = row as usize + c;
+                        match tri.fills.get(4 * i + c) {
+                            Some(Fill::Skip) => {}
+                            Some(Fill::Splat(v)) => *m.regs[dst] = [*v; LANES],
+                            Some(&Fill::Copy(j)) => {
+                                let from = *m.regs[self.finputs[j / 4].0 as usize + j % 4];
+                                *m.regs[dst] = from;
+                            }
+                            Some(Fill::Plane) | None => {
+                                if k.reads.get(dst).copied().unwrap_or(true) {
+                                    tile.interpolate(tri, s, c, &mut m.regs[dst]);
+                                }
+                            }
                         }
-                        let mut r = [0.0; LANES];
-                        tile.interpolate(tri, s, c, &mut r);
-                        *m.regs[row as usize + c] = r;
                     }
                 }
                 FragSrc::WindowPos => {
@@ -978,6 +993,10 @@ impl PreparedDraw {
         let (lx, ly) = &LANE_XY;
         let w = self.width as usize;
         let clamp = self.fragment_clamp || self.format == TargetFormat::Rgba8;
+        if !self.depth_test && cov == &FULL && shaded.killed == NONE {
+            stats.fragment_invocations += LANES as u64;
+            return self.write_tile(shaded, tx as usize, color, clamp);
+        }
         for l in 0..LANES {
             if !cov[l] {
                 continue;
@@ -1015,7 +1034,41 @@ impl PreparedDraw {
     }
 }
 
+/// Every lane covered, and no lane killed.
+const FULL: Mask = [true; LANES];
+const NONE: Mask = [false; LANES];
+
+/// The lane of each pixel of a tile, row by row (the inverse of [`LANE_XY`]).
+const fn pixel_lanes() -> [u8; LANES] {
+    let mut out = [0u8; LANES];
+    let mut l = 0;
+    while l < LANES {
+        out[(LANE_XY.1[l] * TILE_W + LANE_XY.0[l]) as usize] = l as u8;
+        l += 1;
+    }
+    out
+}
+const PIXEL_LANES: [u8; LANES] = pixel_lanes();
+
 impl PreparedDraw {
+    /// [`Self::write_back`] of a tile every lane of which is covered and kept, with no depth
+    /// test: row by row, with no per-lane tests.
+    #[inline(always)]
+    fn write_tile(&self, shaded: &Shaded, tx: usize, color: &mut [[f32; 4]], clamp: bool) {
+        let w = self.width as usize;
+        let rows = (color.len() / w.max(1)).min(BAND as usize);
+        let cols = w.saturating_sub(tx).min(TILE_W as usize);
+        for y in 0..rows {
+            let dst = &mut color[y * w + tx..y * w + tx + cols];
+            let lanes = &PIXEL_LANES[y * TILE_W as usize..][..cols];
+            for (d, &l) in dst.iter_mut().zip(lanes) {
+                let l = l as usize;
+                let c = &shaded.color;
+                *d = self.stored([c[0][l], c[1][l], c[2][l], c[3][l]], clamp);
+            }
+        }
+    }
+
     /// The offsets, 1/w and depth of a tile as shading needs them.
     #[inline(always)]
     pub(crate) fn tile_planes(&self, tri: &Tri, tx: i32, by0: i32) -> TilePlanes {
@@ -1075,16 +1128,26 @@ pub(crate) fn coverage(tri: &Tri, tx: i32, by0: i32, by1: i32) -> Option<Mask> {
     let mut any = false;
     let ymax = by1.min(tri.y1);
     let ymin = by0.max(tri.y0);
-    // Whole tile inside every edge (checked at its four corner samples)?
+    // The edge functions at the tile's four corner samples: every sample of the tile lies
+    // between them, so all four inside every edge means the whole tile is, and all four
+    // strictly outside one edge means none of it is (a tie needs the value 0).
     let (cx, cy) = (i64::from(TILE_W) - 1, i64::from(BAND) - 1);
     let corners = [(0i64, 0i64), (cx, 0), (0, cy), (cx, cy)];
-    let all_inside = tri.edges.iter().all(|&[a, b, c]| {
-        corners.iter().all(|&(ox, oy)| {
+    let mut all_inside = true;
+    for &[a, b, c] in &tri.edges {
+        let (mut inside, mut outside) = (true, true);
+        for &(ox, oy) in &corners {
             let sx = (i64::from(tx) + ox) * 256 + 128;
             let sy = (i64::from(by0) + oy) * 256 + 128;
-            a * sx + b * sy + c > 0
-        })
-    });
+            let v = a * sx + b * sy + c;
+            inside &= v > 0;
+            outside &= v < 0;
+        }
+        if outside {
+            return None;
+        }
+        all_inside &= inside;
+    }
     let whole_x = tx >= tri.x0 && tx + TILE_W as i32 <= tri.x1;
     if all_inside && whole_x && by0 >= ymin && by0 + BAND as i32 <= ymax {
         return Some([true; LANES]);
@@ -1109,55 +1172,87 @@ pub(crate) fn coverage(tri: &Tri, tx: i32, by0: i32, by1: i32) -> Option<Mask> {
     any.then_some(cov)
 }
 
-/// Per-lane offsets from the triangle's reference point, reciprocal w and depth of a tile.
+/// A tile's offsets from the triangle's reference point (one per column and one per row:
+/// every lane of a column shares its x offset), reciprocal w and depth per lane.
+///
+/// A plane `p` at a lane is `(p0 + p1·dx) + p2·dy`, in that order, as everywhere in the
+/// rasterizer; the first sum depends only on the column and the product only on the row,
+/// so each is made 8 times per tile and the lanes only add and round.
 pub(crate) struct TilePlanes {
-    dxs: [f64; LANES],
-    dys: [f64; LANES],
-    iw: [f64; LANES],
+    dxc: [f64; TILE_W as usize],
+    dyr: [f64; BAND as usize],
+    pub(crate) iw: [f64; LANES],
     pub(crate) zz: [f32; LANES],
+}
+
+/// A plane at every lane of a tile, `(col[x] + row[y])` in f64, in lane order (quads of
+/// 2×2, [`LANE_XY`]), through `f`.
+#[inline(always)]
+fn by_lane<T>(
+    col: &[f64; TILE_W as usize],
+    row: &[f64; BAND as usize],
+    out: &mut [T; LANES],
+    f: impl Fn(f64, usize) -> T,
+) {
+    const PER_ROW: usize = TILE_W as usize / 2;
+    for (q, o) in out.chunks_exact_mut(4).enumerate() {
+        let (x, y) = (2 * (q % PER_ROW), 2 * (q / PER_ROW));
+        o[0] = f(col[x] + row[y], 4 * q);
+        o[1] = f(col[x + 1] + row[y], 4 * q + 1);
+        o[2] = f(col[x] + row[y + 1], 4 * q + 2);
+        o[3] = f(col[x + 1] + row[y + 1], 4 * q + 3);
+    }
 }
 
 impl TilePlanes {
     #[inline]
     pub(crate) fn new(tri: &Tri, tx: i32, by0: i32, need_w: bool, need_z: bool) -> TilePlanes {
-        let (lx, ly) = &LANE_XY;
         let mut t = TilePlanes {
-            dxs: [0.0; LANES],
-            dys: [0.0; LANES],
+            dxc: std::array::from_fn(|x| f64::from(tx + x as i32) + 0.5 - tri.rx),
+            dyr: std::array::from_fn(|y| f64::from(by0 + y as i32) + 0.5 - tri.ry),
             iw: [0.0; LANES],
             zz: [0.0; LANES],
         };
-        for l in 0..LANES {
-            t.dxs[l] = f64::from(tx + lx[l] as i32) + 0.5 - tri.rx;
-            t.dys[l] = f64::from(by0 + ly[l] as i32) + 0.5 - tri.ry;
-        }
         if need_w {
-            for l in 0..LANES {
-                t.iw[l] = tri.invw[0] + tri.invw[1] * t.dxs[l] + tri.invw[2] * t.dys[l];
-            }
+            let (col, row) = t.terms(tri.invw);
+            by_lane(&col, &row, &mut t.iw, |v, _| v);
         }
         if need_z {
-            for l in 0..LANES {
-                t.zz[l] = (tri.z[0] + tri.z[1] * t.dxs[l] + tri.z[2] * t.dys[l]) as f32;
-            }
+            let (col, row) = t.terms(tri.z);
+            by_lane(&col, &row, &mut t.zz, |v, _| v as f32);
         }
         t
+    }
+
+    /// A plane's column sums `p0 + p1·dx` and row products `p2·dy`.
+    #[inline(always)]
+    fn terms(&self, p: [f64; 3]) -> ([f64; TILE_W as usize], [f64; BAND as usize]) {
+        (
+            self.dxc.map(|dx| p[0] + p[1] * dx),
+            self.dyr.map(|dy| p[2] * dy),
+        )
     }
 
     /// Component `c` of varying `slot` at every lane (perspective-correct unless the
     /// triangle is affine).
     #[inline]
     pub(crate) fn interpolate(&self, tri: &Tri, slot: usize, c: usize, out: &mut [f32; LANES]) {
-        let p = tri.planes[slot * 4 + c];
-        if tri.affine {
-            for l in 0..LANES {
-                out[l] = (p[0] + p[1] * self.dxs[l] + p[2] * self.dys[l]) as f32;
-            }
-        } else {
-            for l in 0..LANES {
-                out[l] = ((p[0] + p[1] * self.dxs[l] + p[2] * self.dys[l]) / self.iw[l]) as f32;
-            }
-        }
+        let (col, row) = self.terms(tri.planes[slot * 4 + c]);
+        rounded(&col, &row, (!tri.affine).then_some(&self.iw), out);
+    }
+}
+
+/// [`by_lane`] rounded to f32, divided by `iw` first when given.
+#[inline(always)]
+fn rounded(
+    col: &[f64; TILE_W as usize],
+    row: &[f64; BAND as usize],
+    iw: Option<&[f64; LANES]>,
+    out: &mut [f32; LANES],
+) {
+    match iw {
+        None => by_lane(col, row, out, |v, _| v as f32),
+        Some(iw) => by_lane(col, row, out, |v, l| (v / iw[l]) as f32),
     }
 }
 
@@ -1234,9 +1329,57 @@ fn setup_triangle(
         invw: plane(p, iw),
         z: plane(p, z),
         affine,
+        fills: Vec::new(),
         prim: 0,
         fan: 1,
     })
+}
+
+/// How a fragment input component of a triangle's tiles is filled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Fill {
+    /// Not a varying, or never read.
+    Skip,
+    /// Interpolated from its plane.
+    Plane,
+    /// Every lane has this value: an affine plane `(p0 + 0·dx) + 0·dy` is `p0` at every
+    /// lane unless `p0` is −0 (then the products' signs decide).
+    Splat(f32),
+    /// The same plane, bit for bit, as the earlier component at this index (4·input + c),
+    /// so the same values.
+    Copy(usize),
+}
+
+/// The fills of `tri`'s fragment input components (`reads`: the kernel's rows read).
+fn fills(tri: &Tri, finputs: &[(R, FragSrc)], reads: Option<&[bool]>) -> Vec<Fill> {
+    let mut out = Vec::with_capacity(4 * finputs.len());
+    let mut seen: Vec<([u64; 3], usize)> = Vec::new();
+    for &(row, src) in finputs {
+        for c in 0..4 {
+            let read = reads.is_none_or(|r| r.get(row as usize + c).copied().unwrap_or(true));
+            let plane = vary_slot(tri, src).and_then(|s| tri.planes.get(s * 4 + c));
+            let fill = match plane {
+                Some(p) if read => {
+                    let bits = p.map(f64::to_bits);
+                    if let Some(&(_, j)) = seen.iter().find(|(b, _)| *b == bits) {
+                        Fill::Copy(j)
+                    } else if tri.affine
+                        && p[1] == 0.0
+                        && p[2] == 0.0
+                        && !(p[0] == 0.0 && p[0].is_sign_negative())
+                    {
+                        Fill::Splat(p[0] as f32)
+                    } else {
+                        seen.push((bits, out.len()));
+                        Fill::Plane
+                    }
+                }
+                _ => Fill::Skip,
+            };
+            out.push(fill);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -1263,5 +1406,78 @@ mod tests {
         let out = clip_polygon(vec![v(-0.5, -2.0), v(0.5, 0.0), v(0.5, 0.5)]);
         assert!(out.len() >= 3);
         assert!(out.iter().all(|c| c.clip[2] >= -1.0 - 1e-12));
+    }
+
+    /// Every fill (splat, copy) gives each lane the bits interpolation gives it, for planes
+    /// of signed zeros, infinities, NaN and ordinary values, on tiles either side of the
+    /// reference point (so the products `0·dx` take both signs).
+    #[test]
+    fn fills_match_interpolation() {
+        let specials = [0.0, -0.0, 1.0, -2.5, f64::INFINITY, f64::NAN, 3e-310];
+        let mut planes = Vec::new();
+        for &a in &specials {
+            for &b in &[0.0, -0.0, 0.25] {
+                for &c in &[0.0, -0.0, -0.5] {
+                    planes.push([a, b, c]);
+                }
+            }
+        }
+        // Every plane twice, so the second of each is a copy.
+        let planes: Vec<[f64; 3]> = planes.iter().chain(planes.iter()).copied().collect();
+        let n = planes.len().div_ceil(4);
+        let mut planes = planes;
+        planes.resize(4 * n, [0.5, 0.0, 0.0]);
+        let finputs: Vec<(R, FragSrc)> = (0..n)
+            .map(|i| (4 * i as R, FragSrc::Vary(i, None)))
+            .collect();
+        let p = [[10.0, 10.0], [30.0, 12.0], [12.0, 30.0]];
+        let vary = vec![vec![[0.0; 4]; n]; 3];
+        let mut tri = setup_triangle(
+            &p,
+            [0.5; 3],
+            [1.0; 3],
+            [&vary[0], &vary[1], &vary[2]],
+            64,
+            64,
+        )
+        .expect("a visible triangle");
+        assert!(tri.affine);
+        tri.planes = planes;
+        tri.fills = fills(&tri, &finputs, None);
+        let kinds = |f: fn(&Fill) -> bool| tri.fills.iter().filter(|x| f(x)).count();
+        assert!(kinds(|f| matches!(f, Fill::Splat(_))) > 0);
+        // Each plane interpolated once, its second appearance copied.
+        assert!(kinds(|f| *f == Fill::Plane) > 0);
+        assert_eq!(
+            kinds(|f| matches!(f, Fill::Copy(_))),
+            kinds(|f| *f == Fill::Plane)
+        );
+        let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+        for (tx, by0) in [(0, 0), (8, 8), (24, 16)] {
+            let tile = TilePlanes::new(&tri, tx, by0, false, false);
+            let rows: Vec<[f32; LANES]> = (0..tri.fills.len())
+                .map(|j| {
+                    let mut r = [0.0; LANES];
+                    tile.interpolate(&tri, j / 4, j % 4, &mut r);
+                    r
+                })
+                .collect();
+            for (j, f) in tri.fills.iter().enumerate() {
+                let got = match *f {
+                    Fill::Splat(v) => [v; LANES],
+                    Fill::Copy(k) => rows[k],
+                    _ => continue,
+                };
+                for l in 0..LANES {
+                    assert!(
+                        same(got[l], rows[j][l]),
+                        "plane {:?} ({f:?}) at tile ({tx}, {by0}) lane {l}: {} against {}",
+                        tri.planes[j],
+                        got[l],
+                        rows[j][l]
+                    );
+                }
+            }
+        }
     }
 }

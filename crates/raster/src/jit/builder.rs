@@ -61,6 +61,10 @@ pub(super) struct TexLocals {
     pub texels: u32,
     pub wf: u32,
     pub hf: u32,
+    /// Width, width − 1 and height − 1 as i32 splats (integer nearest indices).
+    pub wi: u32,
+    pub wm: u32,
+    pub hm: u32,
 }
 
 pub(super) fn mem(offset: u64, align: u32) -> MemArg {

@@ -83,32 +83,7 @@ fn assemble(g: &mut Gen, body: Vec<I<'static>>) -> Function {
         }
         pre.extend([I::F32x4Splat, I::LocalSet(l)]);
     }
-    // Texture descriptors.
-    let mut units: Vec<(u8, TexLocals)> = g.tex_locals.iter().map(|(&u, &t)| (u, t)).collect();
-    hoist_asm::sort::by_key(&mut units, |x| x.0);
-    for (u, t) in units {
-        let d = 32 * u64::from(u);
-        pre.extend([
-            I::LocalGet(P_TEX),
-            I::I32Load(mem(d, 2)),
-            I::I32x4Splat,
-            I::LocalSet(t.mode),
-            I::LocalGet(P_TEX),
-            I::I32Load(mem(d + 4, 2)),
-            I::I32x4Splat,
-            I::LocalSet(t.texels),
-            I::LocalGet(P_TEX),
-            I::I32Load(mem(d + 8, 2)),
-            I::F32ConvertI32U,
-            I::F32x4Splat,
-            I::LocalSet(t.wf),
-            I::LocalGet(P_TEX),
-            I::I32Load(mem(d + 12, 2)),
-            I::F32ConvertI32U,
-            I::F32x4Splat,
-            I::LocalSet(t.hf),
-        ]);
-    }
+    pre.extend(descriptors(g));
     let row_bytes = (LANES * 4) as u64;
     let input_rows: Vec<R> = k
         .inputs
@@ -188,6 +163,52 @@ fn assemble(g: &mut Gen, body: Vec<I<'static>>) -> Function {
     f
 }
 
+/// Loads each sampled unit's descriptor words into its locals (once per call).
+fn descriptors(g: &Gen) -> Vec<I<'static>> {
+    let mut out = Vec::new();
+    let mut units: Vec<(u8, TexLocals)> = g.tex_locals.iter().map(|(&u, &t)| (u, t)).collect();
+    hoist_asm::sort::by_key(&mut units, |x| x.0);
+    for (u, t) in units {
+        let d = 32 * u64::from(u);
+        out.extend([
+            I::LocalGet(P_TEX),
+            I::I32Load(mem(d, 2)),
+            I::I32x4Splat,
+            I::LocalSet(t.mode),
+            I::LocalGet(P_TEX),
+            I::I32Load(mem(d + 4, 2)),
+            I::I32x4Splat,
+            I::LocalSet(t.texels),
+            I::LocalGet(P_TEX),
+            I::I32Load(mem(d + 8, 2)),
+            I::F32ConvertI32U,
+            I::F32x4Splat,
+            I::LocalSet(t.wf),
+            I::LocalGet(P_TEX),
+            I::I32Load(mem(d + 12, 2)),
+            I::F32ConvertI32U,
+            I::F32x4Splat,
+            I::LocalSet(t.hf),
+            I::LocalGet(P_TEX),
+            I::I32Load(mem(d + 8, 2)),
+            I::I32x4Splat,
+            I::LocalSet(t.wi),
+            I::LocalGet(t.wi),
+            I::I32Const(1),
+            I::I32x4Splat,
+            I::I32x4Sub,
+            I::LocalSet(t.wm),
+            I::LocalGet(P_TEX),
+            I::I32Load(mem(d + 12, 2)),
+            I::I32Const(1),
+            I::I32Sub,
+            I::I32x4Splat,
+            I::LocalSet(t.hm),
+        ]);
+    }
+    out
+}
+
 /// Appends one instruction through wasm-encoder's per-instruction methods. Its
 /// `Instruction::encode` is one match over every instruction of the format (17 KB of
 /// wasm): run hot by the code generator, the browser re-optimized it whole on every page
@@ -236,6 +257,12 @@ fn emit(f: &mut Function, i: &I) {
         I::I32WrapI64 => _ = s.i32_wrap_i64(),
         I::I32x4ExtractLane(lane) => _ = s.i32x4_extract_lane(lane),
         I::I32x4Splat => _ = s.i32x4_splat(),
+        I::I32x4Add => _ = s.i32x4_add(),
+        I::I32x4Sub => _ = s.i32x4_sub(),
+        I::I32x4Mul => _ = s.i32x4_mul(),
+        I::I32x4Shl => _ = s.i32x4_shl(),
+        I::I32x4MaxS => _ = s.i32x4_max_s(),
+        I::I32x4MinS => _ = s.i32x4_min_s(),
         I::I32x4TruncSatF32x4S => _ = s.i32x4_trunc_sat_f32x4_s(),
         I::I64Add => _ = s.i64_add(),
         I::I64Const(x) => _ = s.i64_const(x),

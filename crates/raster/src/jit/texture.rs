@@ -5,9 +5,7 @@
 //! runs the interpreter's own sampler.
 
 use super::abi;
-use super::builder::{
-    Gen, Import, L_I0, P_SCRATCH, TexLocals, bin, konst, max, mem, min, select, un,
-};
+use super::builder::{Gen, Import, P_SCRATCH, TexLocals, bin, konst, max, mem, min, select, un};
 use crate::compile::{KInst, TexKind};
 use hoist_asm::ir::TexTarget;
 use wasm_encoder::{BlockType, Instruction as I};
@@ -84,6 +82,9 @@ fn tex_locals(g: &mut Gen, unit: u8) -> TexLocals {
         texels: g.new_v128(),
         wf: g.new_v128(),
         hf: g.new_v128(),
+        wi: g.new_v128(),
+        wm: g.new_v128(),
+        hm: g.new_v128(),
     };
     g.tex_locals.insert(unit, t);
     t
@@ -131,21 +132,24 @@ fn generic(
 /// Loads the texels at the (integral, in range) f32 indices and transposes them to
 /// component vectors.
 fn fetch(g: &mut Gen, tl: &TexLocals, idx: u32) -> [u32; 4] {
-    let ii = g.temp();
-    g.get(idx);
-    g.emit(I::I32x4TruncSatF32x4S);
-    g.set(ii);
-    let t: [u32; 4] = std::array::from_fn(|_| g.temp());
+    let ii = un(g, idx, I::I32x4TruncSatF32x4S);
+    fetch_i(g, tl, ii)
+}
+
+/// [`fetch`] at i32 indices: the four addresses `texels + 16·i` in one vector, then one
+/// load per lane.
+fn fetch_i(g: &mut Gen, tl: &TexLocals, ii: u32) -> [u32; 4] {
+    let at = g.temp();
+    g.get(ii);
+    g.emit(I::I32Const(4));
+    g.emit(I::I32x4Shl);
     g.get(tl.texels);
-    g.emit(I::I32x4ExtractLane(0));
-    g.emit(I::LocalSet(L_I0));
+    g.emit(I::I32x4Add);
+    g.set(at);
+    let t: [u32; 4] = std::array::from_fn(|_| g.temp());
     for lane in 0..4u8 {
-        g.get(L_I0);
-        g.get(ii);
+        g.get(at);
         g.emit(I::I32x4ExtractLane(lane));
-        g.emit(I::I32Const(4));
-        g.emit(I::I32Shl);
-        g.emit(I::I32Add);
         g.emit(I::V128Load(mem(0, 4)));
         g.set(t[lane as usize]);
     }
@@ -171,22 +175,25 @@ fn fetch(g: &mut Gen, tl: &TexLocals, idx: u32) -> [u32; 4] {
     ]
 }
 
-/// `nearest_2d`: `floor(s·w).max(0).min(w - 1)`, the same in y, index `y·w + x`.
+/// `nearest_2d`: `floor(s·w).max(0).min(w - 1)`, the same in y, index `y·w + x`. In i32
+/// after the floor: the saturating conversion sends NaN to 0 and out-of-range values to
+/// the i32 bounds, which the integer clamps then take where the float clamps would.
 fn nearest_clamp(g: &mut Gen, tl: &TexLocals, u: u32, v: u32) -> [u32; 4] {
-    let zero = konst(g, 0.0);
-    let one = konst(g, 1.0);
-    let axis = |g: &mut Gen, c: u32, n: u32| {
+    let zero = g.temp();
+    g.emit(I::V128Const(0));
+    g.set(zero);
+    let axis = |g: &mut Gen, c: u32, n: u32, nm: u32| {
         let sc = bin(g, c, n, I::F32x4Mul);
         let f = un(g, sc, I::F32x4Floor);
-        let lo = max(g, f, zero);
-        let nm = bin(g, n, one, I::F32x4Sub);
-        min(g, lo, nm)
+        let i = un(g, f, I::I32x4TruncSatF32x4S);
+        let lo = bin(g, i, zero, I::I32x4MaxS);
+        bin(g, lo, nm, I::I32x4MinS)
     };
-    let x = axis(g, u, tl.wf);
-    let y = axis(g, v, tl.hf);
-    let yw = bin(g, y, tl.wf, I::F32x4Mul);
-    let idx = bin(g, yw, x, I::F32x4Add);
-    fetch(g, tl, idx)
+    let x = axis(g, u, tl.wf, tl.wm);
+    let y = axis(g, v, tl.hf, tl.hm);
+    let yw = bin(g, y, tl.wi, I::I32x4Mul);
+    let idx = bin(g, yw, x, I::I32x4Add);
+    fetch_i(g, tl, idx)
 }
 
 /// `i.rem_euclid(n)` for small integral `i` in f32: `i - n·floor(i / n)` (exact here).
