@@ -156,7 +156,7 @@ pub struct Tri {
     /// All vertices have the same w: planes hold the values themselves (no division).
     affine: bool,
     /// How each fragment input component is filled per tile ([`fills`]), four per entry of
-    /// the draw's fragment inputs; empty until the draw is prepared.
+    /// the draw's fragment inputs; `PreparedDraw::staged` sets them for every triangle.
     fills: Vec<Fill>,
     /// The primitive (triangle of the index list) and, when clipping made a polygon of it,
     /// the fan triangle `0, fan, fan + 1` of that polygon this is.
@@ -868,17 +868,13 @@ impl PreparedDraw {
                     for c in 0..4 {
                         let dst = row as usize + c;
                         match tri.fills.get(4 * i + c) {
-                            Some(Fill::Skip) => {}
                             Some(Fill::Splat(v)) => *m.regs[dst] = [*v; LANES],
                             Some(&Fill::Copy(j)) => {
                                 let from = *m.regs[self.finputs[j / 4].0 as usize + j % 4];
                                 *m.regs[dst] = from;
                             }
-                            Some(Fill::Plane) | None => {
-                                if k.reads.get(dst).copied().unwrap_or(true) {
-                                    tile.interpolate(tri, s, c, &mut m.regs[dst]);
-                                }
-                            }
+                            Some(Fill::Plane) => tile.interpolate(tri, s, c, &mut m.regs[dst]),
+                            Some(Fill::Skip) | None => {}
                         }
                     }
                 }
@@ -1238,21 +1234,11 @@ impl TilePlanes {
     #[inline]
     pub(crate) fn interpolate(&self, tri: &Tri, slot: usize, c: usize, out: &mut [f32; LANES]) {
         let (col, row) = self.terms(tri.planes[slot * 4 + c]);
-        rounded(&col, &row, (!tri.affine).then_some(&self.iw), out);
-    }
-}
-
-/// [`by_lane`] rounded to f32, divided by `iw` first when given.
-#[inline(always)]
-fn rounded(
-    col: &[f64; TILE_W as usize],
-    row: &[f64; BAND as usize],
-    iw: Option<&[f64; LANES]>,
-    out: &mut [f32; LANES],
-) {
-    match iw {
-        None => by_lane(col, row, out, |v, _| v as f32),
-        Some(iw) => by_lane(col, row, out, |v, l| (v / iw[l]) as f32),
+        if tri.affine {
+            by_lane(&col, &row, out, |v, _| v as f32);
+        } else {
+            by_lane(&col, &row, out, |v, l| (v / self.iw[l]) as f32);
+        }
     }
 }
 

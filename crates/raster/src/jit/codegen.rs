@@ -163,48 +163,31 @@ fn assemble(g: &mut Gen, body: Vec<I<'static>>) -> Function {
     f
 }
 
-/// Loads each sampled unit's descriptor words into its locals (once per call).
+/// Loads each sampled unit's descriptor words into its locals (once per call): mode and
+/// texel address as i32 splats, width and height as f32 splats, and as i32 the width,
+/// width − 1 and height − 1.
 fn descriptors(g: &Gen) -> Vec<I<'static>> {
     let mut out = Vec::new();
     let mut units: Vec<(u8, TexLocals)> = g.tex_locals.iter().map(|(&u, &t)| (u, t)).collect();
     hoist_asm::sort::by_key(&mut units, |x| x.0);
+    let splat_i = [I::I32x4Splat];
+    let splat_f = [I::F32ConvertI32U, I::F32x4Splat];
+    let less_one = [I::I32Const(1), I::I32Sub, I::I32x4Splat];
     for (u, t) in units {
         let d = 32 * u64::from(u);
-        out.extend([
-            I::LocalGet(P_TEX),
-            I::I32Load(mem(d, 2)),
-            I::I32x4Splat,
-            I::LocalSet(t.mode),
-            I::LocalGet(P_TEX),
-            I::I32Load(mem(d + 4, 2)),
-            I::I32x4Splat,
-            I::LocalSet(t.texels),
-            I::LocalGet(P_TEX),
-            I::I32Load(mem(d + 8, 2)),
-            I::F32ConvertI32U,
-            I::F32x4Splat,
-            I::LocalSet(t.wf),
-            I::LocalGet(P_TEX),
-            I::I32Load(mem(d + 12, 2)),
-            I::F32ConvertI32U,
-            I::F32x4Splat,
-            I::LocalSet(t.hf),
-            I::LocalGet(P_TEX),
-            I::I32Load(mem(d + 8, 2)),
-            I::I32x4Splat,
-            I::LocalSet(t.wi),
-            I::LocalGet(t.wi),
-            I::I32Const(1),
-            I::I32x4Splat,
-            I::I32x4Sub,
-            I::LocalSet(t.wm),
-            I::LocalGet(P_TEX),
-            I::I32Load(mem(d + 12, 2)),
-            I::I32Const(1),
-            I::I32Sub,
-            I::I32x4Splat,
-            I::LocalSet(t.hm),
-        ]);
+        for (o, tail, l) in [
+            (0, &splat_i[..], t.mode),
+            (4, &splat_i[..], t.texels),
+            (8, &splat_f[..], t.wf),
+            (12, &splat_f[..], t.hf),
+            (8, &splat_i[..], t.wi),
+            (8, &less_one[..], t.wm),
+            (12, &less_one[..], t.hm),
+        ] {
+            out.extend([I::LocalGet(P_TEX), I::I32Load(mem(d + o, 2))]);
+            out.extend_from_slice(tail);
+            out.push(I::LocalSet(l));
+        }
     }
     out
 }
