@@ -15,10 +15,11 @@
 //! non-zeros depend on the order, so the bound is ⌈nnz(A)/4⌉ over the whole matrix, and a
 //! node counts each fixed off-diagonal block's min(c_c, c_r) and each fixed diagonal
 //! block's cheapest cost over its group's 24 inner orders, C^sum bounded by 0: no order
-//! of groups or of variables inside them costs less. A leaf is costed exactly with its
-//! groups in the order fixed and the inner orders chosen ([`Packing::searching`]); when
-//! that exceeds the leaf's order-free bound, another order of the groups might cost less,
-//! so such a leaf's bound stays a candidate for the optimum and optimality is claimed only
+//! of groups or of variables inside them costs less. A leaf is costed with its groups in
+//! the order fixed and the inner orders chosen ([`Packing::searching`]), and when that
+//! exceeds the leaf's order-free bound and there are at most four groups, in every other
+//! order of the groups too. A leaf still above its bound might cost less in an order not
+//! tried, so its bound stays a candidate for the optimum and optimality is claimed only
 //! when none is below the best cost found.
 
 use super::cost::{Grouping, Packing, block, diagonal_min, sum_cost};
@@ -26,6 +27,10 @@ use super::system::System;
 use super::system::Term;
 
 const FREE: usize = usize::MAX;
+
+/// Gauss-Seidel leaves of at most this many groups are costed over every order of the
+/// groups (4! = 24), not only the order the search fixed them in.
+const ORDERED_LEAF_GROUPS: usize = 4;
 
 /// Σ_t ⌈nnz(A_t)/4⌉ × repeat: no grouping costs less.
 pub fn lower_bound(sys: &System) -> u32 {
@@ -176,7 +181,19 @@ impl Search<'_> {
             }
             return;
         }
-        let p = Packing::searching(self.sys, &g);
+        let mut p = Packing::searching(self.sys, &g);
+        if p.total() > bound && self.n <= ORDERED_LEAF_GROUPS {
+            for order in orders(self.n).into_iter().skip(1) {
+                let perm = order.iter().flat_map(|&i| self.groups[i]).collect();
+                let q = Packing::searching(self.sys, &Grouping { perm });
+                if q.total() < p.total() {
+                    p = q;
+                }
+                if p.total() == bound {
+                    break;
+                }
+            }
+        }
         if p.total() < self.best {
             (self.best, self.best_grouping) = (p.total(), Some(p.grouping()));
         }
@@ -198,6 +215,22 @@ impl Search<'_> {
         }
         self.groups.pop();
     }
+}
+
+/// Every order of `n` items, the identity first.
+fn orders(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for rest in orders(n - 1) {
+        for at in (0..n).rev() {
+            let mut o = rest.clone();
+            o.insert(at, n - 1);
+            out.push(o);
+        }
+    }
+    out
 }
 
 /// Searches for a grouping cheaper than `upper`, visiting at most `budget` nodes.
