@@ -10,6 +10,7 @@
 //! [`run`] ([`run.rs`](run)) executes a scene and returns the probe results, every render target and the
 //! statistics; [`SceneJob`] does the same a bounded number of bands at a time.
 
+pub mod kept;
 mod model;
 mod parse;
 mod run;

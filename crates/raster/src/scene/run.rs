@@ -1,6 +1,7 @@
 //! Running a scene: textures, targets, parameters and draws, a bounded number of bands at a
 //! time, and the probes.
 
+use super::kept;
 use super::model::{
     Command, CompiledPair, FogSetting, ParamKind, Scene, SceneProgram, TOLERANCE_FLOAT,
     TOLERANCE_RGBA8, TexOptions, TexSource, serr,
@@ -308,15 +309,37 @@ impl SceneJob {
         t + u
     }
 
+    /// The texture of `src`: kept from an earlier run when it can be ([`kept`]), else built
+    /// (and kept).
+    fn texture(
+        &self,
+        line: u32,
+        src: &TexSource,
+        o: &TexOptions,
+    ) -> Result<Arc<Texture>, RenderError> {
+        let caps = &self.opts.caps;
+        let key = kept::key(src, &self.opts.images, caps.max_texture_bytes);
+        if let Some((t, size)) = key.as_deref().and_then(|k| kept::get(k, o)) {
+            check_size(caps, line, size, o)?;
+            return Ok(t);
+        }
+        let (t, size) = self.build_texture(line, src, o)?;
+        let t = Arc::new(t);
+        if let Some(key) = key {
+            kept::put(key, *o, size, t.clone());
+        }
+        Ok(t)
+    }
+
     fn build_texture(
         &self,
         line: u32,
         src: &TexSource,
         o: &TexOptions,
-    ) -> Result<Texture, RenderError> {
+    ) -> Result<(Texture, (u32, u32)), RenderError> {
         let caps = &self.opts.caps;
         let img = match src {
-            TexSource::Miptree => return Ok(miptree()),
+            TexSource::Miptree => return Ok((miptree(), (8, 8))),
             TexSource::Pattern(p, w, h) => pattern::generate(p, *w, *h),
             TexSource::Image(name) => {
                 let bytes =
@@ -342,15 +365,12 @@ impl SceneJob {
                 }
             }
         };
-        let (w, h, d) = o.shape.extent(img.width, img.height);
-        caps.check_texture(img.width, img.height, 1)
-            .and_then(|_| caps.check_texture(w, h, d))
-            .map_err(|e| serr(line, e.to_string()))?;
+        check_size(caps, line, (img.width, img.height), o)?;
         let mut t = Texture::from_image(&img, o.shape, o.format, o.sampler);
         if o.mipmap && o.shape != TexShape::Rect {
             t.generate_mipmaps();
         }
-        Ok(t)
+        Ok((t, (img.width, img.height)))
     }
 
     /// Executes commands until `max_bands` bands of drawing have been shaded (commands
@@ -513,7 +533,7 @@ impl SceneJob {
                         }
                         UnitBinding::Target(name.clone(), *o)
                     }
-                    _ => UnitBinding::Texture(Arc::new(self.build_texture(line, src, o)?)),
+                    _ => UnitBinding::Texture(self.texture(line, src, o)?),
                 };
                 self.units.insert(*unit, b);
                 if self.total_bytes() > self.opts.caps.max_total_bytes {
@@ -756,9 +776,10 @@ impl SceneJob {
         for (u, b) in &self.units {
             let t = match b {
                 UnitBinding::Texture(t) => t.clone(),
-                UnitBinding::Target(name, o) => {
-                    Arc::new(self.build_texture(line, &TexSource::Target(name.clone()), o)?)
-                }
+                UnitBinding::Target(name, o) => Arc::new(
+                    self.build_texture(line, &TexSource::Target(name.clone()), o)?
+                        .0,
+                ),
             };
             textures.insert(*u, t);
         }
@@ -986,4 +1007,17 @@ pub fn trace(
     found.ok_or_else(|| {
         RenderError::Config(format!("no draw into `{target}` covers pixel ({x}, {y})"))
     })
+}
+
+/// A texture made from a `w`×`h` image under `o` fits the caps.
+fn check_size(
+    caps: &Caps,
+    line: u32,
+    (w0, h0): (u32, u32),
+    o: &TexOptions,
+) -> Result<(), RenderError> {
+    let (w, h, d) = o.shape.extent(w0, h0);
+    caps.check_texture(w0, h0, 1)
+        .and_then(|_| caps.check_texture(w, h, d))
+        .map_err(|e| serr(line, e.to_string()))
 }
