@@ -6,9 +6,12 @@
 // helpers drew, and the medians. Not a test, a measurement.
 //
 // HIDE=1 hides the page's body during the renders, so the page paints nothing (what the
-// workers do with the machine to themselves).
+// workers do with the machine to themselves). Each page renders WARM times first, and
+// every render waits PAUSE ms after the one before it, in either page: the browser
+// compiles hot WebAssembly functions again in the background (V8's tier-up) for a while
+// after each job, and on two cores that work landed in the other page's render.
 //
-//   node tests/e2e/bands-bench.mjs     ROUNDS=7 SIZE=1024 HELPERS=auto|N HIDE=1 HOIST_E2E_DIST=…
+//   node tests/e2e/bands-bench.mjs     ROUNDS=7 SIZE=1024 HELPERS=auto|N HIDE=1 WARM=3 PAUSE=600 HOIST_E2E_DIST=…
 
 import fs from 'node:fs';
 import { dist, done, launch, serve } from './common.mjs';
@@ -16,6 +19,8 @@ import { dist, done, launch, serve } from './common.mjs';
 const ROUNDS = Number(process.env.ROUNDS || 7);
 const SIZE = Number(process.env.SIZE || 1024);
 const HELPERS = process.env.HELPERS || 'auto';
+const WARM = Number(process.env.WARM || 3);
+const PAUSE = Number(process.env.PAUSE || 600);
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
@@ -41,6 +46,7 @@ async function open(base, errors, label, helpers) {
 }
 
 async function again(page) {
+  await page.waitForTimeout(PAUSE);
   const old = await page.evaluate(() => JSON.stringify(window.hoistReport().renderMs));
   await page.evaluate(() => document.querySelector('#stat-time-again').click());
   await page.waitForFunction((o) => {
@@ -57,7 +63,7 @@ const modes = [['one worker', '0'], [`helpers ${HELPERS}`, HELPERS === 'auto' ? 
 const pages = [];
 for (const [label, h] of modes) pages.push(await open(base, errors, label, h));
 // Helpers start after a job: one warm-up render each.
-for (const { page } of pages) { await page.waitForTimeout(2000); await again(page); }
+for (const { page } of pages) { await page.waitForTimeout(2000); for (let i = 0; i < WARM; i++) await again(page); }
 if (process.env.HIDE) for (const { page } of pages) await page.evaluate(() => { document.body.style.display = 'none'; });
 const rows = modes.map(() => []);
 for (let i = 0; i < ROUNDS; i++) {

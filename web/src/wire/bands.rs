@@ -126,8 +126,9 @@ fn processors() -> u32 {
 }
 
 impl Lead {
+    /// The helpers to keep running: as many as the largest render would use.
     fn want(&self) -> u32 {
-        bands::helpers_for(self.forced, processors())
+        bands::helpers_for(self.forced, processors(), u64::MAX)
     }
 
     fn spawn(&mut self) -> Result<(), String> {
@@ -204,11 +205,11 @@ impl Pool for Browser {
     ) -> Option<(u64, u32)> {
         LEAD.with(|l| {
             let mut l = l.borrow_mut();
-            if l.forced.is_none() && !bands::worth(scene) {
+            let want = bands::helpers_for(l.forced, processors(), bands::work(scene)) as usize;
+            if want == 0 {
                 return None;
             }
             l.bury();
-            let want = l.want() as usize;
             if l.helpers.len() < want {
                 l.wanted = true;
             }

@@ -27,6 +27,10 @@ use std::collections::BTreeMap;
 /// shared with helpers.
 pub const WORTH: u64 = 2_000_000;
 
+/// Fragment instructions from which a render is shared on a machine of two processors:
+/// gauss13 at 1024² (66 M) is, at 512² (17 M) it is not.
+pub const WORTH_TWO: u64 = 32_000_000;
+
 /// Most helpers started, whatever the machine reports.
 pub const MAX_HELPERS: u32 = 7;
 
@@ -122,8 +126,9 @@ pub fn begin(scene: &Scene, caps: &Caps, images: &BTreeMap<String, Vec<u8>>) -> 
     with_pool(|p| p.begin(scene, caps, images)).map(|(run, parts)| Share { run, parts })
 }
 
-/// Whether `scene` is large enough to share with helpers ([`WORTH`]).
-pub fn worth(scene: &Scene) -> bool {
+/// A render's size for sharing: the largest window or target's area times the longest
+/// fragment program, 0 when the scene draws nothing.
+pub fn work(scene: &Scene) -> u64 {
     let longest = scene
         .programs
         .values()
@@ -137,22 +142,35 @@ pub fn worth(scene: &Scene) -> bool {
             area = area.max(u64::from(*w) * u64::from(*h));
         }
     }
-    scene
+    let draws = scene
         .commands
         .iter()
-        .any(|(_, c)| matches!(c, Command::Draw(_)))
-        && area * longest >= WORTH
+        .any(|(_, c)| matches!(c, Command::Draw(_)));
+    if draws { area * longest } else { 0 }
 }
 
-/// How many helpers to use: `forced` (a test switch), else two fewer than the machine's
-/// logical processors (one for the lead, one for the page's own thread and the browser,
-/// which paint while a render runs), at most [`MAX_HELPERS`]. On a 2-core machine a
-/// helper beside a visible page made gauss13's 1024² renders slower, not faster
-/// (BENCHMARKS.md, "Renders over several workers").
-pub fn helpers_for(forced: Option<u32>, processors: u32) -> u32 {
-    forced
-        .unwrap_or_else(|| processors.saturating_sub(2))
-        .min(MAX_HELPERS)
+/// Whether `scene` is large enough to share with helpers on a machine of three or more
+/// processors ([`WORTH`]).
+pub fn worth(scene: &Scene) -> bool {
+    work(scene) >= WORTH
+}
+
+/// How many helpers a render of `work` ([`work`]) uses: `forced` (a test switch), else
+/// two fewer than the machine's logical processors (one for the lead, one for the page's
+/// own thread and the browser, which paint while a render runs) when the render is worth
+/// sharing, at most [`MAX_HELPERS`]. On two processors one helper shares the renders of at
+/// least [`WORTH_TWO`]: there it competes with the page's thread, and it paid only on large
+/// renders once the page stopped laying out and painting its panels below the output on
+/// every frame (BENCHMARKS.md, "Renders over several workers").
+pub fn helpers_for(forced: Option<u32>, processors: u32, work: u64) -> u32 {
+    let n = match (forced, processors) {
+        (Some(n), _) => n,
+        (None, 0..=1) => 0,
+        (None, 2) => u32::from(work >= WORTH_TWO),
+        (None, p) if work >= WORTH => p - 2,
+        (None, _) => 0,
+    };
+    n.min(MAX_HELPERS)
 }
 
 #[cfg(test)]
@@ -338,10 +356,30 @@ mod tests {
             .commands
             .retain(|(_, c)| !matches!(c, Command::Window(..)));
         assert!(!worth(&small));
-        assert_eq!(helpers_for(None, 2), 0);
-        assert_eq!(helpers_for(None, 4), 2);
-        assert_eq!(helpers_for(None, 64), MAX_HELPERS);
-        assert_eq!(helpers_for(Some(3), 1), 3);
-        assert_eq!(helpers_for(None, 0), 0);
+        let w = work(&sc);
+        assert_eq!(
+            w,
+            256 * 256
+                * sc.programs[""]
+                    .fragment
+                    .as_ref()
+                    .unwrap()
+                    .program
+                    .insts
+                    .len() as u64
+        );
+        assert_eq!(
+            helpers_for(None, 2, w),
+            0,
+            "a 256² render is not shared on two processors"
+        );
+        assert_eq!(helpers_for(None, 2, 1024 * 1024 * 63), 1);
+        assert_eq!(helpers_for(None, 4, w), 2);
+        assert_eq!(helpers_for(None, 4, work(&small)), 0);
+        assert_eq!(helpers_for(None, 64, w), MAX_HELPERS);
+        assert_eq!(helpers_for(Some(3), 1, 0), 3);
+        assert_eq!(helpers_for(Some(0), 8, u64::MAX), 0);
+        assert_eq!(helpers_for(None, 0, u64::MAX), 0);
+        assert_eq!(helpers_for(None, 1, u64::MAX), 0);
     }
 }
