@@ -6,7 +6,8 @@
 // (hoistReport().helped, the statistics' executor line). Helpers start after the first
 // job, so a render may run before they are ready: "time again" until one is shared. With
 // no switch, a machine with more than two processors shares gauss13 by itself (one
-// processor is left to the lead, one to the page and the browser).
+// processor is left to the lead, one to the page and the browser); one with two shares
+// only large renders (gauss13 at 1024², not at its default 256²).
 
 import { scenario, fail, log, settledReport, shot, SLOW } from '../common.mjs';
 
@@ -77,11 +78,27 @@ scenario('bands', async ({ page, open, base }) => {
   await many.locator('#stats').scrollIntoViewIfNeeded();
   await shot(many, 'bands-stats.png');
 
-  // No switch: one helper per spare processor, for renders large enough to pay.
+  // No switch: one helper per spare processor, for renders large enough to pay; on two
+  // processors one helper, for large renders only (gauss13 at 1024², not at 256²).
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   if (cores > 2) {
     const r = await shared(page, 'gauss13, automatic', await pick(page, 'paper/gauss13'));
     log(`automatic (${cores} processors): gauss13's renders shared, helpers drew ${r.helped.join(' + ')} bands`);
+  } else if (cores === 2) {
+    let r = await pick(page, 'paper/gauss13');
+    for (let i = 0; i < 2; i++) {
+      await page.evaluate(() => document.querySelector('#stat-time-again').click());
+      await page.waitForTimeout(300);
+      r = await settledReport(page, 'gauss13 at 256², automatic');
+    }
+    if (helped(r) !== 0) fail(`gauss13 at 256², two processors: helpers drew ${JSON.stringify(r.helped)}`);
+    for (const label of ['Render width', 'Render height']) {
+      await page.fill(`[aria-label="${label}"]`, '1024');
+      await page.press(`[aria-label="${label}"]`, 'Tab');
+    }
+    await page.waitForFunction(() => window.hoistReport()?.size?.[1] === 1024, null, { timeout: SLOW });
+    r = await shared(page, 'gauss13 at 1024², automatic', await settledReport(page, 'gauss13 at 1024²'));
+    log(`automatic (2 processors): gauss13 at 256² drawn alone, at 1024² shared (helpers drew ${r.helped.join(' + ')} bands)`);
   } else {
     log(`automatic: this browser reports ${cores} processor(s); no helper is started`);
   }

@@ -700,7 +700,7 @@ impl Task {
         r: Result<SceneResult, hoist_raster::RenderError>,
         (helped, shared): (u32, u32),
     ) -> RunResult {
-        let r = r.map_err(|e| e.to_string())?;
+        let mut r = r.map_err(|e| e.to_string())?;
         let sc = match self.phase {
             Phase::Optimized => self.plan.optimized.as_ref(),
             _ => Some(&self.plan.original),
@@ -716,8 +716,7 @@ impl Task {
         });
         let image = r
             .targets
-            .get(&self.plan.display)
-            .cloned()
+            .remove(&self.plan.display)
             .ok_or_else(|| format!("the scene has no target `{}`", self.plan.display))?;
         Ok(Run {
             image,
