@@ -341,6 +341,35 @@ mod tests {
         assert!(programs > 60, "only {programs} programs crossed");
     }
 
+    /// A shared run's shading times (the lead's, beside its helpers) refine neither
+    /// executor's rate; a run drawn alone does.
+    #[test]
+    fn shared_runs_do_not_calibrate_the_executor_choice() {
+        fn clock() -> f64 {
+            thread_local!(static T0: std::time::Instant = std::time::Instant::now());
+            T0.with(|t| t.elapsed().as_secs_f64() * 1e3)
+        }
+        hoist_raster::jit::choose::set_clock(Some(clock));
+        install(Some(Box::new(Replay {
+            parts: 2,
+            run: 0,
+            chunks: Vec::new(),
+            per_take: 1,
+            begun: 0,
+        })));
+        let seen = || {
+            let s = crate::worker::choose::calibration().seen;
+            s[0] + s[1]
+        };
+        let before = seen();
+        rendered("paper/gauss13").expect("a render");
+        assert_eq!(seen(), before, "shared runs refined a rate");
+        install(None);
+        rendered("paper/gauss13").expect("a render");
+        hoist_raster::jit::choose::set_clock(None);
+        assert!(seen() > before, "runs drawn alone refine the rates");
+    }
+
     #[test]
     fn small_renders_are_not_shared() {
         let d = crate::doc::examples::load(crate::doc::examples::find("paper/gauss13").unwrap());

@@ -710,8 +710,14 @@ impl Task {
             let exec = hoist_raster::jit::default_exec();
             crate::worker::executor::describe(sc, exec, &log)
         });
+        // A shared run's shading times include the helpers' competition for the cores:
+        // they refine no rate (the modules it made still price making one).
         self.observed = Some(crate::worker::choose::Observed {
-            shaded: log.shaded,
+            shaded: if shared == 0 {
+                log.shaded
+            } else {
+                Default::default()
+            },
             made: log.made,
         });
         let image = r
