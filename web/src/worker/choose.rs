@@ -5,9 +5,8 @@
 //! the interpreter's rate (its time over the fragment instructions it executed), a run
 //! drawn by compiled code alone gives the compiled rate (its time less the modules it
 //! made), and each module made gives the price of making one per kernel instruction. A run
-//! shared with helper workers gives no rate: its lead competed with them for the cores
-//! (two helpers on two cores once drove the prediction to "compiled code would save
-//! ≈ 0 ms"). Each rate is a moving average, so one slow run (a cold engine, a busy
+//! shared with helper workers gives no rate: its lead competed with them for the cores.
+//! Each rate is a moving average, so one slow run (a cold engine, a busy
 //! machine) moves the prediction but does not decide it.
 
 use hoist_raster::jit::choose::Costs;
