@@ -11,9 +11,10 @@
 //! every render is one worker's.
 //!
 //! Sharing pays only when the draw is large: the helper replays the whole scene (textures,
-//! earlier draws, the vertex stage) and the bands travel back as copies. [`worth`] asks for
-//! a window of at least [`WORTH`] fragment instructions (area × the longest fragment
-//! program); a test switch can force a number of helpers for every scene.
+//! earlier draws, the vertex stage) and the bands travel back as copies. [`helpers_for`]
+//! asks for a render's [`work`] (area × the longest fragment program) of at least
+//! [`WORTH`] fragment instructions, [`WORTH_TWO`] on two processors; a test switch can
+//! force a number of helpers for every scene.
 
 use crate::worker::executor::Force;
 use hoist_raster::Caps;
@@ -147,12 +148,6 @@ pub fn work(scene: &Scene) -> u64 {
         .iter()
         .any(|(_, c)| matches!(c, Command::Draw(_)));
     if draws { area * longest } else { 0 }
-}
-
-/// Whether `scene` is large enough to share with helpers on a machine of three or more
-/// processors ([`WORTH`]).
-pub fn worth(scene: &Scene) -> bool {
-    work(scene) >= WORTH
 }
 
 /// How many helpers a render of `work` ([`work`]) uses: `forced` (a test switch), else
@@ -378,13 +373,13 @@ mod tests {
             .unwrap()
             .unwrap()
             .original;
-        assert!(worth(&sc), "gauss13 at 256² is worth sharing");
+        assert!(work(&sc) >= WORTH, "gauss13 at 256² is worth sharing");
         let mut small = sc.clone();
         small.window = (16, 16);
         small
             .commands
             .retain(|(_, c)| !matches!(c, Command::Window(..)));
-        assert!(!worth(&small));
+        assert!(work(&small) < WORTH);
         let w = work(&sc);
         assert_eq!(
             w,

@@ -67,6 +67,9 @@ struct Search<'s> {
     gauss_seidel: bool,
     /// The lowest order-free bound of a leaf whose exact cost exceeded it (Gauss-Seidel).
     unresolved: u32,
+    /// The orders of the groups a Gauss-Seidel leaf is costed in beyond the one fixed
+    /// (every order when there are at most [`ORDERED_LEAF_GROUPS`] groups, else none).
+    orders: Vec<Vec<usize>>,
     n: usize,
     group_of: Vec<usize>,
     groups: Vec<[usize; 4]>,
@@ -182,8 +185,8 @@ impl Search<'_> {
             return;
         }
         let mut p = Packing::searching(self.sys, &g);
-        if p.total() > bound && self.n <= ORDERED_LEAF_GROUPS {
-            for order in orders(self.n).into_iter().skip(1) {
+        if p.total() > bound {
+            for order in self.orders.iter().skip(1) {
                 let perm = order.iter().flat_map(|&i| self.groups[i]).collect();
                 let q = Packing::searching(self.sys, &Grouping { perm });
                 if q.total() < p.total() {
@@ -252,6 +255,11 @@ pub fn branch_and_bound(sys: &System, upper: u32, budget: u64) -> Exact {
         terms,
         gauss_seidel,
         unresolved: u32::MAX,
+        orders: if gauss_seidel && n <= ORDERED_LEAF_GROUPS {
+            orders(n)
+        } else {
+            Vec::new()
+        },
         n,
         group_of: vec![FREE; sys.m],
         groups: Vec::with_capacity(n),
