@@ -661,14 +661,18 @@ impl PreparedDraw {
             ),
             None => (Vec::new(), Vec::new(), Vec::new()),
         };
-        let textures = (0..32u8).map(|u| d.textures.get(&u).cloned()).collect();
+        let textures: Vec<Option<Arc<Texture>>> =
+            (0..32u8).map(|u| d.textures.get(&u).cloned()).collect();
         let d3d_pos = fp
             .as_ref()
             .is_some_and(|cp| cp.program.dialect() == Dialect::D3d9);
         let needs_position = finputs.iter().any(|(_, s)| matches!(s, FragSrc::WindowPos));
         let fjit = match (&fp, d.exec) {
             (Some(cp), crate::jit::Exec::Compiled) => {
-                crate::jit::prepare_for(&cp.kernel, predicted_fragments(&tris, width, height)).ok()
+                let bound: Vec<Option<&Texture>> = textures.iter().map(|t| t.as_deref()).collect();
+                let modes = crate::jit::abi::modes_for(&cp.kernel, &bound);
+                let fragments = predicted_fragments(&tris, width, height);
+                crate::jit::prepare_for(&cp.kernel, fragments, &modes).ok()
             }
             _ => None,
         };
@@ -860,7 +864,13 @@ impl PreparedDraw {
     ) -> Shaded {
         let (lx, ly) = &LANE_XY;
         let k = &cp.kernel;
-        m.reset(k);
+        let compiled = self.fjit.as_ref().filter(|_| !O::ON);
+        if compiled.is_some() {
+            // The module keeps its temporaries to itself (`CompiledKernel`).
+            m.killed = NONE;
+        } else {
+            m.reset(k);
+        }
         for (i, &(row, src)) in self.finputs.iter().enumerate() {
             match src {
                 FragSrc::Vary(..) => {
@@ -919,9 +929,9 @@ impl PreparedDraw {
             max_batch_instructions: self.caps.max_batch_instructions,
         };
         let before = (m.insts_executed, m.slots_executed);
-        match &self.fjit {
-            Some(j) if !O::ON => j.run(m, k, &env, cov),
-            _ => m.run_observed(k, &env, cov, obs),
+        match compiled {
+            Some(j) => j.run(m, k, &env, cov),
+            None => m.run_observed(k, &env, cov, obs),
         }
         stats.fragment_instructions += m.insts_executed - before.0;
         stats.fragment_slots += m.slots_executed - before.1;

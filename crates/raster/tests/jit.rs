@@ -495,3 +495,64 @@ fn the_prediction_interprets_small_draws_and_compiles_large_ones() {
         }
     }
 }
+
+/// A module compiled for a unit's mode (`abi::Modes`) runs only batches staged with that
+/// mode: bound to a texture of another mode, the batch is interpreted and gives the
+/// interpreter's result, where the compiled path would have sampled the other way.
+#[test]
+fn a_module_compiled_for_other_modes_interprets_the_batch() {
+    use hoist_raster::compile::LANES;
+    use hoist_raster::exec::{ExecEnv, Machine};
+    use hoist_raster::jit::abi;
+    let fp = parse("!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND\n");
+    let k = compile(&fp).unwrap();
+    let img = pattern::generate(&pattern::parse_spec("noise:3@9x5").unwrap().0, 9, 5);
+    let tex = |f| {
+        Texture::new_2d(
+            9,
+            5,
+            img.pixels.clone(),
+            TexFormat::Rgba32F,
+            Sampler::new(f, Wrap::Repeat),
+        )
+    };
+    let (nearest, linear) = (tex(Filter::Nearest), tex(Filter::Linear));
+    let run = |t: &Texture, with: Option<&abi::Modes>| {
+        let textures = [Some(t)];
+        let env = ExecEnv {
+            consts: &[],
+            textures: &textures,
+            shared_textures: &[],
+            int_consts: &[],
+            bool_consts: &[],
+            quads: true,
+            max_loop_iterations: 255,
+            max_call_depth: 8,
+            max_batch_instructions: 1 << 22,
+        };
+        let mut m = Machine::new(&k);
+        m.reset(&k);
+        let row = k.inputs[0].1 as usize;
+        for l in 0..LANES {
+            m.regs[row][l] = 0.013 * l as f32 + 0.05;
+            m.regs[row + 1][l] = 0.37 - 0.011 * l as f32;
+        }
+        match with {
+            Some(modes) => jit::prepare_with(&k, modes)
+                .unwrap_or_else(|e| panic!("refused: {e}"))
+                .run(&mut m, &k, &env, &[true; LANES]),
+            None => m.run(&k, &env, &[true; LANES]),
+        }
+        let out = k.outputs[0].1 as usize;
+        (0..4).map(|c| m.regs[out + c].to_vec()).collect::<Vec<_>>()
+    };
+    let for_nearest = abi::modes_for(&k, &[Some(&nearest)]);
+    assert_eq!(for_nearest[0], abi::MODE_NEAREST_REPEAT);
+    assert_ne!(
+        run(&nearest, None),
+        run(&linear, None),
+        "the two modes must differ here"
+    );
+    assert_eq!(run(&nearest, Some(&for_nearest)), run(&nearest, None));
+    assert_eq!(run(&linear, Some(&for_nearest)), run(&linear, None));
+}

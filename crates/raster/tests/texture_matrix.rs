@@ -16,7 +16,7 @@ use hoist_asm::ir::{TexTarget, sampler_unit};
 use hoist_asm::{ParseOptions, Program, Stage};
 use hoist_raster::compile::{LANES, compile};
 use hoist_raster::exec::{ExecEnv, Machine};
-use hoist_raster::jit::{self, Exec};
+use hoist_raster::jit::{self, Exec, abi};
 use hoist_raster::raster::const_table;
 use hoist_raster::scene::{self, RunOptions};
 use hoist_raster::texture::{CompareFunc, DepthMode};
@@ -266,11 +266,27 @@ fn vs_program(target: TexTarget, k: usize) -> String {
     s
 }
 
-/// Runs one batch of `p` through the interpreter and through wasmtime; the first
-/// difference, if any.
+/// Runs one batch of `p` through the interpreter and through wasmtime, once with a module
+/// that reads each unit's mode at run time and once with one compiled for the bound
+/// textures' modes; the first difference, if any.
 fn compare_kernel(p: &Program, textures: &[Option<&Texture>], seed: u64) -> Option<String> {
     let k = compile(p).unwrap_or_else(|e| panic!("{e}"));
-    let compiled = jit::prepare(&k).unwrap_or_else(|e| panic!("refused: {e}"));
+    [abi::ANY_MODES, abi::modes_for(&k, textures)]
+        .iter()
+        .find_map(|modes| {
+            compare_modes(p, &k, textures, seed, modes).map(|e| format!("modes {modes:?}: {e}"))
+        })
+}
+
+fn compare_modes(
+    p: &Program,
+    k: &hoist_raster::compile::Kernel,
+    textures: &[Option<&Texture>],
+    seed: u64,
+    modes: &abi::Modes,
+) -> Option<String> {
+    let k = k.clone();
+    let compiled = jit::prepare_with(&k, modes).unwrap_or_else(|e| panic!("refused: {e}"));
     let consts = const_table(p, k.const_len, &StageParams::default(), &GlState::default());
     let env = ExecEnv {
         consts: &consts,

@@ -34,7 +34,7 @@ use hoist_raster::alu;
 use hoist_raster::compile::{Kernel, LANES};
 use hoist_raster::exec::{ExecEnv, Machine, Mask};
 use hoist_raster::jit::abi::{self, Layout, TexDesc};
-use hoist_raster::jit::{CompiledKernel, Exec, KernelCompiler, Module, Refusal};
+use hoist_raster::jit::{self, CompiledKernel, Exec, KernelCompiler, Module, Refusal};
 use hoist_raster::texture::Texture;
 use js_sys::{Function, Object, Reflect, WebAssembly};
 use std::cell::{Cell, RefCell};
@@ -338,6 +338,8 @@ impl KernelCompiler for Browser {
                 let k = Arc::new(BrowserKernel {
                     loaded,
                     hash: module.hash,
+                    modes: module.modes,
+                    inputs: module.inputs.clone(),
                     broken: Cell::new(false),
                 });
                 Ok(k)
@@ -358,6 +360,10 @@ impl KernelCompiler for Browser {
 pub struct BrowserKernel {
     loaded: Rc<Loaded>,
     hash: u64,
+    /// The descriptor modes the module's fetches were compiled for.
+    modes: abi::Modes,
+    /// The input rows the module reads.
+    inputs: Vec<hoist_raster::compile::R>,
     /// A call threw: the rest of the draw is interpreted.
     broken: Cell<bool>,
 }
@@ -401,8 +407,10 @@ impl State {
 }
 
 /// Writes the descriptors of the units `k` samples: inline textures by the address of their
-/// texels, the others for [`hoist_jit_tex`] (copied once per texture).
-fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
+/// texels, the others for [`hoist_jit_tex`] (copied once per texture). Returns whether each
+/// is of the mode the module was compiled for (`modes`).
+fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv, modes: &abi::Modes) -> bool {
+    let mut fits = true;
     for &(unit, _) in &k.samplers {
         let u = unit as usize;
         if u >= abi::UNITS {
@@ -422,16 +430,18 @@ fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
                 s.generic[u] = tex.map(|t| (key, t.clone()));
             }
         }
+        fits &= abi::mode_fits(modes, u, &desc);
         let at = s.layout.tex + u * abi::DESC_BYTES;
         s.mem()[at..at + abi::DESC_BYTES].copy_from_slice(&desc.to_bytes());
     }
+    fits
 }
 
 impl CompiledKernel for BrowserKernel {
     fn run(&self, m: &mut Machine, k: &Kernel, env: &ExecEnv, live: &Mask) {
         if self.broken.get() {
             log(|g| g.fallback_batches += 1);
-            return m.run(k, env, live);
+            return jit::interpret(m, k, env, live);
         }
         let fresh = !matches!(
             m.backend.as_ref().and_then(|b| b.downcast_ref::<State>()),
@@ -441,12 +451,16 @@ impl CompiledKernel for BrowserKernel {
             m.backend = Some(Box::new(State::new(k, self.hash)));
         }
         let Some(mut s) = m.backend.take().and_then(|b| b.downcast::<State>().ok()) else {
-            return m.run(k, env, live);
+            return jit::interpret(m, k, env, live);
         };
         s.quads = env.quads;
-        stage_textures(&mut s, k, env);
+        if !stage_textures(&mut s, k, env, &self.modes) {
+            m.backend = Some(s);
+            log(|g| g.fallback_batches += 1);
+            return jit::interpret(m, k, env, live);
+        }
         let l = s.layout;
-        abi::stage_inputs(m, k, s.mem(), &l);
+        abi::stage_inputs(m, &self.inputs, s.mem(), &l);
         abi::stage_consts(k, env, s.mem(), &l);
         let at = |o: usize| (s.base() + o) as u32;
         let args = [at(l.io), at(l.consts), at(l.tex), at(l.kill), at(l.scratch)];
@@ -463,7 +477,7 @@ impl CompiledKernel for BrowserKernel {
             u32::from(env.quads),
         );
         let Some(mut s) = ACTIVE.with(|a| a.borrow_mut().take()) else {
-            return m.run(k, env, live);
+            return jit::interpret(m, k, env, live);
         };
         match r {
             Ok(()) => {
@@ -480,7 +494,7 @@ impl CompiledKernel for BrowserKernel {
                     g.failures.push((self.hash, why));
                 });
                 m.backend = Some(s);
-                m.run(k, env, live);
+                jit::interpret(m, k, env, live);
             }
         }
     }

@@ -24,6 +24,45 @@ pub const MODE_LINEAR_CLAMP: i32 = 3;
 /// 2D, one level, bilinear, repeat (inline).
 pub const MODE_LINEAR_REPEAT: i32 = 4;
 
+/// Not a descriptor mode: a module compiled with it for a unit reads the unit's mode at run
+/// time and branches on it at every fetch ([`Modes`]).
+pub const MODE_ANY: i32 = -1;
+
+/// The descriptor mode a module's fetches of each unit were compiled for: one fetch path
+/// each, with no branch on the descriptor (the branches, and the general sampler's call on
+/// every fetch's path, had made V8 keep the texels in memory and take the slower code).
+/// [`MODE_ANY`] keeps the branch. A host runs such a module only for batches whose
+/// descriptors match ([`mode_fits`]) and interprets the others.
+pub type Modes = [i32; UNITS];
+
+/// Every unit read at run time.
+pub const ANY_MODES: Modes = [MODE_ANY; UNITS];
+
+/// The modes of the units `k` samples inline (2D fetches), from the textures a draw binds;
+/// [`MODE_ANY`] for the others, so kernels that differ only in textures they never sample
+/// inline share a module.
+pub fn modes_for(k: &Kernel, textures: &[Option<&Texture>]) -> Modes {
+    let mut m = ANY_MODES;
+    for &(u, t) in &k.samplers {
+        if usize::from(u) < UNITS && inline_target(t) {
+            m[usize::from(u)] = textures
+                .get(usize::from(u))
+                .copied()
+                .flatten()
+                .map_or(MODE_GENERIC, inline_mode);
+        }
+    }
+    m
+}
+
+/// Whether a module compiled for `modes` computes the interpreter's result for a unit staged
+/// with descriptor `desc`.
+pub fn mode_fits(modes: &Modes, unit: usize, desc: &TexDesc) -> bool {
+    modes
+        .get(unit)
+        .is_none_or(|&m| m == MODE_ANY || m == desc.mode)
+}
+
 /// One texture unit as the module sees it: little-endian i32 words `mode`, `texels` (byte
 /// offset of `width·height` RGBA f32 texels, row by row), `width`, `height`, then padding.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -146,14 +185,12 @@ fn put_f32s(mem: &mut [u8], at: usize, v: &[f32]) {
     }
 }
 
-/// Writes the input rows of `m` into `mem` (the block at offset 0 laid out by `layout`).
-pub fn stage_inputs(m: &Machine, k: &Kernel, mem: &mut [u8], layout: &Layout) {
-    for &(_, base) in &k.inputs {
-        for r in base as usize..base as usize + 4 {
-            if k.reads.get(r).copied().unwrap_or(true) {
-                put_f32s(mem, layout.io + r * LANES * 4, &m.regs[r][..]);
-            }
-        }
+/// Writes rows `rows` of `m` (a module's [`super::Module::inputs`]) into `mem` (the block at
+/// offset 0 laid out by `layout`).
+pub fn stage_inputs(m: &Machine, rows: &[crate::compile::R], mem: &mut [u8], layout: &Layout) {
+    for &r in rows {
+        let r = r as usize;
+        put_f32s(mem, layout.io + r * LANES * 4, &m.regs[r][..]);
     }
 }
 

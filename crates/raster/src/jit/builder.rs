@@ -52,17 +52,20 @@ pub(super) struct Gen<'a> {
     /// Texture descriptor words per unit: mode, texels, width, height (i32 locals' v128s
     /// are not needed; these are v128 splats of width/height as f32 and the i32 words).
     pub tex_locals: HashMap<u8, TexLocals>,
+    /// The descriptor mode each unit's fetches are compiled for.
+    pub modes: super::abi::Modes,
 }
 
 /// Locals holding one unit's descriptor, loaded once per call.
 #[derive(Clone, Copy)]
 pub(super) struct TexLocals {
     pub mode: u32,
-    pub texels: u32,
+    /// The texels' address − 0xB000_0000 (see `texture::fetch`), an i32 splat.
+    pub base: u32,
+    /// Width and height as f32 splats.
     pub wf: u32,
     pub hf: u32,
-    /// Width, width − 1 and height − 1 as i32 splats (integer nearest indices).
-    pub wi: u32,
+    /// Width − 1 and height − 1 as f32 splats.
     pub wm: u32,
     pub hm: u32,
 }

@@ -16,8 +16,15 @@ use wasm_encoder::{
     ImportSection, Instruction as I, MemoryType, TypeSection, ValType,
 };
 
-/// Builds the module; returns it and the number of `v128` locals.
-pub(super) fn module(k: &Kernel) -> Result<(Vec<u8>, usize), Refusal> {
+/// What [`module`] makes: the binary, its `v128` locals and the input rows it loads.
+pub(super) struct Made {
+    pub wasm: Vec<u8>,
+    pub locals: usize,
+    pub inputs: Vec<R>,
+}
+
+/// Builds the module.
+pub(super) fn module(k: &Kernel, modes: &super::abi::Modes) -> Result<Made, Refusal> {
     let mut g = Gen {
         k,
         body: Vec::new(),
@@ -28,6 +35,7 @@ pub(super) fn module(k: &Kernel) -> Result<(Vec<u8>, usize), Refusal> {
         kill: 0,
         quads: 0,
         tex_locals: HashMap::new(),
+        modes: *modes,
     };
     g.kill = g.new_v128();
     g.quads = g.new_v128();
@@ -45,7 +53,20 @@ pub(super) fn module(k: &Kernel) -> Result<(Vec<u8>, usize), Refusal> {
     }
     let body = std::mem::take(&mut g.body);
     let func = assemble(&mut g, body);
-    Ok((encode(&func), g.n_v128 as usize))
+    Ok(Made {
+        wasm: encode(&func),
+        locals: g.n_v128 as usize,
+        inputs: input_rows(&g),
+    })
+}
+
+/// The input rows the program touches: the module loads these and no others.
+fn input_rows(g: &Gen) -> Vec<R> {
+    g.k.inputs
+        .iter()
+        .flat_map(|&(_, b)| b..b + 4)
+        .filter(|r| g.rows.contains_key(r))
+        .collect()
 }
 
 /// Wraps the program body in the prologue, the chunk loop and the epilogue.
@@ -85,12 +106,7 @@ fn assemble(g: &mut Gen, body: Vec<I<'static>>) -> Function {
     }
     pre.extend(descriptors(g));
     let row_bytes = (LANES * 4) as u64;
-    let input_rows: Vec<R> = k
-        .inputs
-        .iter()
-        .flat_map(|&(_, b)| b..b + 4)
-        .filter(|r| g.rows.contains_key(r))
-        .collect();
+    let input_rows = input_rows(g);
     let is_input = |r: R| input_rows.contains(&r);
     let reset_rows: Vec<R> = k
         .reset
@@ -171,16 +187,20 @@ fn descriptors(g: &Gen) -> Vec<I<'static>> {
     let mut units: Vec<(u8, TexLocals)> = g.tex_locals.iter().map(|(&u, &t)| (u, t)).collect();
     hoist_asm::sort::by_key(&mut units, |x| x.0);
     let splat_i = [I::I32x4Splat];
+    let base = [
+        I::I32Const(0xB000_0000_u32 as i32),
+        I::I32Sub,
+        I::I32x4Splat,
+    ];
     let splat_f = [I::F32ConvertI32U, I::F32x4Splat];
-    let less_one = [I::I32Const(1), I::I32Sub, I::I32x4Splat];
+    let less_one = [I::I32Const(1), I::I32Sub, I::F32ConvertI32U, I::F32x4Splat];
     for (u, t) in units {
         let d = 32 * u64::from(u);
         for (o, tail, l) in [
             (0, &splat_i[..], t.mode),
-            (4, &splat_i[..], t.texels),
+            (4, &base[..], t.base),
             (8, &splat_f[..], t.wf),
             (12, &splat_f[..], t.hf),
-            (8, &splat_i[..], t.wi),
             (8, &less_one[..], t.wm),
             (12, &less_one[..], t.hm),
         ] {
@@ -241,6 +261,8 @@ fn emit(f: &mut Function, i: &I) {
         I::I32x4ExtractLane(lane) => _ = s.i32x4_extract_lane(lane),
         I::I32x4Splat => _ = s.i32x4_splat(),
         I::I32x4Add => _ = s.i32x4_add(),
+        I::F32x4PMin => _ = s.f32x4_pmin(),
+        I::F32x4PMax => _ = s.f32x4_pmax(),
         I::I32x4Sub => _ = s.i32x4_sub(),
         I::I32x4Mul => _ = s.i32x4_mul(),
         I::I32x4Shl => _ = s.i32x4_shl(),

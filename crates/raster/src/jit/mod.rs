@@ -30,9 +30,9 @@
 //!
 //! **Export** `run(io, consts, tex, kill, scratch, lanes, flags: i32) -> ()`:
 //! - `io`: the row file, [`Kernel::rows`] rows of [`LANES`] f32, row `r` lane `l` at
-//!   `io + 4·(r·LANES + l)`. The host writes the kernel's input rows ([`Kernel::inputs`],
-//!   four rows each) before the call; the module writes all four rows of every output
-//!   register ([`Kernel::outputs`]; components the program never writes are 0, as after
+//!   `io + 4·(r·LANES + l)`. The host writes the input rows the module reads
+//!   ([`Module::inputs`]: those of [`Kernel::inputs`] the program touches) before the
+//!   call; the module writes all four rows of every output register ([`Kernel::outputs`]; components the program never writes are 0, as after
 //!   [`crate::exec::Machine::reset`]). No other row is read or written: temporaries,
 //!   address registers and constants live in locals.
 //! - `consts`: the constant table, [`Kernel::const_len`] vec4 of f32 (16 bytes each).
@@ -41,6 +41,13 @@
 //! - `scratch`: 256 bytes the module may use (the `tex` import's `quad` and `out`).
 //! - `lanes`: lanes to run, a multiple of 4, at most [`LANES`].
 //! - `flags`: bit 0 = lanes form quads ([`ExecEnv::quads`]; without it derivatives are 0).
+//!
+//! **Modes.** [`compile_with`] compiles each unit's fetches for one descriptor mode
+//! ([`abi::Modes`], from the textures a draw binds: [`abi::modes_for`]): one path per fetch,
+//! no branch on the descriptor, and a fetch compiled for an inline mode reads only its s, t
+//! (and projected q) rows. Such a module is run only for batches whose staged descriptors
+//! are of those modes ([`abi::mode_fits`]); the host interprets the others. [`compile`]
+//! ([`abi::MODE_ANY`] for every unit) branches on the descriptor at every fetch.
 //!
 //! [`abi::Layout`] places all of these in one block and [`abi::stage`]/[`abi::unstage`]
 //! move a [`Machine`]'s rows in and out, so a backend only instantiates and calls.
@@ -67,7 +74,7 @@ use std::sync::Arc;
 
 pub use crate::draw::Exec;
 pub use module::{
-    CompiledKernel, KernelCompiler, MAX_INSTS, MAX_LOCALS, Module, Refusal, Shareable,
+    CompiledKernel, KernelCompiler, MAX_INSTS, MAX_LOCALS, Module, Refusal, Shareable, interpret,
 };
 
 thread_local! {
@@ -109,15 +116,24 @@ fn current_compiler() -> Option<Arc<dyn KernelCompiler>> {
 /// Compiles `k` (once per thread for an unchanged kernel, see [`module_for`]) and loads it
 /// with the current compiler.
 pub fn prepare(k: &Kernel) -> Result<Arc<dyn CompiledKernel>, Refusal> {
+    prepare_with(k, &abi::ANY_MODES)
+}
+
+/// [`prepare`] of a module whose fetches are compiled for `modes` ([`abi::Modes`]).
+pub fn prepare_with(k: &Kernel, modes: &abi::Modes) -> Result<Arc<dyn CompiledKernel>, Refusal> {
     if k.has_flow {
         return Err(Refusal::Flow);
     }
-    load_keyed(k, kernel_key(k))
+    load_keyed(k, modes, kernel_key(k, modes))
 }
 
-/// [`prepare`] with the kernel's [`kernel_key`] already made.
-fn load_keyed(k: &Kernel, key: String) -> Result<Arc<dyn CompiledKernel>, Refusal> {
-    let module = module_keyed(k, key)?;
+/// [`prepare_with`] with the kernel's [`kernel_key`] already made.
+fn load_keyed(
+    k: &Kernel,
+    modes: &abi::Modes,
+    key: String,
+) -> Result<Arc<dyn CompiledKernel>, Refusal> {
+    let module = module_keyed(k, modes, key)?;
     let c = current_compiler()
         .ok_or_else(|| Refusal::Backend("no kernel compiler registered".into()))?;
     c.load(&module)
@@ -135,19 +151,23 @@ thread_local! {
         const { RefCell::new(Vec::new()) };
 }
 
-/// [`prepare`] for a draw of about `fragments` fragments: when this thread has
+/// [`prepare_with`] for a draw of about `fragments` fragments: when this thread has
 /// [`choose::Costs`] and the kernel's module is not loaded yet, only if the prediction says
 /// compiling pays ([`choose`]); otherwise [`Refusal::Predicted`] and the interpreter draws.
-pub fn prepare_for(k: &Kernel, fragments: f64) -> Result<Arc<dyn CompiledKernel>, Refusal> {
+pub fn prepare_for(
+    k: &Kernel,
+    fragments: f64,
+    modes: &abi::Modes,
+) -> Result<Arc<dyn CompiledKernel>, Refusal> {
     let Some(costs) = choose::costs() else {
-        return prepare(k);
+        return prepare_with(k, modes);
     };
     if k.has_flow {
         return Err(Refusal::Flow);
     }
-    let key = kernel_key(k);
+    let key = kernel_key(k, modes);
     if ready(&key) {
-        return load_keyed(k, key);
+        return load_keyed(k, modes, key);
     }
     if !choose::decide(
         &costs,
@@ -158,7 +178,7 @@ pub fn prepare_for(k: &Kernel, fragments: f64) -> Result<Arc<dyn CompiledKernel>
         return Err(Refusal::Predicted);
     }
     let t0 = choose::now();
-    let r = load_keyed(k, key);
+    let r = load_keyed(k, modes, key);
     if r.is_ok() {
         choose::made(k.insts.len(), t0);
     }
@@ -185,11 +205,11 @@ pub fn module_for(k: &Kernel) -> Result<Arc<Module>, Refusal> {
     if k.has_flow {
         return Err(Refusal::Flow);
     }
-    module_keyed(k, kernel_key(k))
+    module_keyed(k, &abi::ANY_MODES, kernel_key(k, &abi::ANY_MODES))
 }
 
 /// [`module_for`] with the kernel's [`kernel_key`] already made.
-fn module_keyed(k: &Kernel, key: String) -> Result<Arc<Module>, Refusal> {
+fn module_keyed(k: &Kernel, modes: &abi::Modes, key: String) -> Result<Arc<Module>, Refusal> {
     MODULES.with(|cache| {
         let mut cache = cache.borrow_mut();
         if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
@@ -198,7 +218,7 @@ fn module_keyed(k: &Kernel, key: String) -> Result<Arc<Module>, Refusal> {
             cache.push(entry);
             return found;
         }
-        let made = compile(k).map(Arc::new);
+        let made = compile_with(k, modes).map(Arc::new);
         if cache.len() >= MODULE_CACHE_CAP {
             drop(cache.remove(0));
         }
@@ -207,9 +227,10 @@ fn module_keyed(k: &Kernel, key: String) -> Result<Arc<Module>, Refusal> {
     })
 }
 
-/// Everything code generation reads from a kernel, as text (no field of it is a float
-/// except the immediates, written by their bits so `-0.0` and NaN payloads stay apart).
-fn kernel_key(k: &Kernel) -> String {
+/// Everything code generation reads from a kernel and its modes, as text (no field of it is
+/// a float except the immediates, written by their bits so `-0.0` and NaN payloads stay
+/// apart).
+fn kernel_key(k: &Kernel, modes: &abi::Modes) -> String {
     use std::fmt::Write;
     let mut s = format!(
         "{:?} {:?} {} {} {:?} {:?} {:?} {:?} {:?} {:?} {} {} {}",
@@ -227,6 +248,9 @@ fn kernel_key(k: &Kernel) -> String {
         k.has_derivs,
         k.main_end
     );
+    if modes != &abi::ANY_MODES {
+        let _ = write!(s, " modes {modes:?}");
+    }
     for f in &k.const_fills {
         let _ = write!(
             s,
@@ -241,8 +265,14 @@ fn kernel_key(k: &Kernel) -> String {
     s
 }
 
-/// Compiles a kernel to a WebAssembly module, or refuses.
+/// Compiles a kernel to a WebAssembly module that reads each unit's mode at run time, or
+/// refuses.
 pub fn compile(k: &Kernel) -> Result<Module, Refusal> {
+    compile_with(k, &abi::ANY_MODES)
+}
+
+/// [`compile`] with the fetches of each unit compiled for its mode in `modes`.
+pub fn compile_with(k: &Kernel, modes: &abi::Modes) -> Result<Module, Refusal> {
     if k.has_flow {
         return Err(Refusal::Flow);
     }
@@ -253,13 +283,15 @@ pub fn compile(k: &Kernel) -> Result<Module, Refusal> {
             cap: MAX_INSTS,
         });
     }
-    let (wasm, locals) = codegen::module(k)?;
+    let made = codegen::module(k, modes)?;
     Ok(Module {
-        hash: fnv1a(&wasm),
-        wasm,
+        hash: fnv1a(&made.wasm),
+        wasm: made.wasm,
         rows: k.rows,
         const_len: k.const_len,
-        locals,
+        locals: made.locals,
+        modes: *modes,
+        inputs: made.inputs,
     })
 }
 

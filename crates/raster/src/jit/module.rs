@@ -25,6 +25,11 @@ pub struct Module {
     pub const_len: usize,
     /// `v128` locals the function uses.
     pub locals: usize,
+    /// The descriptor modes the fetches were compiled for ([`super::abi::Modes`]).
+    pub modes: super::abi::Modes,
+    /// The input rows the module reads: the host stages these and no others
+    /// ([`super::abi::stage_inputs`]).
+    pub inputs: Vec<crate::compile::R>,
 }
 
 /// Why a kernel is not compiled (the interpreter runs it instead).
@@ -69,12 +74,21 @@ pub trait Shareable {}
 #[cfg(target_arch = "wasm32")]
 impl<T: ?Sized> Shareable for T {}
 
-/// A loaded module. `run` does what [`Machine::run`] does for the same kernel: after
-/// [`Machine::reset`] and the input rows are set, it leaves the output rows and
-/// [`Machine::killed`] as the interpreter would, and adds the statistics. Per-thread state
+/// A loaded module. `run` does what [`Machine::run`] does for the same kernel: after the
+/// input rows are set, it leaves the output rows and [`Machine::killed`] as the
+/// interpreter would after [`Machine::reset`], and adds the statistics. The caller need not
+/// reset the machine: the module keeps its temporaries to itself, and a batch that falls
+/// back to the interpreter is reset first ([`Machine::reset`] leaves the inputs alone). Per-thread state
 /// (an instance and its memory) may be kept in [`Machine::backend`].
 pub trait CompiledKernel: Shareable {
     fn run(&self, m: &mut Machine, k: &Kernel, env: &ExecEnv, live: &Mask);
+}
+
+/// What a [`CompiledKernel`] does with a batch it cannot run: the interpreter's run, after
+/// the reset its caller skipped.
+pub fn interpret(m: &mut Machine, k: &Kernel, env: &ExecEnv, live: &Mask) {
+    m.reset(k);
+    m.run(k, env, live);
 }
 
 /// Loads modules for one platform.

@@ -7,7 +7,7 @@
 //! it staged (textures, descriptors) is forgotten and staged again.
 
 use super::abi::{self, Layout, TexDesc};
-use super::module::{CompiledKernel, KernelCompiler, Module, Refusal};
+use super::module::{CompiledKernel, KernelCompiler, Module, Refusal, interpret};
 use crate::compile::{Kernel, LANES};
 use crate::exec::{ExecEnv, Machine, Mask};
 use crate::texture::Texture;
@@ -67,6 +67,8 @@ impl KernelCompiler for Wasmtime {
             module: m,
             wasm: module.wasm.clone(),
             hash: module.hash,
+            modes: module.modes,
+            inputs: module.inputs.clone(),
         });
         if cache.len() >= CACHE_CAP {
             cache.clear();
@@ -82,6 +84,8 @@ pub struct WasmtimeKernel {
     module: wasmtime::Module,
     wasm: Vec<u8>,
     hash: u64,
+    modes: abi::Modes,
+    inputs: Vec<crate::compile::R>,
 }
 
 /// What the `env.tex` import needs: the memory and the textures sampled the general way.
@@ -101,6 +105,8 @@ struct State {
     /// Per unit: what was staged.
     staged: Vec<Option<Held>>,
     texel_end: usize,
+    /// Every staged descriptor is of the mode the module was compiled for.
+    fits: bool,
 }
 
 const PAGE: usize = 65536;
@@ -206,6 +212,7 @@ impl WasmtimeKernel {
             layout,
             staged: (0..abi::UNITS).map(|_| None).collect(),
             texel_end: layout.bytes.next_multiple_of(16),
+            fits: true,
         })
     }
 }
@@ -253,7 +260,7 @@ fn unstage_textures(s: &mut State) {
 /// textures into memory and keeping copies of the others for the general sampler. When
 /// every unit still holds what was staged (later batches of a draw, later draws of shared
 /// textures) nothing is done; otherwise everything is staged again, so memory stays bounded.
-fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
+fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv, modes: &abi::Modes) {
     let units = || {
         k.samplers
             .iter()
@@ -268,6 +275,7 @@ fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
         return;
     }
     unstage_textures(s);
+    s.fits = true;
     for u in units() {
         if s.staged[u].is_some() {
             continue;
@@ -303,6 +311,7 @@ fn stage_textures(s: &mut State, k: &Kernel, env: &ExecEnv) {
                 desc = TexDesc::default();
             }
         }
+        s.fits &= abi::mode_fits(modes, u, &desc);
         let host = s.store.data_mut();
         if host.textures.len() <= u {
             host.textures.resize(u + 1, None);
@@ -332,21 +341,26 @@ impl CompiledKernel for WasmtimeKernel {
             };
             match made {
                 Ok(s) => m.backend = Some(Box::new(Slot(Some(s)))),
-                Err(_) => return m.run(k, env, live),
+                Err(_) => return interpret(m, k, env, live),
             }
         }
         let Some(mut slot) = m.backend.take().and_then(|b| b.downcast::<Slot>().ok()) else {
-            return m.run(k, env, live);
+            return interpret(m, k, env, live);
         };
         let Some(s) = slot.0.as_mut() else {
-            return m.run(k, env, live);
+            return interpret(m, k, env, live);
         };
-        stage_textures(s, k, env);
+        stage_textures(s, k, env, &self.modes);
+        if !s.fits {
+            // Staged otherwise than compiled for (texels that did not fit in memory).
+            m.backend = Some(slot);
+            return interpret(m, k, env, live);
+        }
         s.store.data_mut().quads = env.quads;
         let l = s.layout;
         {
             let data = s.mem.data_mut(&mut s.store);
-            abi::stage_inputs(m, k, data, &l);
+            abi::stage_inputs(m, &self.inputs, data, &l);
             abi::stage_consts(k, env, data, &l);
         }
         let args = (
@@ -361,7 +375,7 @@ impl CompiledKernel for WasmtimeKernel {
         if s.run.call(&mut s.store, args).is_err() {
             // A trapped instance is not reused.
             slot.0 = None;
-            return m.run(k, env, live);
+            return interpret(m, k, env, live);
         }
         abi::unstage(m, k, s.mem.data(&s.store), &l, LANES);
         abi::count(m, k, live);

@@ -2,7 +2,9 @@
 //! the unit's descriptor says so (nearest or bilinear, clamp to edge or repeat), with the
 //! interpreter's index arithmetic ([`crate::texture`]: `nearest_2d`, `nearest_index`,
 //! `linear_coords`, `lerp`); everything else calls the `env.tex` import for the quad, which
-//! runs the interpreter's own sampler.
+//! runs the interpreter's own sampler. A module compiled for a unit's mode
+//! ([`abi::Modes`]) has that one path per fetch; one compiled for [`abi::MODE_ANY`] branches
+//! on the descriptor at every fetch.
 
 use super::abi;
 use super::builder::{Gen, Import, P_SCRATCH, TexLocals, bin, konst, max, mem, min, select, un};
@@ -20,57 +22,77 @@ pub(super) fn sample(
 ) -> Result<[u32; 4], String> {
     let s = ins.src.clone();
     let coord = s.first().ok_or("texture instruction without coordinates")?;
-    let coord: [u32; 4] = std::array::from_fn(|c| coord[c]).map(|r| g.row(r));
     if kind == TexKind::Grad && s.len() < 3 {
         return Err("texldd without gradients".into());
     }
     if usize::from(unit) >= abi::UNITS {
         return Err(format!("texture unit {unit}"));
     }
+    let fixed = g.modes[usize::from(unit)];
+    // A fetch compiled for one inline mode reads s, t and (projected) q, nothing else: the
+    // module then neither loads nor is handed the other rows.
+    let only_inline =
+        abi::inline_target(target) && fixed != abi::MODE_GENERIC && fixed != abi::MODE_ANY;
+    let read = |c: usize| !only_inline || c < 2 || (c == 3 && kind == TexKind::Txp);
+    let coord: [u32; 4] = std::array::from_fn(|c| if read(c) { g.row(coord[c]) } else { u32::MAX });
     let out: [u32; 4] = std::array::from_fn(|_| g.temp());
-    if abi::inline_target(target) {
-        let tl = tex_locals(g, unit);
-        let (u, v) = if kind == TexKind::Txp {
-            (
-                bin(g, coord[0], coord[3], I::F32x4Div),
-                bin(g, coord[1], coord[3], I::F32x4Div),
-            )
-        } else {
-            (coord[0], coord[1])
-        };
-        g.emit(I::Block(BlockType::Empty));
-        g.emit(I::Block(BlockType::Empty));
-        for mode in [
-            abi::MODE_NEAREST_CLAMP,
-            abi::MODE_NEAREST_REPEAT,
-            abi::MODE_LINEAR_CLAMP,
-            abi::MODE_LINEAR_REPEAT,
-        ] {
-            g.get(tl.mode);
-            g.emit(I::I32x4ExtractLane(0));
-            g.emit(I::I32Const(mode));
-            g.emit(I::I32Eq);
-            g.emit(I::If(BlockType::Empty));
-            let repeat = matches!(mode, abi::MODE_NEAREST_REPEAT | abi::MODE_LINEAR_REPEAT);
-            let r = match mode {
-                abi::MODE_NEAREST_CLAMP => nearest_clamp(g, &tl, u, v),
-                abi::MODE_NEAREST_REPEAT => nearest_repeat(g, &tl, u, v),
-                _ => linear(g, &tl, u, v, repeat),
-            };
-            for c in 0..4 {
-                g.get(r[c]);
-                g.set(out[c]);
-            }
-            g.emit(I::Br(2));
-            g.emit(I::End);
-        }
-        g.emit(I::End);
+    if !abi::inline_target(target) || fixed == abi::MODE_GENERIC {
         generic(g, ins, kind, unit, target, coord, out);
-        g.emit(I::End);
-    } else {
-        generic(g, ins, kind, unit, target, coord, out);
+        return Ok(out);
     }
+    let tl = tex_locals(g, unit);
+    let (u, v) = if kind == TexKind::Txp {
+        (
+            bin(g, coord[0], coord[3], I::F32x4Div),
+            bin(g, coord[1], coord[3], I::F32x4Div),
+        )
+    } else {
+        (coord[0], coord[1])
+    };
+    if fixed != abi::MODE_ANY {
+        let r = inline(g, &tl, fixed, u, v)?;
+        for c in 0..4 {
+            g.get(r[c]);
+            g.set(out[c]);
+        }
+        return Ok(out);
+    }
+    g.emit(I::Block(BlockType::Empty));
+    g.emit(I::Block(BlockType::Empty));
+    for mode in [
+        abi::MODE_NEAREST_CLAMP,
+        abi::MODE_NEAREST_REPEAT,
+        abi::MODE_LINEAR_CLAMP,
+        abi::MODE_LINEAR_REPEAT,
+    ] {
+        g.get(tl.mode);
+        g.emit(I::I32x4ExtractLane(0));
+        g.emit(I::I32Const(mode));
+        g.emit(I::I32Eq);
+        g.emit(I::If(BlockType::Empty));
+        let r = inline(g, &tl, mode, u, v)?;
+        for c in 0..4 {
+            g.get(r[c]);
+            g.set(out[c]);
+        }
+        g.emit(I::Br(2));
+        g.emit(I::End);
+    }
+    g.emit(I::End);
+    generic(g, ins, kind, unit, target, coord, out);
+    g.emit(I::End);
     Ok(out)
+}
+
+/// The inline fetch of one descriptor mode.
+fn inline(g: &mut Gen, tl: &TexLocals, mode: i32, u: u32, v: u32) -> Result<[u32; 4], String> {
+    Ok(match mode {
+        abi::MODE_NEAREST_CLAMP => nearest_clamp(g, tl, u, v),
+        abi::MODE_NEAREST_REPEAT => nearest_repeat(g, tl, u, v),
+        abi::MODE_LINEAR_CLAMP => linear(g, tl, u, v, false),
+        abi::MODE_LINEAR_REPEAT => linear(g, tl, u, v, true),
+        _ => return Err(format!("texture mode {mode}")),
+    })
 }
 
 fn tex_locals(g: &mut Gen, unit: u8) -> TexLocals {
@@ -79,10 +101,9 @@ fn tex_locals(g: &mut Gen, unit: u8) -> TexLocals {
     }
     let t = TexLocals {
         mode: g.new_v128(),
-        texels: g.new_v128(),
+        base: g.new_v128(),
         wf: g.new_v128(),
         hf: g.new_v128(),
-        wi: g.new_v128(),
         wm: g.new_v128(),
         hm: g.new_v128(),
     };
@@ -130,20 +151,18 @@ fn generic(
 }
 
 /// Loads the texels at the (integral, in range) f32 indices and transposes them to
-/// component vectors.
+/// component vectors. The index becomes an address without a float-to-int conversion: the
+/// bits of `i + 2^23` are `0x4B00_0000 + i` for integral `0 ≤ i < 2^23` (an inline texture
+/// has fewer than 2^22 texels), so `bits << 4` is `16·i + 0xB000_0000` (mod 2^32), and the
+/// descriptor's `base` local holds `texels − 0xB000_0000`.
 fn fetch(g: &mut Gen, tl: &TexLocals, idx: u32) -> [u32; 4] {
-    let ii = un(g, idx, I::I32x4TruncSatF32x4S);
-    fetch_i(g, tl, ii)
-}
-
-/// [`fetch`] at i32 indices: the four addresses `texels + 16·i` in one vector, then one
-/// load per lane.
-fn fetch_i(g: &mut Gen, tl: &TexLocals, ii: u32) -> [u32; 4] {
     let at = g.temp();
-    g.get(ii);
+    g.get(idx);
+    g.splat(MAGIC);
+    g.emit(I::F32x4Add);
     g.emit(I::I32Const(4));
     g.emit(I::I32x4Shl);
-    g.get(tl.texels);
+    g.get(tl.base);
     g.emit(I::I32x4Add);
     g.set(at);
     let t: [u32; 4] = std::array::from_fn(|_| g.temp());
@@ -175,9 +194,12 @@ fn fetch_i(g: &mut Gen, tl: &TexLocals, ii: u32) -> [u32; 4] {
     ]
 }
 
-/// `nearest_2d`: `floor(s·w).max(0).min(w - 1)`, the same in y, index `y·w + x`. In i32
-/// after the floor: the saturating conversion sends NaN to 0 and out-of-range values to
-/// the i32 bounds, which the integer clamps then take where the float clamps would.
+/// 2^23: added to a small integral f32, its bits hold the integer ([`fetch`]).
+const MAGIC: f32 = 8_388_608.0;
+
+/// `nearest_2d`: `floor(s·w).max(0).min(w - 1)`, the same in y, index `y·w + x`. The
+/// clamps are `pmax`/`pmin` with the bound first, which give the bound for NaN as `max` and
+/// `min` do; the index is exact in f32 (fewer than 2^22 texels).
 fn nearest_clamp(g: &mut Gen, tl: &TexLocals, u: u32, v: u32) -> [u32; 4] {
     let zero = g.temp();
     g.emit(I::V128Const(0));
@@ -185,15 +207,14 @@ fn nearest_clamp(g: &mut Gen, tl: &TexLocals, u: u32, v: u32) -> [u32; 4] {
     let axis = |g: &mut Gen, c: u32, n: u32, nm: u32| {
         let sc = bin(g, c, n, I::F32x4Mul);
         let f = un(g, sc, I::F32x4Floor);
-        let i = un(g, f, I::I32x4TruncSatF32x4S);
-        let lo = bin(g, i, zero, I::I32x4MaxS);
-        bin(g, lo, nm, I::I32x4MinS)
+        let lo = bin(g, zero, f, I::F32x4PMax);
+        bin(g, nm, lo, I::F32x4PMin)
     };
     let x = axis(g, u, tl.wf, tl.wm);
     let y = axis(g, v, tl.hf, tl.hm);
-    let yw = bin(g, y, tl.wi, I::I32x4Mul);
-    let idx = bin(g, yw, x, I::I32x4Add);
-    fetch_i(g, tl, idx)
+    let yw = bin(g, y, tl.wf, I::F32x4Mul);
+    let idx = bin(g, yw, x, I::F32x4Add);
+    fetch(g, tl, idx)
 }
 
 /// `i.rem_euclid(n)` for small integral `i` in f32: `i - n·floor(i / n)` (exact here).
