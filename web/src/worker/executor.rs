@@ -78,10 +78,13 @@ pub fn describe(scene: &Scene, exec: Exec, log: &Log) -> Executor {
         any = true;
         let why = match jit::compile(&kernel) {
             Err(r) => Some(r.to_string()),
+            // The draw's module is compiled for its textures' modes (another hash than
+            // this one when it samples inline): failures of this render are its.
             Ok(m) => log
                 .failures
                 .iter()
                 .find(|(h, _)| *h == m.hash)
+                .or(log.failures.first())
                 .map(|(_, w)| w.clone()),
         };
         if let Some(w) = why

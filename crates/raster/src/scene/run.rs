@@ -88,6 +88,8 @@ pub struct SceneJob {
     opts: RunOptions,
     compiled: BTreeMap<String, CompiledPair>,
     pc: usize,
+    /// The window was made by [`SceneJob::new`] from the scene's opening `window` command.
+    window_made: bool,
     targets: BTreeMap<String, Target>,
     bound: String,
     program: String,
@@ -174,17 +176,23 @@ impl SceneJob {
         }
         let (w, h) = scene.window;
         opts.caps.check_target(w, h)?;
+        // A scene that opens with `window` gets that window at once, not a default one
+        // first (two zeroed 16 MB allocations per run at 1024²); the command then keeps it.
+        let opening = match scene.commands.first() {
+            Some((_, Command::Window(f, ww, hh))) => Some((*f, *ww, *hh)),
+            _ => None,
+        };
+        let (fmt, w, h) = opening.unwrap_or((TargetFormat::Rgba8, w, h));
+        opts.caps.check_target(w, h)?;
         let mut targets = BTreeMap::new();
-        targets.insert(
-            "window".to_string(),
-            Target::new(w, h, TargetFormat::Rgba8, [0.0; 4]),
-        );
+        targets.insert("window".to_string(), Target::new(w, h, fmt, [0.0; 4]));
         Ok(SceneJob {
             tolerance: opts.tolerance,
             scene,
             opts,
             compiled,
             pc: 0,
+            window_made: opening.is_some(),
             targets,
             bound: "window".into(),
             program: String::new(),
@@ -574,8 +582,10 @@ impl SceneJob {
                 self.result.probes.push(r);
             }
             Command::Window(fmt, w, h) => {
-                self.targets
-                    .insert("window".into(), Target::new(*w, *h, *fmt, [0.0; 4]));
+                if !std::mem::take(&mut self.window_made) {
+                    self.targets
+                        .insert("window".into(), Target::new(*w, *h, *fmt, [0.0; 4]));
+                }
             }
             Command::NewTarget(name, fmt, w, h) => {
                 self.targets
